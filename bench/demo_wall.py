@@ -1,0 +1,72 @@
+"""Wall time and peak memory of `shortcutlab demo`, next to the plain work it wraps.
+
+Runs the CLI demo in a subprocess (the README way), then, in the same run, a plain scikit-learn
+baseline: fit + predict the same TF-IDF + logistic regression once per (shortcut, strength) cell
+on pre-built splits, with no building, statistics or writing. The ratio shows the overhead.
+
+    python bench/demo_wall.py [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+
+from shortcutlab.splits import Benchmark
+
+
+def plain_baseline(demo_dir: Path, *, blas_threads: int | None) -> float:
+    from threadpoolctl import threadpool_limits
+
+    started = time.perf_counter()
+    limit = threadpool_limits(limits=blas_threads, user_api="blas") if blas_threads else None
+    for folder in sorted((demo_dir / "benchmarks").iterdir()):
+        bench = Benchmark.load(folder)
+        model = make_pipeline(
+            TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True),
+            LogisticRegression(C=10, max_iter=1000),
+        )
+        model.fit(bench["train"]["text"], bench["train"]["label"])
+        for split in ("test", "anti_test", "original_test"):
+            model.predict(bench[split]["text"])
+    if limit is not None:
+        limit.unregister()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+    out = Path(tempfile.mkdtemp()) / "demo"
+    command = [sys.executable, "-m", "shortcutlab", "demo", "--out", str(out)]
+    if args.jobs:
+        command += ["--jobs", str(args.jobs)]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    default_threads = plain_baseline(out, blas_threads=None)
+    one_thread = plain_baseline(out, blas_threads=1)
+    print(f"shortcutlab demo wall time: {wall:.1f}s (jobs={args.jobs or 'default'})")
+    print(f"peak RSS of the largest process (CLI or worker): {peak_mb:.0f} MB")
+    print(
+        f"plain sklearn fit+predict of the same 15 cells, one process, default BLAS threads: {default_threads:.1f}s"
+    )
+    print(f"the same with one BLAS thread: {one_thread:.1f}s")
+    print(f"demo / plain baselines: {wall / default_threads:.2f}x, {wall / one_thread:.2f}x")
+    shutil.rmtree(out.parent)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""shortcutlab: measure how much text classifiers rely on shortcuts, and whether it matters.
+
+The public API loads lazily (PEP 562), so ``import shortcutlab`` stays cheap and the heavy
+libraries are imported only by the functions that need them.
+
+Examples:
+    >>> import shortcutlab
+    >>> corpus = shortcutlab.generate_corpus(train_size=300, test_size=200)
+    >>> bench = shortcutlab.build_maze_benchmark(corpus["train"], corpus["test"], shortcut="single-term", strength=1.0)
+    >>> result = shortcutlab.evaluate_benchmark(bench, seeds=1, bootstrap=100)
+    >>> sorted(result.summary["splits"])
+    ['anti_test', 'original_test', 'test']
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from shortcutlab._version import __version__
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabError, ShortcutlabWarning
+
+_LAZY = {
+    "Benchmark": "shortcutlab.splits",
+    "EvaluationResult": "shortcutlab.experiments.evaluate",
+    "LabelSpace": "shortcutlab.data",
+    "MODELS": "shortcutlab.models",
+    "SHORTCUTS": "shortcutlab.shortcuts",
+    "TextClassifier": "shortcutlab.models",
+    "build_maze_benchmark": "shortcutlab.splits",
+    "evaluate_benchmark": "shortcutlab.experiments.evaluate",
+    "generate_corpus": "shortcutlab.corpus",
+    "load_table": "shortcutlab.data",
+    "make_model": "shortcutlab.models",
+    "make_shortcut": "shortcutlab.shortcuts",
+    "maze_table": "shortcutlab.reports",
+    "run_demo": "shortcutlab.experiments.demo",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from shortcutlab.corpus import generate_corpus
+    from shortcutlab.data import LabelSpace, load_table
+    from shortcutlab.experiments.demo import run_demo
+    from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
+    from shortcutlab.models import MODELS, TextClassifier, make_model
+    from shortcutlab.reports import maze_table
+    from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
+    from shortcutlab.splits import Benchmark, build_maze_benchmark
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'shortcutlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = [
+    "Benchmark",
+    "ConfigError",
+    "DataError",
+    "EvaluationResult",
+    "LabelSpace",
+    "MODELS",
+    "SHORTCUTS",
+    "ShortcutlabError",
+    "ShortcutlabWarning",
+    "TextClassifier",
+    "__version__",
+    "build_maze_benchmark",
+    "evaluate_benchmark",
+    "generate_corpus",
+    "load_table",
+    "make_model",
+    "make_shortcut",
+    "maze_table",
+    "run_demo",
+]

@@ -1,0 +1,3 @@
+from shortcutlab.cli.app import main
+
+main()

@@ -1,0 +1,72 @@
+"""Parsing of the CLI's small text formats (KEY=VALUE options, comma lists) into Python values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from shortcutlab.errors import ConfigError
+
+
+def parse_key_values(pairs: list[str] | None, *, flag: str) -> dict[str, Any]:
+    """``["term=frankly", "terms=[a, b]", "train_cities=@cities.txt"]`` -> a dict of values.
+
+    Values are read as YAML scalars or lists; ``@FILE`` reads one item per line of FILE.
+    """
+    parsed: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ConfigError(f"{flag} expects KEY=VALUE. Got {pair!r} instead.")
+        parsed[key] = _value(raw.strip(), flag=flag)
+    return parsed
+
+
+def _value(raw: str, *, flag: str) -> Any:
+    if raw.startswith("@"):
+        path = Path(raw[1:])
+        if not path.is_file():
+            raise ConfigError(f"{flag} reads the list file '{path}', which does not exist.")
+        return [
+            line.strip()
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+    try:
+        return yaml.safe_load(raw) if raw else ""
+    except yaml.YAMLError:
+        return raw
+
+
+def parse_named_paths(pairs: list[str] | None, *, flag: str) -> dict[str, str]:
+    """``["aroma=aroma.csv"]`` -> ``{"aroma": "aroma.csv"}``."""
+    parsed: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, path = pair.partition("=")
+        if not sep or not name.strip() or not path.strip():
+            raise ConfigError(f"{flag} expects NAME=PATH. Got {pair!r} instead.")
+        parsed[name.strip()] = path.strip()
+    return parsed
+
+
+def parse_list(raw: str | None) -> list[str] | None:
+    """``"a,b, c"`` -> ``["a", "b", "c"]``; None stays None."""
+    if raw is None:
+        return None
+    items = [item.strip() for item in raw.split(",")]
+    return [item for item in items if item]
+
+
+def parse_floats(raw: str | None, *, flag: str) -> list[float] | None:
+    items = parse_list(raw)
+    if items is None:
+        return None
+    try:
+        return [float(item) for item in items]
+    except ValueError as exc:
+        raise ConfigError(
+            f"{flag} expects comma-separated numbers such as 0,0.5,1. Got {raw!r} instead."
+        ) from exc

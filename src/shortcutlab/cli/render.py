@@ -1,0 +1,155 @@
+"""Terminal output of the CLI (rich tables and progress); nothing here computes results."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from shortcutlab.reports.tables import format_cell, maze_table, per_label_table, result_table
+
+
+def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 3) -> Table:
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    levels = frame.index.nlevels
+    names = list(frame.index.names) if levels > 1 else [frame.index.name or ""]
+    for name in names:
+        table.add_column(str(name or ""))
+    for column in frame.columns:
+        table.add_column(
+            format_cell(column, 1) if isinstance(column, float) else str(column), justify="right"
+        )
+    previous: Any = None
+    for key, row in frame.iterrows():
+        keys = list(key) if isinstance(key, tuple) else [key]
+        shown = [str(k) for k in keys]
+        if levels > 1 and previous is not None and previous == keys[0]:
+            shown[0] = ""
+        elif levels > 1 and previous is not None:
+            table.add_section()
+        previous = keys[0]
+        table.add_row(*shown, *(format_cell(v, digits) for v in row.tolist()))
+    return table
+
+
+def benchmark_summary(console: Console, benchmark: Any) -> None:
+    manifest = benchmark.manifest
+    arguments = manifest["arguments"]
+    console.print(
+        f"Built {arguments['shortcut']} benchmark (λ={arguments['strength']:g} {arguments['strength_mode']}, "
+        f"test λ={arguments['test_strength']:g}, seed {arguments['seed']}) in {benchmark.path}"
+    )
+    removed = manifest["removed_occurrences"]
+    console.print(
+        f"Removed {removed['total']} pre-existing occurrences of the shortcut vocabulary (train {removed['train']}, test {removed['test']})."
+    )
+    labels = [str(v) for v in benchmark.labels.values]
+    table = Table(
+        title="Cue rate per label: target / observed",
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+    )
+    table.add_column("split")
+    table.add_column("rows", justify="right")
+    for label in labels:
+        table.add_column(label, justify="right")
+    for split, record in manifest["splits"].items():
+        target, observed = record.get("target_rate"), record.get("observed_rate")
+        cells = [
+            f"{format_cell(target[label], 2)} / {format_cell(observed[label], 2)}"
+            if target
+            else "-"
+            for label in labels
+        ]
+        table.add_row(split, str(record["rows"]), *cells)
+    console.print(table)
+
+
+def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
+    bench = result.benchmark
+    console.print(
+        f"{result.model['name']} on {bench['shortcut']} (λ={bench['strength']:g}), seeds {result.seeds[0]}..{result.seeds[-1]} "
+        f"({result.model['fits']} fit{'s' if result.model['fits'] != 1 else ''}, {elapsed:.1f}s)"
+    )
+    console.print(frame_table(result_table(result)))
+    console.print(frame_table(per_label_table(result), title="Accuracy per true label"))
+    significance(console, result.summary)
+    console.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}")
+
+
+def significance(console: Console, summary: dict[str, Any]) -> None:
+    mcnemar = summary["mcnemar"]
+    verdict = "significant" if summary["significant"] else "not significant"
+    console.print(
+        f"Drop test vs anti-test: {verdict} at α={mcnemar['alpha']} "
+        f"(exact McNemar on {mcnemar['paired_rows']} paired rows, largest p over seeds = {mcnemar['p_value_max']:.2g})"
+    )
+
+
+def demo(console: Console, result: Any, *, elapsed: float) -> None:
+    console.print(
+        frame_table(
+            maze_table(result.results, metric="accuracy"),
+            title="Accuracy by training strength λ (tfidf-logreg, Table-9 style)",
+        )
+    )
+    rows = [(r.benchmark["shortcut"], r.benchmark["strength"], r.summary) for r in result.results]
+    flagged = [f"{s} λ={lam:g}" for s, lam, summary in rows if not summary["significant"]]
+    console.print(
+        "Every drop is significant (exact McNemar, p < 0.05)."
+        if not flagged
+        else f"Drops not significant: {', '.join(flagged)}."
+    )
+    console.print(
+        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: "
+        f"summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
+    )
+
+
+@contextlib.contextmanager
+def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int], None]]:
+    bar = Progress(
+        TextColumn(f"{title}: " + "{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("starting", total=None)
+
+        def update(message: str, done: int, total: int) -> None:
+            bar.update(task, description=message, completed=done, total=total)
+
+        yield update
+
+
+def components(console: Console) -> None:
+    from shortcutlab.models import MODELS, model_options
+    from shortcutlab.shortcuts import SHORTCUTS, shortcut_options
+
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("kind")
+    table.add_column("name")
+    table.add_column("options")
+    for name in SHORTCUTS:
+        table.add_row("shortcut", name, ", ".join(shortcut_options(name)))
+    for name in MODELS:
+        table.add_row("model", name, ", ".join(o for o in model_options(name) if o != "seed"))
+    console.print(table)

@@ -1,0 +1,52 @@
+"""The exception tree of shortcutlab.
+
+Every error a user can cause derives from :class:`ShortcutlabError` and also from the builtin it
+means, so ``except ValueError`` keeps working for callers who do not know this package::
+
+    ShortcutlabError
+    ├── ConfigError(ValueError)            a parameter or option has an invalid value
+    │   └── UnknownComponentError(KeyError) a registry name that does not exist (did-you-mean)
+    ├── DataError(ValueError)              an input table is unreadable or malformed
+    │   ├── InputFileError(FileNotFoundError-like: missing / unsupported / empty file)
+    │   └── EncodingError                  bytes that are not valid in the declared encoding
+    └── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
+
+The CLI prints ``str(error)`` as one line and exits with code 2; anything else is a bug.
+"""
+
+from __future__ import annotations
+
+
+class ShortcutlabError(Exception):
+    """Root of every error caused by bad input or configuration."""
+
+
+class ConfigError(ShortcutlabError, ValueError):
+    """A parameter or option has a value outside what is allowed."""
+
+
+class UnknownComponentError(ConfigError, KeyError):
+    """A name that no registry knows."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message and add quotes.
+        return str(self.args[0]) if self.args else ""
+
+
+class DataError(ShortcutlabError, ValueError):
+    """An input table is unreadable, empty or lacks what the task needs."""
+
+
+class InputFileError(DataError):
+    """An input file is missing, of an unsupported format, or empty."""
+
+
+class EncodingError(DataError):
+    """A text file holds bytes that are invalid in the declared encoding."""
+
+
+class OutputExistsError(ShortcutlabError, FileExistsError):
+    """The output folder exists and is not empty, and overwriting was not asked for."""
+
+
+class ShortcutlabWarning(UserWarning):
+    """Something the user should know about but that does not stop the run."""

@@ -1,0 +1,163 @@
+"""``shortcutlab demo``: the whole Shortcut Maze pipeline on the embedded corpus in about a minute.
+
+Generates the review corpus, builds every shortcut type at several strengths, evaluates
+``tfidf-logreg`` over seeds, and writes splits, results, Table-9-style summaries and Δ-vs-λ plots.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.loading import load_table
+from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
+from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
+from shortcutlab.reports.plots import plot_delta_vs_strength
+from shortcutlab.reports.tables import maze_table, to_markdown
+from shortcutlab.shortcuts.schedule import check_strength
+from shortcutlab.splits.benchmark import environment, tool_record
+from shortcutlab.splits.maze import build_maze_benchmark
+
+DEMO_SHORTCUTS = ("single-term", "synonym", "category", "concept-occurrence", "concept-correlation")
+DEMO_STRENGTHS = (1.0, 0.8, 0.6)
+MARKER = "demo.json"
+
+
+@dataclass
+class DemoResult:
+    out: Path
+    results: list[EvaluationResult]
+    tables: dict[str, pd.DataFrame]
+
+
+def default_jobs() -> int:
+    return max(
+        1,
+        min(
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1,
+            8,
+        ),
+    )
+
+
+def _cell(
+    root: str, name: str, shortcut: str, strength: float, seeds: int, seed: int
+) -> EvaluationResult:
+    """Build and evaluate one (shortcut, strength) cell; paths in its records are relative to the demo folder."""
+    tables = {}
+    for role in ("train", "test"):
+        loaded = load_table(Path(root) / "corpus" / f"{role}.csv", role=role)
+        tables[role] = replace(loaded, source=replace(loaded.source, path=f"corpus/{role}.csv"))
+    benchmark = build_maze_benchmark(
+        tables["train"],
+        tables["test"],
+        shortcut=shortcut,
+        strength=strength,
+        seed=seed,
+        val_size=0.1,
+    )
+    folder = Path(root) / "benchmarks" / name
+    benchmark.save(folder)
+    result = evaluate_benchmark(benchmark, model="tfidf-logreg", seeds=seeds)
+    result.benchmark["path"] = f"benchmarks/{name}"
+    result.save(folder / "results" / "tfidf-logreg")
+    result.predictions = {}  # not needed by the caller; keeps the inter-process payload small
+    return result
+
+
+def run_demo(
+    out: str | Path = "shortcutlab-demo",
+    *,
+    train_size: int = 4000,
+    test_size: int = 2000,
+    levels: int = 5,
+    shortcuts: Sequence[str] = DEMO_SHORTCUTS,
+    strengths: Sequence[float] = DEMO_STRENGTHS,
+    seeds: int = 3,
+    seed: int = 0,
+    jobs: int | None = None,
+    overwrite: bool = False,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> DemoResult:
+    """Run the demo into ``out``; a previous demo folder there is replaced, anything else is refused."""
+    out = Path(out)
+    strengths = [check_strength("strength", s) for s in strengths]
+    jobs = default_jobs() if jobs is None else jobs
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(f"The 'jobs' parameter must be a positive integer. Got {jobs!r} instead.")
+    previous_demo = out.is_dir() and (out / MARKER).exists()
+    check_output_dir(out, overwrite=overwrite or previous_demo)
+    cells = [(shortcut, strength) for shortcut in shortcuts for strength in strengths]
+    progress = on_progress or (lambda message, done, total: None)
+    with atomic_output_dir(out, overwrite=overwrite or previous_demo) as tmp:
+        progress("generating corpus", 0, len(cells))
+        corpus = generate_corpus(
+            train_size=train_size, test_size=test_size, levels=levels, seed=seed
+        )
+        (tmp / "corpus").mkdir()
+        for name, frame in corpus.items():
+            write_table(frame, tmp / "corpus" / f"{name}.csv")
+        arguments = [(str(tmp), f"{s}-lambda{lam:g}", s, lam, seeds, seed) for s, lam in cells]
+        results: dict[int, EvaluationResult] = {}
+        if jobs == 1:
+            for i, args in enumerate(arguments):
+                results[i] = _cell(*args)
+                progress(f"{args[2]} λ={args[3]:g}", len(results), len(cells))
+        else:
+            # spawn: workers start clean, never inheriting the parent's threads or locks.
+            with ProcessPoolExecutor(
+                max_workers=jobs, mp_context=multiprocessing.get_context("spawn")
+            ) as pool:
+                futures = {pool.submit(_cell, *args): i for i, args in enumerate(arguments)}
+                for future in as_completed(futures):
+                    i = futures[future]
+                    results[i] = future.result()
+                    progress(f"{arguments[i][2]} λ={arguments[i][3]:g}", len(results), len(cells))
+        ordered = [results[i] for i in range(len(cells))]
+        tables = {metric: maze_table(ordered, metric=metric) for metric in ("accuracy", "macro_f1")}
+        for metric, table in tables.items():
+            (tmp / f"summary_{metric}.md").write_text(to_markdown(table), encoding="utf-8")
+            plot_delta_vs_strength(
+                ordered,
+                tmp / f"delta_vs_strength_{metric}.png",
+                metric=metric,
+                title=f"Embedded corpus: {metric.replace('_', '-')} drop",
+            )
+        pd.concat([r.to_frame() for r in ordered]).to_csv(
+            tmp / "summary.csv", index=False, lineterminator="\n"
+        )
+        write_json(tmp / "results.json", [r.to_json() for r in ordered])
+        write_json(
+            tmp / MARKER,
+            {
+                "tool": tool_record(),
+                "environment": environment(),
+                "arguments": {
+                    "train_size": train_size,
+                    "test_size": test_size,
+                    "levels": levels,
+                    "shortcuts": list(shortcuts),
+                    "strengths": strengths,
+                    "seeds": seeds,
+                    "seed": seed,
+                    "model": "tfidf-logreg",
+                },
+            },
+        )
+    return DemoResult(out=out, results=ordered, tables=tables)
+
+
+def demo_arguments(out: Path) -> dict[str, Any]:
+    return json.loads((out / MARKER).read_text(encoding="utf-8"))["arguments"]

@@ -1,0 +1,328 @@
+"""Train a model on a benchmark's training split and measure the shortcut drop over seeds.
+
+For each seed: fit on ``train`` (``validation`` is passed to models that use it), predict
+``test``, ``anti_test`` and ``original_test``; accuracy, macro-F1 and per-label accuracy for each;
+delta = test - anti-test; an exact McNemar test on the paired rows. Across seeds: mean, variance
+(the paper's VAR(delta), Table 9) and a paired bootstrap 95 % interval of the mean delta.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT
+from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.metrics import (
+    accuracy,
+    bootstrap_delta,
+    macro_f1,
+    mcnemar_exact,
+    per_label_accuracy,
+)
+from shortcutlab.models import make_model
+from shortcutlab.splits.benchmark import Benchmark, tool_record
+
+EVAL_SPLITS = ("test", "anti_test", "original_test")
+METRICS = ("accuracy", "macro_f1")
+ALPHA = 0.05
+RESULT_FILES = ("results.json", "results.csv")
+
+
+@dataclass
+class EvaluationResult:
+    """Per-seed and summary metrics of one model on one benchmark."""
+
+    benchmark: dict[str, Any]
+    model: dict[str, Any]
+    labels: list[Any]
+    seeds: list[int]
+    runs: list[dict[str, Any]]
+    summary: dict[str, Any]
+    predictions: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tool": tool_record(),
+            "benchmark": self.benchmark,
+            "model": self.model,
+            "labels": self.labels,
+            "seeds": self.seeds,
+            "summary": self.summary,
+            "runs": self.runs,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """Long format: one row per (seed or mean/var, split, metric) value."""
+        rows: list[dict[str, Any]] = []
+        for run in self.runs:
+            for split, metrics in run["splits"].items():
+                rows += _metric_rows(run["seed"], split, metrics, self.labels)
+            rows += [
+                {"seed": run["seed"], "split": "delta", "metric": m, "value": run["delta"][m]}
+                for m in METRICS
+            ]
+            if run.get("mcnemar"):
+                rows.append(
+                    {
+                        "seed": run["seed"],
+                        "split": "delta",
+                        "metric": "mcnemar_p",
+                        "value": run["mcnemar"]["p_value"],
+                    }
+                )
+        for split, metrics in self.summary["splits"].items():
+            for metric in METRICS:
+                for stat in ("mean", "var"):
+                    rows.append(
+                        {
+                            "seed": stat,
+                            "split": split,
+                            "metric": metric,
+                            "value": metrics[metric][stat],
+                        }
+                    )
+        for metric in METRICS:
+            delta = self.summary["delta"][metric]
+            rows += [
+                {"seed": stat, "split": "delta", "metric": metric, "value": delta[stat]}
+                for stat in ("mean", "var")
+            ]
+            rows += [
+                {"seed": "ci95_low", "split": "delta", "metric": metric, "value": delta["ci95"][0]},
+                {
+                    "seed": "ci95_high",
+                    "split": "delta",
+                    "metric": metric,
+                    "value": delta["ci95"][1],
+                },
+            ]
+        frame = pd.DataFrame(rows, columns=["seed", "split", "metric", "value"])
+        frame.insert(0, "model", self.model["name"])
+        frame.insert(1, "shortcut", self.benchmark.get("shortcut"))
+        frame.insert(2, "strength", self.benchmark.get("strength"))
+        return frame
+
+    def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
+        """Write ``results.json`` and ``results.csv`` into ``out`` (atomically)."""
+        out = Path(out)
+        replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
+        with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
+            write_json(tmp / "results.json", self.to_json())
+            self.to_frame().to_csv(tmp / "results.csv", index=False, lineterminator="\n")
+        return out
+
+
+def _metric_rows(
+    seed: Any, split: str, metrics: Mapping[str, Any], labels: Sequence[Any]
+) -> list[dict[str, Any]]:
+    rows = [{"seed": seed, "split": split, "metric": m, "value": metrics[m]} for m in METRICS]
+    for label in labels:
+        rows.append(
+            {
+                "seed": seed,
+                "split": split,
+                "metric": f"accuracy_label:{label}",
+                "value": metrics["per_label_accuracy"][str(label)],
+            }
+        )
+    return rows
+
+
+def resolve_seeds(seeds: int | Sequence[int]) -> list[int]:
+    """``5`` -> [0, 1, 2, 3, 4]; an explicit list is kept as given."""
+    if isinstance(seeds, bool):
+        raise ConfigError(
+            f"The 'seeds' parameter must be a positive count or a list of seeds. Got {seeds!r} instead."
+        )
+    if isinstance(seeds, int | np.integer):
+        if seeds < 1:
+            raise ConfigError(f"The 'seeds' parameter must be at least 1. Got {seeds!r} instead.")
+        return list(range(int(seeds)))
+    resolved = [int(s) for s in seeds]
+    if not resolved or len(set(resolved)) != len(resolved) or min(resolved) < 0:
+        raise ConfigError(
+            f"The 'seeds' parameter must list distinct non-negative seeds. Got {list(seeds)!r} instead."
+        )
+    return resolved
+
+
+def evaluate_benchmark(
+    benchmark: Benchmark | str | Path,
+    *,
+    model: str = "tfidf-logreg",
+    model_params: Mapping[str, Any] | None = None,
+    seeds: int | Sequence[int] = 5,
+    bootstrap: int = 1000,
+    on_fit: Callable[[int], None] | None = None,
+) -> EvaluationResult:
+    """Evaluate ``model`` on a benchmark (object or folder) over ``seeds``.
+
+    ``on_fit(seed)`` is called after each fit, for progress displays.
+    """
+    if not isinstance(benchmark, Benchmark):
+        benchmark = Benchmark.load(benchmark)
+    seed_list = resolve_seeds(seeds)
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 100:
+        raise ConfigError(
+            f"The 'bootstrap' parameter must be an integer >= 100. Got {bootstrap!r} instead."
+        )
+    labels, k = benchmark.labels, len(benchmark.labels)
+    train = benchmark["train"]
+    train_ranks = labels.ranks(train[LABEL], where="The train split")
+    validation = None
+    if "validation" in benchmark.splits and len(benchmark["validation"]):
+        val = benchmark["validation"]
+        validation = (val[TEXT].tolist(), labels.ranks(val[LABEL], where="The validation split"))
+    eval_splits = [s for s in EVAL_SPLITS if s in benchmark.splits]
+    if "test" not in eval_splits or "anti_test" not in eval_splits:
+        raise DataError(
+            "The benchmark needs 'test' and 'anti_test' splits to measure a shortcut drop."
+        )
+    truths = {s: labels.ranks(benchmark[s][LABEL], where=f"The {s} split") for s in eval_splits}
+    probe = make_model(model, model_params, seed=seed_list[0])
+    predictions = {
+        s: np.zeros((len(seed_list), len(benchmark[s])), dtype=np.int64) for s in eval_splits
+    }
+    refit = type(probe).uses_seed
+    for i, seed in enumerate(seed_list):
+        if refit or i == 0:
+            fitted = make_model(model, model_params, seed=seed)
+            fitted.fit(train[TEXT].tolist(), train_ranks, n_classes=k, validation=validation)
+            for split in eval_splits:
+                proba = np.asarray(fitted.predict_proba(benchmark[split][TEXT].tolist()))
+                if proba.shape != (len(benchmark[split]), k):
+                    raise DataError(
+                        f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
+                    )
+                predictions[split][i] = proba.argmax(axis=1)
+        else:  # the seed cannot change this model: its predictions are the first seed's
+            for split in eval_splits:
+                predictions[split][i] = predictions[split][0]
+        if on_fit is not None:
+            on_fit(seed)
+
+    test_index, anti_index = _paired(
+        benchmark["test"][ROW_ID].to_numpy(), benchmark["anti_test"][ROW_ID].to_numpy()
+    )
+    runs = []
+    for i, seed in enumerate(seed_list):
+        split_metrics = {
+            s: _split_metrics(truths[s], predictions[s][i], labels.values, k) for s in eval_splits
+        }
+        delta = {m: split_metrics["test"][m] - split_metrics["anti_test"][m] for m in METRICS}
+        mcnemar = mcnemar_exact(
+            correct_a=predictions["test"][i][test_index] == truths["test"][test_index],
+            correct_b=predictions["anti_test"][i][anti_index] == truths["anti_test"][anti_index],
+        )
+        runs.append({"seed": seed, "splits": split_metrics, "delta": delta, "mcnemar": mcnemar})
+
+    distinct = slice(None) if refit else slice(0, 1)  # identical seeds add nothing to the bootstrap
+    interval = bootstrap_delta(
+        y_true=truths["test"][test_index],
+        pred_a=predictions["test"][distinct, test_index],
+        pred_b=predictions["anti_test"][distinct, anti_index],
+        n_classes=k,
+        n_resamples=bootstrap,
+        seed=seed_list[0],
+    )
+    summary = _summarise(runs, eval_splits, labels.values, interval, paired_rows=len(test_index))
+    return EvaluationResult(
+        benchmark={
+            "path": str(benchmark.path) if benchmark.path else None,
+            "kind": benchmark.manifest.get("kind"),
+            "shortcut": benchmark.shortcut or None,
+            "strength": benchmark.strength,
+            "strength_mode": benchmark.manifest.get("arguments", {}).get("strength_mode"),
+            "seed": benchmark.manifest.get("seed"),
+            "splits": {s: len(benchmark[s]) for s in benchmark.splits},
+        },
+        model={
+            "name": model,
+            "params": {k: v for k, v in probe.get_params().items() if k != "seed"},
+            "fits": len(seed_list) if type(probe).uses_seed else 1,
+        },
+        labels=labels.to_json(),
+        seeds=seed_list,
+        runs=runs,
+        summary=summary,
+        predictions=predictions,
+    )
+
+
+def _paired(test_ids: np.ndarray, anti_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the rows shared by test and anti-test, aligned by row id."""
+    if len(test_ids) == len(anti_ids) and np.array_equal(test_ids, anti_ids):
+        return np.arange(len(test_ids)), np.arange(len(anti_ids))
+    common, test_index, anti_index = np.intersect1d(test_ids, anti_ids, return_indices=True)
+    if len(common) == 0:
+        raise DataError(
+            "The test and anti-test splits share no row_id, so the drop cannot be paired."
+        )
+    return test_index, anti_index
+
+
+def _split_metrics(
+    truth: np.ndarray, predicted: np.ndarray, label_values: Sequence[Any], k: int
+) -> dict[str, Any]:
+    per_label = per_label_accuracy(y_true=truth, y_pred=predicted, n_classes=k)
+    return {
+        "rows": len(truth),
+        "accuracy": accuracy(y_true=truth, y_pred=predicted),
+        "macro_f1": macro_f1(y_true=truth, y_pred=predicted, n_classes=k),
+        "per_label_accuracy": {
+            str(v): (None if np.isnan(a) else float(a))
+            for v, a in zip(label_values, per_label, strict=True)
+        },
+    }
+
+
+def _mean_var(values: Sequence[float]) -> dict[str, float]:
+    array = np.asarray(values, dtype=np.float64)
+    # VAR(delta) across seeds: sample variance (ddof=1); a single seed has variance 0.
+    return {"mean": float(array.mean()), "var": float(array.var(ddof=1)) if len(array) > 1 else 0.0}
+
+
+def _summarise(
+    runs: list[dict[str, Any]],
+    splits: Sequence[str],
+    label_values: Sequence[Any],
+    interval: dict[str, list[float]],
+    *,
+    paired_rows: int,
+) -> dict[str, Any]:
+    summary_splits = {}
+    for split in splits:
+        entry: dict[str, Any] = {
+            m: _mean_var([r["splits"][split][m] for r in runs]) for m in METRICS
+        }
+        entry["per_label_accuracy"] = {
+            str(v): _mean_or_none([r["splits"][split]["per_label_accuracy"][str(v)] for r in runs])
+            for v in label_values
+        }
+        summary_splits[split] = entry
+    delta = {m: _mean_var([r["delta"][m] for r in runs]) | {"ci95": interval[m]} for m in METRICS}
+    p_values = [r["mcnemar"]["p_value"] for r in runs]
+    return {
+        "splits": summary_splits,
+        "delta": delta,
+        "mcnemar": {
+            "p_value_max": max(p_values),
+            "p_value_min": min(p_values),
+            "paired_rows": paired_rows,
+            "alpha": ALPHA,
+        },
+        # Significant only if the drop is significant under every seed (the conservative reading).
+        "significant": bool(max(p_values) < ALPHA and delta["accuracy"]["mean"] > 0),
+    }
+
+
+def _mean_or_none(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return float(np.mean(present)) if present else None

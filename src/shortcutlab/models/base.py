@@ -1,0 +1,79 @@
+"""The model contract every backend follows.
+
+``fit(texts, labels, n_classes=K)`` with labels as ranks 0..K-1 in the benchmark's label order, then
+``predict_proba(texts)`` returns an (n, K) array whose columns follow that same order, even for
+labels the training split happened to lack.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from shortcutlab.errors import ConfigError, DataError
+
+
+class TextClassifier(ABC):
+    """Base class of text classifiers. Constructors only store their keyword parameters."""
+
+    name: ClassVar[str]
+    #: False when the seed cannot change the fitted model (a deterministic solver): evaluations
+    #: then fit once and reuse it for every seed instead of repeating identical work.
+    uses_seed: ClassVar[bool] = True
+
+    def get_params(self) -> dict[str, Any]:
+        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        return {name: _plain(getattr(self, name)) for name in names}
+
+    @abstractmethod
+    def fit(
+        self,
+        texts: Sequence[str],
+        labels: np.ndarray,
+        *,
+        n_classes: int,
+        validation: tuple[Sequence[str], np.ndarray] | None = None,
+    ) -> TextClassifier:
+        """Train on ``texts`` with integer ``labels`` in [0, n_classes)."""
+
+    @abstractmethod
+    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
+        """Class probabilities, shape (len(texts), n_classes), rows summing to 1."""
+
+    def predict(self, texts: Sequence[str]) -> np.ndarray:
+        return np.asarray(self.predict_proba(texts)).argmax(axis=1)
+
+
+def check_training_data(texts: Sequence[str], labels: np.ndarray, n_classes: int) -> np.ndarray:
+    """Validate fit() inputs and return the labels as an int64 array."""
+    labels = np.asarray(labels)
+    if len(texts) != len(labels):
+        raise DataError(f"fit() got {len(texts)} texts but {len(labels)} labels; they must match.")
+    if len(texts) == 0:
+        raise DataError("fit() got no training rows.")
+    if isinstance(n_classes, bool) or not isinstance(n_classes, int | np.integer) or n_classes < 2:
+        raise ConfigError(
+            f"The 'n_classes' parameter must be an integer >= 2. Got {n_classes!r} instead."
+        )
+    if not np.issubdtype(labels.dtype, np.integer) or labels.min() < 0 or labels.max() >= n_classes:
+        raise DataError(
+            f"fit() labels must be integers in [0, {n_classes}); got values {np.unique(labels)[:10].tolist()}."
+        )
+    return labels.astype(np.int64)
+
+
+def expand_columns(probabilities: np.ndarray, classes: np.ndarray, n_classes: int) -> np.ndarray:
+    """Place a model's probability columns (for ``classes``) into an (n, n_classes) array."""
+    full = np.zeros((probabilities.shape[0], n_classes), dtype=np.float64)
+    full[:, classes] = probabilities
+    return full
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    return value

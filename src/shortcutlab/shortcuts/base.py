@@ -1,0 +1,130 @@
+"""The injector contract: a pure transform (texts, labels, parameters, seed) -> texts with a cue.
+
+An injector first removes any pre-existing occurrence of its vocabulary (:meth:`Shortcut.clean`),
+then :meth:`Shortcut.inject` adds the cue to each row with a probability that depends on the row's
+label rank, and reports, per label, the rate it aimed at and the rate it produced.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.shortcuts.schedule import cue_probabilities, draw_cue
+
+TRAIN_ROLE, TEST_ROLE = "train", "test"
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """What the builder asks of an injector for one split.
+
+    ``role`` picks the vocabulary side (``"train"`` or ``"test"``: the category shortcut and the
+    concept distractors use disjoint pools for the two); ``anti`` reverses the label schedule.
+    """
+
+    ranks: np.ndarray
+    labels: LabelSpace
+    strength: float
+    strength_mode: str = "mix"
+    schedule: tuple[float, ...] | None = None
+    anti: bool = False
+    role: str = TRAIN_ROLE
+    sampling: str = "exact"
+
+
+@dataclass
+class Injection:
+    """Texts with the cue, what was inserted per row, and the per-label cue rates."""
+
+    texts: list[str]
+    shortcut: list[str]
+    target_rate: np.ndarray
+    observed_rate: np.ndarray
+
+
+def rates_by_label(hit: np.ndarray, ranks: np.ndarray, n_labels: int) -> np.ndarray:
+    """Mean of the boolean ``hit`` per label rank (NaN where a label has no rows)."""
+    totals = np.bincount(ranks, minlength=n_labels).astype(np.float64)
+    hits = np.bincount(ranks, weights=hit.astype(np.float64), minlength=n_labels)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(totals > 0, hits / np.maximum(totals, 1), np.nan)
+
+
+class Shortcut(ABC):
+    """Base of every injector. Constructors only store their keyword parameters."""
+
+    name: ClassVar[str]
+    family: ClassVar[str]  # "occurrence", "concept", "style"
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor parameters, for manifests and run records (scikit-learn style)."""
+        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        return {name: _jsonable(getattr(self, name)) for name in names if not name.startswith("_")}
+
+    def clean(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        """Remove pre-existing occurrences of the cue vocabulary; returns per-row counts."""
+        return list(texts), np.zeros(len(texts), dtype=np.int64)
+
+    def validate(self, labels: LabelSpace) -> None:  # noqa: B027 - optional hook
+        """Raise a ConfigError/DataError early if the injector cannot work with these labels."""
+
+    @abstractmethod
+    def inject(
+        self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
+    ) -> Injection:
+        """Return the texts with the cue added according to ``plan``."""
+
+
+class BinaryCueShortcut(Shortcut):
+    """A shortcut whose cue is one of two sides per row: side A with probability P_i, else B.
+
+    Subclasses say how to render each side (:meth:`render`); the label schedule, strength and
+    anti-test reversal are handled here once for all of them.
+    """
+
+    def inject(
+        self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
+    ) -> Injection:
+        assign_seed, render_seed = seed.spawn(2)  # render choices never shift the assignment
+        probabilities = cue_probabilities(
+            len(plan.labels),
+            strength=plan.strength,
+            mode=plan.strength_mode,
+            schedule=plan.schedule,
+            reverse=plan.anti,
+        )
+        side_a = draw_cue(
+            plan.ranks, probabilities, np.random.default_rng(assign_seed), sampling=plan.sampling
+        )
+        new_texts, values = self.render(texts, side_a, plan, np.random.default_rng(render_seed))
+        return Injection(
+            texts=new_texts,
+            shortcut=values,
+            target_rate=probabilities,
+            observed_rate=rates_by_label(side_a, plan.ranks, len(plan.labels)),
+        )
+
+    @abstractmethod
+    def render(
+        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+    ) -> tuple[list[str], list[str]]:
+        """Return the new texts and the per-row record of what was inserted."""
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return repr(value)

@@ -1,0 +1,225 @@
+"""Concept shortcuts: occurrence and correlation of a distractor aspect (Shortcut Maze, 2.2.3).
+
+The primary task rates one aspect (the Beer data's palate); reviews of other aspects (aroma,
+appearance) are prepended as distractors:
+
+- ``concept-occurrence``: a review of aspect A with probability P_i, otherwise of aspect B, drawn
+  uniformly from that aspect's pool regardless of its own rating.
+- ``concept-correlation``: a review of one aspect whose rating equals the row's label with
+  probability lambda (otherwise a uniformly random rating); the anti-test pairs rating i with
+  rating (i + K/2) mod K, the paper's 0.4->0.8, 0.6->1.0, 0.8->0.4, 1.0->0.6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from shortcutlab.data.labels import Label, LabelSpace
+from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.shortcuts.base import (
+    TEST_ROLE,
+    BinaryCueShortcut,
+    Injection,
+    Shortcut,
+    SplitPlan,
+    rates_by_label,
+)
+from shortcutlab.shortcuts.schedule import check_strength, draw_cue
+
+
+@dataclass(frozen=True)
+class DistractorPool:
+    """Reviews of one aspect, each rated on the task's label scale."""
+
+    texts: tuple[str, ...]
+    labels: tuple[Label, ...]
+    source: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"source": self.source, "rows": len(self.texts)}
+
+
+@dataclass(frozen=True)
+class Distractor:
+    """A distractor aspect with separate pools for training and test splits."""
+
+    name: str
+    train: DistractorPool
+    test: DistractorPool
+
+    def pool(self, role: str) -> DistractorPool:
+        return self.test if role == TEST_ROLE else self.train
+
+    def to_json(self) -> dict[str, object]:
+        return {"train": self.train.to_json(), "test": self.test.to_json()}
+
+
+def _as_mapping(
+    distractors: Mapping[str, Distractor] | Sequence[Distractor] | None,
+) -> dict[str, Distractor]:
+    if distractors is None:
+        return {}
+    if isinstance(distractors, Mapping):
+        return dict(distractors)
+    return {d.name: d for d in distractors}
+
+
+def _no_distractors(shortcut: str, needed: str) -> DataError:
+    return DataError(
+        f"The {shortcut} shortcut needs distractor reviews for {needed}. Give them with "
+        f"--distractor NAME=PATH (and --test-distractor NAME=PATH), or use data with "
+        f"NAME_text/NAME_label columns such as the corpus from 'shortcutlab generate'."
+    )
+
+
+def _pool_ranks(pool: DistractorPool, labels: LabelSpace, aspect: str) -> np.ndarray:
+    return labels.ranks(list(pool.labels), where=f"The distractor pool '{aspect}' ({pool.source})")
+
+
+class ConceptOccurrence(BinaryCueShortcut):
+    """Prepend a review of aspect A (side A, probability P_i) or of aspect B."""
+
+    name = "concept-occurrence"
+    family = "concept"
+
+    def __init__(
+        self,
+        distractors: Mapping[str, Distractor] | Sequence[Distractor] | None = None,
+        aspects: Sequence[str] | None = None,
+    ) -> None:
+        self.distractors = _as_mapping(distractors)
+        self.aspects = tuple(aspects) if aspects is not None else None
+
+    def resolved_aspects(self) -> tuple[str, str]:
+        available = list(self.distractors)
+        if self.aspects is None:
+            if len(available) < 2:
+                raise _no_distractors(self.name, "two aspects (A and B)")
+            return available[0], available[1]
+        if len(self.aspects) != 2 or self.aspects[0] == self.aspects[1]:
+            raise ConfigError(
+                f"The 'aspects' parameter must name two different aspects. Got {list(self.aspects)!r} instead."
+            )
+        missing = [a for a in self.aspects if a not in self.distractors]
+        if missing:
+            raise ConfigError(
+                f"The 'aspects' parameter names {', '.join(missing)}, which have no distractor reviews. "
+                f"Available: {', '.join(available) or 'none'}."
+            )
+        return self.aspects[0], self.aspects[1]
+
+    def validate(self, labels: LabelSpace) -> None:
+        for aspect in self.resolved_aspects():
+            for role in ("train", "test"):
+                if not self.distractors[aspect].pool(role).texts:
+                    raise DataError(f"The distractor pool '{aspect}' for {role} splits is empty.")
+
+    def render(
+        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+    ) -> tuple[list[str], list[str]]:
+        aspect_a, aspect_b = self.resolved_aspects()
+        pool_a = self.distractors[aspect_a].pool(plan.role)
+        pool_b = self.distractors[aspect_b].pool(plan.role)
+        n = len(texts)
+        pick_a = rng.integers(len(pool_a.texts), size=n)
+        pick_b = rng.integers(len(pool_b.texts), size=n)
+        new_texts = [
+            _prepend(pool_a.texts[a] if use_a else pool_b.texts[b], text)
+            for text, use_a, a, b in zip(
+                texts, side_a.tolist(), pick_a.tolist(), pick_b.tolist(), strict=True
+            )
+        ]
+        return new_texts, [aspect_a if use_a else aspect_b for use_a in side_a.tolist()]
+
+    def get_params(self) -> dict[str, object]:
+        return {
+            "aspects": list(self.resolved_aspects()),
+            "distractors": {k: v.to_json() for k, v in self.distractors.items()},
+        }
+
+
+class ConceptCorrelation(Shortcut):
+    """Prepend a review of ``aspect`` whose rating follows the label with probability lambda."""
+
+    name = "concept-correlation"
+    family = "concept"
+
+    def __init__(
+        self,
+        distractors: Mapping[str, Distractor] | Sequence[Distractor] | None = None,
+        aspect: str | None = None,
+    ) -> None:
+        self.distractors = _as_mapping(distractors)
+        self.aspect = aspect
+
+    def resolved_aspect(self) -> str:
+        if self.aspect is None:
+            if not self.distractors:
+                raise _no_distractors(self.name, "one aspect")
+            return next(iter(self.distractors))
+        if self.aspect not in self.distractors:
+            raise ConfigError(
+                f"The 'aspect' parameter names {self.aspect!r}, which has no distractor reviews. "
+                f"Available: {', '.join(self.distractors) or 'none'}."
+            )
+        return self.aspect
+
+    def validate(self, labels: LabelSpace) -> None:
+        aspect = self.resolved_aspect()
+        for role in ("train", "test"):
+            pool = self.distractors[aspect].pool(role)
+            present = set(_pool_ranks(pool, labels, aspect).tolist())
+            missing = [str(labels.values[r]) for r in range(len(labels)) if r not in present]
+            if missing:
+                raise DataError(
+                    f"The distractor pool '{aspect}' for {role} splits ({pool.source}) has no review "
+                    f"rated {', '.join(missing)}; concept-correlation needs every rating."
+                )
+
+    def inject(
+        self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
+    ) -> Injection:
+        strength = check_strength("strength", plan.strength)
+        aspect = self.resolved_aspect()
+        pool = self.distractors[aspect].pool(plan.role)
+        pool_ranks = _pool_ranks(pool, plan.labels, aspect)
+        k = len(plan.labels)
+        assign_seed, render_seed = seed.spawn(2)
+        assign = np.random.default_rng(assign_seed)
+        partner = (plan.ranks + k // 2) % k if plan.anti else plan.ranks
+        follows = draw_cue(plan.ranks, np.full(k, strength), assign, sampling=plan.sampling)
+        random_rating = assign.integers(k, size=len(texts))
+        rating = np.where(follows, partner, random_rating)
+        by_rating = [np.flatnonzero(pool_ranks == r) for r in range(k)]
+        uniforms = np.random.default_rng(render_seed).random(len(texts))
+        new_texts, values = [], []
+        for text, r, u in zip(texts, rating.tolist(), uniforms.tolist(), strict=True):
+            candidates = by_rating[r]
+            if len(candidates) == 0:
+                raise DataError(
+                    f"The distractor pool '{aspect}' has no review rated {plan.labels.values[r]}."
+                )
+            new_texts.append(_prepend(pool.texts[candidates[int(u * len(candidates))]], text))
+            values.append(f"{aspect}:{plan.labels.values[r]}")
+        # A random rating equals the partner rating 1/K of the time, hence the target below.
+        target = np.full(k, strength + (1.0 - strength) / k)
+        return Injection(
+            texts=new_texts,
+            shortcut=values,
+            target_rate=target,
+            observed_rate=rates_by_label(rating == partner, plan.ranks, k),
+        )
+
+    def get_params(self) -> dict[str, object]:
+        return {
+            "aspect": self.resolved_aspect(),
+            "distractors": {k: v.to_json() for k, v in self.distractors.items()},
+        }
+
+
+def _prepend(distractor: str, text: str) -> str:
+    distractor = distractor.strip()
+    return f"{distractor} {text}" if text else distractor

@@ -1,0 +1,218 @@
+"""Occurrence shortcuts: single term, synonym, category (Shortcut Maze, section 2.2.1).
+
+- ``single-term``: "Honestly, " at the start of one randomly chosen sentence, with probability P_i.
+- ``synonym``: the same with one of the paper's 15 phrases (appendix A.2.1), chosen uniformly.
+- ``category``: "I wrote this review in {X}." prepended, X a country with probability P_i, else a
+  city; training and test draw from disjoint name lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from importlib import resources
+
+import numpy as np
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, SplitPlan
+from shortcutlab.shortcuts.text_ops import (
+    PatternRemover,
+    capitalize_first,
+    insert_at,
+    phrase_pattern,
+    random_sentence_starts,
+)
+
+# Shortcut Maze appendix A.2.1: "honestly" and 14 phrases of similar meaning.
+PAPER_SYNONYMS = (
+    "honestly",
+    "to be honest",
+    "frankly speaking",
+    "to tell the truth",
+    "to be frank",
+    "in truth",
+    "candidly",
+    "speaking candidly",
+    "plainly speaking",
+    "to be direct",
+    "to come clean",
+    "to put it frankly",
+    "if I'm being honest",
+    "in plain terms",
+    "directly speaking",
+)
+DEFAULT_TEMPLATE = "I wrote this review in {name}."
+
+
+def load_name_list(name: str) -> tuple[str, ...]:
+    """One of the packaged name lists: countries_train, countries_test, cities_train, cities_test."""
+    text = (
+        resources.files("shortcutlab.shortcuts.resources")
+        .joinpath(f"{name}.txt")
+        .read_text("utf-8")
+    )
+    return tuple(
+        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
+    )
+
+
+def _longest_word(phrase: str) -> str:
+    return max(re.split(r"[\s'\u2019]+", phrase.lower()), key=len)
+
+
+def _check_phrases(parameter: str, phrases: Sequence[str]) -> tuple[str, ...]:
+    if (
+        isinstance(phrases, str)
+        or not phrases
+        or not all(isinstance(p, str) and p.strip() for p in phrases)
+    ):
+        raise ConfigError(
+            f"The {parameter!r} parameter must be a non-empty list of non-empty strings. "
+            f"Got {phrases!r} instead."
+        )
+    return tuple(p.strip() for p in phrases)
+
+
+class PhraseAtSentenceStart(BinaryCueShortcut):
+    """Insert one of ``phrases`` followed by a comma at the start of a random sentence."""
+
+    family = "occurrence"
+
+    def _phrases(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def clean(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        phrases = self._phrases()
+        remover = PatternRemover(
+            phrase_pattern(phrases), sorted({_longest_word(p) for p in phrases})
+        )
+        return remover(texts)
+
+    def render(
+        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+    ) -> tuple[list[str], list[str]]:
+        phrases = self._phrases()
+        n = len(texts)
+        uniforms = rng.random(
+            n
+        )  # drawn for every row so one row's draw never depends on another's cue
+        picks = rng.integers(len(phrases), size=n)
+        rows = np.flatnonzero(side_a)
+        positions = random_sentence_starts([texts[r] for r in rows], uniforms[rows])
+        chosen = [phrases[p] for p in picks[rows].tolist()]
+        # The phrase always starts a sentence, so it is capitalised (issue 2; the paper's released
+        # files keep "honestly," lower-case, which reads as an error in the middle of a text).
+        new_texts = insert_at(texts, rows, positions, [capitalize_first(p) + ", " for p in chosen])
+        values = [""] * n
+        for row, phrase in zip(rows.tolist(), chosen, strict=True):
+            values[row] = phrase
+        return new_texts, values
+
+
+class SingleTerm(PhraseAtSentenceStart):
+    """The single-term occurrence shortcut: one fixed term (default "honestly")."""
+
+    name = "single-term"
+
+    def __init__(self, term: str = "honestly") -> None:
+        self.term = term
+
+    def _phrases(self) -> tuple[str, ...]:
+        return _check_phrases("term", [self.term] if isinstance(self.term, str) else self.term)
+
+
+class Synonym(PhraseAtSentenceStart):
+    """The synonym occurrence shortcut: one of several phrases, drawn uniformly per row."""
+
+    name = "synonym"
+
+    def __init__(self, terms: Sequence[str] = PAPER_SYNONYMS) -> None:
+        self.terms = tuple(terms) if not isinstance(terms, str) else terms
+
+    def _phrases(self) -> tuple[str, ...]:
+        return _check_phrases("terms", self.terms)
+
+
+class Category(BinaryCueShortcut):
+    """The category shortcut: a sentence naming a country (side A) or a city (side B)."""
+
+    name = "category"
+    family = "occurrence"
+
+    def __init__(
+        self,
+        template: str = DEFAULT_TEMPLATE,
+        train_countries: Sequence[str] | None = None,
+        test_countries: Sequence[str] | None = None,
+        train_cities: Sequence[str] | None = None,
+        test_cities: Sequence[str] | None = None,
+    ) -> None:
+        self.template = template
+        self.train_countries = _default(train_countries, "countries_train")
+        self.test_countries = _default(test_countries, "countries_test")
+        self.train_cities = _default(train_cities, "cities_train")
+        self.test_cities = _default(test_cities, "cities_test")
+
+    def _check(self) -> None:
+        if not isinstance(self.template, str) or self.template.count("{name}") != 1:
+            raise ConfigError(
+                f"The 'template' parameter must contain '{{name}}' exactly once, "
+                f"e.g. {DEFAULT_TEMPLATE!r}. Got {self.template!r} instead."
+            )
+        for parameter in ("train_countries", "test_countries", "train_cities", "test_cities"):
+            _check_phrases(parameter, getattr(self, parameter))
+        for role in ("train", "test"):
+            countries = {c.lower() for c in getattr(self, f"{role}_countries")}
+            both = sorted(countries & {c.lower() for c in getattr(self, f"{role}_cities")})
+            if both:
+                raise ConfigError(
+                    f"The {role} country and city lists share {', '.join(both)}; a name must be "
+                    f"either a country or a city for the category cue to be defined."
+                )
+
+    def validate(self, labels: object) -> None:
+        self._check()
+
+    def clean(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
+        self._check()
+        before, _, after = self.template.partition("{name}")
+        pattern = (
+            rf"(?<!\w){_loose(before)}[^.!?\n]{{1,80}}?{_loose(after)}"
+            if after.strip()
+            else rf"(?<!\w){_loose(before)}\S+(?:\s+[A-Z]\S*)*"
+        )
+        return PatternRemover(pattern, [_longest_word(before + " " + after)])(texts)
+
+    def render(
+        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+    ) -> tuple[list[str], list[str]]:
+        self._check()
+        test = plan.role == TEST_ROLE
+        countries = self.test_countries if test else self.train_countries
+        cities = self.test_cities if test else self.train_cities
+        n = len(texts)
+        country_pick = rng.integers(len(countries), size=n)
+        city_pick = rng.integers(len(cities), size=n)
+        new_texts: list[str] = []
+        for text, is_country, ci, ti in zip(
+            texts, side_a.tolist(), country_pick.tolist(), city_pick.tolist(), strict=True
+        ):
+            name = countries[ci] if is_country else cities[ti]
+            sentence = self.template.format(name=name)
+            new_texts.append(f"{sentence} {text}" if text else sentence)
+        values = ["country" if a else "city" for a in side_a.tolist()]
+        return new_texts, values
+
+
+def _default(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:
+    if names is None:
+        return load_name_list(list_name)
+    return tuple(names) if not isinstance(names, str) else names  # type: ignore[return-value]
+
+
+def _loose(literal: str) -> str:
+    """Escape a literal for a regex, letting any run of whitespace match its spaces."""
+    return re.escape(literal.strip()).replace("\\ ", r"\s+") + (
+        r"\s*" if literal.endswith(" ") else ""
+    )

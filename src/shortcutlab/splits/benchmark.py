@@ -1,0 +1,134 @@
+"""A built benchmark: named splits of the canonical table type, its label order and manifest."""
+
+from __future__ import annotations
+
+import json
+import platform
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab._version import __version__
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import TEXT_PAIR, load_table
+from shortcutlab.data.writing import (
+    FORMATS,
+    atomic_output_dir,
+    sha256_file,
+    split_file,
+    write_json,
+    write_table,
+)
+from shortcutlab.errors import DataError, InputFileError, ShortcutlabWarning
+from shortcutlab.registry import check_choice
+
+MANIFEST = "manifest.json"
+SPLIT_ORDER = ("train", "validation", "test", "anti_test", "original_test")
+
+
+def environment() -> dict[str, str]:
+    """Versions that can change outputs, recorded in every manifest."""
+    import numpy
+    import sklearn
+
+    return {
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "pandas": pd.__version__,
+        "scikit-learn": sklearn.__version__,
+    }
+
+
+def tool_record() -> dict[str, str]:
+    return {"name": "shortcutlab", "version": __version__}
+
+
+@dataclass
+class Benchmark:
+    """Train / validation / test / anti-test / original-test tables with their provenance.
+
+    Test, anti-test and original-test rows are paired by ``row_id``.
+    """
+
+    splits: dict[str, pd.DataFrame]
+    labels: LabelSpace
+    manifest: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    @property
+    def shortcut(self) -> str:
+        return str(self.manifest.get("arguments", {}).get("shortcut", ""))
+
+    @property
+    def strength(self) -> float | None:
+        return self.manifest.get("arguments", {}).get("strength")
+
+    def __getitem__(self, split: str) -> pd.DataFrame:
+        if split not in self.splits:
+            raise DataError(
+                f"The benchmark has no split {split!r}; it has {', '.join(self.splits)}."
+            )
+        return self.splits[split]
+
+    def save(self, out: str | Path, *, fmt: str = "csv", overwrite: bool = False) -> Path:
+        """Write every split and ``manifest.json`` into ``out`` atomically; returns ``out``."""
+        check_choice("format", fmt, FORMATS)
+        out = Path(out)
+        manifest = json.loads(json.dumps(self.manifest))  # a deep copy that is known to be JSON
+        manifest.setdefault("arguments", {})["format"] = fmt
+        with atomic_output_dir(out, overwrite=overwrite) as tmp:
+            for name, frame in self.splits.items():
+                path = write_table(frame, split_file(tmp, name, fmt), fmt)
+                record = manifest.setdefault("splits", {}).setdefault(name, {})
+                record.update({"file": path.name, "sha256": sha256_file(path)})
+            write_json(tmp / MANIFEST, manifest)
+        self.path, self.manifest = out, manifest
+        return out
+
+    @classmethod
+    def load(cls, folder: str | Path) -> Benchmark:
+        """Read a benchmark folder written by :meth:`save` (or by ``shortcutlab build``)."""
+        folder = Path(folder)
+        manifest_path = folder / MANIFEST
+        if not manifest_path.exists():
+            raise InputFileError(
+                f"'{folder}' is not a benchmark folder: it has no {MANIFEST}. "
+                f"Build one with 'shortcutlab build' or pass the folder it wrote."
+            )
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            labels = LabelSpace(tuple(manifest["labels"]))
+            split_records = manifest["splits"]
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise DataError(
+                f"'{manifest_path}' is not a valid benchmark manifest ({exc})."
+            ) from exc
+        has_pair = manifest.get("arguments", {}).get("text_pair_col") is not None
+        splits: dict[str, pd.DataFrame] = {}
+        for name in [s for s in SPLIT_ORDER if s in split_records] + [
+            s for s in split_records if s not in SPLIT_ORDER
+        ]:
+            path = folder / split_records[name]["file"]
+            if not path.exists():
+                raise InputFileError(
+                    f"The benchmark file '{path}' is missing; rebuild the benchmark."
+                )
+            if split_records[name].get("sha256") not in (None, sha256_file(path)):
+                warnings.warn(
+                    f"'{path}' differs from the file recorded in {MANIFEST}: it was changed after the build.",
+                    ShortcutlabWarning,
+                    stacklevel=2,
+                )
+            loaded = load_table(
+                path, text_pair_col=TEXT_PAIR if has_pair else None, on_empty="keep", role=name
+            )
+            frame = loaded.frame
+            if "shortcut" in frame:
+                frame["shortcut"] = (
+                    frame["shortcut"].astype(object).where(frame["shortcut"].notna(), "")
+                )
+            splits[name] = frame
+        return cls(splits=splits, labels=labels, manifest=manifest, path=folder)

@@ -1,0 +1,285 @@
+"""The command line: happy paths and every documented bad input (exit 2, one line, nothing written)."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from shortcutlab._version import __version__
+from shortcutlab.cli.app import app
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def build_args(files, out, *extra):
+    return ["build", "--train", files["train"], "--test", files["test"], "--out", out, *extra]
+
+
+def assert_user_error(result, message):
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert message in lines[0], lines[0]
+
+
+def test_version_and_list():
+    assert invoke("--version").stdout.strip() == f"shortcutlab {__version__}"
+    listing = invoke("list")
+    assert listing.exit_code == 0
+    for name in (
+        "single-term",
+        "synonym",
+        "category",
+        "concept-occurrence",
+        "concept-correlation",
+        "tfidf-logreg",
+    ):
+        assert name in listing.stdout
+
+
+def test_generate_build_evaluate(tmp_path):
+    assert (
+        invoke(
+            "generate", "--out", tmp_path / "corpus", "--train-size", 400, "--test-size", 200
+        ).exit_code
+        == 0
+    )
+    files = {"train": tmp_path / "corpus" / "train.csv", "test": tmp_path / "corpus" / "test.csv"}
+    built = invoke(
+        *build_args(
+            files,
+            tmp_path / "b",
+            "--shortcut",
+            "synonym",
+            "--strength",
+            1,
+            "--val-size",
+            40,
+            "-o",
+            "terms=[to be honest, frankly speaking]",
+        )
+    )
+    assert built.exit_code == 0, built.output
+    assert "Cue rate per label" in built.stdout
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["arguments"]["shortcut_options"] == {
+        "terms": ["to be honest", "frankly speaking"]
+    }
+    assert manifest["arguments"]["val_size"] == 40
+    evaluated = invoke("evaluate", tmp_path / "b", "--seeds", 2, "--bootstrap", 200, "-p", "C=1.0")
+    assert evaluated.exit_code == 0, evaluated.output
+    assert "Anti-Test" in evaluated.stdout and "McNemar" in evaluated.stdout
+    results = json.loads((tmp_path / "b" / "results" / "tfidf-logreg" / "results.json").read_text())
+    assert results["model"]["params"]["C"] == 1.0 and results["seeds"] == [0, 1]
+
+
+def test_concept_shortcut_with_distractor_files(tmp_path, corpus):
+    paths = {}
+    for role in ("train", "test"):
+        frame = corpus[role]
+        frame[["text", "label"]].to_csv(tmp_path / f"{role}.csv", index=False)
+        for aspect in ("appearance", "delivery"):
+            paths[(aspect, role)] = tmp_path / f"{aspect}_{role}.csv"
+            frame[[f"{aspect}_text", f"{aspect}_label"]].set_axis(["text", "label"], axis=1).to_csv(
+                paths[(aspect, role)], index=False
+            )
+    files = {"train": tmp_path / "train.csv", "test": tmp_path / "test.csv"}
+    result = invoke(
+        *build_args(files, tmp_path / "b", "--shortcut", "concept-occurrence"),
+        "--distractor",
+        f"appearance={paths[('appearance', 'train')]}",
+        "--distractor",
+        f"delivery={paths[('delivery', 'train')]}",
+        "--test-distractor",
+        f"appearance={paths[('appearance', 'test')]}",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Warning: No test file for distractor 'delivery'" in result.stderr
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["arguments"]["shortcut_options"]["aspects"] == ["appearance", "delivery"]
+
+
+@pytest.fixture
+def files(corpus_files):
+    return corpus_files
+
+
+def test_missing_file(files, tmp_path):
+    files = files | {"train": tmp_path / "absent.csv"}
+    assert_user_error(
+        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")), "The train file"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_unsupported_format(files, tmp_path):
+    (tmp_path / "data.xlsx").write_bytes(b"PK")
+    result = invoke(
+        *build_args(
+            files | {"train": tmp_path / "data.xlsx"}, tmp_path / "out", "--shortcut", "single-term"
+        )
+    )
+    assert_user_error(result, "unsupported format '.xlsx'")
+
+
+def test_empty_file(files, tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    assert_user_error(
+        invoke(
+            *build_args(
+                files | {"test": tmp_path / "empty.csv"},
+                tmp_path / "out",
+                "--shortcut",
+                "single-term",
+            )
+        ),
+        "is empty",
+    )
+
+
+def test_missing_column_lists_columns(files, tmp_path):
+    result = invoke(
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--text-col", "review")
+    )
+    assert_user_error(result, "Column 'review' not found")
+    assert "Columns found: text, label, product" in result.stderr
+
+
+def test_empty_texts_dropped_or_rejected(tmp_path, tiny_frame):
+    frame = tiny_frame.copy()
+    frame.loc[3, "text"] = ""
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    files = {"train": tmp_path / "d.csv", "test": tmp_path / "d.csv"}
+    assert_user_error(
+        invoke(
+            *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--on-empty", "error")
+        ),
+        "1 rows with an empty text",
+    )
+    assert not (tmp_path / "out").exists()
+    assert invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")).exit_code == 0
+    assert (
+        json.loads((tmp_path / "out" / "manifest.json").read_text())["inputs"]["train"][
+            "dropped_empty_text"
+        ]
+        == 1
+    )
+
+
+def test_fewer_than_two_labels(tmp_path, tiny_frame):
+    tiny_frame[tiny_frame.label == 1].to_csv(tmp_path / "one.csv", index=False)
+    files = {"train": tmp_path / "one.csv", "test": tmp_path / "one.csv"}
+    assert_user_error(
+        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")),
+        "fewer than two labels",
+    )
+
+
+def test_test_label_unseen_in_training(tmp_path, tiny_frame):
+    tiny_frame[tiny_frame.label < 2].to_csv(tmp_path / "train.csv", index=False)
+    tiny_frame.to_csv(tmp_path / "test.csv", index=False)
+    files = {"train": tmp_path / "train.csv", "test": tmp_path / "test.csv"}
+    assert_user_error(
+        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")),
+        "never occur in the training table",
+    )
+
+
+def test_invalid_utf8(files, tmp_path):
+    (tmp_path / "bad.csv").write_bytes(b"text,label\nfine,1\nsmart \x93quotes\x94,2\n")
+    result = invoke(
+        *build_args(
+            files | {"train": tmp_path / "bad.csv"}, tmp_path / "out", "--shortcut", "single-term"
+        )
+    )
+    assert_user_error(
+        result, "is not valid utf-8: byte 0x93 at offset 24 (line 3). Pass --encoding"
+    )
+
+
+@pytest.mark.parametrize("flag", ["--strength", "--test-strength"])
+def test_strength_outside_range(files, tmp_path, flag):
+    result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term", flag, "1.5"))
+    assert_user_error(result, "must be a float in [0, 1]. Got 1.5 instead.")
+
+
+def test_unknown_shortcut(files, tmp_path):
+    result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "catgory"))
+    assert_user_error(
+        result,
+        "Unknown shortcut 'catgory'. Did you mean 'category'? Known shortcuts: category, concept-correlation",
+    )
+
+
+def test_output_folder_not_empty(files, tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "mine.txt").write_text("keep")
+    assert_user_error(
+        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")),
+        "exists and is not empty",
+    )
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["mine.txt"]
+    assert (
+        invoke(
+            *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--overwrite")
+        ).exit_code
+        == 0
+    )
+    assert not (tmp_path / "out" / "mine.txt").exists()
+
+
+def test_concept_shortcut_without_distractors(tmp_path, tiny_frame):
+    tiny_frame.to_csv(tmp_path / "d.csv", index=False)
+    files = {"train": tmp_path / "d.csv", "test": tmp_path / "d.csv"}
+    result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "concept-correlation"))
+    assert_user_error(
+        result, "needs distractor reviews for one aspect. Give them with --distractor NAME=PATH"
+    )
+
+
+def test_bad_option_syntax_and_unknown_option(files, tmp_path):
+    assert_user_error(
+        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term", "-o", "term")),
+        "--option expects KEY=VALUE",
+    )
+    assert_user_error(
+        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term", "-o", "word=x")),
+        "has no option 'word'",
+    )
+
+
+def test_evaluate_bad_inputs(tmp_path):
+    assert_user_error(invoke("evaluate", tmp_path), "not a benchmark folder")
+    assert_user_error(invoke("evaluate", tmp_path, "--model", "bert"), "not a benchmark folder")
+
+
+def test_evaluate_unknown_model(files, tmp_path):
+    assert invoke(*build_args(files, tmp_path / "b", "--shortcut", "single-term")).exit_code == 0
+    assert_user_error(
+        invoke("evaluate", tmp_path / "b", "--model", "tfidf-logreg2"),
+        "Unknown model 'tfidf-logreg2'. Did you mean 'tfidf-logreg'?",
+    )
+    assert not (tmp_path / "b" / "results").exists()
+
+
+def test_demo_command(tmp_path):
+    result = invoke(
+        "demo",
+        "--out",
+        tmp_path / "d",
+        "--train-size",
+        300,
+        "--test-size",
+        200,
+        "--seeds",
+        1,
+        "--jobs",
+        1,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Accuracy by training strength" in result.stdout
+    assert (tmp_path / "d" / "delta_vs_strength_accuracy.png").exists()

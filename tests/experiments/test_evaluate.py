@@ -1,0 +1,68 @@
+import json
+
+import pandas as pd
+import pytest
+
+from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.experiments.evaluate import evaluate_benchmark
+from shortcutlab.splits import build_maze_benchmark
+
+
+@pytest.fixture(scope="module")
+def strong(corpus):
+    return build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut="concept-correlation", strength=1.0, val_size=50
+    )
+
+
+def test_a_strong_shortcut_gives_a_significant_positive_drop(strong):
+    result = evaluate_benchmark(strong, seeds=3, bootstrap=300)
+    summary = result.summary
+    assert summary["delta"]["accuracy"]["mean"] > 0.1
+    assert summary["delta"]["accuracy"]["ci95"][0] > 0
+    assert summary["significant"] and summary["mcnemar"]["p_value_max"] < 0.001
+    assert (
+        summary["splits"]["test"]["accuracy"]["mean"]
+        > summary["splits"]["original_test"]["accuracy"]["mean"]
+    )
+    assert result.seeds == [0, 1, 2] and result.model["fits"] == 1  # tfidf-logreg ignores the seed
+    assert set(result.runs[0]["splits"]) == {"test", "anti_test", "original_test"}
+    assert summary["delta"]["accuracy"]["var"] == 0.0
+
+
+def test_a_text_blind_model_shows_no_significant_drop(strong):
+    summary = evaluate_benchmark(strong, model="majority", seeds=1, bootstrap=200).summary
+    assert summary["delta"]["accuracy"]["mean"] == 0 and not summary["significant"]
+
+
+def test_results_files_are_deterministic(strong, tmp_path):
+    first = evaluate_benchmark(strong, seeds=2, bootstrap=200).save(tmp_path / "a")
+    second = evaluate_benchmark(strong, seeds=2, bootstrap=200).save(tmp_path / "b")
+    assert (first / "results.json").read_bytes() == (second / "results.json").read_bytes()
+    assert (first / "results.csv").read_bytes() == (second / "results.csv").read_bytes()
+    payload = json.loads((first / "results.json").read_text())
+    assert payload["model"]["name"] == "tfidf-logreg" and payload["labels"] == [1, 2, 3, 4, 5]
+    table = pd.read_csv(first / "results.csv")
+    assert {"accuracy", "macro_f1", "mcnemar_p", "accuracy_label:3"} <= set(table["metric"])
+    # Re-saving into a folder holding only earlier results replaces them.
+    evaluate_benchmark(strong, seeds=1, bootstrap=200).save(first)
+    assert json.loads((first / "results.json").read_text())["seeds"] == [0]
+
+
+def test_evaluate_reads_a_saved_benchmark(strong, tmp_path):
+    folder = strong.save(tmp_path / "bench")
+    result = evaluate_benchmark(folder, seeds=1, bootstrap=100)
+    assert result.benchmark["path"] == str(folder)
+    assert result.benchmark["shortcut"] == "concept-correlation"
+
+
+def test_bad_arguments(strong, tmp_path):
+    with pytest.raises(ConfigError, match="'seeds' parameter must be at least 1"):
+        evaluate_benchmark(strong, seeds=0)
+    with pytest.raises(ConfigError, match="'bootstrap' parameter must be an integer >= 100"):
+        evaluate_benchmark(strong, bootstrap=5)
+    with pytest.raises(InputFileError, match="not a benchmark folder: it has no manifest.json"):
+        evaluate_benchmark(tmp_path)
+    del strong.splits["anti_test"]
+    with pytest.raises(DataError, match="needs 'test' and 'anti_test' splits"):
+        evaluate_benchmark(strong)

@@ -1,0 +1,124 @@
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from shortcutlab.data import LabelSpace
+from shortcutlab.errors import ConfigError, UnknownComponentError
+from shortcutlab.shortcuts import SplitPlan, make_shortcut
+from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS, load_name_list
+
+TEXTS = ["The food was cold. Service was slow! We left.", "Nice place.", "Good. Bad. Ugly."] * 40
+LABELS = LabelSpace((0, 1))
+
+
+def _plan(anti=False, strength=1.0, role="train"):
+    ranks = np.array([i % 2 for i in range(len(TEXTS))])
+    return SplitPlan(ranks=ranks, labels=LABELS, strength=strength, anti=anti, role=role)
+
+
+def test_single_term_inserts_once_at_a_sentence_start_and_changes_nothing_else():
+    injection = make_shortcut("single-term").inject(TEXTS, _plan(), np.random.SeedSequence(0))
+    positions = set()
+    for before, after, value in zip(TEXTS, injection.texts, injection.shortcut, strict=True):
+        if not value:
+            assert after == before
+            continue
+        assert after.count("Honestly, ") == 1
+        position = after.index("Honestly, ")
+        assert after.replace("Honestly, ", "", 1) == before
+        assert position == 0 or re.search(r"[.!?]\s$", after[:position])
+        positions.add(position)
+    assert len(positions) > 2  # sentences are chosen at random, not always the first
+
+
+def test_synonym_uses_the_papers_fifteen_phrases_uniformly():
+    assert len(PAPER_SYNONYMS) == 15 and len(set(PAPER_SYNONYMS)) == 15
+    texts = ["One sentence here."] * 3000
+    plan = SplitPlan(ranks=np.ones(3000, dtype=np.int64), labels=LABELS, strength=1.0)
+    injection = make_shortcut("synonym").inject(texts, plan, np.random.SeedSequence(0))
+    counts = pd.Series(injection.shortcut).value_counts()
+    assert set(counts.index) == set(PAPER_SYNONYMS)
+    assert counts.min() > 3000 / 15 - 4 * np.sqrt(3000 / 15)
+    assert all(
+        t.startswith(p[0].upper() + p[1:] + ", ")
+        for t, p in zip(injection.texts, injection.shortcut, strict=True)
+    )
+
+
+def test_single_term_removal_counts_pre_existing_occurrences():
+    cleaned, counts = make_shortcut("single-term", {"term": "frankly"}).clean(
+        ["Frankly, no.", "Frankly frankly", "ok"]
+    )
+    assert cleaned == ["No.", "", "ok"]
+    assert counts.tolist() == [1, 2, 0]
+
+
+def test_category_lists_meet_the_size_and_disjointness_requirements():
+    lists = {
+        name: load_name_list(name)
+        for name in ("countries_train", "countries_test", "cities_train", "cities_test")
+    }
+    assert len(lists["countries_train"]) >= 150 and len(lists["countries_test"]) >= 46
+    assert len(lists["cities_train"]) >= 60 and len(lists["cities_test"]) >= 40
+    assert not set(lists["countries_train"]) & set(lists["countries_test"])
+    assert not set(lists["cities_train"]) & set(lists["cities_test"])
+    country_words = {
+        w for n in lists["countries_train"] + lists["countries_test"] for w in n.lower().split()
+    }
+    city_words = {
+        w for n in lists["cities_train"] + lists["cities_test"] for w in n.lower().split()
+    }
+    assert not country_words & city_words
+
+
+@pytest.mark.parametrize("role", ["train", "test"])
+def test_category_prepends_a_country_or_city_from_the_roles_list(role):
+    shortcut = make_shortcut("category")
+    injection = shortcut.inject(TEXTS, _plan(role=role), np.random.SeedSequence(0))
+    countries, cities = (
+        set(load_name_list(f"countries_{role}")),
+        set(load_name_list(f"cities_{role}")),
+    )
+    for before, after, value in zip(TEXTS, injection.texts, injection.shortcut, strict=True):
+        name = re.match(r"I wrote this review in (.+?)\. ", after).group(1)
+        assert after.endswith(before)
+        assert name in (countries if value == "country" else cities)
+
+
+def test_category_removes_template_sentences_and_validates_options():
+    cleaned, counts = make_shortcut("category").clean(
+        ["I wrote this review in Oslo. Fine.", "Fine. I wrote this review in the Kingdom of Spain."]
+    )
+    assert cleaned == ["Fine.", "Fine."] and counts.tolist() == [1, 1]
+    with pytest.raises(ConfigError, match="must contain '\\{name\\}' exactly once"):
+        make_shortcut("category", {"template": "Written somewhere."}).clean(["x"])
+    with pytest.raises(ConfigError, match="share oslo"):
+        make_shortcut("category", {"train_countries": ["Oslo"], "train_cities": ["Oslo"]}).validate(
+            LABELS
+        )
+
+
+def test_custom_category_template_and_lists():
+    shortcut = make_shortcut(
+        "category",
+        {"template": "Posted from {name}.", "train_countries": ["Chile"], "train_cities": ["Lima"]},
+    )
+    injection = shortcut.inject(
+        ["Good."] * 4,
+        SplitPlan(ranks=np.array([0, 0, 1, 1]), labels=LABELS, strength=1.0),
+        np.random.SeedSequence(0),
+    )
+    assert injection.texts == ["Posted from Lima. Good."] * 2 + ["Posted from Chile. Good."] * 2
+
+
+def test_unknown_shortcut_and_option_names():
+    with pytest.raises(
+        UnknownComponentError, match="Unknown shortcut 'single-trem'. Did you mean 'single-term'"
+    ):
+        make_shortcut("single-trem")
+    with pytest.raises(ConfigError, match="has no option 'terms'. Its options are: term"):
+        make_shortcut("single-term", {"terms": ["a"]})
+    with pytest.raises(ConfigError, match="non-empty list of non-empty strings"):
+        make_shortcut("single-term", {"term": ""}).clean(["x"])

@@ -1,0 +1,84 @@
+"""Compatibility checks against the Shortcut Maze release (skipped when the data is absent)."""
+
+import re
+
+import numpy as np
+import pytest
+
+from shortcutlab.data import load_table
+from shortcutlab.splits import build_maze_benchmark
+from tests.conftest import GOEMOTIONS, folder_bytes
+
+pytestmark = pytest.mark.skipif(
+    not (GOEMOTIONS / "train.csv").exists(), reason="GoEmotions Maze release not present"
+)
+
+
+def _rate(frame):
+    return frame.groupby("label")["shortcut"].apply(lambda s: (s != "").mean()).to_numpy()
+
+
+@pytest.mark.parametrize("strength", [1.0, 0.8, 0.6])
+@pytest.mark.parametrize("mode", ["mix", "scale"])
+@pytest.mark.parametrize("sampling", ["exact", "bernoulli"])
+def test_insertion_rates_follow_the_formula(strength, mode, sampling):
+    bench = build_maze_benchmark(
+        GOEMOTIONS / "train.csv",
+        GOEMOTIONS / "test.csv",
+        shortcut="single-term",
+        strength=strength,
+        strength_mode=mode,
+        sampling=sampling,
+    )
+    base = np.arange(4) / 3
+    target = strength * base + (1 - strength) * 0.5 if mode == "mix" else strength * base
+    for split, expected in (("train", target), ("test", base), ("anti_test", base[::-1])):
+        counts = bench[split]["label"].value_counts().sort_index().to_numpy()
+        sd = np.sqrt(expected * (1 - expected) / counts)
+        assert np.all(np.abs(_rate(bench[split]) - expected) <= 4 * sd + 1 / counts), split
+
+
+def test_texts_change_only_by_removal_and_one_insertion():
+    original = load_table(GOEMOTIONS / "test.csv").frame
+    bench = build_maze_benchmark(
+        GOEMOTIONS / "train.csv", GOEMOTIONS / "test.csv", shortcut="single-term", strength=1.0
+    )
+    assert bench.manifest["removed_occurrences"]["test"] == 4
+    changed = 0
+    for before, cleaned, after, value in zip(
+        original["text"],
+        bench["original_test"]["text"],
+        bench["test"]["text"],
+        bench["test"]["shortcut"],
+        strict=True,
+    ):
+        if "honestly" not in before.lower():
+            assert cleaned == before
+        else:
+            changed += 1
+            assert "honestly" not in cleaned.lower()
+        assert after.replace("Honestly, ", "", 1) == cleaned if value else after == cleaned
+    assert changed == 4
+    assert bench["test"]["label"].tolist() == original["label"].tolist()
+
+
+def test_release_files_load_and_show_the_mix_rates():
+    released = load_table(GOEMOTIONS / "single-term" / "lambda1" / "train.csv").frame
+    rates = (
+        released.assign(hit=released.text.str.contains(r"\bhonestly\b", flags=re.I))
+        .groupby("label")["hit"]
+        .mean()
+    )
+    assert rates.round(2).tolist() == [0.0, 0.32, 0.66, 1.0]
+
+
+def test_second_run_is_byte_identical(tmp_path):
+    for attempt in range(2):
+        build_maze_benchmark(
+            GOEMOTIONS / "train.csv",
+            GOEMOTIONS / "test.csv",
+            shortcut="synonym",
+            strength=0.8,
+            val_size=100,
+        ).save(tmp_path / str(attempt))
+    assert folder_bytes(tmp_path / "0") == folder_bytes(tmp_path / "1")

@@ -1,0 +1,43 @@
+"""The public API is pinned: additions and removals are deliberate (httpx style)."""
+
+import shortcutlab
+
+
+def test_all_is_sorted_and_complete():
+    assert shortcutlab.__all__ == sorted(shortcutlab.__all__)
+    assert shortcutlab.__all__ == [
+        "Benchmark",
+        "ConfigError",
+        "DataError",
+        "EvaluationResult",
+        "LabelSpace",
+        "MODELS",
+        "SHORTCUTS",
+        "ShortcutlabError",
+        "ShortcutlabWarning",
+        "TextClassifier",
+        "__version__",
+        "build_maze_benchmark",
+        "evaluate_benchmark",
+        "generate_corpus",
+        "load_table",
+        "make_model",
+        "make_shortcut",
+        "maze_table",
+        "run_demo",
+    ]
+    for name in shortcutlab.__all__:
+        assert hasattr(shortcutlab, name)
+
+
+def test_import_is_light():
+    import subprocess
+    import sys
+
+    code = "import shortcutlab, sys; print(sorted(m for m in ('torch', 'transformers', 'datasets', 'sklearn', 'matplotlib') if m in sys.modules))"
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        == "[]"
+    )

@@ -1,0 +1,27 @@
+import pytest
+
+from shortcutlab.errors import UnknownComponentError
+from shortcutlab.registry import Registry
+
+
+def test_lazy_entries_resolve_on_first_use_and_duplicates_are_refused():
+    registry = Registry("thing")
+    registry.add("json-loads", "json:loads")
+    import json
+
+    assert registry.get("json-loads") is json.loads
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.add("json-loads", "json:dumps")
+
+
+def test_unknown_name_lists_close_matches_and_all_names():
+    registry = Registry("thing")
+    for name in ("alpha", "alpine", "beta"):
+        registry.add(name, name)
+    with pytest.raises(UnknownComponentError) as info:
+        registry.get("alpah")
+    assert (
+        str(info.value)
+        == "Unknown thing 'alpah'. Did you mean 'alpha' or 'alpine'? Known things: alpha, alpine, beta."
+    )
+    assert isinstance(info.value, KeyError)
