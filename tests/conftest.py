@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -9,7 +10,10 @@ import pytest
 
 from shortcutlab.corpus import generate_corpus
 
-GOEMOTIONS = Path(__file__).resolve().parents[2] / "shared" / "data" / "goemotions-maze"
+# The Shortcut Maze GoEmotions release, when present (users do not have it; those tests skip).
+GOEMOTIONS = Path(
+    os.environ.get("SHORTCUTLAB_GOEMOTIONS", Path(__file__).resolve().parents[2] / "shared" / "data" / "goemotions-maze")
+)
 
 
 @pytest.fixture(scope="session")

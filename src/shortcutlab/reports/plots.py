@@ -30,6 +30,7 @@ def plot_delta_vs_strength(
         low = [m - r.summary["delta"][metric]["ci95"][0] for m, r in zip(y, runs, strict=True)]
         high = [r.summary["delta"][metric]["ci95"][1] - m for m, r in zip(y, runs, strict=True)]
         axis.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=shortcut)
+    axis.set_xticks(sorted({r.benchmark["strength"] for r in results}))
     axis.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
     axis.set_xlabel("shortcut strength λ (training)")
     axis.set_ylabel(f"Δ {METRIC_NAMES[metric]} (test − anti-test)")
