@@ -29,6 +29,9 @@ class TextClassifier(ABC):
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
         return {name: _plain(getattr(self, name)) for name in names}
 
+    def check(self, n_classes: int | None = None) -> None:  # noqa: B027 (an optional hook)
+        """Raise a ConfigError early for bad parameters (called before a grid runs)."""
+
     @abstractmethod
     def fit(
         self,

@@ -1,13 +1,21 @@
-"""TF-IDF + logistic regression: the classic bag-of-n-grams baseline (scikit-learn)."""
+"""TF-IDF + logistic regression: the classic bag-of-n-grams baseline (scikit-learn).
+
+The TF-IDF parameters and their vectorizer are shared with ``tfidf-svm`` (models/tfidf_svm.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError
-from shortcutlab.models.base import TextClassifier, check_training_data, expand_columns
+from shortcutlab.models.base import TextClassifier, check_training_data
+from shortcutlab.models.heads import SklearnHead
+from shortcutlab.models.params import check_positive_float, check_positive_int
+
+#: Constructor parameters every TF-IDF model has, passed unchanged to ``TfidfVectorizer``.
+TFIDF_PARAMETERS = ("ngram_range", "sublinear_tf", "min_df", "max_features", "lowercase")
 
 
 class TfidfLogReg(TextClassifier):
@@ -47,49 +55,39 @@ class TfidfLogReg(TextClassifier):
         self.class_weight = class_weight
         self.seed = seed
 
+    def check(self, n_classes: int | None = None) -> None:
+        check_positive_float(self.name, "C", self.C)
+        check_positive_int(self.name, "max_iter", self.max_iter)
+
     def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
-        from sklearn.feature_extraction.text import TfidfVectorizer
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
 
         labels = check_training_data(texts, labels, n_classes)
-        if not (isinstance(self.C, int | float) and self.C > 0):
-            raise ConfigError(
-                f"The 'C' parameter of tfidf-logreg must be a positive number. Got {self.C!r} instead."
-            )
-        self.n_classes_ = n_classes
-        self.pipeline_ = make_pipeline(
-            TfidfVectorizer(
-                ngram_range=tuple(self.ngram_range),
-                sublinear_tf=self.sublinear_tf,
-                min_df=self.min_df,
-                max_features=self.max_features,
-                lowercase=self.lowercase,
-            ),
-            LogisticRegression(
-                C=self.C,
-                max_iter=self.max_iter,
-                class_weight=self.class_weight,
-                random_state=self.seed,
-            ),
+        self.check(n_classes)
+        classifier = LogisticRegression(
+            C=self.C, max_iter=self.max_iter, class_weight=self.class_weight, random_state=self.seed
         )
-        if len(np.unique(labels)) < 2:
-            self.constant_ = np.bincount(labels, minlength=n_classes) / len(labels)
-            return self
-        self.constant_ = None
-        with _one_blas_thread():
-            self.pipeline_.fit(list(texts), labels)
+        self.head_ = SklearnHead(make_pipeline(tfidf_vectorizer(self), classifier), n_classes)
+        with one_blas_thread():
+            self.head_.fit(list(texts), labels)
         return self
 
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
-        if self.constant_ is not None:
-            return np.tile(self.constant_, (len(texts), 1))
-        with _one_blas_thread():
-            probabilities = self.pipeline_.predict_proba(list(texts))
-        return expand_columns(probabilities, self.pipeline_.classes_, self.n_classes_)
+        with one_blas_thread():
+            return self.head_.predict_proba(list(texts), len(texts))
 
 
-def _one_blas_thread():  # type: ignore[no-untyped-def]
+def tfidf_vectorizer(model: Any) -> Any:
+    """A ``TfidfVectorizer`` configured from ``model``'s :data:`TFIDF_PARAMETERS`."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    options = {name: getattr(model, name) for name in TFIDF_PARAMETERS}
+    options["ngram_range"] = tuple(options["ngram_range"])  # YAML and JSON give lists
+    return TfidfVectorizer(**options)
+
+
+def one_blas_thread():  # type: ignore[no-untyped-def]
     """lbfgs on sparse TF-IDF does small dense BLAS calls, where extra threads only add contention
     (measured: 2.8x slower with OpenBLAS's default threads on 2 cores; bench/demo_wall.py)."""
     from threadpoolctl import threadpool_limits

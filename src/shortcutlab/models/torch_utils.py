@@ -1,0 +1,156 @@
+"""Helpers shared by the PyTorch backends: device and precision choice, seeding, batching.
+
+Seeding never touches the caller's random state: training runs inside ``torch.random.fork_rng``,
+so an experiment engine can run several models in one process and still reproduce each of them.
+The resolution functions take the hardware facts as arguments, so tests can cover every branch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.models.base import check_training_data
+from shortcutlab.models.params import require
+
+PRECISIONS = ("auto", "fp32", "bf16", "fp16")
+_DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?")
+
+
+def resolve_device(
+    requested: Any,
+    owner: str,
+    *,
+    cuda_available: bool | None = None,
+    mps_available: bool | None = None,
+) -> str:
+    """Turn ``device`` ("auto", "cpu", "cuda", "cuda:N", "mps") into an available torch device.
+
+    "auto" prefers CUDA, then Apple's MPS, then the CPU. Availability defaults to asking torch.
+    """
+    require(
+        isinstance(requested, str) and _DEVICE_PATTERN.fullmatch(requested) is not None,
+        owner,
+        "device",
+        "'auto', 'cpu', 'cuda', 'cuda:N' or 'mps'",
+        requested,
+    )
+    if cuda_available is None or mps_available is None:
+        import torch
+
+        cuda_available = torch.cuda.is_available() if cuda_available is None else cuda_available
+        if mps_available is None:
+            mps_available = torch.backends.mps.is_available()
+    if requested == "auto":
+        return "cuda" if cuda_available else "mps" if mps_available else "cpu"
+    if requested.startswith("cuda") and not cuda_available:
+        raise ConfigError(
+            f"The 'device' parameter of {owner} is {requested!r}, but torch sees no CUDA device. "
+            "Use device: auto or cpu."
+        )
+    if requested == "mps" and not mps_available:
+        raise ConfigError(
+            f"The 'device' parameter of {owner} is 'mps', but torch sees no MPS device. "
+            "Use device: auto or cpu."
+        )
+    return requested
+
+
+def resolve_precision(
+    requested: Any, owner: str, device: str, *, bf16_supported: bool | None = None
+) -> str:
+    """Turn ``precision`` into "fp32", "bf16" or "fp16" for ``device``.
+
+    "auto" is bf16 on CUDA cards that support it, else fp16 (with a GradScaler) on CUDA, and fp32
+    on the CPU and MPS, where mixed precision rarely pays off. Half precisions need CUDA.
+    """
+    require(
+        requested in PRECISIONS,
+        owner,
+        "precision",
+        "one of " + ", ".join(map(repr, PRECISIONS)),
+        requested,
+    )
+    on_cuda = device.startswith("cuda")
+    if requested == "fp32":
+        return "fp32"
+    if not on_cuda:
+        if requested == "auto":
+            return "fp32"
+        raise ConfigError(
+            f"The 'precision' parameter of {owner} is {requested!r}, which needs a CUDA device; "
+            f"the device is {device!r}. Use precision: auto or fp32."
+        )
+    if bf16_supported is None:
+        import torch
+
+        bf16_supported = torch.cuda.is_bf16_supported()
+    if requested == "auto":
+        return "bf16" if bf16_supported else "fp16"
+    if requested == "bf16" and not bf16_supported:
+        raise ConfigError(
+            f"The 'precision' parameter of {owner} is 'bf16', but this CUDA device does not support "
+            "bfloat16. Use precision: auto or fp16."
+        )
+    return requested
+
+
+@contextlib.contextmanager
+def seeded(seed: int, device: str) -> Iterator[None]:
+    """Seed torch for the block and restore the caller's CPU and device RNG states afterwards."""
+    import torch
+
+    kind = torch.device(device).type
+    if kind == "cuda":
+        index = torch.device(device).index
+        devices: list[Any] = [torch.cuda.current_device() if index is None else index]
+    elif kind == "mps":
+        devices = ["mps"]
+    else:
+        devices = []
+    with torch.random.fork_rng(devices=devices, device_type=None if kind == "cpu" else kind):
+        torch.manual_seed(seed)
+        yield
+
+
+def check_seed(owner: str, seed: Any) -> None:
+    require(
+        isinstance(seed, int | np.integer) and not isinstance(seed, bool) and seed >= 0,
+        owner,
+        "seed",
+        "a non-negative integer",
+        seed,
+    )
+
+
+def checked_validation(
+    validation: tuple[Sequence[str], np.ndarray] | None, n_classes: int
+) -> tuple[list[str], np.ndarray] | None:
+    """Validate the ``validation`` pair of fit(); an empty split counts as no validation."""
+    if validation is None or len(validation[0]) == 0:
+        return None
+    texts, labels = validation
+    return list(texts), check_training_data(texts, labels, n_classes)
+
+
+def class_targets(labels: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of ``labels`` among the training ``classes`` and a mask of the labels found there.
+
+    Validation rows whose label the training split lacks have no logit, so they are left out of
+    the validation loss instead of making it infinite.
+    """
+    positions = np.searchsorted(classes, labels).clip(0, len(classes) - 1)
+    known = classes[positions] == labels
+    return positions, known
+
+
+def length_batches(lengths: Sequence[int], batch_size: int) -> Iterator[np.ndarray]:
+    """Index batches of similar lengths (longest first), so padding is small at prediction time."""
+    order = np.argsort(-np.asarray(lengths), kind="stable")
+    for start in range(0, len(order), batch_size):
+        yield order[start : start + batch_size]

@@ -1,0 +1,261 @@
+"""Fine-tuning any Hugging Face ``AutoModelForSequenceClassification`` checkpoint (BERT, RoBERTa, ...).
+
+The loop itself lives in ``transformer_training``; this module resolves and checks the parameters,
+loads the checkpoint and tokenizer, and maps the benchmark's label ranks onto the model's logits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.models.base import TextClassifier, check_training_data, expand_columns
+from shortcutlab.models.hf_loading import ModelSource, model_source
+from shortcutlab.models.params import (
+    check_bool,
+    check_fraction,
+    check_non_negative_float,
+    check_one_of,
+    check_positive_float,
+    check_positive_int,
+)
+from shortcutlab.models.torch_utils import (
+    check_seed,
+    checked_validation,
+    class_targets,
+    resolve_device,
+    resolve_precision,
+    seeded,
+)
+
+
+class TransformerClassifier(TextClassifier):
+    """Fine-tunes ``path`` (a local folder or a hub name) with AdamW and a linear schedule.
+
+    ``select_by="val_loss"`` keeps the epoch with the lowest validation loss, as the Shortcut Maze
+    code does; ``"last"`` (or no validation split) keeps the last epoch. ``history_`` records the
+    per-epoch train and validation losses, ``best_epoch_`` the epoch kept.
+    """
+
+    name = "transformer"
+    uses_seed = True
+
+    def __init__(
+        self,
+        path: str | None = None,
+        epochs: int = 3,
+        lr: float = 2e-5,
+        batch_size: int = 16,
+        eval_batch_size: int = 64,
+        weight_decay: float = 0.01,
+        max_length: int = 128,
+        warmup_ratio: float = 0.0,
+        grad_accum: int = 1,
+        select_by: str = "val_loss",
+        precision: str = "auto",
+        device: str = "auto",
+        reinit_head: bool = False,
+        seed: int = 0,
+    ) -> None:
+        self.path = path
+        self.epochs = epochs
+        self.lr = lr
+        self.batch_size = batch_size
+        self.eval_batch_size = eval_batch_size
+        self.weight_decay = weight_decay
+        self.max_length = max_length
+        self.warmup_ratio = warmup_ratio
+        self.grad_accum = grad_accum
+        self.select_by = select_by
+        self.precision = precision
+        self.device = device
+        self.reinit_head = reinit_head
+        self.seed = seed
+
+    def check(self, n_classes: int | None = None) -> None:
+        """Check every parameter, that ``path`` loads, and that its head fits ``n_classes``."""
+        for parameter in ("epochs", "batch_size", "eval_batch_size", "max_length", "grad_accum"):
+            check_positive_int(self.name, parameter, getattr(self, parameter))
+        check_positive_float(self.name, "lr", self.lr)
+        check_non_negative_float(self.name, "weight_decay", self.weight_decay)
+        check_fraction(self.name, "warmup_ratio", self.warmup_ratio)
+        check_one_of(self.name, "select_by", self.select_by, ("val_loss", "last"))
+        check_bool(self.name, "reinit_head", self.reinit_head)
+        check_seed(self.name, self.seed)
+        resolve_precision(self.precision, self.name, resolve_device(self.device, self.name))
+        if self.path is None:
+            raise ConfigError(
+                "The transformer model needs a 'path' parameter: a folder written by "
+                "save_pretrained or a Hugging Face hub name, e.g. -p path=bert-base-uncased."
+            )
+        self._check_head(self._source().load(_auto_config), n_classes)
+
+    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+        import torch
+
+        from shortcutlab.models.transformer_training import Batches, LoopSettings, Padder, train
+
+        labels = check_training_data(texts, labels, n_classes)
+        self.check(n_classes)
+        validation = checked_validation(validation, n_classes)
+        self.device_ = resolve_device(self.device, self.name)
+        self.precision_ = resolve_precision(self.precision, self.name, self.device_)
+        self.n_classes_, self.classes_ = n_classes, np.unique(labels)
+        source = self._source()
+        self.tokenizer_ = source.load(_auto_tokenizer)
+        pad_id = _pad_id(self.tokenizer_)
+        self.padder_ = Padder(pad_id, self.tokenizer_.padding_side == "left", self.device_)
+        train_split = Batches(self._tokenize(texts), class_targets(labels, self.classes_)[0])
+        validation_split = None
+        if validation is not None:
+            positions, known = class_targets(validation[1], self.classes_)
+            rows = self._tokenize([t for t, k in zip(validation[0], known, strict=True) if k])
+            validation_split = Batches(rows, positions[known])
+        settings = LoopSettings(
+            **{name: getattr(self, name) for name in _LOOP_PARAMETERS},
+            precision=self.precision_,
+            device=self.device_,
+        )
+        with seeded(self.seed, self.device_):  # the new head's initialisation and dropout
+            self.model_ = self._load_model(source, n_classes, pad_id).to(self.device_)
+            self.history_, self.best_epoch_ = train(
+                self.model_,
+                train_split,
+                validation_split,
+                settings=settings,
+                padder=self.padder_,
+                columns=self._columns(),
+                generator=torch.Generator().manual_seed(self.seed),
+            )
+        return self
+
+    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
+        import torch
+
+        from shortcutlab.models.transformer_training import predict_batches
+
+        if len(texts) == 0:
+            return np.zeros((0, self.n_classes_))
+        rows = self._tokenize(texts)
+        probabilities = np.zeros((len(rows), len(self.classes_)))
+        batches = predict_batches(
+            self.model_, rows, self.eval_batch_size, self.padder_, self.precision_, self._columns()
+        )
+        for batch, logits in batches:
+            probabilities[batch] = torch.softmax(logits, dim=-1).double().cpu().numpy()
+        return expand_columns(probabilities, self.classes_, self.n_classes_)
+
+    def _source(self) -> ModelSource:
+        return model_source(self.name, "path", self.path)
+
+    def _check_head(self, config: Any, n_classes: int | None) -> None:
+        if (
+            _has_head(config)
+            and n_classes is not None
+            and config.num_labels != n_classes
+            and not self.reinit_head
+        ):
+            raise ConfigError(
+                f"The transformer checkpoint '{self.path}' has a {config.num_labels}-label "
+                f"classification head but the data has {n_classes} labels. Pass reinit_head: "
+                "true to train a new head, or use a base model."
+            )
+
+    def _load_model(self, source: ModelSource, n_classes: int, pad_id: int) -> Any:
+        import torch
+        from transformers import AutoModelForSequenceClassification
+
+        config = source.load(_auto_config)
+        had_head = _has_head(config)
+        config.num_labels = n_classes
+        if config.pad_token_id is None:  # decoder models find each row's last token by its padding
+            config.pad_token_id = pad_id
+        model = source.load(
+            AutoModelForSequenceClassification.from_pretrained,
+            config=config,
+            ignore_mismatched_sizes=self.reinit_head,
+            dtype=torch.float32,  # master weights stay fp32; autocast handles mixed precision
+        )
+        if self.reinit_head and had_head:
+            _reinit_head(model)
+        model.config.use_cache = False  # no key/value cache to build when classifying
+        return model
+
+    def _tokenize(self, texts: Sequence[str]) -> list[list[int]]:
+        encoded = self.tokenizer_(
+            list(texts),
+            truncation=True,
+            # a checkpoint has no position embeddings beyond its own limit
+            max_length=min(self.max_length, self.tokenizer_.model_max_length),
+            return_attention_mask=False,
+            return_token_type_ids=False,
+        )
+        # A tokenizer without special tokens turns "" into no tokens; the model needs one.
+        return [row or [self.padder_.pad_id] for row in encoded["input_ids"]]
+
+    def _columns(self) -> Any:
+        """The logit columns of the labels seen in training (None when every label was seen)."""
+        import torch
+
+        if len(self.classes_) == self.n_classes_:
+            return None
+        return torch.as_tensor(self.classes_, device=self.device_)
+
+
+_LOOP_PARAMETERS = (
+    "epochs",
+    "lr",
+    "batch_size",
+    "eval_batch_size",
+    "weight_decay",
+    "warmup_ratio",
+    "grad_accum",
+    "select_by",
+)
+
+
+def _auto_config(location: str, **kwargs: Any) -> Any:
+    from transformers import AutoConfig
+
+    return AutoConfig.from_pretrained(location, **kwargs)
+
+
+def _auto_tokenizer(location: str, **kwargs: Any) -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(location, **kwargs)
+
+
+def _has_head(config: Any) -> bool:
+    architectures = getattr(config, "architectures", None) or []
+    return any(name.endswith("ForSequenceClassification") for name in architectures)
+
+
+def _reinit_head(model: Any) -> None:
+    """Draw new weights for every linear layer outside the base model (the classification head).
+
+    ``ignore_mismatched_sizes`` only replaces a head of another size; a same-sized one is kept, so
+    ``reinit_head`` resets it here, with the initialiser range the model was trained with.
+    """
+    import torch
+
+    std = getattr(model.config, "initializer_range", None) or 0.02
+    for name, module in model.named_modules():
+        if name.split(".")[0] != model.base_model_prefix and isinstance(module, torch.nn.Linear):
+            torch.nn.init.normal_(module.weight, std=std)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+
+
+def _pad_id(tokenizer: Any) -> int:
+    """The tokenizer's pad token, else its end-of-sequence token (GPT-style models have no pad)."""
+    for candidate in (tokenizer.pad_token_id, tokenizer.eos_token_id):
+        if candidate is not None:
+            return int(candidate)
+    raise ConfigError(
+        "The transformer tokenizer has neither a pad nor an end-of-sequence token, so batches "
+        "cannot be padded. Add a pad token to the tokenizer and save it again."
+    )

@@ -1,0 +1,45 @@
+"""Fixtures for model tests: no network, a tiny BERT built once per session, small settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shortcutlab.corpus import generate_reviews
+
+
+@pytest.fixture(autouse=True)
+def offline_hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test may reach the Hugging Face hub or write to the user's embedding cache."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("SHORTCUTLAB_CACHE", str(tmp_path / "shortcutlab-cache"))
+    try:
+        from huggingface_hub import constants
+    except ImportError:  # without the hub client nothing can reach the hub anyway
+        return
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # read once at import otherwise
+
+
+@pytest.fixture(scope="session")
+def review_texts() -> list[str]:
+    return generate_reviews(300, seed=0)["text"].tolist()
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory: pytest.TempPathFactory, review_texts: list[str]) -> Path:
+    """A 2-layer BERT (hidden size 64) with a WordPiece tokenizer trained on 300 reviews."""
+    from shortcutlab.models.tiny import build_tiny_bert
+
+    return build_tiny_bert(tmp_path_factory.mktemp("models") / "tiny-bert", review_texts)
+
+
+@pytest.fixture
+def small_params(tiny_bert: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
+    """Per-model parameters that keep every registered model fast on the common-test data."""
+    return {
+        "transformer": {"path": str(tiny_bert), "epochs": 2, "batch_size": 8, "lr": 1e-3},
+        "bow-mlp": {"epochs": 3, "min_count": 1},
+        "sentence-encoder": {"cache_dir": str(tmp_path / "embeddings")},
+    }
