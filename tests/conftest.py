@@ -12,7 +12,10 @@ from shortcutlab.corpus import generate_corpus
 
 # The Shortcut Maze GoEmotions release, when present (users do not have it; those tests skip).
 GOEMOTIONS = Path(
-    os.environ.get("SHORTCUTLAB_GOEMOTIONS", Path(__file__).resolve().parents[2] / "shared" / "data" / "goemotions-maze")
+    os.environ.get(
+        "SHORTCUTLAB_GOEMOTIONS",
+        Path(__file__).resolve().parents[2] / "shared" / "data" / "goemotions-maze",
+    )
 )
 
 

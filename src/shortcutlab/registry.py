@@ -28,6 +28,24 @@ from shortcutlab.errors import ConfigError, UnknownComponentError
 T = TypeVar("T")
 
 
+def close_matches(
+    value: object, allowed: list[str] | tuple[str, ...], n: int = 3, cutoff: float = 0.5
+) -> list[str]:
+    """Allowed names close to ``value``, ignoring case (so ``c`` suggests ``C``).
+
+    Examples:
+        >>> close_matches("strenghts", ["strengths", "seeds"])
+        ['strengths']
+    """
+    lowered = {str(a).lower(): str(a) for a in allowed}
+    exact = [lowered[str(value).lower()]] if str(value).lower() in lowered else []
+    fuzzy = [
+        lowered[m]
+        for m in difflib.get_close_matches(str(value).lower(), list(lowered), n=n, cutoff=cutoff)
+    ]
+    return list(dict.fromkeys(exact + fuzzy))[:n]
+
+
 class Registry(Generic[T]):
     """Maps names to components; string entries ``"pkg.module:Name"`` are imported lazily."""
 
@@ -80,7 +98,7 @@ class Registry(Generic[T]):
 
     def unknown_message(self, name: str) -> str:
         known = self.names()
-        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.5)
+        close = close_matches(name, known)
         hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         return f"Unknown {self.kind} {name!r}.{hint} Known {self.kind}s: {', '.join(known)}."
 
@@ -103,7 +121,7 @@ class Registry(Generic[T]):
 def check_choice(parameter: str, value: Any, allowed: list[str] | tuple[str, ...]) -> None:
     """Raise a ConfigError naming ``parameter`` when ``value`` is not one of ``allowed``."""
     if value not in allowed:
-        close = difflib.get_close_matches(str(value), list(allowed), n=1, cutoff=0.5)
+        close = close_matches(value, list(allowed), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise ConfigError(
             f"The {parameter!r} parameter must be one of {', '.join(map(repr, allowed))}. "

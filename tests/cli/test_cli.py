@@ -261,7 +261,7 @@ def test_evaluate_unknown_model(files, tmp_path):
     assert invoke(*build_args(files, tmp_path / "b", "--shortcut", "single-term")).exit_code == 0
     assert_user_error(
         invoke("evaluate", tmp_path / "b", "--model", "tfidf-logreg2"),
-        "Unknown model 'tfidf-logreg2'. Did you mean 'tfidf-logreg'?",
+        "Unknown model 'tfidf-logreg2'. Did you mean 'tfidf-logreg' or 'tfidf-svm'?",
     )
     assert not (tmp_path / "b" / "results").exists()
 
@@ -283,3 +283,100 @@ def test_demo_command(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Accuracy by training strength" in result.stdout
     assert (tmp_path / "d" / "delta_vs_strength_accuracy.png").exists()
+
+
+GRID = """
+name: cli-grid
+data: {builtin: reviews, train_size: 300, test_size: 200}
+shortcuts: [single-term]
+strengths: [1.0, 0.6]
+models: [{name: majority}, {name: tfidf-logreg}]
+seeds: [0, 1]
+bootstrap: 100
+"""
+
+
+def test_run_dry_run_and_results_in_every_format(tmp_path):
+    (tmp_path / "spec.yaml").write_text(GRID)
+    dry = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
+    assert dry.exit_code == 0 and "8 of 8 cells to run over 2 benchmarks" in dry.stdout
+    assert not (tmp_path / "run").exists()
+    ran = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    assert ran.exit_code == 0, ran.output
+    assert "8 cells done, 0 already finished, 0 failed" in ran.stdout
+    again = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
+    assert "0 of 8 cells to run" in again.stdout and "CPU-minutes left" in again.stdout
+    md = invoke("results", tmp_path / "run")
+    assert md.exit_code == 0 and "| model | dataset | shortcut | Accuracy Test |" in md.stdout
+    assert (tmp_path / "run" / "figures" / "delta_vs_strength-reviews-accuracy.svg").exists()
+    latex = invoke(
+        "results",
+        tmp_path / "run",
+        "--format",
+        "latex",
+        "--metric",
+        "macro_f1",
+        "--out",
+        tmp_path / "report",
+    )
+    assert (
+        latex.exit_code == 0 and r"\begin{tabular}" in latex.stdout and r"$\Delta$" in latex.stdout
+    )
+    written = sorted(p.name for p in (tmp_path / "report").iterdir())
+    assert written == [
+        "cells.csv",
+        "figures",
+        "groups.csv",
+        "table1.tex",
+        "table9-accuracy.tex",
+        "table9-macro_f1.tex",
+    ]
+    csv = invoke("results", tmp_path / "run", "--format", "csv")
+    assert csv.exit_code == 0 and "Accuracy" in csv.stdout.splitlines()[0]
+
+
+def test_run_bad_inputs(tmp_path):
+    (tmp_path / "spec.yaml").write_text(GRID.replace("strengths", "strenghts"))
+    assert_user_error(
+        invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run"),
+        "Unknown key 'strenghts' in spec.yaml. Did you mean 'strengths'?",
+    )
+    (tmp_path / "spec.yaml").write_text(GRID)
+    assert_user_error(
+        invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--executor", "dask"),
+        "Unknown executor 'dask'",
+    )
+    assert_user_error(
+        invoke(
+            "run",
+            tmp_path / "spec.yaml",
+            "--out",
+            tmp_path / "run",
+            "--executor",
+            "ray",
+            "--address",
+            "127.0.0.1:9",
+        ),
+        "Cannot reach the Ray cluster at 127.0.0.1:9",
+    )
+    assert not (tmp_path / "run").exists()
+    assert_user_error(invoke("results", tmp_path), "is not a run folder")
+    assert invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run").exit_code == 0
+    (tmp_path / "other.yaml").write_text(GRID.replace("seeds: [0, 1]", "seeds: [0]"))
+    assert_user_error(
+        invoke("run", tmp_path / "other.yaml", "--out", tmp_path / "run"),
+        "holds results of a different spec",
+    )
+    assert_user_error(
+        invoke("results", tmp_path / "run", "--format", "html"),
+        "'format' parameter must be one of 'md', 'csv', 'latex'",
+    )
+
+
+def test_model_path_that_does_not_exist(tmp_path):
+    (tmp_path / "spec.yaml").write_text(
+        GRID.replace("{name: majority}", "{name: transformer, path: /no/such/model}")
+    )
+    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    assert_user_error(result, "/no/such/model")
+    assert not (tmp_path / "run").exists()

@@ -153,3 +153,50 @@ def components(console: Console) -> None:
     for name in MODELS:
         table.add_row("model", name, ", ".join(o for o in model_options(name) if o != "seed"))
     console.print(table)
+
+
+def dry_run(console: Console, spec: Any, planned: list[Any], estimate: float | None) -> None:
+    table = Table(
+        title=f"{spec.name}: {len(planned)} cells",
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+    )
+    for column in ("dataset", "shortcut", "λ", "model", "seed", "status"):
+        table.add_column(column)
+    for item in planned:
+        cell = item.cell
+        table.add_row(
+            cell.benchmark.dataset.name,
+            cell.benchmark.label,
+            f"{cell.benchmark.strength:g}",
+            cell.model.id,
+            str(cell.seed),
+            "done" if item.finished else "pending",
+        )
+    console.print(table)
+    pending = sum(not p.finished for p in planned)
+    benchmarks = len({p.cell.benchmark.id for p in planned})
+    guess = (
+        f"about {estimate / 60:.1f} CPU-minutes left (median time of finished cells)"
+        if estimate is not None
+        else "no estimate yet (no finished cells to time)"
+    )
+    console.print(
+        f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; {guess}."
+    )
+
+
+def run_report(console: Console, errors: Console, report: Any) -> None:
+    console.print(
+        f"Run {report.run_dir}: {report.done} cells done, {report.skipped} already finished, {report.failed} failed "
+        f"({report.wall_seconds:.1f}s). Tables: shortcutlab results {report.run_dir}"
+    )
+    for where, error in report.errors[:10]:
+        errors.print(
+            f"Failed: {where}: {error.splitlines()[0] if error else ''}",
+            markup=False,
+            soft_wrap=True,
+        )
+    if len(report.errors) > 10:
+        errors.print(f"... and {len(report.errors) - 10} more failed cells.", markup=False)

@@ -16,21 +16,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT
 from shortcutlab.data.writing import atomic_output_dir, write_json
-from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.metrics import (
-    accuracy,
-    bootstrap_delta,
-    macro_f1,
-    mcnemar_exact,
-    per_label_accuracy,
-)
+from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.cell import METRICS, fit_predict, score, truths_and_pairing
+from shortcutlab.metrics import bootstrap_delta
 from shortcutlab.models import make_model
 from shortcutlab.splits.benchmark import Benchmark, tool_record
 
-EVAL_SPLITS = ("test", "anti_test", "original_test")
-METRICS = ("accuracy", "macro_f1")
 ALPHA = 0.05
 RESULT_FILES = ("results.json", "results.csv")
 
@@ -164,7 +156,7 @@ def evaluate_benchmark(
 ) -> EvaluationResult:
     """Evaluate ``model`` on a benchmark (object or folder) over ``seeds``.
 
-    ``on_fit(seed)`` is called after each fit, for progress displays.
+    ``on_fit(seed)`` is called after each seed, for progress displays.
     """
     if not isinstance(benchmark, Benchmark):
         benchmark = Benchmark.load(benchmark)
@@ -173,66 +165,41 @@ def evaluate_benchmark(
         raise ConfigError(
             f"The 'bootstrap' parameter must be an integer >= 100. Got {bootstrap!r} instead."
         )
-    labels, k = benchmark.labels, len(benchmark.labels)
-    train = benchmark["train"]
-    train_ranks = labels.ranks(train[LABEL], where="The train split")
-    validation = None
-    if "validation" in benchmark.splits and len(benchmark["validation"]):
-        val = benchmark["validation"]
-        validation = (val[TEXT].tolist(), labels.ranks(val[LABEL], where="The validation split"))
-    eval_splits = [s for s in EVAL_SPLITS if s in benchmark.splits]
-    if "test" not in eval_splits or "anti_test" not in eval_splits:
-        raise DataError(
-            "The benchmark needs 'test' and 'anti_test' splits to measure a shortcut drop."
-        )
-    truths = {s: labels.ranks(benchmark[s][LABEL], where=f"The {s} split") for s in eval_splits}
+    labels = benchmark.labels
+    truths, pairing = truths_and_pairing(benchmark)
     probe = make_model(model, model_params, seed=seed_list[0])
-    predictions = {
-        s: np.zeros((len(seed_list), len(benchmark[s])), dtype=np.int64) for s in eval_splits
-    }
+    probe.check(len(labels))
     refit = type(probe).uses_seed
+    predictions = {s: np.zeros((len(seed_list), len(benchmark[s])), dtype=np.int64) for s in truths}
+    runs = []
     for i, seed in enumerate(seed_list):
         if refit or i == 0:
-            fitted = make_model(model, model_params, seed=seed)
-            fitted.fit(train[TEXT].tolist(), train_ranks, n_classes=k, validation=validation)
-            for split in eval_splits:
-                proba = np.asarray(fitted.predict_proba(benchmark[split][TEXT].tolist()))
-                if proba.shape != (len(benchmark[split]), k):
-                    raise DataError(
-                        f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
-                    )
+            fitted = fit_predict(benchmark, model, model_params, seed)
+            for split, proba in fitted.probabilities.items():
                 predictions[split][i] = proba.argmax(axis=1)
         else:  # the seed cannot change this model: its predictions are the first seed's
-            for split in eval_splits:
+            for split in predictions:
                 predictions[split][i] = predictions[split][0]
+        runs.append(
+            {
+                "seed": seed,
+                **score(truths, {s: p[i] for s, p in predictions.items()}, labels.values, pairing),
+            }
+        )
         if on_fit is not None:
             on_fit(seed)
 
-    test_index, anti_index = _paired(
-        benchmark["test"][ROW_ID].to_numpy(), benchmark["anti_test"][ROW_ID].to_numpy()
-    )
-    runs = []
-    for i, seed in enumerate(seed_list):
-        split_metrics = {
-            s: _split_metrics(truths[s], predictions[s][i], labels.values, k) for s in eval_splits
-        }
-        delta = {m: split_metrics["test"][m] - split_metrics["anti_test"][m] for m in METRICS}
-        mcnemar = mcnemar_exact(
-            correct_a=predictions["test"][i][test_index] == truths["test"][test_index],
-            correct_b=predictions["anti_test"][i][anti_index] == truths["anti_test"][anti_index],
-        )
-        runs.append({"seed": seed, "splits": split_metrics, "delta": delta, "mcnemar": mcnemar})
-
+    test_index, anti_index = pairing
     distinct = slice(None) if refit else slice(0, 1)  # identical seeds add nothing to the bootstrap
     interval = bootstrap_delta(
         y_true=truths["test"][test_index],
         pred_a=predictions["test"][distinct, test_index],
         pred_b=predictions["anti_test"][distinct, anti_index],
-        n_classes=k,
+        n_classes=len(labels),
         n_resamples=bootstrap,
         seed=seed_list[0],
     )
-    summary = _summarise(runs, eval_splits, labels.values, interval, paired_rows=len(test_index))
+    summary = _summarise(runs, list(truths), labels.values, interval, paired_rows=len(test_index))
     return EvaluationResult(
         benchmark={
             "path": str(benchmark.path) if benchmark.path else None,
@@ -246,7 +213,7 @@ def evaluate_benchmark(
         model={
             "name": model,
             "params": {k: v for k, v in probe.get_params().items() if k != "seed"},
-            "fits": len(seed_list) if type(probe).uses_seed else 1,
+            "fits": len(seed_list) if refit else 1,
         },
         labels=labels.to_json(),
         seeds=seed_list,
@@ -254,33 +221,6 @@ def evaluate_benchmark(
         summary=summary,
         predictions=predictions,
     )
-
-
-def _paired(test_ids: np.ndarray, anti_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the rows shared by test and anti-test, aligned by row id."""
-    if len(test_ids) == len(anti_ids) and np.array_equal(test_ids, anti_ids):
-        return np.arange(len(test_ids)), np.arange(len(anti_ids))
-    common, test_index, anti_index = np.intersect1d(test_ids, anti_ids, return_indices=True)
-    if len(common) == 0:
-        raise DataError(
-            "The test and anti-test splits share no row_id, so the drop cannot be paired."
-        )
-    return test_index, anti_index
-
-
-def _split_metrics(
-    truth: np.ndarray, predicted: np.ndarray, label_values: Sequence[Any], k: int
-) -> dict[str, Any]:
-    per_label = per_label_accuracy(y_true=truth, y_pred=predicted, n_classes=k)
-    return {
-        "rows": len(truth),
-        "accuracy": accuracy(y_true=truth, y_pred=predicted),
-        "macro_f1": macro_f1(y_true=truth, y_pred=predicted, n_classes=k),
-        "per_label_accuracy": {
-            str(v): (None if np.isnan(a) else float(a))
-            for v, a in zip(label_values, per_label, strict=True)
-        },
-    }
 
 
 def _mean_var(values: Sequence[float]) -> dict[str, float]:

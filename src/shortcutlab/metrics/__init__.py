@@ -1,13 +1,24 @@
 """Metrics: pure functions over label-rank arrays."""
 
 from shortcutlab.metrics.classification import accuracy, confusion, macro_f1, per_label_accuracy
-from shortcutlab.metrics.significance import bootstrap_delta, mcnemar_exact
+from shortcutlab.metrics.significance import (
+    bootstrap_delta,
+    bootstrap_deltas,
+    bootstrap_p_value,
+    holm,
+    mcnemar_exact,
+    percentile_interval,
+)
 
 __all__ = [
     "accuracy",
     "bootstrap_delta",
+    "bootstrap_deltas",
+    "bootstrap_p_value",
     "confusion",
+    "holm",
     "macro_f1",
     "mcnemar_exact",
     "per_label_accuracy",
+    "percentile_interval",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.stats import binomtest, norm
 
 from shortcutlab.metrics.classification import macro_f1_from_confusion
 
@@ -26,17 +26,16 @@ def mcnemar_exact(*, correct_a: np.ndarray, correct_b: np.ndarray) -> dict[str, 
     return {"b": b, "c": c, "p_value": min(p_value, 1.0)}
 
 
-def bootstrap_delta(
+def bootstrap_deltas(
     *,
     y_true: np.ndarray,
     pred_a: np.ndarray,
     pred_b: np.ndarray,
     n_classes: int,
     n_resamples: int = 1000,
-    confidence: float = 0.95,
     seed: int = 0,
-) -> dict[str, list[float]]:
-    """Percentile bootstrap interval of delta = metric(A) - metric(B) for accuracy and macro-F1.
+) -> dict[str, np.ndarray]:
+    """Bootstrap distribution of delta = metric(A) - metric(B) for accuracy and macro-F1.
 
     ``pred_a`` and ``pred_b`` are (seeds, rows) arrays of predictions on the same paired rows; one
     resample draws rows with replacement and the statistic is the delta averaged over seeds.
@@ -45,7 +44,7 @@ def bootstrap_delta(
     y_true = np.asarray(y_true, dtype=np.int64)
     n_rows = len(y_true)
     rng = np.random.default_rng(seed)
-    deltas = {"accuracy": [], "macro_f1": []}
+    deltas: dict[str, list[np.ndarray]] = {"accuracy": [], "macro_f1": []}
     chunk = max(1, min(n_resamples, 2_000_000 // max(n_rows, 1)))
     done = 0
     while done < n_resamples:
@@ -66,11 +65,65 @@ def bootstrap_delta(
         deltas["accuracy"].append(acc / len(pred_a))
         deltas["macro_f1"].append(f1 / len(pred_a))
         done += size
+    return {name: np.concatenate(values) for name, values in deltas.items()}
+
+
+def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> list[float]:
     tail = (1 - confidence) / 2 * 100
-    return {
-        name: [
-            float(np.percentile(np.concatenate(values), tail)),
-            float(np.percentile(np.concatenate(values), 100 - tail)),
-        ]
-        for name, values in deltas.items()
-    }
+    return [float(np.percentile(samples, tail)), float(np.percentile(samples, 100 - tail))]
+
+
+def bootstrap_p_value(samples: np.ndarray, estimate: float) -> float:
+    """Two-sided p-value of "delta = 0" from the bootstrap standard error (normal approximation).
+
+    A percentile p-value cannot go below 2/(B+1), which a Holm correction over a grid then pushes
+    above any alpha; the standard-error z-test has no such floor.
+
+    Examples:
+        >>> round(bootstrap_p_value(np.array([0.1, 0.2, 0.3]), 0.2), 4)
+        0.0455
+    """
+    se = float(np.std(samples, ddof=1))
+    if se == 0.0:
+        return 1.0 if estimate == 0 else 0.0
+    return float(2 * norm.sf(abs(estimate) / se))
+
+
+def bootstrap_delta(
+    *,
+    y_true: np.ndarray,
+    pred_a: np.ndarray,
+    pred_b: np.ndarray,
+    n_classes: int,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> dict[str, list[float]]:
+    """Percentile bootstrap interval of delta = metric(A) - metric(B) for accuracy and macro-F1."""
+    samples = bootstrap_deltas(
+        y_true=y_true,
+        pred_a=pred_a,
+        pred_b=pred_b,
+        n_classes=n_classes,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
+    return {name: percentile_interval(values, confidence) for name, values in samples.items()}
+
+
+def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values (family-wise error control across a grid).
+
+    Examples:
+        >>> holm([0.01, 0.04, 0.03]).round(2).tolist()
+        [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[index]))
+        adjusted[index] = running
+    return adjusted

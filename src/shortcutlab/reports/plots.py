@@ -6,31 +6,52 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from shortcutlab.reports.tables import METRIC_NAMES
 
 
+def delta_frame(results: Sequence[Any], metric: str) -> pd.DataFrame:
+    """Plot rows (series, λ, Δ, interval) from :class:`EvaluationResult` objects."""
+    return pd.DataFrame(
+        {
+            "series": [r.benchmark["shortcut"] for r in results],
+            "strength": [r.benchmark["strength"] for r in results],
+            "delta": [r.summary["delta"][metric]["mean"] for r in results],
+            "low": [r.summary["delta"][metric]["ci95"][0] for r in results],
+            "high": [r.summary["delta"][metric]["ci95"][1] for r in results],
+        }
+    )
+
+
 def plot_delta_vs_strength(
-    results: Sequence[Any], path: str | Path, *, metric: str = "macro_f1", title: str | None = None
+    frame: pd.DataFrame | Sequence[Any],
+    path: str | Path,
+    *,
+    metric: str = "macro_f1",
+    title: str | None = None,
 ) -> Path:
-    """Line per shortcut: mean Δ (test - anti-test) by λ with its bootstrap 95 % interval."""
+    """Line per series: mean Δ (test − anti-test) by λ with its bootstrap 95 % interval.
+
+    ``frame`` has columns series, strength, delta, low, high (or is a list of evaluation results).
+    The file type follows the suffix (.png, .svg, .pdf).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if not isinstance(frame, pd.DataFrame):
+        frame = delta_frame(frame, metric)
     path = Path(path)
-    by_shortcut: dict[str, list[Any]] = {}
-    for result in results:
-        by_shortcut.setdefault(result.benchmark["shortcut"], []).append(result)
     figure, axis = plt.subplots(figsize=(6.4, 4.2), dpi=110)
-    for shortcut, runs in by_shortcut.items():
-        runs = sorted(runs, key=lambda r: r.benchmark["strength"])
-        x = [r.benchmark["strength"] for r in runs]
-        y = [r.summary["delta"][metric]["mean"] for r in runs]
-        low = [m - r.summary["delta"][metric]["ci95"][0] for m, r in zip(y, runs, strict=True)]
-        high = [r.summary["delta"][metric]["ci95"][1] - m for m, r in zip(y, runs, strict=True)]
-        axis.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=shortcut)
-    axis.set_xticks(sorted({r.benchmark["strength"] for r in results}))
+    for series, part in frame.groupby("series", sort=False):
+        part = part.sort_values("strength")
+        errors = [part["delta"] - part["low"], part["high"] - part["delta"]]
+        axis.errorbar(
+            part["strength"], part["delta"], yerr=errors, marker="o", capsize=3, label=series
+        )
+    axis.set_xticks(sorted(frame["strength"].unique()))
     axis.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
     axis.set_xlabel("shortcut strength λ (training)")
     axis.set_ylabel(f"Δ {METRIC_NAMES[metric]} (test − anti-test)")
@@ -42,6 +63,8 @@ def plot_delta_vs_strength(
     metadata = (
         {"Software": None} if path.suffix.lower() == ".png" else {"Date": None, "Creator": None}
     )
+    if path.suffix.lower() == ".svg":
+        matplotlib.rcParams["svg.hashsalt"] = "shortcutlab"  # stable element ids
     figure.savefig(path, metadata=metadata)
     plt.close(figure)
     return path

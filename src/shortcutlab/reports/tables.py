@@ -80,22 +80,108 @@ def to_markdown(table: pd.DataFrame, *, digits: int = 3) -> str:
     index_names = [
         n or "" for n in (table.index.names if table.index.nlevels > 1 else [table.index.name])
     ]
-    header = [
-        *index_names,
-        *(format_cell(c, 1) if isinstance(c, float) else str(c) for c in table.columns),
-    ]
+    if table.columns.nlevels > 1:
+        leaves = [" ".join(str(part) for part in column) for column in table.columns]
+    else:
+        leaves = [format_cell(c, 1) if isinstance(c, float) else str(c) for c in table.columns]
     lines = [
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join(["---"] * len(index_names) + ["---:"] * len(table.columns)) + "|",
+        "| " + " | ".join([*index_names, *leaves]) + " |",
+        "|" + "|".join(["---"] * len(index_names) + ["---:"] * len(leaves)) + "|",
     ]
     previous: tuple[Any, ...] = ()
     for key, row in table.iterrows():
         keys = key if isinstance(key, tuple) else (key,)
         shown = [str(k) for k in keys]
-        if len(keys) > 1 and previous[:1] == keys[:1]:
-            shown[0] = ""  # a group label is printed once, on its first row
+        for level in range(len(keys) - 1):  # a group label is printed once, on its first row
+            if previous[: level + 1] == keys[: level + 1]:
+                shown[level] = ""
         previous = keys
         lines.append(
             "| " + " | ".join([*shown, *(format_cell(v, digits) for v in row.tolist())]) + " |"
         )
     return "\n".join(lines) + "\n"
+
+
+_LATEX_ESCAPES = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\^{}",
+    "\\": r"\textbackslash{}",
+}
+_LATEX_SYMBOLS = {"Δ": r"$\Delta$", "λ": r"$\lambda$", "−": "-"}
+
+
+def latex_escape(text: Any) -> str:
+    out = "".join(_LATEX_ESCAPES.get(ch, ch) for ch in str(text))
+    for symbol, command in _LATEX_SYMBOLS.items():
+        out = out.replace(symbol, command)
+    return out
+
+
+def to_latex(table: pd.DataFrame, *, digits: int = 3, caption: str | None = None) -> str:
+    """A booktabs ``tabular``: index levels as leading columns, two-level columns as grouped headers."""
+    index_names = [
+        latex_escape(n or "")
+        for n in (table.index.names if table.index.nlevels > 1 else [table.index.name])
+    ]
+    n_index, n_values = len(index_names), len(table.columns)
+    lines = [r"\begin{tabular}{" + "l" * n_index + "r" * n_values + "}", r"\toprule"]
+    if table.columns.nlevels > 1:
+        groups: list[tuple[str, int]] = []
+        for top in table.columns.get_level_values(0):
+            if groups and groups[-1][0] == top:
+                groups[-1] = (top, groups[-1][1] + 1)
+            else:
+                groups.append((top, 1))
+        header, rules, start = [""] * n_index, [], n_index + 1
+        for top, width in groups:
+            header.append(rf"\multicolumn{{{width}}}{{c}}{{{latex_escape(top)}}}")
+            rules.append(rf"\cmidrule(lr){{{start}-{start + width - 1}}}")
+            start += width
+        lines += [" & ".join(header) + r" \\", "".join(rules)]
+        leaves = [latex_escape(c) for c in table.columns.get_level_values(-1)]
+    else:
+        leaves = [
+            latex_escape(format_cell(c, 1) if isinstance(c, float) else c) for c in table.columns
+        ]
+    lines += [" & ".join([*index_names, *leaves]) + r" \\", r"\midrule"]
+    previous: tuple[Any, ...] = ()
+    for key, row in table.iterrows():
+        keys = key if isinstance(key, tuple) else (key,)
+        shown = [latex_escape(k) for k in keys]
+        for level in range(len(keys) - 1):  # a group label is printed once, on its first row
+            if previous[: level + 1] == keys[: level + 1]:
+                shown[level] = ""
+        if previous and len(keys) > 1 and previous[:1] != keys[:1]:
+            lines.append(r"\midrule")
+        previous = keys
+        lines.append(
+            " & ".join([*shown, *(latex_escape(format_cell(v, digits)) for v in row.tolist())])
+            + r" \\"
+        )
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            *lines,
+            rf"\caption{{{latex_escape(caption)}}}",
+            r"\end{table}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def render(table: pd.DataFrame, fmt: str, *, digits: int = 3) -> str:
+    """The table as Markdown (``md``), CSV (``csv``) or LaTeX (``latex``)."""
+    check_choice("format", fmt, ("md", "csv", "latex"))
+    if fmt == "md":
+        return to_markdown(table, digits=digits)
+    if fmt == "latex":
+        return to_latex(table, digits=digits)
+    return table.to_csv(lineterminator="\n")

@@ -1,0 +1,140 @@
+"""One cell of work: fit a model on a benchmark with one seed, predict, score.
+
+``evaluate_benchmark`` and the grid engine both use these functions, so a grid cell and a
+single evaluation give the same numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT
+from shortcutlab.errors import DataError
+from shortcutlab.metrics import accuracy, macro_f1, mcnemar_exact, per_label_accuracy
+from shortcutlab.models import make_model
+from shortcutlab.models.base import TextClassifier
+from shortcutlab.splits.benchmark import Benchmark
+
+EVAL_SPLITS = ("test", "anti_test", "original_test")
+METRICS = ("accuracy", "macro_f1")
+
+
+@dataclass
+class Fitted:
+    """Probabilities per evaluated split (float32, rows in split order) and timings."""
+
+    probabilities: dict[str, np.ndarray]
+    fit_seconds: float
+    predict_seconds: float
+
+
+def eval_splits(benchmark: Benchmark) -> list[str]:
+    splits = [s for s in EVAL_SPLITS if s in benchmark.splits]
+    if "test" not in splits or "anti_test" not in splits:
+        raise DataError(
+            "The benchmark needs 'test' and 'anti_test' splits to measure a shortcut drop."
+        )
+    return splits
+
+
+def model_class(name: str) -> type[TextClassifier]:
+    from shortcutlab.models import MODELS
+
+    return MODELS.get(name)
+
+
+def fit_predict(
+    benchmark: Benchmark, model: str, params: Mapping[str, Any] | None, seed: int
+) -> Fitted:
+    """Fit ``model`` on the train split (validation passed along) and predict every evaluated split."""
+    labels, k = benchmark.labels, len(benchmark.labels)
+    train = benchmark["train"]
+    validation = None
+    if "validation" in benchmark.splits and len(benchmark["validation"]):
+        val = benchmark["validation"]
+        validation = (val[TEXT].tolist(), labels.ranks(val[LABEL], where="The validation split"))
+    estimator = make_model(model, params, seed=seed)
+    started = time.perf_counter()
+    estimator.fit(
+        train[TEXT].tolist(),
+        labels.ranks(train[LABEL], where="The train split"),
+        n_classes=k,
+        validation=validation,
+    )
+    fitted_at = time.perf_counter()
+    probabilities = {}
+    for split in eval_splits(benchmark):
+        proba = np.asarray(
+            estimator.predict_proba(benchmark[split][TEXT].tolist()), dtype=np.float32
+        )
+        if proba.shape != (len(benchmark[split]), k):
+            raise DataError(
+                f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
+            )
+        probabilities[split] = proba
+    return Fitted(probabilities, fitted_at - started, time.perf_counter() - fitted_at)
+
+
+def paired_indices(test_ids: np.ndarray, anti_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the rows shared by test and anti-test, aligned by row id."""
+    if len(test_ids) == len(anti_ids) and np.array_equal(test_ids, anti_ids):
+        return np.arange(len(test_ids)), np.arange(len(anti_ids))
+    _, test_index, anti_index = np.intersect1d(test_ids, anti_ids, return_indices=True)
+    if len(test_index) == 0:
+        raise DataError(
+            "The test and anti-test splits share no row_id, so the drop cannot be paired."
+        )
+    return test_index, anti_index
+
+
+def score(
+    truths: Mapping[str, np.ndarray],
+    predictions: Mapping[str, np.ndarray],
+    label_values: Sequence[Any],
+    pairing: tuple[np.ndarray, np.ndarray],
+) -> dict[str, Any]:
+    """Metrics of one seed: per split, Δ = test − anti-test, exact McNemar on the paired rows."""
+    k = len(label_values)
+    splits = {s: split_metrics(truths[s], predictions[s], label_values, k) for s in predictions}
+    test_index, anti_index = pairing
+    return {
+        "splits": splits,
+        "delta": {m: splits["test"][m] - splits["anti_test"][m] for m in METRICS},
+        "mcnemar": mcnemar_exact(
+            correct_a=predictions["test"][test_index] == truths["test"][test_index],
+            correct_b=predictions["anti_test"][anti_index] == truths["anti_test"][anti_index],
+        ),
+    }
+
+
+def split_metrics(
+    truth: np.ndarray, predicted: np.ndarray, label_values: Sequence[Any], k: int
+) -> dict[str, Any]:
+    per_label = per_label_accuracy(y_true=truth, y_pred=predicted, n_classes=k)
+    return {
+        "rows": len(truth),
+        "accuracy": accuracy(y_true=truth, y_pred=predicted),
+        "macro_f1": macro_f1(y_true=truth, y_pred=predicted, n_classes=k),
+        "per_label_accuracy": {
+            str(v): (None if np.isnan(a) else float(a))
+            for v, a in zip(label_values, per_label, strict=True)
+        },
+    }
+
+
+def truths_and_pairing(
+    benchmark: Benchmark,
+) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    truths = {
+        s: benchmark.labels.ranks(benchmark[s][LABEL], where=f"The {s} split")
+        for s in eval_splits(benchmark)
+    }
+    pairing = paired_indices(
+        benchmark["test"][ROW_ID].to_numpy(), benchmark["anti_test"][ROW_ID].to_numpy()
+    )
+    return truths, pairing

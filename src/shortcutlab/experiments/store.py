@@ -1,0 +1,270 @@
+"""The result store of a run: one SQLite database (WAL mode) in the run folder.
+
+A cell's row and its predictions are written in one transaction, so a run killed at any moment
+(even ``kill -9``) leaves only whole cells behind; resuming skips them and redoes the rest. Only
+the coordinating process writes, so there is never a write conflict.
+
+Tables:
+    meta         the resolved spec, its hash, the tool version
+    cells        one row per finished cell: configuration, status, metrics, timings, versions
+    rows         per benchmark and split: row ids and label ranks (shared by all its cells)
+    predictions  per cell and split: class probabilities (float32), so any metric can be recomputed
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab._version import __version__
+from shortcutlab.errors import ConfigError, InputFileError
+
+DATABASE = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cells (
+    cell_id TEXT PRIMARY KEY,
+    dataset TEXT NOT NULL,
+    shortcut TEXT NOT NULL,
+    strength REAL NOT NULL,
+    model TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    benchmark_id TEXT NOT NULL,
+    config TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    metrics TEXT,
+    error TEXT,
+    fit_seconds REAL,
+    predict_seconds REAL,
+    total_seconds REAL,
+    shared_fit INTEGER NOT NULL DEFAULT 0,
+    versions TEXT,
+    finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS rows (
+    benchmark_id TEXT NOT NULL,
+    split TEXT NOT NULL,
+    row_ids BLOB NOT NULL,
+    labels BLOB NOT NULL,
+    PRIMARY KEY (benchmark_id, split)
+);
+CREATE TABLE IF NOT EXISTS predictions (
+    cell_id TEXT NOT NULL REFERENCES cells(cell_id) ON DELETE CASCADE,
+    split TEXT NOT NULL,
+    n_classes INTEGER NOT NULL,
+    probabilities BLOB NOT NULL,
+    PRIMARY KEY (cell_id, split)
+);
+"""
+
+
+@dataclass
+class CellRecord:
+    """What a finished (or failed) cell leaves in the store."""
+
+    cell_id: str
+    dataset: str
+    shortcut: str
+    strength: float
+    model: str
+    seed: int
+    benchmark_id: str
+    config: dict[str, Any]
+    status: str
+    metrics: dict[str, Any] | None = None
+    error: str | None = None
+    probabilities: dict[str, np.ndarray] | None = None
+    fit_seconds: float | None = None
+    predict_seconds: float | None = None
+    total_seconds: float | None = None
+    shared_fit: bool = False
+    versions: dict[str, str] | None = None
+
+
+class ResultStore:
+    """Open (or create) the store of a run folder."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute(
+            "PRAGMA synchronous=NORMAL"
+        )  # WAL + NORMAL: durable at each checkpoint, atomic always
+        self.connection.execute("PRAGMA foreign_keys=ON")
+        self.connection.executescript(SCHEMA)
+
+    @classmethod
+    def for_run(cls, run_dir: str | Path) -> ResultStore:
+        """Open an existing run folder's store (for reading results)."""
+        path = Path(run_dir) / DATABASE
+        if not path.exists():
+            raise InputFileError(
+                f"'{run_dir}' is not a run folder: it has no {DATABASE}. Run 'shortcutlab run SPEC --out {run_dir}' first."
+            )
+        return cls(path)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the spec -----------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self.connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def spec(self) -> dict[str, Any]:
+        text = self.meta("spec")
+        if text is None:
+            raise InputFileError(
+                f"'{self.path}' holds no spec; it was not written by 'shortcutlab run'."
+            )
+        return json.loads(text)
+
+    def check_spec(self, fingerprint: str, *, force: bool) -> None:
+        """Refuse a run folder that holds results of another spec, unless forced (read-only)."""
+        stored = self.meta("spec_hash")
+        if stored is not None and stored != fingerprint and not force:
+            name = json.loads(self.meta("spec") or "{}").get("name", "?")
+            raise ConfigError(
+                f"The run folder '{self.path.parent}' holds results of a different spec ('{name}'). Use another "
+                f"--out, or pass --force to run this spec there (the finished cells it shares are kept)."
+            )
+
+    def write_spec(self, resolved: dict[str, Any], fingerprint: str, cell_ids: list[str]) -> None:
+        """Record the run's spec and its cells (results are reported for these cells only)."""
+        entries = (
+            ("spec", json.dumps(resolved, sort_keys=True)),
+            ("spec_hash", fingerprint),
+            ("cell_ids", json.dumps(cell_ids)),
+            ("tool_version", __version__),
+        )
+        with self.transaction():
+            for key, value in entries:
+                self.connection.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value)
+                )
+
+    # -- cells --------------------------------------------------------------------------------
+    def transaction(self) -> _Transaction:
+        return _Transaction(self.connection)
+
+    def finished(self) -> set[str]:
+        return {
+            row[0]
+            for row in self.connection.execute("SELECT cell_id FROM cells WHERE status = 'done'")
+        }
+
+    def has_rows(self, benchmark_id: str) -> bool:
+        return (
+            self.connection.execute(
+                "SELECT 1 FROM rows WHERE benchmark_id = ? LIMIT 1", (benchmark_id,)
+            ).fetchone()
+            is not None
+        )
+
+    def save_rows(self, benchmark_id: str, rows: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        with self.transaction():
+            for split, (row_ids, labels) in rows.items():
+                self.connection.execute(
+                    "INSERT OR REPLACE INTO rows VALUES (?, ?, ?, ?)",
+                    (
+                        benchmark_id,
+                        split,
+                        np.asarray(row_ids, np.int64).tobytes(),
+                        np.asarray(labels, np.int32).tobytes(),
+                    ),
+                )
+
+    def record(self, records: Iterable[CellRecord]) -> None:
+        """Write cells (and their predictions) in one transaction: all of them or none."""
+        with self.transaction():
+            for record in records:
+                self.connection.execute("DELETE FROM cells WHERE cell_id = ?", (record.cell_id,))
+                self.connection.execute(
+                    "INSERT INTO cells (cell_id, dataset, shortcut, strength, model, seed, benchmark_id, config, status, "
+                    "metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit, versions) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.cell_id,
+                        record.dataset,
+                        record.shortcut,
+                        record.strength,
+                        record.model,
+                        record.seed,
+                        record.benchmark_id,
+                        json.dumps(record.config, sort_keys=True),
+                        record.status,
+                        json.dumps(record.metrics) if record.metrics is not None else None,
+                        record.error,
+                        record.fit_seconds,
+                        record.predict_seconds,
+                        record.total_seconds,
+                        int(record.shared_fit),
+                        json.dumps(record.versions) if record.versions else None,
+                    ),
+                )
+                for split, probabilities in (record.probabilities or {}).items():
+                    array = np.ascontiguousarray(probabilities, dtype=np.float32)
+                    self.connection.execute(
+                        "INSERT INTO predictions VALUES (?, ?, ?, ?)",
+                        (record.cell_id, split, array.shape[1], array.tobytes()),
+                    )
+
+    def cells(self, *, status: str | None = "done") -> pd.DataFrame:
+        """Finished cells as a DataFrame (metrics parsed into a dict column)."""
+        query = "SELECT cell_id, dataset, shortcut, strength, model, seed, benchmark_id, status, metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit FROM cells"
+        frame = pd.read_sql_query(
+            query + (" WHERE status = ?" if status else ""),
+            self.connection,
+            params=(status,) if status else (),
+        )
+        frame["metrics"] = frame["metrics"].map(lambda text: json.loads(text) if text else None)
+        return frame
+
+    def rows(self, benchmark_id: str, split: str) -> tuple[np.ndarray, np.ndarray]:
+        found = self.connection.execute(
+            "SELECT row_ids, labels FROM rows WHERE benchmark_id = ? AND split = ?",
+            (benchmark_id, split),
+        ).fetchone()
+        if found is None:
+            raise InputFileError(
+                f"The store has no rows for benchmark {benchmark_id} split {split}."
+            )
+        return np.frombuffer(found[0], dtype=np.int64), np.frombuffer(found[1], dtype=np.int32)
+
+    def probabilities(self, cell_id: str, split: str) -> np.ndarray:
+        found = self.connection.execute(
+            "SELECT n_classes, probabilities FROM predictions WHERE cell_id = ? AND split = ?",
+            (cell_id, split),
+        ).fetchone()
+        if found is None:
+            raise InputFileError(f"The store has no predictions for cell {cell_id} split {split}.")
+        return np.frombuffer(found[1], dtype=np.float32).reshape(-1, found[0])
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error (including KeyboardInterrupt)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.connection.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,120 @@
+"""What runs inside an executor's worker: fit and score the cells of one task.
+
+A task is one fit, shared by several seeds when the model cannot depend on its seed. Workers
+never touch the result store; they return outcomes to the coordinating process, which records
+them. Threads are pinned to the task's CPU request, so every executor computes the same numbers.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.errors import ShortcutlabError
+from shortcutlab.experiments.cell import fit_predict, score, truths_and_pairing
+from shortcutlab.splits.benchmark import Benchmark, environment
+
+
+@dataclass
+class Task:
+    benchmark_id: str
+    benchmark_dir: str
+    model_name: str
+    model_params: dict[str, Any]
+    cells: list[tuple[str, int]]  # (cell id, seed); several only when the seeds share one fit
+    cpus: float = 1.0
+    gpus: float = 0.0
+
+
+@dataclass
+class CellOutcome:
+    cell_id: str
+    seed: int
+    status: str
+    metrics: dict[str, Any] | None = None
+    probabilities: dict[str, np.ndarray] | None = None
+    error: str | None = None
+    fit_seconds: float | None = None
+    predict_seconds: float | None = None
+    total_seconds: float | None = None
+    shared_fit: bool = False
+
+
+@dataclass
+class TaskOutcome:
+    task: Task
+    cells: list[CellOutcome]
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        return any(c.status == "failed" for c in self.cells)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(benchmark_dir: str) -> Benchmark:
+    """Workers reuse a benchmark across the tasks they run (a per-process cache)."""
+    return Benchmark.load(benchmark_dir)
+
+
+def pin_threads(cpus: float) -> None:
+    """Use exactly ``cpus`` threads for BLAS and torch, whatever the executor."""
+    from threadpoolctl import threadpool_limits
+
+    threads = max(1, int(cpus))
+    threadpool_limits(limits=threads)
+    try:
+        import torch
+    except ImportError:  # torch is an optional extra
+        return
+    torch.set_num_threads(threads)
+
+
+def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
+    """Run one task; errors become failed cell outcomes instead of exceptions."""
+    started = time.perf_counter()
+    pin_threads(task.cpus)
+    shared = len(task.cells) > 1
+    try:
+        bench = benchmark if benchmark is not None else _load(task.benchmark_dir)
+        truths, pairing = truths_and_pairing(bench)
+        fitted = fit_predict(bench, task.model_name, task.model_params, task.cells[0][1])
+        predictions = {split: proba.argmax(axis=1) for split, proba in fitted.probabilities.items()}
+        metrics = score(truths, predictions, bench.labels.values, pairing)
+        elapsed = time.perf_counter() - started
+        cells = [
+            CellOutcome(
+                cell_id=cell_id,
+                seed=seed,
+                status="done",
+                metrics=metrics,
+                probabilities=fitted.probabilities,
+                fit_seconds=fitted.fit_seconds,
+                predict_seconds=fitted.predict_seconds,
+                total_seconds=elapsed,
+                shared_fit=shared,
+            )
+            for cell_id, seed in task.cells
+        ]
+    except Exception as exc:  # noqa: BLE001 - a failed cell is recorded, the grid goes on
+        message = (
+            str(exc)
+            if isinstance(exc, ShortcutlabError)
+            else f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
+        )
+        cells = [
+            CellOutcome(
+                cell_id=c,
+                seed=s,
+                status="failed",
+                error=message,
+                total_seconds=time.perf_counter() - started,
+            )
+            for c, s in task.cells
+        ]
+    return TaskOutcome(task=task, cells=cells, versions=environment())

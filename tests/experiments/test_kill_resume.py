@@ -1,0 +1,75 @@
+"""A run killed with SIGKILL at an arbitrary point resumes to exactly the uninterrupted results."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from shortcutlab.experiments.runner import run_experiment
+from tests.experiments.test_runner import results_text
+
+SPEC = """
+name: killable
+data: {builtin: reviews, train_size: 1500, test_size: 600}
+shortcuts: [single-term, synonym, category]
+strengths: [1.0, 0.6]
+models: [{name: tfidf-svm, cv: 2}]
+seeds: [0, 1, 2]
+bootstrap: 200
+"""
+
+
+def _done(database):
+    if not database.exists():
+        return 0
+    try:
+        with sqlite3.connect(database, timeout=1) as db:
+            return db.execute("SELECT count(*) FROM cells WHERE status = 'done'").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_kill_nine_then_resume(tmp_path, jobs):
+    (tmp_path / "spec.yaml").write_text(SPEC)
+    run = tmp_path / "run"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "shortcutlab",
+            "run",
+            str(tmp_path / "spec.yaml"),
+            "--out",
+            str(run),
+            "--jobs",
+            jobs,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while (
+        _done(run / "results.sqlite") < 3 and process.poll() is None and time.monotonic() < deadline
+    ):
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    with sqlite3.connect(run / "results.sqlite") as db:
+        done = db.execute("SELECT count(*) FROM cells").fetchone()[0]
+        orphans = db.execute(
+            "SELECT count(*) FROM predictions WHERE cell_id NOT IN (SELECT cell_id FROM cells)"
+        ).fetchone()[0]
+        partial = db.execute(
+            "SELECT count(*) FROM cells c WHERE (SELECT count(*) FROM predictions p WHERE p.cell_id = c.cell_id) != 3"
+        ).fetchone()[0]
+    assert 3 <= done < 18, "the kill should land mid-run"
+    assert orphans == 0 and partial == 0
+    report = run_experiment(tmp_path / "spec.yaml", run)
+    assert report.skipped == done and report.done == 18 - done
+    run_experiment(tmp_path / "spec.yaml", tmp_path / "clean")
+    assert results_text(run) == results_text(tmp_path / "clean")
