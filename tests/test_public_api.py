@@ -20,11 +20,14 @@ def test_all_is_sorted_and_complete():
         "build_maze_benchmark",
         "evaluate_benchmark",
         "generate_corpus",
+        "load_results",
+        "load_spec",
         "load_table",
         "make_model",
         "make_shortcut",
         "maze_table",
         "run_demo",
+        "run_experiment",
     ]
     for name in shortcutlab.__all__:
         assert hasattr(shortcutlab, name)

@@ -30,11 +30,14 @@ _LAZY = {
     "build_maze_benchmark": "shortcutlab.splits",
     "evaluate_benchmark": "shortcutlab.experiments.evaluate",
     "generate_corpus": "shortcutlab.corpus",
+    "load_results": "shortcutlab.experiments.results",
+    "load_spec": "shortcutlab.experiments.spec",
     "load_table": "shortcutlab.data",
     "make_model": "shortcutlab.models",
     "make_shortcut": "shortcutlab.shortcuts",
     "maze_table": "shortcutlab.reports",
     "run_demo": "shortcutlab.experiments.demo",
+    "run_experiment": "shortcutlab.experiments.runner",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,6 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.experiments.demo import run_demo
     from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
+    from shortcutlab.experiments.results import load_results
+    from shortcutlab.experiments.runner import run_experiment
+    from shortcutlab.experiments.spec import load_spec
     from shortcutlab.models import MODELS, TextClassifier, make_model
     from shortcutlab.reports import maze_table
     from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
@@ -75,9 +81,12 @@ __all__ = [
     "build_maze_benchmark",
     "evaluate_benchmark",
     "generate_corpus",
+    "load_results",
+    "load_spec",
     "load_table",
     "make_model",
     "make_shortcut",
     "maze_table",
     "run_demo",
+    "run_experiment",
 ]

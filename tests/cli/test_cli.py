@@ -380,3 +380,28 @@ def test_model_path_that_does_not_exist(tmp_path):
     result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
     assert_user_error(result, "/no/such/model")
     assert not (tmp_path / "run").exists()
+
+
+def test_checkpoint_with_another_label_count_is_refused_before_running(tmp_path, monkeypatch):
+    pytest.importorskip("transformers")
+    from transformers import AutoModelForSequenceClassification
+
+    from shortcutlab.corpus import generate_reviews
+    from shortcutlab.models.tiny import build_tiny_bert
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    base = build_tiny_bert(tmp_path / "base", generate_reviews(200)["text"].tolist())
+    head = tmp_path / "three-labels"
+    AutoModelForSequenceClassification.from_pretrained(base, num_labels=3).save_pretrained(head)
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        if (base / name).exists():
+            (head / name).write_bytes((base / name).read_bytes())
+    (tmp_path / "spec.yaml").write_text(
+        GRID.replace("{name: majority}", "{name: transformer, path: three-labels}")
+    )
+    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    assert_user_error(
+        result,
+        "has a 3-label classification head but the data has 5 labels. Pass reinit_head: true",
+    )
+    assert not (tmp_path / "run").exists()

@@ -7,6 +7,7 @@ exception is a bug and keeps its traceback.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 import warnings
@@ -405,8 +406,20 @@ def list_components() -> None:
     render.components(out_console)
 
 
+# The CLI owns the terminal: Hugging Face's load reports and progress bars would interleave with
+# ours. Environment defaults reach spawned workers too; a user's own settings still win.
+QUIET_LIBRARIES = {
+    "TRANSFORMERS_VERBOSITY": "error",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
 def main() -> None:
     """Console-script entry point."""
+    for name, value in QUIET_LIBRARIES.items():
+        os.environ.setdefault(name, value)
     app(prog_name="shortcutlab")
 
 

@@ -5,7 +5,7 @@ Presentation only: every number comes from an :class:`EvaluationResult`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -75,6 +75,20 @@ def format_cell(value: Any, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
+def grouped_rows(table: pd.DataFrame) -> Iterator[tuple[list[str], list[Any], bool]]:
+    """Rows as (index labels, values, starts a new top-level group), each group label shown once."""
+    previous: tuple[Any, ...] = ()
+    for key, row in table.iterrows():
+        keys = key if isinstance(key, tuple) else (key,)
+        shown = [str(k) for k in keys]
+        for level in range(len(keys) - 1):
+            if previous[: level + 1] == keys[: level + 1]:
+                shown[level] = ""
+        new_group = bool(previous) and len(keys) > 1 and previous[:1] != keys[:1]
+        previous = keys
+        yield shown, row.tolist(), new_group
+
+
 def to_markdown(table: pd.DataFrame, *, digits: int = 3) -> str:
     """A GitHub-flavoured Markdown table (index levels become the leading columns)."""
     index_names = [
@@ -88,17 +102,8 @@ def to_markdown(table: pd.DataFrame, *, digits: int = 3) -> str:
         "| " + " | ".join([*index_names, *leaves]) + " |",
         "|" + "|".join(["---"] * len(index_names) + ["---:"] * len(leaves)) + "|",
     ]
-    previous: tuple[Any, ...] = ()
-    for key, row in table.iterrows():
-        keys = key if isinstance(key, tuple) else (key,)
-        shown = [str(k) for k in keys]
-        for level in range(len(keys) - 1):  # a group label is printed once, on its first row
-            if previous[: level + 1] == keys[: level + 1]:
-                shown[level] = ""
-        previous = keys
-        lines.append(
-            "| " + " | ".join([*shown, *(format_cell(v, digits) for v in row.tolist())]) + " |"
-        )
+    for shown, values, _ in grouped_rows(table):
+        lines.append("| " + " | ".join([*shown, *(format_cell(v, digits) for v in values)]) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -151,18 +156,16 @@ def to_latex(table: pd.DataFrame, *, digits: int = 3, caption: str | None = None
             latex_escape(format_cell(c, 1) if isinstance(c, float) else c) for c in table.columns
         ]
     lines += [" & ".join([*index_names, *leaves]) + r" \\", r"\midrule"]
-    previous: tuple[Any, ...] = ()
-    for key, row in table.iterrows():
-        keys = key if isinstance(key, tuple) else (key,)
-        shown = [latex_escape(k) for k in keys]
-        for level in range(len(keys) - 1):  # a group label is printed once, on its first row
-            if previous[: level + 1] == keys[: level + 1]:
-                shown[level] = ""
-        if previous and len(keys) > 1 and previous[:1] != keys[:1]:
+    for shown, values, new_group in grouped_rows(table):
+        if new_group:
             lines.append(r"\midrule")
-        previous = keys
         lines.append(
-            " & ".join([*shown, *(latex_escape(format_cell(v, digits)) for v in row.tolist())])
+            " & ".join(
+                [
+                    *(latex_escape(k) for k in shown),
+                    *(latex_escape(format_cell(v, digits)) for v in values),
+                ]
+            )
             + r" \\"
         )
     lines += [r"\bottomrule", r"\end{tabular}"]
