@@ -87,8 +87,35 @@ def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) 
     )
     console.print(frame_table(result_table(result)))
     console.print(frame_table(per_label_table(result), title="Accuracy per true label"))
+    splits = result.summary["splits"]
+    if any(s["invalid"] for s in splits.values()) or any(
+        "confidence" in s for s in splits.values()
+    ):
+        console.print(
+            frame_table(
+                llm_table(result),
+                title="Answers: predicted label counts, invalid answers, verbalized confidence",
+            )
+        )
     significance(console, result.summary)
     console.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}")
+
+
+def llm_table(result: Any) -> pd.DataFrame:
+    """Per split: mean count of each predicted label, invalid answers, confidence vs accuracy, ECE."""
+    rows = {}
+    for split, entry in result.summary["splits"].items():
+        row = dict(entry["label_distribution"])
+        if "confidence" in entry:
+            row.update(
+                {
+                    "confidence": entry["confidence"]["mean"],
+                    "accuracy": entry["confidence"]["accuracy"],
+                    "ECE": entry["confidence"]["ece"],
+                }
+            )
+        rows[split] = row
+    return pd.DataFrame(rows).T
 
 
 def significance(console: Console, summary: dict[str, Any]) -> None:

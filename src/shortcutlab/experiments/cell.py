@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT
 from shortcutlab.errors import DataError
-from shortcutlab.metrics import accuracy, macro_f1, mcnemar_exact, per_label_accuracy
+from shortcutlab.metrics import (
+    INVALID,
+    accuracy,
+    expected_calibration_error,
+    macro_f1,
+    mcnemar_exact,
+    per_label_accuracy,
+)
 from shortcutlab.models import make_model
 from shortcutlab.models.base import TextClassifier
 from shortcutlab.splits.benchmark import Benchmark
@@ -26,11 +33,26 @@ METRICS = ("accuracy", "macro_f1")
 
 @dataclass
 class Fitted:
-    """Probabilities per evaluated split (float32, rows in split order) and timings."""
+    """Probabilities per evaluated split (float32, rows in split order), timings, and what models
+    that answer in text report: per-split details (invalid answers, confidences) and LLM usage."""
 
     probabilities: dict[str, np.ndarray]
     fit_seconds: float
     predict_seconds: float
+    details: dict[str, dict[str, Any]] = field(default_factory=dict)
+    usage: dict[str, int] | None = None
+
+
+def predicted_labels(probabilities: np.ndarray) -> np.ndarray:
+    """Argmax ranks; an all-zero row (a model's "no valid answer") becomes INVALID (-1).
+
+    Examples:
+        >>> predicted_labels(np.array([[0.2, 0.8], [0.0, 0.0]])).tolist()
+        [1, -1]
+    """
+    probabilities = np.asarray(probabilities)
+    labels = probabilities.argmax(axis=1)
+    return np.where(probabilities.sum(axis=1) > 0, labels, INVALID)
 
 
 def eval_splits(benchmark: Benchmark) -> list[str]:
@@ -59,6 +81,7 @@ def fit_predict(
         val = benchmark["validation"]
         validation = (val[TEXT].tolist(), labels.ranks(val[LABEL], where="The validation split"))
     estimator = make_model(model, params, seed=seed)
+    estimator.set_label_values(labels.values)
     started = time.perf_counter()
     estimator.fit(
         train[TEXT].tolist(),
@@ -67,7 +90,7 @@ def fit_predict(
         validation=validation,
     )
     fitted_at = time.perf_counter()
-    probabilities = {}
+    probabilities, details = {}, {}
     for split in eval_splits(benchmark):
         proba = np.asarray(
             estimator.predict_proba(benchmark[split][TEXT].tolist()), dtype=np.float32
@@ -77,7 +100,12 @@ def fit_predict(
                 f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
             )
         probabilities[split] = proba
-    return Fitted(probabilities, fitted_at - started, time.perf_counter() - fitted_at)
+        if getattr(estimator, "prediction_details_", None) is not None:
+            details[split] = estimator.prediction_details_
+    usage = dict(estimator.usage_) if getattr(estimator, "usage_", None) else None
+    return Fitted(
+        probabilities, fitted_at - started, time.perf_counter() - fitted_at, details, usage
+    )
 
 
 def paired_indices(test_ids: np.ndarray, anti_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,10 +125,14 @@ def score(
     predictions: Mapping[str, np.ndarray],
     label_values: Sequence[Any],
     pairing: tuple[np.ndarray, np.ndarray],
+    details: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Metrics of one seed: per split, Δ = test − anti-test, exact McNemar on the paired rows."""
     k = len(label_values)
-    splits = {s: split_metrics(truths[s], predictions[s], label_values, k) for s in predictions}
+    splits = {
+        s: split_metrics(truths[s], predictions[s], label_values, k, (details or {}).get(s))
+        for s in predictions
+    }
     test_index, anti_index = pairing
     return {
         "splits": splits,
@@ -113,10 +145,15 @@ def score(
 
 
 def split_metrics(
-    truth: np.ndarray, predicted: np.ndarray, label_values: Sequence[Any], k: int
+    truth: np.ndarray,
+    predicted: np.ndarray,
+    label_values: Sequence[Any],
+    k: int,
+    details: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     per_label = per_label_accuracy(y_true=truth, y_pred=predicted, n_classes=k)
-    return {
+    counts = np.bincount(np.where(predicted < 0, k, predicted), minlength=k + 1)
+    metrics: dict[str, Any] = {
         "rows": len(truth),
         "accuracy": accuracy(y_true=truth, y_pred=predicted),
         "macro_f1": macro_f1(y_true=truth, y_pred=predicted, n_classes=k),
@@ -124,7 +161,25 @@ def split_metrics(
             str(v): (None if np.isnan(a) else float(a))
             for v, a in zip(label_values, per_label, strict=True)
         },
+        # The Shortcut Suite's label-distribution figure; "invalid" counts unparseable answers.
+        "label_distribution": {
+            **{str(v): int(c) for v, c in zip(label_values, counts[:k], strict=True)},
+            "invalid": int(counts[k]),
+        },
+        "invalid": int(counts[k]),
     }
+    confidence = None if details is None else details.get("confidence")
+    if confidence is not None and np.any(~np.isnan(np.asarray(confidence, dtype=np.float64))):
+        confidence = np.asarray(confidence, dtype=np.float64)
+        known = ~np.isnan(confidence)
+        correct = predicted == truth
+        metrics["confidence"] = {
+            "rows": int(known.sum()),
+            "mean": float(confidence[known].mean()),
+            "accuracy": float(correct[known].mean()),
+            "ece": expected_calibration_error(confidence=confidence, correct=correct),
+        }
+    return metrics
 
 
 def truths_and_pairing(

@@ -18,7 +18,13 @@ import pandas as pd
 
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.errors import ConfigError
-from shortcutlab.experiments.cell import METRICS, fit_predict, score, truths_and_pairing
+from shortcutlab.experiments.cell import (
+    METRICS,
+    fit_predict,
+    predicted_labels,
+    score,
+    truths_and_pairing,
+)
 from shortcutlab.metrics import bootstrap_delta
 from shortcutlab.models import make_model
 from shortcutlab.splits.benchmark import Benchmark, tool_record
@@ -176,16 +182,18 @@ def evaluate_benchmark(
         if refit or i == 0:
             fitted = fit_predict(benchmark, model, model_params, seed)
             for split, proba in fitted.probabilities.items():
-                predictions[split][i] = proba.argmax(axis=1)
+                predictions[split][i] = predicted_labels(proba)
         else:  # the seed cannot change this model: its predictions are the first seed's
             for split in predictions:
                 predictions[split][i] = predictions[split][0]
-        runs.append(
-            {
-                "seed": seed,
-                **score(truths, {s: p[i] for s, p in predictions.items()}, labels.values, pairing),
-            }
-        )
+        seed_predictions = {s: p[i] for s, p in predictions.items()}
+        run = {
+            "seed": seed,
+            **score(truths, seed_predictions, labels.values, pairing, fitted.details),
+        }
+        if fitted.usage:
+            run["usage"] = fitted.usage
+        runs.append(run)
         if on_fit is not None:
             on_fit(seed)
 
@@ -246,6 +254,17 @@ def _summarise(
             str(v): _mean_or_none([r["splits"][split]["per_label_accuracy"][str(v)] for r in runs])
             for v in label_values
         }
+        per_seed = [r["splits"][split] for r in runs]
+        entry["invalid"] = float(np.mean([s["invalid"] for s in per_seed]))
+        entry["label_distribution"] = {
+            key: float(np.mean([s["label_distribution"][key] for s in per_seed]))
+            for key in per_seed[0]["label_distribution"]
+        }
+        if all("confidence" in s for s in per_seed):
+            entry["confidence"] = {
+                key: float(np.mean([s["confidence"][key] for s in per_seed]))
+                for key in ("mean", "accuracy", "ece")
+            }
         summary_splits[split] = entry
     delta = {m: _mean_var([r["delta"][m] for r in runs]) | {"ci95": interval[m]} for m in METRICS}
     p_values = [r["mcnemar"]["p_value"] for r in runs]

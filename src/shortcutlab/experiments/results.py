@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.errors import DataError
-from shortcutlab.experiments.cell import EVAL_SPLITS, METRICS
+from shortcutlab.experiments.cell import EVAL_SPLITS, METRICS, predicted_labels
 from shortcutlab.experiments.store import ResultStore
 from shortcutlab.metrics import bootstrap_deltas, bootstrap_p_value, holm, percentile_interval
 from shortcutlab.registry import check_choice
@@ -79,6 +79,64 @@ class RunResults:
             index=pd.MultiIndex.from_tuples(index, names=["dataset", "model", "shortcut", "row"]),
             columns=pd.Index(strengths, name="λ"),
         )
+
+    def label_distribution(self) -> pd.DataFrame:
+        """Share of each predicted label (and of invalid answers) per group and split, mean over seeds."""
+        return self._per_split(
+            lambda split: [c for c in self.cells.columns if c.startswith(f"{split}_share:")],
+            "share:",
+        )
+
+    def calibration(self) -> pd.DataFrame:
+        """Verbalized confidence vs accuracy and ECE per group and split (LLM cells that gave one)."""
+        return self._per_split(
+            lambda split: [
+                f"{split}_{n}"
+                for n in ("accuracy", "confidence", "ece", "invalid")
+                if f"{split}_confidence" in self.cells
+            ],
+            "",
+        )
+
+    def usage(self) -> pd.DataFrame:
+        """LLM usage summed per model: requests, cache hits, retries, failures, tokens."""
+        columns = [c for c in self.cells.columns if c.startswith("usage_")]
+        if not columns:
+            return pd.DataFrame()
+        # Seeds that shared one fit report the same usage once.
+        distinct = (
+            self.cells.drop_duplicates(["benchmark_id", "model"])
+            if self.cells["shared_fit"].all()
+            else self.cells
+        )
+        return (
+            distinct.groupby("model", sort=False)[columns]
+            .sum()
+            .rename(columns=lambda c: c[len("usage_") :])
+        )
+
+    def _per_split(self, columns_of: Any, prefix: str) -> pd.DataFrame:
+        """One row per (group, split), in table order, with the split's columns minus their prefix."""
+        frames = []
+        for split in EVAL_SPLITS:
+            columns = columns_of(split)
+            if not columns:
+                continue
+            part = self.cells.groupby(GROUP, sort=False)[columns].mean()
+            part.columns = [c[len(split) + 1 :].removeprefix(prefix) for c in columns]
+            frames.append(part.assign(split=SPLIT_TITLES[split]).set_index("split", append=True))
+        if not frames:
+            return pd.DataFrame()
+        combined = pd.concat(frames)
+        group_rank = {
+            key: i for i, key in enumerate(self.groups[GROUP].itertuples(index=False, name=None))
+        }
+        split_rank = {title: i for i, title in enumerate(SPLIT_TITLES.values())}
+        order = sorted(
+            range(len(combined)),
+            key=lambda i: (group_rank[combined.index[i][:-1]], split_rank[combined.index[i][-1]]),
+        )
+        return combined.iloc[order]
 
     def delta_frame(self, dataset: str, metric: str) -> pd.DataFrame:
         """Rows for the Δ-vs-λ figure of one dataset: series (shortcut / model), λ, Δ and its interval."""
@@ -150,9 +208,20 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
             )
         }
         for split in EVAL_SPLITS:
+            if split not in metrics["splits"]:
+                continue
+            values = metrics["splits"][split]
             for metric in METRICS:
-                if split in metrics["splits"]:
-                    row[f"{split}_{metric}"] = metrics["splits"][split][metric]
+                row[f"{split}_{metric}"] = values[metric]
+            row[f"{split}_invalid"] = values.get("invalid", 0)
+            for label, count in values.get("label_distribution", {}).items():
+                row[f"{split}_share:{label}"] = count / max(values["rows"], 1)
+            if "confidence" in values:
+                row[f"{split}_confidence"] = values["confidence"]["mean"]
+                row[f"{split}_confident_accuracy"] = values["confidence"]["accuracy"]
+                row[f"{split}_ece"] = values["confidence"]["ece"]
+        for key, value in (metrics.get("usage") or {}).items():
+            row[f"usage_{key}"] = value
         for metric in METRICS:
             row[f"delta_{metric}"] = metrics["delta"][metric]
         row["mcnemar_p"] = metrics["mcnemar"]["p_value"]
@@ -228,10 +297,10 @@ def _bootstrap(part: pd.DataFrame, store: ResultStore, n_resamples: int) -> dict
     # Seeds that shared one fit have identical predictions: one copy gives the same mean.
     distinct = part.drop_duplicates("benchmark_id") if part["shared_fit"].all() else part
     pred_test = np.stack(
-        [store.probabilities(c, "test").argmax(axis=1) for c in distinct["cell_id"]]
+        [predicted_labels(store.probabilities(c, "test")) for c in distinct["cell_id"]]
     )
     pred_anti = np.stack(
-        [store.probabilities(c, "anti_test").argmax(axis=1) for c in distinct["cell_id"]]
+        [predicted_labels(store.probabilities(c, "anti_test")) for c in distinct["cell_id"]]
     )
     n_classes = store.probabilities(distinct["cell_id"].iloc[0], "test").shape[1]
     return bootstrap_deltas(

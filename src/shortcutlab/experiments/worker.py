@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.errors import ShortcutlabError
-from shortcutlab.experiments.cell import fit_predict, score, truths_and_pairing
+from shortcutlab.experiments.cell import fit_predict, predicted_labels, score, truths_and_pairing
 from shortcutlab.splits.benchmark import Benchmark, environment
 
 
@@ -84,8 +84,12 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
         bench = benchmark if benchmark is not None else _load(task.benchmark_dir)
         truths, pairing = truths_and_pairing(bench)
         fitted = fit_predict(bench, task.model_name, task.model_params, task.cells[0][1])
-        predictions = {split: proba.argmax(axis=1) for split, proba in fitted.probabilities.items()}
-        metrics = score(truths, predictions, bench.labels.values, pairing)
+        predictions = {
+            split: predicted_labels(proba) for split, proba in fitted.probabilities.items()
+        }
+        metrics = score(truths, predictions, bench.labels.values, pairing, fitted.details)
+        if fitted.usage:
+            metrics["usage"] = fitted.usage
         elapsed = time.perf_counter() - started
         cells = [
             CellOutcome(

@@ -2,17 +2,30 @@
 
 Each takes keyword-only ``y_true`` / ``y_pred`` (and ``n_classes`` where it matters) and returns a
 float or an array, so the same code serves single evaluations and vectorised bootstraps.
+A prediction of ``-1`` means "no valid answer" (an unparseable LLM reply): it is wrong for every
+row, and it counts against the true label's recall without crediting any predicted label.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+INVALID = -1
+
 
 def confusion(*, y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -> np.ndarray:
-    """(n_classes, n_classes) counts, rows = true label, columns = prediction."""
-    codes = np.asarray(y_true, dtype=np.int64) * n_classes + np.asarray(y_pred, dtype=np.int64)
-    return np.bincount(codes, minlength=n_classes * n_classes).reshape(n_classes, n_classes)
+    """(n_classes, n_classes + 1) counts: rows = true label, columns = prediction, last = invalid.
+
+    Examples:
+        >>> confusion(y_true=np.array([0, 1, 1]), y_pred=np.array([0, -1, 0]), n_classes=2).tolist()
+        [[1, 0, 0], [1, 0, 1]]
+    """
+    width = n_classes + 1
+    predicted = np.asarray(y_pred, dtype=np.int64)
+    codes = np.asarray(y_true, dtype=np.int64) * width + np.where(
+        predicted < 0, n_classes, predicted
+    )
+    return np.bincount(codes, minlength=n_classes * width).reshape(n_classes, width)
 
 
 def accuracy(*, y_true: np.ndarray, y_pred: np.ndarray) -> float:
@@ -27,13 +40,14 @@ def accuracy(*, y_true: np.ndarray, y_pred: np.ndarray) -> float:
 
 
 def macro_f1_from_confusion(matrix: np.ndarray) -> np.ndarray:
-    """Macro-F1 of one (K, K) or a stack (..., K, K) of confusion matrices.
+    """Macro-F1 of one (K, K+1) or a stack (..., K, K+1) of confusion matrices (see :func:`confusion`).
 
     Labels that neither occur nor are predicted are left out of the average, as scikit-learn's
     ``f1_score(average="macro")`` does by default.
     """
-    tp = np.diagonal(matrix, axis1=-2, axis2=-1).astype(np.float64)
-    predicted = matrix.sum(axis=-2)
+    k = matrix.shape[-2]
+    tp = np.diagonal(matrix[..., :k], axis1=-2, axis2=-1).astype(np.float64)
+    predicted = matrix[..., :k].sum(axis=-2)
     actual = matrix.sum(axis=-1)
     denominator = predicted + actual
     present = denominator > 0
@@ -59,4 +73,31 @@ def per_label_accuracy(*, y_true: np.ndarray, y_pred: np.ndarray, n_classes: int
     matrix = confusion(y_true=y_true, y_pred=y_pred, n_classes=n_classes)
     support = matrix.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(support > 0, np.diagonal(matrix) / np.maximum(support, 1), np.nan)
+        return np.where(
+            support > 0, np.diagonal(matrix[:, :n_classes]) / np.maximum(support, 1), np.nan
+        )
+
+
+def expected_calibration_error(
+    *, confidence: np.ndarray, correct: np.ndarray, bins: int = 10
+) -> float:
+    """ECE: the row-weighted mean |accuracy - confidence| over equal-width confidence bins.
+
+    Rows without a confidence (NaN) are left out; NaN when none has one.
+
+    Examples:
+        >>> round(expected_calibration_error(confidence=np.array([0.9, 0.9, 0.2]), correct=np.array([1, 0, 0])), 3)
+        0.333
+    """
+    confidence = np.asarray(confidence, dtype=np.float64)
+    correct = np.asarray(correct, dtype=np.float64)
+    known = ~np.isnan(confidence)
+    if not known.any():
+        return float("nan")
+    confidence, correct = confidence[known], correct[known]
+    index = np.minimum((confidence * bins).astype(np.int64), bins - 1)
+    total = 0.0
+    for b in np.unique(index):
+        members = index == b
+        total += members.sum() * abs(correct[members].mean() - confidence[members].mean())
+    return float(round(total / len(confidence), 12))

@@ -29,6 +29,9 @@ class TextClassifier(ABC):
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
         return {name: _plain(getattr(self, name)) for name in names}
 
+    def set_label_values(self, values: Sequence[Any]) -> None:  # noqa: B027 - optional hook
+        """Receive the benchmark's label values, in rank order (for models that verbalise labels)."""
+
     def check(self, n_classes: int | None = None) -> None:  # noqa: B027 (an optional hook)
         """Raise a ConfigError early for bad parameters (called before a grid runs)."""
 

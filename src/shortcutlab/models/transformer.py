@@ -38,6 +38,10 @@ class TransformerClassifier(TextClassifier):
     ``select_by="val_loss"`` keeps the epoch with the lowest validation loss, as the Shortcut Maze
     code does; ``"last"`` (or no validation split) keeps the last epoch. ``history_`` records the
     per-epoch train and validation losses, ``best_epoch_`` the epoch kept.
+
+    ``lora`` (e.g. ``{"r": 8, "alpha": 16, "dropout": 0.05}``) trains low-rank adapters and the
+    classification head instead of every weight: how the paper fine-tunes Llama models (A.3.2, which
+    uses QLoRA; 4-bit quantisation needs a GPU and bitsandbytes and is not applied here).
     """
 
     name = "transformer"
@@ -58,6 +62,7 @@ class TransformerClassifier(TextClassifier):
         precision: str = "auto",
         device: str = "auto",
         reinit_head: bool = False,
+        lora: dict[str, Any] | None = None,
         seed: int = 0,
     ) -> None:
         self.path = path
@@ -73,6 +78,7 @@ class TransformerClassifier(TextClassifier):
         self.precision = precision
         self.device = device
         self.reinit_head = reinit_head
+        self.lora = lora
         self.seed = seed
 
     def check(self, n_classes: int | None = None) -> None:
@@ -84,6 +90,7 @@ class TransformerClassifier(TextClassifier):
         check_fraction(self.name, "warmup_ratio", self.warmup_ratio)
         check_one_of(self.name, "select_by", self.select_by, ("val_loss", "last"))
         check_bool(self.name, "reinit_head", self.reinit_head)
+        check_lora(self.lora)
         check_seed(self.name, self.seed)
         resolve_precision(self.precision, self.name, resolve_device(self.device, self.name))
         if self.path is None:
@@ -181,6 +188,8 @@ class TransformerClassifier(TextClassifier):
         )
         if self.reinit_head and had_head:
             _reinit_head(model)
+        if self.lora is not None:
+            model = with_lora(model, self.lora)
         model.config.use_cache = False  # no key/value cache to build when classifying
         return model
 
@@ -259,3 +268,57 @@ def _pad_id(tokenizer: Any) -> int:
         "The transformer tokenizer has neither a pad nor an end-of-sequence token, so batches "
         "cannot be padded. Add a pad token to the tokenizer and save it again."
     )
+
+
+LORA_KEYS = {"r": 8, "alpha": 16, "dropout": 0.05, "target_modules": None}
+
+
+def check_lora(lora: Any) -> None:
+    """``lora`` is None or a mapping of r / alpha / dropout / target_modules (peft's LoraConfig)."""
+    if lora is None:
+        return
+    if not isinstance(lora, dict):
+        raise ConfigError(
+            f"The 'lora' parameter of transformer must be a mapping like {{r: 8, alpha: 16}} or null. Got {lora!r} instead."
+        )
+    from shortcutlab.registry import close_matches
+
+    for key in lora:
+        if key not in LORA_KEYS:
+            close = close_matches(key, list(LORA_KEYS), n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            raise ConfigError(
+                f"Unknown key '{key}' in the transformer 'lora' parameter.{hint} Allowed keys: {', '.join(LORA_KEYS)}."
+            )
+    settings = {**LORA_KEYS, **lora}
+    check_positive_int("transformer", "lora.r", settings["r"])
+    check_positive_float("transformer", "lora.alpha", settings["alpha"])
+    check_fraction("transformer", "lora.dropout", settings["dropout"])
+    try:
+        import peft  # noqa: F401
+    except ImportError as exc:
+        raise ConfigError(
+            "The transformer 'lora' mode needs peft. Install it with: pip install 'shortcutlab[torch]'."
+        ) from exc
+
+
+def with_lora(model: Any, lora: dict[str, Any]) -> Any:
+    """Wrap ``model`` with LoRA adapters; peft keeps the sequence-classification head trainable."""
+    from peft import LoraConfig, TaskType, get_peft_model
+
+    settings = {**LORA_KEYS, **lora}
+    config = LoraConfig(
+        task_type=TaskType.SEQ_CLS,
+        r=int(settings["r"]),
+        lora_alpha=float(settings["alpha"]),
+        lora_dropout=float(settings["dropout"]),
+        target_modules=settings["target_modules"],
+        bias="none",
+    )
+    try:
+        return get_peft_model(model, config)
+    except ValueError as exc:  # peft has no default target modules for this architecture
+        raise ConfigError(
+            f"LoRA could not find layers to adapt in this model ({exc}). Name them with "
+            f"lora: {{target_modules: [q_proj, v_proj]}}."
+        ) from exc

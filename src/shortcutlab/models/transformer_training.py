@@ -140,12 +140,22 @@ def train(
             record["val_loss"] = evaluate_loss(model, validation, s, padder, columns)
             if s.select_by == "val_loss" and record["val_loss"] < best_loss:
                 best_loss = record["val_loss"]
-                best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                best_state = trainable_snapshot(model)
         history.append(record)
     if best_state is None:
         return history, s.epochs
-    model.load_state_dict(best_state)
+    model.load_state_dict(best_state, strict=False)  # only trainable tensors were saved
     return history, min(history, key=lambda record: record["val_loss"])["epoch"]
+
+
+def trainable_snapshot(model: Any) -> dict[str, torch.Tensor]:
+    """CPU copies of the trainable parameters: all of them in a full fine-tune, only the adapters
+    and the head under LoRA, so keeping the best epoch costs no second copy of a frozen base."""
+    return {
+        name: p.detach().to("cpu", copy=True)
+        for name, p in model.named_parameters()
+        if p.requires_grad
+    }
 
 
 def _step(model: Any, optimizer: Any, scheduler: Any, scaler: Any) -> None:

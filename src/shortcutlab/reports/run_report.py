@@ -14,19 +14,47 @@ SUFFIX = {"md": ".md", "csv": ".csv", "latex": ".tex"}
 METRICS = ("accuracy", "macro_f1")
 
 
+def llm_tables(results: Any) -> dict[str, Any]:
+    """Label distribution, calibration and usage tables, for runs whose models answer in text."""
+    answers_in_text = not results.usage().empty or any(
+        c.endswith("_invalid") and results.cells[c].any() for c in results.cells
+    )
+    if not answers_in_text:
+        return {}
+    found = {
+        "label_distribution": (
+            "Predicted label distribution (share of rows; invalid = unparseable answers)",
+            results.label_distribution(),
+        ),
+        "calibration": (
+            "Verbalized confidence vs accuracy (ECE: expected calibration error)",
+            results.calibration(),
+        ),
+        "usage": ("LLM usage per model", results.usage()),
+    }
+    return {name: entry for name, entry in found.items() if not entry[1].empty}
+
+
 def tables(results: Any, fmt: str, metric: str) -> str:
-    """Table 1 and the chosen metric's Table 9 as one printable text."""
+    """Table 1 and the chosen metric's Table 9 (and the LLM tables, if any) as one printable text."""
     check_choice("format", fmt, FORMATS)
     check_choice("metric", metric, METRICS)
     marked = fmt != "csv"  # CSV stays numeric; significance is in groups.csv
     if fmt == "csv":
-        return render(results.table1(), fmt) + "\n" + render(results.table9(metric), fmt)
-    title1 = "Table 1 (strongest λ; * = significant drop after Holm-Bonferroni, α = 0.05)"
-    title9 = f"Table 9 style, {metric.replace('_', '-')}"
+        text = render(results.table1(), fmt) + "\n" + render(results.table9(metric), fmt)
+        return text + "".join(
+            "\n" + render(table, fmt) for _, table in llm_tables(results).values()
+        )
     prefix = "% " if fmt == "latex" else "### "
-    return (
-        f"{prefix}{title1}\n\n{render(results.table1(marked=marked), fmt)}\n"
-        f"{prefix}{title9}\n\n{render(results.table9(metric, marked=marked), fmt)}"
+    sections = {
+        "Table 1 (strongest λ; * = significant drop after Holm-Bonferroni, α = 0.05)": results.table1(
+            marked=marked
+        ),
+        f"Table 9 style, {metric.replace('_', '-')}": results.table9(metric, marked=marked),
+        **dict(llm_tables(results).values()),
+    }
+    return "\n".join(
+        f"{prefix}{title}\n\n{render(table, fmt)}" for title, table in sections.items()
     )
 
 
@@ -62,6 +90,10 @@ def write_report(results: Any, out: Path, fmt: str) -> list[Path]:
     for metric in METRICS:
         path = out / f"table9-{metric}{SUFFIX[fmt]}"
         path.write_text(render(results.table9(metric, marked=marked), fmt), encoding="utf-8")
+        written.append(path)
+    for name, (_, table) in llm_tables(results).items():
+        path = out / f"{name}{SUFFIX[fmt]}"
+        path.write_text(render(table, fmt), encoding="utf-8")
         written.append(path)
     for name, frame in (("groups.csv", results.groups), ("cells.csv", results.cells)):
         frame.to_csv(out / name, index=False, lineterminator="\n")
