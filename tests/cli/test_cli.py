@@ -211,7 +211,7 @@ def test_unknown_shortcut(files, tmp_path):
     result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "catgory"))
     assert_user_error(
         result,
-        "Unknown shortcut 'catgory'. Did you mean 'category'? Known shortcuts: category, concept-correlation",
+        "Unknown shortcut 'catgory'. Did you mean 'category' or 'author'? Known shortcuts: author, bible, category, concept-correlation",
     )
 
 

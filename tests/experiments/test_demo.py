@@ -29,9 +29,9 @@ def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
         "delta_vs_strength_accuracy.png",
         "demo.json",
     } <= names
-    assert len(result.results) == 10 and seen[-1] == (10, 10)
+    assert len(result.results) == 16 and seen[-1] == (16, 16)
     table = result.tables["accuracy"]
-    assert list(table.columns) == [1.0, 0.6] and len(table) == 25
+    assert list(table.columns) == [1.0, 0.6] and len(table) == 40
     assert (
         json.loads((tmp_path / "demo" / "results.json").read_text())[0]["benchmark"]["shortcut"]
         == "single-term"

@@ -18,6 +18,9 @@ FACTORIES = {
     "single-term": lambda d: make_shortcut("single-term"),
     "synonym": lambda d: make_shortcut("synonym"),
     "category": lambda d: make_shortcut("category"),
+    "register": lambda d: make_shortcut("register"),
+    "author": lambda d: make_shortcut("author"),
+    "bible": lambda d: make_shortcut("bible"),
     "concept-occurrence": lambda d: make_shortcut("concept-occurrence", {"distractors": d}),
     "concept-correlation": lambda d: make_shortcut("concept-correlation", {"distractors": d}),
 }

@@ -1,6 +1,7 @@
 """``shortcutlab demo``: the whole Shortcut Maze pipeline on the embedded corpus in about a minute.
 
-Generates the review corpus, builds every shortcut type at several strengths, evaluates
+Generates the review corpus, builds every shortcut type at several strengths (the style shortcuts
+with the offline ``rules`` rewriter), evaluates
 ``tfidf-logreg`` over seeds, and writes splits, results, Table-9-style summaries and Δ-vs-λ plots.
 """
 
@@ -28,7 +29,16 @@ from shortcutlab.shortcuts.schedule import check_strength
 from shortcutlab.splits.benchmark import environment, tool_record
 from shortcutlab.splits.maze import build_maze_benchmark
 
-DEMO_SHORTCUTS = ("single-term", "synonym", "category", "concept-occurrence", "concept-correlation")
+DEMO_SHORTCUTS = (
+    "single-term",
+    "synonym",
+    "category",
+    "register",
+    "author",
+    "bible",
+    "concept-occurrence",
+    "concept-correlation",
+)
 DEMO_STRENGTHS = (1.0, 0.8, 0.6)
 MARKER = "demo.json"
 

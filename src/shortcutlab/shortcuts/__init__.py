@@ -10,13 +10,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from shortcutlab.registry import Registry
-from shortcutlab.shortcuts.base import BinaryCueShortcut, Injection, Shortcut, SplitPlan
+from shortcutlab.shortcuts.base import (
+    BinaryCueShortcut,
+    Injection,
+    Preparation,
+    Shortcut,
+    SplitPlan,
+)
 from shortcutlab.shortcuts.schedule import STRENGTH_MODES, cue_probabilities
 
 SHORTCUTS: Registry[type[Shortcut]] = Registry("shortcut")
 SHORTCUTS.add("single-term", "shortcutlab.shortcuts.occurrence:SingleTerm")
 SHORTCUTS.add("synonym", "shortcutlab.shortcuts.occurrence:Synonym")
 SHORTCUTS.add("category", "shortcutlab.shortcuts.occurrence:Category")
+SHORTCUTS.add("register", "shortcutlab.shortcuts.style:Register")
+SHORTCUTS.add("author", "shortcutlab.shortcuts.style:Author")
+SHORTCUTS.add("bible", "shortcutlab.shortcuts.style:Bible")
 SHORTCUTS.add("concept-occurrence", "shortcutlab.shortcuts.concept:ConceptOccurrence")
 SHORTCUTS.add("concept-correlation", "shortcutlab.shortcuts.concept:ConceptCorrelation")
 
@@ -36,6 +45,7 @@ __all__ = [
     "STRENGTH_MODES",
     "BinaryCueShortcut",
     "Injection",
+    "Preparation",
     "Shortcut",
     "SplitPlan",
     "cue_probabilities",

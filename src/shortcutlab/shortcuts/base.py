@@ -1,8 +1,10 @@
 """The injector contract: a pure transform (texts, labels, parameters, seed) -> texts with a cue.
 
 An injector first removes any pre-existing occurrence of its vocabulary (:meth:`Shortcut.clean`),
-then :meth:`Shortcut.inject` adds the cue to each row with a probability that depends on the row's
-label rank, and reports, per label, the rate it aimed at and the rate it produced.
+may then look at each whole input table once (:meth:`Shortcut.prepare`: the style shortcuts rewrite
+every row there and drop the rows whose rewrite failed), and :meth:`Shortcut.inject` adds the cue to
+each row with a probability that depends on the row's label rank, and reports, per label, the rate
+it aimed at and the rate it produced.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LoadedTable
 from shortcutlab.shortcuts.schedule import cue_probabilities, draw_cue
 
 TRAIN_ROLE, TEST_ROLE = "train", "test"
@@ -26,7 +29,9 @@ class SplitPlan:
     """What the builder asks of an injector for one split.
 
     ``role`` picks the vocabulary side (``"train"`` or ``"test"``: the category shortcut and the
-    concept distractors use disjoint pools for the two); ``anti`` reverses the label schedule.
+    concept distractors use disjoint pools for the two); ``anti`` reverses the label schedule;
+    ``row_ids`` are the rows' ids in their input table (None: positions), for injectors that look
+    per-row material up (the style shortcuts' rewrites).
     """
 
     ranks: np.ndarray
@@ -37,16 +42,33 @@ class SplitPlan:
     anti: bool = False
     role: str = TRAIN_ROLE
     sampling: str = "exact"
+    row_ids: np.ndarray | None = None
 
 
 @dataclass
 class Injection:
-    """Texts with the cue, what was inserted per row, and the per-label cue rates."""
+    """Texts with the cue, what was inserted per row, and the per-label cue rates.
+
+    ``details`` is an optional JSON-able record for the split's manifest entry.
+    """
 
     texts: list[str]
     shortcut: list[str]
     target_rate: np.ndarray
     observed_rate: np.ndarray
+    details: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """What :meth:`Shortcut.prepare` decided for one input table.
+
+    ``keep`` is a boolean mask over the table's rows (None keeps them all); ``record`` a JSON-able
+    summary for the benchmark manifest (None adds nothing).
+    """
+
+    keep: np.ndarray | None = None
+    record: dict[str, Any] | None = None
 
 
 def rates_by_label(hit: np.ndarray, ranks: np.ndarray, n_labels: int) -> np.ndarray:
@@ -74,6 +96,14 @@ class Shortcut(ABC):
 
     def validate(self, labels: LabelSpace) -> None:  # noqa: B027 - optional hook
         """Raise a ConfigError/DataError early if the injector cannot work with these labels."""
+
+    def prepare(self, table: LoadedTable, *, role: str) -> Preparation:
+        """See a whole cleaned input table (train or test) once, before any split is carved.
+
+        The builder drops the rows outside ``keep`` from every split made from the table, so test,
+        anti-test and original test stay paired and the cue is assigned to the remaining rows only.
+        """
+        return Preparation()
 
     @abstractmethod
     def inject(

@@ -2,12 +2,15 @@
 
 Training splits carry the shortcut at strength lambda, test and anti-test at the test strength (1 by
 default), the anti-test with the label schedule reversed; original-test has no shortcut. All
-splits first lose every pre-existing occurrence of the shortcut's vocabulary (section 2.2.1).
+splits first lose every pre-existing occurrence of the shortcut's vocabulary (section 2.2.1); then
+the shortcut sees each input table once (``Shortcut.prepare``) and may drop rows from all of its
+splits, e.g. rows whose style rewrite failed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -26,7 +29,7 @@ from shortcutlab.data.loading import (
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import make_shortcut
-from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Injection, SplitPlan
+from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Injection, Shortcut, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
 from shortcutlab.splits.benchmark import Benchmark, environment, tool_record
@@ -61,9 +64,10 @@ def build_maze_benchmark(
 
     Args:
         train, test: paths, DataFrames, ``datasets.Dataset`` objects or :class:`LoadedTable`.
-        shortcut: a name from ``SHORTCUTS`` (single-term, synonym, category,
-            concept-occurrence, concept-correlation).
-        shortcut_options: keyword options of the shortcut (e.g. ``{"term": "frankly"}``).
+        shortcut: a name from ``SHORTCUTS`` (single-term, synonym, category, register, author,
+            bible, concept-occurrence, concept-correlation).
+        shortcut_options: keyword options of the shortcut (e.g. ``{"term": "frankly"}``,
+            ``{"rewriter": "file", "rewrites": {...}}``).
         strength: lambda for the training and validation splits, in [0, 1].
         strength_mode: ``"mix"`` (the released data) or ``"scale"`` (the paper's text).
         test_strength: lambda for test and anti-test.
@@ -124,10 +128,10 @@ def build_maze_benchmark(
     injector.validate(label_space)
 
     carve_seed, *split_seeds = np.random.SeedSequence(int(seed)).spawn(5)
-    train_texts, train_removed = injector.clean(train_table.frame[TEXT].tolist())
-    test_texts, test_removed = injector.clean(test_table.frame[TEXT].tolist())
-    train_frame = train_table.frame.assign(**{TEXT: train_texts})
-    test_frame = test_table.frame.assign(**{TEXT: test_texts})
+    train_frame, train_removed, train_record = _cleaned_and_prepared(
+        injector, train_table, TRAIN_ROLE
+    )
+    test_frame, test_removed, test_record = _cleaned_and_prepared(injector, test_table, TEST_ROLE)
     train_ranks = label_space.ranks(train_frame[LABEL])
     val_mask = stratified_holdout(train_ranks, val_size, np.random.default_rng(carve_seed))
 
@@ -153,6 +157,7 @@ def build_maze_benchmark(
             anti=anti,
             role=role,
             sampling=sampling,
+            row_ids=frame[ROW_ID].to_numpy(),
         )
         injection = injector.inject(frame[TEXT].tolist(), plan, split_seed)
         splits[name] = _output_frame(frame, injection.texts, injection.shortcut)
@@ -195,7 +200,22 @@ def build_maze_benchmark(
         },
         "splits": records,
     }
+    if train_record is not None or test_record is not None:
+        manifest["preparation"] = {"train": train_record, "test": test_record}
     return Benchmark(splits=splits, labels=label_space, manifest=manifest)
+
+
+def _cleaned_and_prepared(
+    injector: Shortcut, table: LoadedTable, role: str
+) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any] | None]:
+    """Remove the cue vocabulary, then let the injector see the table (and drop rows) once."""
+    texts, removed = injector.clean(table.frame[TEXT].tolist())
+    frame = table.frame.assign(**{TEXT: texts})
+    preparation = injector.prepare(replace(table, frame=frame), role=role)
+    if preparation.keep is not None:
+        keep = np.asarray(preparation.keep, dtype=bool)
+        frame, removed = frame[keep].reset_index(drop=True), removed[keep]
+    return frame, removed, preparation.record
 
 
 def _check_test_labels(train: LoadedTable, test: LoadedTable, labels: LabelSpace) -> None:
@@ -248,4 +268,4 @@ def _split_record(
         "removed_occurrences": int(removed.sum()),
         "target_rate": _by_label(injection.target_rate if injection else None, labels),
         "observed_rate": _by_label(injection.observed_rate if injection else None, labels),
-    }
+    } | ({"details": injection.details} if injection and injection.details is not None else {})

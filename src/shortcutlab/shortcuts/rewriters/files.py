@@ -1,0 +1,320 @@
+"""The ``file`` rewriter: rewrites supplied by the user, such as the Shortcut Maze release's style files.
+
+Options: ``rewrites = {style: {train: PATH, test: PATH}}`` (or one PATH for both splits) and
+``encoding`` (the paper's code reads its style files as latin-1). The ``original`` style needs no
+file. A file is CSV or TSV (optionally gzipped) with a ``text`` column and optionally ``label``,
+``rewritten`` and ``row_id``, in one of two layouts:
+
+- release layout, ``label,text,rewritten`` with ``rewritten`` a True/False flag: ``text`` holds the
+  rewrite (the paper's release; an empty text or a False flag is a failed rewrite);
+- paired layout, ``text`` the original and ``rewritten`` the rewrite.
+
+Rows are matched to the data by ``row_id`` when the file has one, else by order (row k belongs to the
+data row with id k, the data file's k-th row). Alignment is checked against the data's labels and,
+in the paired layout, its texts (whitespace-normalised).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
+from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
+from shortcutlab.registry import check_choice
+from shortcutlab.shortcuts.rewriters.base import ORIGINAL, STYLES, Rewriter
+
+REWRITTEN = "rewritten"
+ROLES = ("train", "test")
+_FLAGS_TRUE, _FLAGS_FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
+_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
+
+
+@dataclass(frozen=True)
+class RewriteFile:
+    """One style's rewrites for one split, as read from its file."""
+
+    path: Path
+    sha256: str
+    layout: str
+    rewrites: list[str | None]
+    originals: list[str] | None
+    labels: list[str] | None
+    row_ids: list[int] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "sha256": self.sha256,
+            "rows": len(self.rewrites),
+            "layout": self.layout,
+            "aligned_by": "row_id" if self.row_ids is not None else "row order",
+        }
+
+
+@dataclass(frozen=True)
+class _DataRows:
+    row_ids: list[int]
+    texts: list[str]
+    labels: list[Any]
+    rows_read: int
+
+
+class FileRewriter(Rewriter):
+    """Look rewrites up in files, one per style and split (see the module docstring)."""
+
+    name = "file"
+
+    def __init__(self, rewrites: Mapping[str, Any] | None = None, encoding: str = "utf-8") -> None:
+        self.rewrites = rewrites
+        self.encoding = encoding
+        self._files: dict[Path, RewriteFile] = {}
+        self._data: dict[str, _DataRows] = {}
+        self._positions: dict[tuple[str, str], dict[int, int]] = {}
+
+    def supported_styles(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([*style_paths(self.rewrites), ORIGINAL]))
+
+    def unsupported_hint(self, style: str) -> str:
+        return f' Give its files with -o "rewrites={{{style}: {{train: PATH, test: PATH}}}}".'
+
+    def attach(self, table: LoadedTable, *, role: str) -> None:
+        frame = table.frame
+        self._data[role] = _DataRows(
+            row_ids=[int(r) for r in frame[ROW_ID].tolist()],
+            texts=frame[TEXT].tolist(),
+            labels=frame[LABEL].tolist(),
+            rows_read=table.source.rows_read,
+        )
+        self._positions = {key: v for key, v in self._positions.items() if key[1] != role}
+
+    def rewrite(
+        self, texts: Sequence[str], style: str, *, role: str, row_ids: Sequence[int] | np.ndarray
+    ) -> list[str | None]:
+        self.check_supports(style)
+        paths = style_paths(self.rewrites)
+        if style not in paths:  # the original style without a file of its own
+            return list(texts)
+        rewrite_file = self._file(paths[style][check_role(role)])
+        positions = self._aligned(rewrite_file, style, role)
+        out: list[str | None] = []
+        for row_id in np.asarray(row_ids).tolist():
+            position = positions.get(int(row_id))
+            if position is None:
+                raise DataError(
+                    f"The {style} rewrite file '{rewrite_file.path}' has no row for row {row_id} of "
+                    f"the {role} data. Rewrite the whole data file, in order or with a row_id column."
+                )
+            out.append(rewrite_file.rewrites[position])
+        return out
+
+    def provenance(self, style: str, role: str) -> dict[str, Any] | None:
+        paths = style_paths(self.rewrites)
+        if style not in paths:
+            return None
+        return self._file(paths[style][check_role(role)]).to_json()
+
+    def _file(self, path: Path) -> RewriteFile:
+        if path not in self._files:
+            self._files[path] = read_rewrite_file(path, encoding=self.encoding)
+        return self._files[path]
+
+    def _aligned(self, rewrite_file: RewriteFile, style: str, role: str) -> dict[int, int]:
+        key = (style, role)
+        if key not in self._positions:
+            ids = rewrite_file.row_ids or range(len(rewrite_file.rewrites))
+            positions = {row_id: i for i, row_id in enumerate(ids)}
+            if role in self._data:
+                _check_alignment(rewrite_file, positions, self._data[role], style, role)
+            self._positions[key] = positions
+        return self._positions[key]
+
+
+def check_role(role: str) -> str:
+    check_choice("role", role, ROLES)
+    return role
+
+
+def style_paths(rewrites: Mapping[str, Any] | None) -> dict[str, dict[str, Path]]:
+    """Validate the ``rewrites`` option into ``{style: {"train": Path, "test": Path}}``."""
+    if rewrites is None:
+        return {}
+    if not isinstance(rewrites, Mapping):
+        raise ConfigError(
+            "The 'rewrites' option must map each style to {train: PATH, test: PATH} or to one "
+            f"PATH for both splits. Got {rewrites!r} instead."
+        )
+    resolved: dict[str, dict[str, Path]] = {}
+    for style, entry in rewrites.items():
+        name = str(style).strip().lower()
+        check_choice("rewrites", name, STYLES)
+        if isinstance(entry, str | Path):
+            resolved[name] = {role: Path(entry) for role in ROLES}
+            continue
+        if not isinstance(entry, Mapping) or set(map(str, entry)) - set(ROLES):
+            raise ConfigError(
+                f"The 'rewrites' entry of the style {name!r} must be {{train: PATH, test: PATH}} "
+                f"or one PATH. Got {entry!r} instead."
+            )
+        for role in ROLES:
+            if not isinstance(entry.get(role), str | Path) or not str(entry.get(role)).strip():
+                raise ConfigError(
+                    f"The 'rewrites' option gives no {role} file for the style {name!r}. Add "
+                    f"{role}: PATH (or give one PATH for both splits)."
+                )
+        resolved[name] = {role: Path(entry[role]) for role in ROLES}
+    return resolved
+
+
+def read_rewrite_file(path: Path, *, encoding: str = "utf-8") -> RewriteFile:
+    """Read a CSV/TSV rewrite file and decide its layout (see the module docstring)."""
+    frame, digest = _read_table(path, encoding)
+    columns = [str(c) for c in frame.columns]
+    if TEXT not in columns:
+        raise DataError(
+            f"The rewrite file '{path}' has no 'text' column (columns found: {', '.join(columns)}). "
+            f"Use the Shortcut Maze layout label,text,rewritten."
+        )
+    texts = frame[TEXT].tolist()
+    flags = frame[REWRITTEN].str.strip().str.lower() if REWRITTEN in columns else None
+    if flags is not None and flags.isin(_FLAGS_TRUE | _FLAGS_FALSE | {""}).all():
+        layout, originals = "release", None
+        rewrites = [
+            None if flag in _FLAGS_FALSE else t for t, flag in zip(texts, flags, strict=True)
+        ]
+    elif flags is not None:
+        layout, originals, rewrites = "paired", texts, frame[REWRITTEN].tolist()
+    else:
+        layout, originals, rewrites = "rewrites only", None, texts
+    return RewriteFile(
+        path=path,
+        sha256=digest,
+        layout=layout,
+        rewrites=[t.strip() if t is not None and t.strip() else None for t in rewrites],
+        originals=originals,
+        labels=frame[LABEL].tolist() if LABEL in columns else None,
+        row_ids=_row_ids(frame, path) if ROW_ID in columns else None,
+    )
+
+
+def _read_table(path: Path, encoding: str) -> tuple[pd.DataFrame, str]:
+    if not path.is_file():
+        raise InputFileError(
+            f"The rewrite file '{path}' does not exist. Check the paths in the 'rewrites' option."
+        )
+    suffixes = [s.lower() for s in path.suffixes]
+    compressed = bool(suffixes) and suffixes[-1] == ".gz"
+    suffix = (suffixes[:-1] if compressed else suffixes)[-1:] or [""]
+    if suffix[0] not in _SEPARATORS:
+        raise ConfigError(
+            f"The rewrite file '{path}' must be CSV or TSV (optionally .gz), like the Shortcut "
+            f"Maze release. Got '{''.join(path.suffixes) or '(no suffix)'}'."
+        )
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if compressed:
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InputFileError(f"'{path}' is not a valid gzip file ({exc}).") from exc
+    try:
+        text = raw.decode("utf-8-sig" if encoding.lower() in ("utf-8", "utf8") else encoding)
+    except LookupError as exc:
+        raise ConfigError(
+            f"The 'encoding' option names an unknown encoding {encoding!r}. Use a Python codec "
+            f"name such as utf-8 or latin-1."
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise EncodingError(
+            f"The rewrite file '{path}' is not valid {encoding} (byte 0x{raw[exc.start]:02x} at "
+            f"offset {exc.start}). Pass its encoding with -o encoding=NAME, e.g. latin-1 for the "
+            f"Shortcut Maze release."
+        ) from exc
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text), sep=_SEPARATORS[suffix[0]], dtype=str, keep_default_na=False
+        )
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise DataError(f"The rewrite file '{path}' is not a well-formed table: {exc}") from exc
+    if len(frame) == 0:
+        raise InputFileError(f"The rewrite file '{path}' has no rows.")
+    return frame, digest
+
+
+def _row_ids(frame: pd.DataFrame, path: Path) -> list[int]:
+    values = pd.to_numeric(frame[ROW_ID].str.strip(), errors="coerce")
+    bad = values.isna() | (values % 1 != 0)
+    if bad.any() or values.duplicated().any():
+        first = int(np.flatnonzero(bad | values.duplicated())[0])
+        raise DataError(
+            f"The 'row_id' column of the rewrite file '{path}' must hold unique integer row ids of "
+            f"the data; row {first} has {frame[ROW_ID].iloc[first]!r}."
+        )
+    return values.astype("int64").tolist()
+
+
+def _check_alignment(
+    rewrite_file: RewriteFile, positions: dict[int, int], data: _DataRows, style: str, role: str
+) -> None:
+    """Raise a DataError naming the first data row that the file does not match."""
+    by_order = rewrite_file.row_ids is None
+    name = f"The {style} rewrite file '{rewrite_file.path}'"
+    fix = "regenerate it from the same data file" + (
+        ", or add a row_id column" if by_order else ", keeping the data's row ids"
+    )
+    first: str | None = None
+    for row_id, text, label in zip(data.row_ids, data.texts, data.labels, strict=True):
+        position = positions.get(row_id)
+        if position is None:
+            first = f"row {row_id} is missing"
+        else:
+            first = _mismatch(rewrite_file, position, text, label, row_id)
+        if first is not None:
+            break
+    count = len(rewrite_file.rewrites)
+    if by_order and count != data.rows_read:
+        first = (
+            first
+            or f"row {min(count, data.rows_read)} is {'extra' if count > data.rows_read else 'missing'}"
+        )
+        raise DataError(
+            f"{name} has {count} rows but the {role} data file has {data.rows_read}; first "
+            f"mismatching row: {first}. Rows must follow the data file one to one: {fix}."
+        )
+    if first is not None:
+        rule = "Rows must be in the data file's order" if by_order else "Row ids must be the data's"
+        raise DataError(f"{name} does not match the {role} data: {first}. {rule}: {fix}.")
+
+
+def _mismatch(
+    rewrite_file: RewriteFile, position: int, text: str, label: Any, row_id: int
+) -> str | None:
+    if rewrite_file.labels is not None and not _same_label(rewrite_file.labels[position], label):
+        return (
+            f"row {row_id} has label {rewrite_file.labels[position]!r} where the data has {label!r}"
+        )
+    if rewrite_file.originals is not None:
+        original = rewrite_file.originals[position]
+        if " ".join(original.split()) != " ".join(str(text).split()):
+            return f"row {row_id} has text {_excerpt(original)!r} where the data has {_excerpt(text)!r}"
+    return None
+
+
+def _same_label(file_label: str, data_label: Any) -> bool:
+    try:
+        return float(file_label) == float(data_label)
+    except (TypeError, ValueError):
+        return str(file_label).strip() == str(data_label).strip()
+
+
+def _excerpt(text: str, width: int = 40) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "\u2026"
