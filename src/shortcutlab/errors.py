@@ -9,7 +9,10 @@ means, so ``except ValueError`` keeps working for callers who do not know this p
     ├── DataError(ValueError)              an input table is unreadable or malformed
     │   ├── InputFileError(FileNotFoundError-like: missing / unsupported / empty file)
     │   └── EncodingError                  bytes that are not valid in the declared encoding
-    └── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
+    ├── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
+    └── BackendError(RuntimeError)         an LLM server or local model failed to answer
+        ├── RateLimited                    the server asked us to slow down (HTTP 429)
+        └── Timeout(TimeoutError)          no answer within the time limit
 
 The CLI prints ``str(error)`` as one line and exits with code 2; anything else is a bug.
 """
@@ -46,6 +49,31 @@ class EncodingError(DataError):
 
 class OutputExistsError(ShortcutlabError, FileExistsError):
     """The output folder exists and is not empty, and overwriting was not asked for."""
+
+
+class BackendError(ShortcutlabError, RuntimeError):
+    """An LLM server or local model failed to answer; ``retryable`` says whether trying again may help."""
+
+    def __init__(
+        self, message: str, *, retryable: bool = False, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after  # seconds the server asked us to wait, when it said so
+
+
+class RateLimited(BackendError):
+    """The server refused the request for now (HTTP 429); always worth retrying after a pause."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message, retryable=True, retry_after=retry_after)
+
+
+class Timeout(BackendError, TimeoutError):
+    """No answer within the client's time limit; always worth retrying."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retryable=True)
 
 
 class ShortcutlabWarning(UserWarning):

@@ -1,0 +1,41 @@
+"""LLM clients behind one contract: cached, deduplicated, concurrent chat completions.
+
+``openai-chat`` talks to any OpenAI-compatible server, ``hf-causal`` runs a local causal LM; both
+load lazily, so importing this package costs neither httpx nor torch. ``llm.server`` is a real
+local HTTP server with injectable faults, for tests and benchmarks.
+
+Examples:
+    >>> LLM_CLIENTS.names()
+    ['hf-causal', 'openai-chat']
+    >>> make_client({"name": "openai-chat", "base_url": "http://127.0.0.1:9/v1", "model": "m", "temprature": 0})
+    Traceback (most recent call last):
+    ...
+    shortcutlab.errors.ConfigError: The openai-chat LLM client has no parameter 'temprature'. Its parameters are: base_url, model, api_key_env, concurrency, timeout, max_retries, backoff, cache, extra_body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.llm.base import ChatRequest, ChatResponse, LLMClient, Usage
+from shortcutlab.registry import Registry
+
+LLM_CLIENTS: Registry[type[LLMClient]] = Registry("LLM client")
+LLM_CLIENTS.add("openai-chat", "shortcutlab.llm.openai_chat:OpenAIChatClient")
+LLM_CLIENTS.add("hf-causal", "shortcutlab.llm.hf_causal:HFCausalClient")
+
+
+def make_client(config: Mapping[str, Any]) -> LLMClient:
+    """Build the client ``config["name"]``; the other keys map 1:1 onto its constructor."""
+    if not isinstance(config, Mapping) or "name" not in config:
+        raise ConfigError(
+            "An LLM client config must be a mapping with a 'name' key (one of "
+            f"{', '.join(LLM_CLIENTS.names())}) and the client's parameters. Got {config!r} instead."
+        )
+    params = {key: value for key, value in config.items() if key != "name"}
+    return LLM_CLIENTS.create(config["name"], params)
+
+
+__all__ = ["LLM_CLIENTS", "ChatRequest", "ChatResponse", "LLMClient", "Usage", "make_client"]

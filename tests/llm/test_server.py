@@ -1,0 +1,90 @@
+"""The local test server itself: routes, keys, errors, statistics and its command line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.llm.faults import prompt_key
+from shortcutlab.llm.server import ChatServer, echo_backend, main
+
+BODY = {"model": "shortcutlab-test", "messages": [{"role": "user", "content": "one two three"}]}
+
+
+def test_models_and_completions_follow_the_openai_shapes(server):
+    models = httpx.get(f"{server.url}/models").json()
+    assert [m["id"] for m in models["data"]] == ["shortcutlab-test"]
+    answer = httpx.post(f"{server.url}/chat/completions", json={**BODY, "max_tokens": 2}).json()
+    assert answer["object"] == "chat.completion"
+    assert answer["choices"][0]["message"] == {"role": "assistant", "content": "one two"}
+    assert answer["usage"] == {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
+    key = prompt_key({**BODY, "max_tokens": 2})
+    assert server.stats.requests_by_prompt == {key: 1} == server.stats.billable_by_prompt
+
+
+def test_errors_use_the_openai_error_shape(server):
+    url = f"{server.url}/chat/completions"
+    assert httpx.post(f"{server.url}/completions", json=BODY).status_code == 404
+    bad_json = httpx.post(url, content=b"{not json")
+    assert (
+        bad_json.status_code == 400 and bad_json.json()["error"]["type"] == "invalid_request_error"
+    )
+    unknown = httpx.post(url, json={**BODY, "model": "gpt-4o"})
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "model_not_found"
+    assert server.stats.requests == 2 and server.stats.billable_by_prompt == {}
+
+
+def test_a_server_with_a_key_refuses_other_keys():
+    with ChatServer(api_key="right") as server:
+        url = f"{server.url}/chat/completions"
+        assert httpx.post(url, json=BODY).status_code == 401
+        wrong = httpx.post(url, json=BODY, headers={"Authorization": "Bearer wrong"})
+        assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "invalid_api_key"
+        assert httpx.get(f"{server.url}/models").status_code == 401
+        right = httpx.post(url, json=BODY, headers={"Authorization": "Bearer right"})
+        assert right.status_code == 200
+
+
+def test_a_busy_port_is_a_config_error(server):
+    port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+    with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1:{port} .*port 0"):
+        ChatServer(port=port).start()
+    assert main(["--port", str(port)]) == 2
+
+
+def test_echo_backend_is_deterministic():
+    messages = [{"role": "user", "content": "a b c"}, {"role": "assistant", "content": "x"}]
+    assert (
+        echo_backend(messages, {"max_tokens": 2})
+        == "a b"
+        == echo_backend(messages, {"max_tokens": 2})
+    )
+    assert echo_backend(messages, {}) == "a b c"
+
+
+def test_the_command_line_serves_until_interrupted():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "shortcutlab.llm.server", "--port", "0", "--rate-500", "0.5"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("Serving 'shortcutlab-test' at http://127.0.0.1:")
+        url = line.split(" at ")[1].split(" ")[0]
+        statuses = {
+            httpx.post(f"{url}/chat/completions", json={**BODY, "max_tokens": n}).status_code
+            for n in range(1, 9)
+        }
+        assert statuses == {200, 500}
+    finally:
+        process.send_signal(signal.SIGINT)
+        output, _ = process.communicate(timeout=30)
+    assert process.returncode == 0 and output.startswith('Stopped. {"requests": 8')
