@@ -12,7 +12,7 @@ import pytest
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.faults import prompt_key
-from shortcutlab.llm.server import ChatServer, echo_backend, main
+from shortcutlab.llm.server import ChatServer, echo_backend
 
 BODY = {"model": "shortcutlab-test", "messages": [{"role": "user", "content": "one two three"}]}
 
@@ -55,7 +55,12 @@ def test_a_busy_port_is_a_config_error(server):
     port = int(server.url.rsplit(":", 1)[1].split("/")[0])
     with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1:{port} .*port 0"):
         ChatServer(port=port).start()
-    assert main(["--port", str(port)]) == 2
+    from typer.testing import CliRunner
+
+    from shortcutlab.cli.app import app
+
+    result = CliRunner().invoke(app, ["llm-server", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
 def test_echo_backend_is_deterministic():
@@ -70,7 +75,7 @@ def test_echo_backend_is_deterministic():
 
 def test_the_command_line_serves_until_interrupted():
     process = subprocess.Popen(
-        [sys.executable, "-m", "shortcutlab.llm.server", "--port", "0", "--rate-500", "0.5"],
+        [sys.executable, "-m", "shortcutlab", "llm-server", "--port", "0", "--rate-500", "0.5"],
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -87,4 +92,4 @@ def test_the_command_line_serves_until_interrupted():
     finally:
         process.send_signal(signal.SIGINT)
         output, _ = process.communicate(timeout=30)
-    assert process.returncode == 0 and output.startswith('Stopped. {"requests": 8')
+    assert process.returncode == 0 and output.startswith("Stopped after 8 requests.")

@@ -60,3 +60,18 @@ def test_bootstrap_of_identical_predictions_is_zero():
         y_true=Y, pred_a=np.stack([P, P]), pred_b=np.stack([P, P]), n_classes=4, n_resamples=200
     )
     assert interval == {"accuracy": [0.0, 0.0], "macro_f1": [0.0, 0.0]}
+
+
+def test_invalid_predictions_are_wrong_everywhere():
+    from shortcutlab.metrics import INVALID
+
+    y = np.array([0, 1, 1, 2])
+    p = np.array([0, INVALID, 1, INVALID])
+    assert accuracy(y_true=y, y_pred=p) == 0.5
+    # Invalid rows count against their true label's recall but credit no predicted label.
+    assert macro_f1(y_true=y, y_pred=p, n_classes=3) == pytest.approx(
+        f1_score(y, np.where(p < 0, 9, p), labels=[0, 1, 2], average="macro")
+    )
+    assert per_label_accuracy(y_true=y, y_pred=p, n_classes=3).tolist() == [1.0, 0.5, 0.0]
+    interval = bootstrap_delta(y_true=y, pred_a=y, pred_b=p, n_classes=3, n_resamples=200)
+    assert interval["accuracy"][0] >= 0 and interval["accuracy"][1] <= 1

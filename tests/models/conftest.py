@@ -35,10 +35,31 @@ def tiny_bert(tmp_path_factory: pytest.TempPathFactory, review_texts: list[str])
     return build_tiny_bert(tmp_path_factory.mktemp("models") / "tiny-bert", review_texts)
 
 
+@pytest.fixture(scope="session")
+def llm_server() -> Any:
+    """A local OpenAI-compatible server answering label prompts with TF-IDF trained on the common texts."""
+    import pandas as pd
+
+    from shortcutlab.llm.backends import ClassifierAnswers, project_backend
+    from shortcutlab.llm.server import ChatServer
+    from tests.models.test_common import LABELS, TEXTS
+
+    classifier = ClassifierAnswers.from_table(pd.DataFrame({"text": TEXTS, "label": LABELS}))
+    with ChatServer(project_backend(classifier)) as server:
+        yield server
+
+
 @pytest.fixture
-def small_params(tiny_bert: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
+def small_params(tiny_bert: Path, tmp_path: Path, llm_server: Any) -> dict[str, dict[str, Any]]:
     """Per-model parameters that keep every registered model fast on the common-test data."""
+    client = {
+        "name": "openai-chat",
+        "base_url": llm_server.url,
+        "model": "shortcutlab-test",
+        "api_key_env": None,
+    }
     return {
+        "llm-prompt": {"client": client | {"cache": str(tmp_path / "llm-cache.sqlite")}},
         "transformer": {"path": str(tiny_bert), "epochs": 2, "batch_size": 8, "lr": 1e-3},
         "bow-mlp": {"epochs": 3, "min_count": 1},
         "sentence-encoder": {"cache_dir": str(tmp_path / "embeddings")},

@@ -21,6 +21,7 @@ TEXTS = [
 LABELS = np.array([2, 0, 1, 2, 0, 1] * 5)
 EXPECTED_MODELS = {
     "bow-mlp",
+    "llm-prompt",
     "majority",
     "sentence-encoder",
     "tfidf-logreg",

@@ -21,7 +21,7 @@ from rich.console import Console
 from shortcutlab._version import __version__
 from shortcutlab.cli import render
 from shortcutlab.cli.options import parse_floats, parse_key_values, parse_list, parse_named_paths
-from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, ShortcutlabError, ShortcutlabWarning
 
 app = typer.Typer(
     name="shortcutlab",
@@ -398,6 +398,85 @@ def make_tiny_model(
         builder = tiny.build_tiny_bert if kind == "bert" else tiny.build_tiny_llama
         path = builder(out, corpus, seed=seed, overwrite=overwrite)
     out_console.print(f"Wrote a tiny {kind} model to {path}")
+
+
+@app.command(name="llm-server")
+def llm_server(
+    train: Annotated[
+        Path | None,
+        typer.Option(
+            help="Labelled table: answer label prompts with a TF-IDF model trained on it."
+        ),
+    ] = None,
+    text_col: Annotated[str, typer.Option(help="Text column of --train.")] = "text",
+    label_col: Annotated[str, typer.Option(help="Label column of --train.")] = "label",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 8000,
+    model: Annotated[
+        str, typer.Option(help="The model name the server answers to.")
+    ] = "shortcutlab-test",
+    latency: Annotated[float, typer.Option(help="Seconds added to every answer.")] = 0.0,
+    api_key_env: Annotated[
+        str | None, typer.Option(help="Require the key held in this environment variable.")
+    ] = None,
+    rate_429: Annotated[float, typer.Option(help="Share of requests answered 429.")] = 0.0,
+    rate_500: Annotated[float, typer.Option(help="Share answered 500.")] = 0.0,
+    rate_timeout: Annotated[
+        float, typer.Option(help="Share that stall past the client's timeout.")
+    ] = 0.0,
+    rate_malformed: Annotated[float, typer.Option(help="Share answered with broken JSON.")] = 0.0,
+    rate_drop: Annotated[float, typer.Option(help="Share whose connection is dropped.")] = 0.0,
+    timeout_seconds: Annotated[
+        float, typer.Option(help="How long a stalled request stalls.")
+    ] = 2.0,
+    seed: Annotated[int, typer.Option(help="Seed of the fault decisions.")] = 0,
+) -> None:
+    """Serve a local OpenAI-compatible chat API (deterministic answers, optional faults) until Ctrl-C.
+
+    It answers the project's own prompts: labels (with --train), style rewrites and rewrite judging.
+    """
+    from shortcutlab.llm.backends import ClassifierAnswers, project_backend
+    from shortcutlab.llm.faults import FaultPlan
+    from shortcutlab.llm.server import ChatServer
+
+    with user_errors():
+        api_key = os.environ.get(api_key_env) if api_key_env else None
+        if api_key_env and not api_key:
+            raise ConfigError(
+                f"--api-key-env names the variable {api_key_env}, which is not set or empty. Set it, or leave the option out."
+            )
+        classifier = (
+            ClassifierAnswers.from_table(train, text_col=text_col, label_col=label_col)
+            if train
+            else None
+        )
+        faults = FaultPlan(
+            rate_429=rate_429,
+            rate_500=rate_500,
+            rate_timeout=rate_timeout,
+            rate_malformed=rate_malformed,
+            rate_drop=rate_drop,
+            timeout_seconds=timeout_seconds,
+            seed=seed,
+        )
+        server = ChatServer(
+            project_backend(classifier),
+            model=model,
+            host=host,
+            port=port,
+            api_key=api_key,
+            latency=latency,
+            faults=faults,
+        ).start()
+    out_console.print(f"Serving {model!r} at {server.url} (Ctrl-C stops).")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    out_console.print(f"Stopped after {server.stats.to_json()['requests']} requests.")
 
 
 @app.command(name="list")

@@ -82,26 +82,29 @@ def fit_predict(
         validation = (val[TEXT].tolist(), labels.ranks(val[LABEL], where="The validation split"))
     estimator = make_model(model, params, seed=seed)
     estimator.set_label_values(labels.values)
-    started = time.perf_counter()
-    estimator.fit(
-        train[TEXT].tolist(),
-        labels.ranks(train[LABEL], where="The train split"),
-        n_classes=k,
-        validation=validation,
-    )
-    fitted_at = time.perf_counter()
-    probabilities, details = {}, {}
-    for split in eval_splits(benchmark):
-        proba = np.asarray(
-            estimator.predict_proba(benchmark[split][TEXT].tolist()), dtype=np.float32
+    try:
+        started = time.perf_counter()
+        estimator.fit(
+            train[TEXT].tolist(),
+            labels.ranks(train[LABEL], where="The train split"),
+            n_classes=k,
+            validation=validation,
         )
-        if proba.shape != (len(benchmark[split]), k):
-            raise DataError(
-                f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
+        fitted_at = time.perf_counter()
+        probabilities, details = {}, {}
+        for split in eval_splits(benchmark):
+            proba = np.asarray(
+                estimator.predict_proba(benchmark[split][TEXT].tolist()), dtype=np.float32
             )
-        probabilities[split] = proba
-        if getattr(estimator, "prediction_details_", None) is not None:
-            details[split] = estimator.prediction_details_
+            if proba.shape != (len(benchmark[split]), k):
+                raise DataError(
+                    f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
+                )
+            probabilities[split] = proba
+            if getattr(estimator, "prediction_details_", None) is not None:
+                details[split] = estimator.prediction_details_
+    finally:
+        estimator.close()
     usage = dict(estimator.usage_) if getattr(estimator, "usage_", None) else None
     return Fitted(
         probabilities, fitted_at - started, time.perf_counter() - fitted_at, details, usage

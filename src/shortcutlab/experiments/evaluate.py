@@ -174,7 +174,10 @@ def evaluate_benchmark(
     labels = benchmark.labels
     truths, pairing = truths_and_pairing(benchmark)
     probe = make_model(model, model_params, seed=seed_list[0])
-    probe.check(len(labels))
+    try:
+        probe.check(len(labels))
+    finally:
+        probe.close()
     refit = type(probe).uses_seed
     predictions = {s: np.zeros((len(seed_list), len(benchmark[s])), dtype=np.int64) for s in truths}
     runs = []

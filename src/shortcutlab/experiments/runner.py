@@ -97,7 +97,11 @@ def check_models(spec: ExperimentSpec, tables: dict[str, tuple[LoadedTable, Load
             train.frame[LABEL].tolist(), given=dataset.labels, source=f"dataset '{dataset.name}'"
         )
         for model in spec.models:
-            make_model(model.name, model.constructor_params()).check(len(labels))
+            probe = make_model(model.name, model.constructor_params())
+            try:
+                probe.check(len(labels))
+            finally:
+                probe.close()
 
 
 def build_benchmark(

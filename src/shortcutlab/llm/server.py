@@ -3,7 +3,7 @@
 ``POST /v1/chat/completions`` answers with a pluggable ``backend(messages, params) -> text`` and
 ``GET /v1/models`` lists the one model; an optional bearer key, a fixed latency and a
 :class:`FaultPlan` make it behave like a busy paid API. Run it alone with
-``python -m shortcutlab.llm.server --port 8000 [--latency 0.05] [--rate-429 0.1 ...]``.
+``shortcutlab llm-server --port 8000 [--train data.csv] [--latency 0.05] [--rate-429 0.1 ...]``.
 
 Examples:
     >>> import httpx
@@ -15,17 +15,15 @@ Examples:
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.llm.faults import FAULT_KINDS, FaultPlan, ServerStats, prompt_key
+from shortcutlab.llm.faults import FaultPlan, ServerStats, prompt_key
 from shortcutlab.models.params import check_non_negative_float
 
 Backend = Callable[[list[dict[str, Any]], dict[str, Any]], str]
@@ -240,61 +238,3 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         """Quiet: tests and benchmarks read ``stats`` instead of a request log."""
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Serve the echo backend until Ctrl-C."""
-    parser = argparse.ArgumentParser(
-        prog="python -m shortcutlab.llm.server",
-        description="A local OpenAI-compatible chat server (echo backend) with optional faults.",
-    )
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
-    parser.add_argument("--model", default="shortcutlab-test")
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to each answer")
-    parser.add_argument("--api-key-env", help="require the key held in this environment variable")
-    for kind in FAULT_KINDS:
-        parser.add_argument(f"--rate-{kind}", type=float, default=0.0, metavar="P")
-    parser.add_argument("--timeout-seconds", type=float, default=2.0, help="stall of a timeout")
-    parser.add_argument("--retry-after", type=float, help="Retry-After seconds sent with 429s")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    try:
-        api_key = os.environ.get(args.api_key_env) if args.api_key_env else None
-        if args.api_key_env and not api_key:
-            raise ConfigError(
-                f"--api-key-env names the variable {args.api_key_env}, which is not set or empty. "
-                "Set it to the key clients must send, or leave the option out."
-            )
-        faults = FaultPlan(
-            **{f"rate_{kind}": getattr(args, f"rate_{kind}") for kind in FAULT_KINDS},
-            timeout_seconds=args.timeout_seconds,
-            retry_after=args.retry_after,
-            seed=args.seed,
-        )
-        server = ChatServer(
-            echo_backend,
-            model=args.model,
-            host=args.host,
-            port=args.port,
-            api_key=api_key,
-            latency=args.latency,
-            faults=faults,
-        ).start()
-    except ConfigError as exc:
-        print(f"Error: {exc}")
-        return 2
-    print(f"Serving {args.model!r} at {server.url} (echo backend). Ctrl-C stops.", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-    print(f"Stopped. {json.dumps(server.stats.to_json())}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -50,17 +50,19 @@ def bootstrap_deltas(
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
         rows = rng.integers(n_rows, size=(size, n_rows))
-        offset = np.arange(size)[:, None] * n_classes * n_classes
+        width = n_classes + 1  # the last column counts invalid (-1) predictions
+        offset = np.arange(size)[:, None] * n_classes * width
         acc = np.zeros(size)
         f1 = np.zeros(size)
-        base = offset + y_true[rows] * n_classes
+        base = offset + y_true[rows] * width
         for seed_a, seed_b in zip(pred_a, pred_b, strict=True):
             for sign, pred in ((1.0, seed_a), (-1.0, seed_b)):
-                codes = (base + np.asarray(pred, dtype=np.int64)[rows]).ravel()
-                matrices = np.bincount(codes, minlength=size * n_classes * n_classes).reshape(
-                    size, n_classes, n_classes
-                )
-                acc += sign * np.trace(matrices, axis1=1, axis2=2) / n_rows
+                predicted = np.asarray(pred, dtype=np.int64)
+                predicted = np.where(predicted < 0, n_classes, predicted)
+                codes = (base + predicted[rows]).ravel()
+                matrices = np.bincount(codes, minlength=size * n_classes * width)
+                matrices = matrices.reshape(size, n_classes, width)
+                acc += sign * np.trace(matrices[:, :, :n_classes], axis1=1, axis2=2) / n_rows
                 f1 += sign * macro_f1_from_confusion(matrices)
         deltas["accuracy"].append(acc / len(pred_a))
         deltas["macro_f1"].append(f1 / len(pred_a))

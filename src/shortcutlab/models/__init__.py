@@ -11,6 +11,7 @@ from shortcutlab.registry import Registry
 MODELS: Registry[type[TextClassifier]] = Registry("model")
 MODELS.add("tfidf-logreg", "shortcutlab.models.tfidf:TfidfLogReg")
 MODELS.add("majority", "shortcutlab.models.majority:MajorityClass")
+MODELS.add("llm-prompt", "shortcutlab.models.llm_prompt:LLMPrompt")
 MODELS.add("tfidf-svm", "shortcutlab.models.tfidf_svm:TfidfSvm")
 MODELS.add("bow-mlp", "shortcutlab.models.bow_mlp:BowMlp")
 MODELS.add("transformer", "shortcutlab.models.transformer:TransformerClassifier")

@@ -32,6 +32,9 @@ class TextClassifier(ABC):
     def set_label_values(self, values: Sequence[Any]) -> None:  # noqa: B027 - optional hook
         """Receive the benchmark's label values, in rank order (for models that verbalise labels)."""
 
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release what fitting acquired (network clients, loaded weights); called after predicting."""
+
     def check(self, n_classes: int | None = None) -> None:  # noqa: B027 (an optional hook)
         """Raise a ConfigError early for bad parameters (called before a grid runs)."""
 

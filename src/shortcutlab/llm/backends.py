@@ -1,0 +1,134 @@
+"""Deterministic backends for the local test server: answer the project's own prompts.
+
+``project_backend`` recognises three kinds of prompt and answers each without a language model:
+
+- classification (the ``llm-prompt`` templates): the text to classify goes to a scikit-learn model
+  trained on a labelled table, and the answer comes in the format the prompt asks for, with a
+  verbalized confidence when asked. A TF-IDF model takes shortcuts like any other, so an LLM
+  evaluation against this server shows real anti-test drops;
+- style rewrites (the Shortcut Maze prompts of figures 5-6, and the Bible one): the rules rewriter;
+- rewrite-quality judging (figure 7's four criteria): scores from word overlap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+_INPUT = re.compile(
+    r"(?:^|\n)(?:Review:\s*\n|Text:\s*)(?P<text>.*?)(?=\n(?:### Rating|Let's think step by step|Answer:)|\Z)",
+    re.DOTALL,
+)
+_REWRITE_INPUT = re.compile(r'Input Text:\s*"(?P<text>.*)"\s*\n###\s*Output:', re.DOTALL)
+_JUDGE_PAIR = re.compile(
+    r"Original text:\s*(?P<original>.*?)\nModified text:\s*(?P<modified>.*?)(?:\n\n|\Z)", re.DOTALL
+)
+_STYLE_WORDS = (
+    ("shakespeare", "shakespeare"),
+    ("hemingway", "hemingway"),
+    ("bible", "bible"),
+    ("complex sentence structures", "formal"),
+    ("formal", "formal"),
+    ("simple, short", "casual"),
+    ("casual", "casual"),
+)
+
+
+class ClassifierAnswers:
+    """Answer classification prompts with a fitted model; label names as the prompt spells them."""
+
+    def __init__(self, model: Any, label_names: Sequence[str]) -> None:
+        self.model = model
+        self.label_names = [str(n) for n in label_names]
+
+    @classmethod
+    def from_table(
+        cls,
+        table: Any,
+        *,
+        model: str = "tfidf-logreg",
+        labels: Sequence[Any] | None = None,
+        **load: Any,
+    ) -> ClassifierAnswers:
+        """Train ``model`` on a labelled table (anything :func:`load_table` reads)."""
+        from shortcutlab.data import LabelSpace, load_table
+        from shortcutlab.models import make_model
+
+        loaded = load_table(table, role="train", **load)
+        space = LabelSpace.infer(loaded.frame["label"].tolist(), given=labels)
+        fitted = make_model(model).fit(
+            loaded.frame["text"].tolist(), space.ranks(loaded.frame["label"]), n_classes=len(space)
+        )
+        return cls(fitted, [str(v) for v in space.values])
+
+    def __call__(self, prompt: str) -> str:
+        found = list(_INPUT.finditer(prompt))
+        text = found[-1].group("text").strip() if found else prompt
+        probabilities = np.asarray(self.model.predict_proba([text]))[0]
+        name = self.label_names[int(probabilities.argmax())]
+        confidence = (
+            f"\nConfidence: {round(100 * float(probabilities.max()))}"
+            if "confidence" in prompt.lower()
+            else ""
+        )
+        rating = "### Rating: [" in prompt or "Rating: [NUMBER]" in prompt
+        if prompt.rstrip().endswith("### Rating: ["):
+            return f"{name}]{confidence}"
+        if "step by step" in prompt.lower():
+            reason = f"The text reads most like the label {name}."
+            return (
+                f"{reason}\nRating: [{name}]{confidence}"
+                if rating
+                else f"{reason}\nAnswer: {name}{confidence}"
+            )
+        return f" {name}{confidence}"
+
+
+def rewrite_answer(prompt: str) -> str | None:
+    """The rules rewriter's version of a rewrite prompt's input, or None if it is not one."""
+    match = _REWRITE_INPUT.search(prompt)
+    if match is None:
+        return None
+    instruction = prompt[: match.start()].lower()
+    style = next((s for word, s in _STYLE_WORDS if word in instruction), None)
+    if style is None:
+        return None
+    from shortcutlab.shortcuts.rewriters import make_rewriter
+
+    rewritten = make_rewriter("rules", {}).rewrite(
+        [match.group("text")], style, role="train", row_ids=np.array([0])
+    )[0]
+    return rewritten or ""
+
+
+def judge_answer(prompt: str) -> str | None:
+    """Scores for figure 7's four questions from word overlap, or None if ``prompt`` is not a judge prompt."""
+    if "faithfulness" not in prompt.lower():
+        return None
+    match = _JUDGE_PAIR.search(prompt)
+    if match is None:
+        return "Q1: 3\nQ2: 3\nQ3: 3\nQ4: 3"
+    original = set(re.findall(r"\w+", match.group("original").lower()))
+    modified = set(re.findall(r"\w+", match.group("modified").lower()))
+    kept = len(original & modified) / max(len(original), 1)
+    added = len(modified - original) / max(len(modified), 1)
+    score = lambda value: int(np.clip(round(1 + 4 * value), 1, 5))  # noqa: E731 - a one-line scale
+    return f"Q1: {score(kept)}\nQ2: {score(kept)}\nQ3: {score(1 - added)}\nQ4: {score(kept)}"
+
+
+def project_backend(classifier: ClassifierAnswers | None = None) -> Any:
+    """A ChatServer backend answering judge, rewrite and (with ``classifier``) classification prompts."""
+
+    def respond(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
+        prompt = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+        for answer in (judge_answer(prompt), rewrite_answer(prompt)):
+            if answer is not None:
+                return answer
+        if classifier is None:  # an answer no parser accepts: scored as invalid, never retried
+            return "This test server has no classifier; start it with --train FILE to answer label prompts."
+        return classifier(prompt)
+
+    return respond

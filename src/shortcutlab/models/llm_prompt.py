@@ -1,0 +1,225 @@
+"""LLMs as models under test: prompt a chat model for each text and parse its answer.
+
+``fit`` only draws the few-shot demonstrations (per seed, balanced over labels) and, for few-shot
+chain-of-thought, asks the model for their rationales (the Shortcut Suite used GPT-4 for these).
+``predict_proba`` returns one-hot rows; an unparseable answer gives an all-zero row, which the
+engine records as ``invalid`` and scores as wrong. Raw answers, confidences and usage are kept
+in ``prediction_details_`` and ``usage_``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.models.base import TextClassifier, check_training_data
+from shortcutlab.models.params import check_non_negative_float, check_positive_int
+from shortcutlab.models.prompts import (
+    RATIONALE_PROMPT,
+    AnswerParser,
+    check_strategy,
+    compile_template,
+    default_template,
+)
+
+DIRECT_TOKENS = 5  # the paper's max_new_tokens for label answers (Shortcut Maze A.3.2)
+REASONING_TOKENS = 512
+
+
+class LLMPrompt(TextClassifier):
+    """Classify by prompting ``client`` (an ``openai-chat`` or ``hf-causal`` configuration).
+
+    ``template`` is Jinja2 text with the fields text, labels, demonstrations, cot, confidence and
+    answer_marker; by default the paper's rating prompt (numeric labels) or a label prompt.
+    """
+
+    name = "llm-prompt"
+    uses_seed = True  # few-shot demonstrations are drawn per seed; cached calls make reruns free
+
+    def __init__(
+        self,
+        client: Mapping[str, Any] | None = None,
+        strategy: str = "zero-shot",
+        k: int = 3,
+        template: str | None = None,
+        system: str | None = None,
+        label_names: Sequence[str] | None = None,
+        answer_marker: str | None = None,
+        confidence: bool = False,
+        max_tokens: int | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        self.client = client
+        self.strategy = strategy
+        self.k = k
+        self.template = template
+        self.system = system
+        self.label_names = label_names
+        self.answer_marker = answer_marker
+        self.confidence = confidence
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.seed = seed
+
+    # -- configuration ------------------------------------------------------------------------
+    def check(self, n_classes: int | None = None) -> None:
+        if not isinstance(self.client, Mapping) or "name" not in self.client:
+            raise ConfigError(
+                "The llm-prompt model needs a 'client' mapping, e.g. {name: openai-chat, base_url: "
+                "http://127.0.0.1:8000/v1, model: my-model} or {name: hf-causal, path: models/llama}."
+            )
+        check_strategy(self.strategy, self.k)
+        check_non_negative_float(self.name, "temperature", self.temperature)
+        if self.max_tokens is not None:
+            check_positive_int(self.name, "max_tokens", self.max_tokens)
+        if (
+            self.label_names is not None
+            and n_classes is not None
+            and len(self.label_names) != n_classes
+        ):
+            raise ConfigError(
+                f"The 'label_names' parameter of llm-prompt gives {len(self.label_names)} names but the data "
+                f"has {n_classes} labels. Give one name per label, in the benchmark's label order."
+            )
+        compile_template(self._template(["x"] * (n_classes or 2))[0])
+        self._llm().check()
+
+    def _llm(self) -> Any:
+        """The client, built once per model (an hf-causal client loads its weights only once)."""
+        if getattr(self, "_client", None) is None:
+            from shortcutlab.llm import make_client
+
+            self._client = make_client(dict(self.client or {}))
+        return self._client
+
+    def close(self) -> None:
+        if getattr(self, "_client", None) is not None:
+            self._client.close()
+            self._client = None
+
+    def _names(self, n_classes: int) -> list[str]:
+        return (
+            [str(n) for n in self.label_names]
+            if self.label_names is not None
+            else [str(v) for v in getattr(self, "label_values_", range(n_classes))]
+        )
+
+    def _template(self, names: Sequence[str]) -> tuple[str, str]:
+        template, marker = default_template(names)
+        return (self.template or template), (self.answer_marker or marker)
+
+    def set_label_values(self, values: Sequence[Any]) -> None:
+        """Default label names are the benchmark's label values (e.g. 1..5, or neutral/joy/...)."""
+        self.label_values_ = list(values)
+
+    # -- the contract ---------------------------------------------------------------------------
+    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+        labels = check_training_data(texts, labels, n_classes)
+        self.check(n_classes)
+        self.n_classes_ = n_classes
+        self.names_ = self._names(n_classes)
+        source, marker = self._template(self.names_)
+        self.compiled_ = compile_template(source)
+        self.marker_ = marker
+        self.parser_ = AnswerParser(self.names_, marker)
+        self.cot_ = self.strategy.endswith("cot")
+        self.demonstrations_: list[dict[str, str]] = []
+        self.usage_: dict[str, int] = {}
+        if self.strategy.startswith("few-shot"):
+            self.demonstrations_ = self._draw_demonstrations(list(texts), labels)
+        return self
+
+    def _draw_demonstrations(self, texts: list[str], labels: np.ndarray) -> list[dict[str, str]]:
+        """k training rows, balanced over labels (round-robin over a seeded label order)."""
+        rng = np.random.default_rng(self.seed)
+        by_label = {
+            int(c): rng.permutation(np.flatnonzero(labels == c)).tolist() for c in np.unique(labels)
+        }
+        order = rng.permutation(sorted(by_label)).tolist()
+        chosen: list[int] = []
+        while len(chosen) < min(self.k, len(texts)):
+            for label in order:
+                if by_label[label] and len(chosen) < self.k:
+                    chosen.append(by_label[label].pop())
+        rng.shuffle(chosen)
+        demos = [
+            {"text": texts[i], "label": self.names_[int(labels[i])], "rationale": ""}
+            for i in chosen
+        ]
+        if self.cot_:
+            self._add_rationales(demos)
+        return demos
+
+    def _add_rationales(self, demos: list[dict[str, str]]) -> None:
+        from shortcutlab.llm.base import ChatRequest
+
+        requests = [
+            ChatRequest(
+                messages=self._messages(
+                    RATIONALE_PROMPT.format(
+                        label=d["label"], labels=", ".join(self.names_), text=d["text"]
+                    )
+                ),
+                temperature=self.temperature,
+                max_tokens=REASONING_TOKENS,
+            )
+            for d in demos
+        ]
+        for demo, response in zip(demos, self._complete(requests), strict=True):
+            demo["rationale"] = (response.text or "").strip()
+
+    def _messages(self, content: str) -> tuple[tuple[str, str], ...]:
+        return ((("system", self.system),) if self.system else ()) + (("user", content),)
+
+    def _complete(self, requests: list[Any]) -> list[Any]:
+        client = self._llm()
+        before = client.usage.to_json()
+        responses = client.complete(requests)
+        for key, value in client.usage.to_json().items():
+            self.usage_[key] = self.usage_.get(key, 0) + int(value) - int(before.get(key, 0))
+        return responses
+
+    def prompt(self, text: str) -> str:
+        """The full user message for ``text`` (useful to inspect what the model sees)."""
+        return self.compiled_.render(
+            text=text,
+            labels=self.names_,
+            demonstrations=self.demonstrations_,
+            cot=self.cot_,
+            confidence=self.confidence,
+            answer_marker=self.marker_,
+        )
+
+    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
+        from shortcutlab.llm.base import ChatRequest
+
+        max_tokens = self.max_tokens or (
+            REASONING_TOKENS if self.cot_ else DIRECT_TOKENS + (16 if self.confidence else 0)
+        )
+        requests = [
+            ChatRequest(
+                messages=self._messages(self.prompt(t)),
+                temperature=self.temperature,
+                max_tokens=max_tokens,
+            )
+            for t in texts
+        ]
+        responses = self._complete(requests)
+        answers = [self.parser_.parse(r.text) for r in responses]
+        probabilities = np.zeros((len(texts), self.n_classes_))
+        for row, answer in enumerate(answers):
+            if answer.label is not None:
+                probabilities[row, answer.label] = 1.0
+        self.prediction_details_ = {
+            "raw": [r.text for r in responses],
+            "errors": [r.error for r in responses],
+            "invalid": np.array([a.label is None for a in answers]),
+            "confidence": np.array(
+                [np.nan if a.confidence is None else a.confidence for a in answers]
+            ),
+        }
+        return probabilities

@@ -1,0 +1,146 @@
+"""Prompt templates and answer parsing for LLMs as classifiers.
+
+Strategies follow the Shortcut Suite paper (section 4.4): zero-shot, few-shot in-context (k
+demonstrations), zero-shot chain-of-thought ("Let's think step by step", Kojima et al.) and few-shot
+chain-of-thought. The default rating template reproduces the Shortcut Maze evaluation prompt
+(appendix A.3.2, figure 8): "Select one rating from [1, 2, 3, 4, 5] according to this review ...
+### Rating: [". Verbalized confidence follows Xiong et al. (the Shortcut Suite's CFS).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shortcutlab.errors import ConfigError
+
+STRATEGIES = ("zero-shot", "few-shot", "zero-shot-cot", "few-shot-cot")
+TEMPLATE_FIELDS = ("text", "labels", "demonstrations", "cot", "confidence", "answer_marker")
+
+# Shortcut Maze, figure 8 (LLM testing prompt), generalised over the label list; the CoT and
+# confidence variants ask for the same final "Rating: [N]" line so one parser serves all four.
+RATING_TEMPLATE = """Below is an instruction that describes a task. Write a response that appropriately completes the request.
+
+### Instruction:
+Select one rating from [{{ labels | join(', ') }}] according to this review, where {{ labels[0] }} represents the lowest and {{ labels[-1] }} represents the highest satisfaction level. Follow the format: 
+Review:
+ [REVIEW] 
+###
+Rating: [NUMBER]
+{% if cot %}Think step by step about the review first, then give the rating on the last line as "Rating: [NUMBER]".
+{% endif %}{% if confidence %}After the rating, give your confidence that it is correct, from 0 to 100, on a new line as "Confidence: [NUMBER]".
+{% endif %}
+{% for demo in demonstrations %}Review:
+{{ demo.text }}
+{% if cot and demo.rationale %}{{ demo.rationale }}
+{% endif %}### Rating: [{{ demo.label }}]
+
+{% endfor %}Review:
+{{ text }}
+{% if cot %}Let's think step by step.{% else %}### Rating: [{% endif %}"""
+
+LABEL_TEMPLATE = """Classify the text into exactly one of these labels: {{ labels | join(', ') }}.
+{% if cot %}Think step by step first, then give the label on the last line as "Answer: <label>".
+{% else %}Reply with the label only, as "Answer: <label>".
+{% endif %}{% if confidence %}Then give your confidence that the label is correct, from 0 to 100, on a new line as "Confidence: <number>".
+{% endif %}
+{% for demo in demonstrations %}Text: {{ demo.text }}
+{% if cot and demo.rationale %}{{ demo.rationale }}
+{% endif %}Answer: {{ demo.label }}
+
+{% endfor %}Text: {{ text }}
+{% if cot %}Let's think step by step.{% else %}Answer:{% endif %}"""
+
+# Few-shot CoT demonstrations need reasoning; the Shortcut Suite had GPT-4 write it (section 4.4).
+RATIONALE_PROMPT = """Explain in two or three sentences why the following text has the label "{label}" (labels: {labels}). Do not restate the label at the end.
+
+Text: {text}"""
+
+
+def default_template(label_names: Sequence[str]) -> tuple[str, str]:
+    """(template, answer marker): the paper's rating prompt for numeric labels, else a label prompt."""
+    numeric = all(re.fullmatch(r"-?\d+(\.\d+)?", name) for name in label_names)
+    return (RATING_TEMPLATE, "Rating:") if numeric else (LABEL_TEMPLATE, "Answer:")
+
+
+def compile_template(source: str) -> Any:
+    """A Jinja2 template that fails on unknown fields; unknown names are reported up front."""
+    import jinja2
+    from jinja2 import meta
+
+    environment = jinja2.Environment(
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False
+    )
+    try:
+        parsed = environment.parse(source)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ConfigError(
+            f"The llm-prompt template has a Jinja2 syntax error at line {exc.lineno}: {exc.message}."
+        ) from exc
+    unknown = sorted(meta.find_undeclared_variables(parsed) - set(TEMPLATE_FIELDS))
+    if unknown:
+        raise ConfigError(
+            f"The llm-prompt template references unknown field(s) {', '.join(unknown)}. "
+            f"Fields available: {', '.join(TEMPLATE_FIELDS)}."
+        )
+    return environment.from_string(source)
+
+
+@dataclass(frozen=True)
+class Answer:
+    label: int | None  # rank of the parsed label; None = invalid
+    confidence: float | None  # in [0, 1]; None when absent or unparseable
+
+
+class AnswerParser:
+    """Finds the label (and an optional confidence) in a completion.
+
+    The label is the first label name after the last answer marker; without a marker, the first
+    label name in the completion (a direct answer after "### Rating: [" starts with it). Names
+    match as whole words, case-insensitively, longest first ("very positive" before "positive").
+    """
+
+    def __init__(self, label_names: Sequence[str], marker: str) -> None:
+        self.label_names = [str(n) for n in label_names]
+        order = sorted(range(len(self.label_names)), key=lambda i: -len(self.label_names[i]))
+        alternation = "|".join(re.escape(self.label_names[i]) for i in order)
+        self.pattern = re.compile(rf"(?<![\w.])({alternation})(?![\w]|\.\d)", re.IGNORECASE)
+        self.lookup = {name.lower(): i for i, name in enumerate(self.label_names)}
+        self.marker = re.compile(re.escape(marker.rstrip(": ")) + r"\s*:?\s*\[?", re.IGNORECASE)
+        self.confidence = re.compile(
+            r"confidence\s*(?:level|score)?\s*[:=]?\s*\[?\s*(\d{1,3}(?:\.\d+)?)\s*%?", re.IGNORECASE
+        )
+
+    def parse(self, completion: str | None) -> Answer:
+        if not completion:
+            return Answer(None, None)
+        text = completion
+        confidence = None
+        found = list(self.confidence.finditer(text))
+        if found:
+            value = float(found[-1].group(1))
+            confidence = min(max(value / 100.0, 0.0), 1.0)
+            text = text[: found[-1].start()] + text[found[-1].end() :]
+        markers = list(self.marker.finditer(text))
+        region = text[markers[-1].end() :] if markers else text
+        match = self.pattern.search(region)
+        if match is None:
+            return Answer(None, confidence)
+        return Answer(self.lookup[match.group(1).lower()], confidence)
+
+
+def check_strategy(strategy: str, k: int) -> None:
+    if strategy not in STRATEGIES:
+        from shortcutlab.registry import close_matches
+
+        close = close_matches(strategy, list(STRATEGIES), n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        raise ConfigError(
+            f"The 'strategy' parameter of llm-prompt must be one of {', '.join(STRATEGIES)}. Got {strategy!r} instead.{hint}"
+        )
+    if strategy.startswith("few-shot") and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        raise ConfigError(
+            f"The 'k' parameter of llm-prompt must be a positive integer for {strategy}. Got {k!r} instead."
+        )

@@ -1,0 +1,229 @@
+"""LLMs as models under test: prompts, parsing, demonstrations, confidence, invalid answers."""
+
+import numpy as np
+import pytest
+
+from shortcutlab.corpus import generate_corpus
+from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.evaluate import evaluate_benchmark
+from shortcutlab.llm.backends import ClassifierAnswers, project_backend
+from shortcutlab.llm.server import ChatServer
+from shortcutlab.models import make_model
+from shortcutlab.models.prompts import AnswerParser, compile_template, default_template
+from shortcutlab.splits import build_maze_benchmark
+
+
+def client(server, tmp_path, **extra):
+    return {
+        "name": "openai-chat",
+        "base_url": server.url,
+        "model": "shortcutlab-test",
+        "api_key_env": None,
+        "cache": str(tmp_path / "c.sqlite"),
+        **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("completion", "label", "confidence"),
+    [
+        ("4]", 3, None),
+        (" 2] because", 1, None),
+        ("The text is bad. It says 1 star... Rating: [3]", 2, None),
+        ("Rating: [5]\nConfidence: 85", 4, 0.85),
+        ("I cannot tell.", None, None),
+        ("10]", None, None),
+        ("", None, None),
+        (None, None, None),
+    ],
+)
+def test_rating_answers(completion, label, confidence):
+    answer = AnswerParser(["1", "2", "3", "4", "5"], "Rating:").parse(completion)
+    assert answer.label == label
+    assert answer.confidence == confidence
+
+
+def test_label_word_answers_prefer_the_last_marker_and_longest_names():
+    parser = AnswerParser(["positive", "very positive", "negative"], "Answer:")
+    assert parser.parse("positive at first, but Answer: very positive").label == 1
+    assert parser.parse("Reasoning... Answer: Negative\nConfidence: 40%").label == 2
+    assert parser.parse("Answer: neutral").label is None
+
+
+def test_default_templates_reproduce_the_paper_prompt_and_check_fields():
+    template, marker = default_template(["1", "2", "3", "4", "5"])
+    rendered = compile_template(template).render(
+        text="Nice.",
+        labels=["1", "2", "3", "4", "5"],
+        demonstrations=[],
+        cot=False,
+        confidence=False,
+        answer_marker=marker,
+    )
+    assert "Select one rating from [1, 2, 3, 4, 5] according to this review" in rendered
+    assert rendered.endswith("Review:\nNice.\n### Rating: [")
+    assert default_template(["neg", "pos"])[1] == "Answer:"
+    with pytest.raises(
+        ConfigError, match=r"references unknown field\(s\) review\. Fields available: text, labels"
+    ):
+        compile_template("Classify {{ review }}")
+    with pytest.raises(ConfigError, match="Jinja2 syntax error at line 1"):
+        compile_template("{% for x %}")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    corpus = generate_corpus(train_size=500, test_size=200, seed=3)
+    return build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut="concept-correlation", strength=1.0
+    )
+
+
+@pytest.fixture(scope="module")
+def server(bench):
+    backend = project_backend(ClassifierAnswers.from_table(bench["train"]))
+    with ChatServer(backend) as running:
+        yield running
+
+
+def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, server, tmp_path):
+    result = evaluate_benchmark(
+        bench,
+        model="llm-prompt",
+        model_params={"client": client(server, tmp_path), "confidence": True},
+        seeds=1,
+        bootstrap=100,
+    )
+    summary = result.summary
+    assert summary["delta"]["accuracy"]["mean"] > 0.1 and summary["significant"]
+    assert summary["splits"]["test"]["invalid"] == 0
+    confidence = summary["splits"]["anti_test"]["confidence"]
+    assert 0 < confidence["mean"] <= 1 and confidence["ece"] >= 0
+    assert sum(summary["splits"]["test"]["label_distribution"].values()) == len(bench["test"])
+    assert result.runs[0]["usage"]["requests"] >= 3 * len(bench["test"])
+
+
+def test_unparseable_answers_are_invalid_and_wrong(bench, tmp_path):
+    with ChatServer(project_backend(None)) as bare:
+        result = evaluate_benchmark(
+            bench,
+            model="llm-prompt",
+            model_params={"client": client(bare, tmp_path)},
+            seeds=1,
+            bootstrap=100,
+        )
+    test = result.summary["splits"]["test"]
+    assert test["invalid"] == len(bench["test"]) and test["accuracy"]["mean"] == 0.0
+    assert test["label_distribution"]["invalid"] == len(bench["test"])
+
+
+def test_few_shot_demonstrations_are_balanced_and_drawn_per_seed(bench, server, tmp_path):
+    texts, labels = bench["train"]["text"].tolist(), bench.labels.ranks(bench["train"]["label"])
+    params = {"client": client(server, tmp_path), "strategy": "few-shot", "k": 5}
+    first, again, other = (make_model("llm-prompt", params, seed=seed) for seed in (0, 0, 1))
+    for model in (first, again, other):
+        model.set_label_values(bench.labels.values)  # as the engine does: prompts use 1..5
+        model.fit(texts, labels, n_classes=5)
+    assert sorted(d["label"] for d in first.demonstrations_) == ["1", "2", "3", "4", "5"]
+    assert first.demonstrations_ == again.demonstrations_ != other.demonstrations_
+    assert first.prompt("New text.").count("### Rating: [") == 6
+
+
+def test_few_shot_chain_of_thought_asks_for_rationales_and_parses_the_final_answer(
+    bench, server, tmp_path
+):
+    texts, labels = bench["train"]["text"].tolist(), bench.labels.ranks(bench["train"]["label"])
+    model = make_model(
+        "llm-prompt",
+        {"client": client(server, tmp_path), "strategy": "few-shot-cot", "k": 2},
+        seed=0,
+    )
+    model.set_label_values(bench.labels.values)
+    model.fit(texts, labels, n_classes=5)
+    assert all(d["rationale"] for d in model.demonstrations_)
+    probabilities = model.predict_proba(texts[:20])
+    assert np.allclose(probabilities.sum(axis=1), 1)
+    assert "Let's think step by step." in model.prompt("x")
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        (
+            {
+                "client": {
+                    "name": "openai-chat",
+                    "base_url": "http://127.0.0.1:9/v1",
+                    "model": "m",
+                    "api_key_env": None,
+                }
+            },
+            r"Cannot reach the LLM server at http://127\.0\.0\.1:9/v1",
+        ),
+        (
+            {
+                "client": {
+                    "name": "openai-chat",
+                    "base_url": "URL",
+                    "model": "m",
+                    "api_key_env": "SHORTCUTLAB_TEST_MISSING_KEY",
+                }
+            },
+            "SHORTCUTLAB_TEST_MISSING_KEY",
+        ),
+        (
+            {
+                "client": {
+                    "name": "openai-chat",
+                    "base_url": "URL",
+                    "model": "gpt-99",
+                    "api_key_env": None,
+                }
+            },
+            r"has no model 'gpt-99'. Models it serves: shortcutlab-test",
+        ),
+        (
+            {
+                "client": {
+                    "name": "openai-chat",
+                    "base_url": "URL",
+                    "model": "shortcutlab-test",
+                    "api_key_env": None,
+                },
+                "template": "{{ review }}",
+            },
+            "unknown field",
+        ),
+        (
+            {
+                "client": {
+                    "name": "openai-chat",
+                    "base_url": "URL",
+                    "model": "shortcutlab-test",
+                    "api_key_env": None,
+                },
+                "strategy": "one-shot",
+            },
+            "Did you mean 'few-shot'",
+        ),
+        (
+            {
+                "client": {
+                    "name": "openai-chat",
+                    "base_url": "URL",
+                    "model": "shortcutlab-test",
+                    "api_key_env": None,
+                },
+                "label_names": ["a"],
+            },
+            "gives 1 names but the data has 5 labels",
+        ),
+        ({}, "needs a 'client' mapping"),
+    ],
+)
+def test_bad_configurations_fail_in_check(server, params, message, monkeypatch):
+    monkeypatch.delenv("SHORTCUTLAB_TEST_MISSING_KEY", raising=False)
+    if "client" in params and params["client"]["base_url"] == "URL":
+        params = params | {"client": params["client"] | {"base_url": server.url}}
+    with pytest.raises(ConfigError, match=message):
+        make_model("llm-prompt", params).check(5)
