@@ -400,6 +400,78 @@ def make_tiny_model(
     out_console.print(f"Wrote a tiny {kind} model to {path}")
 
 
+@app.command(name="rewrite-quality")
+def rewrite_quality_command(
+    data: Annotated[
+        Path, typer.Option(help="The table whose texts are rewritten (CSV, JSONL, Parquet, ...).")
+    ],
+    shortcut: Annotated[
+        str, typer.Option(help="register, author or bible: which pair of styles to check.")
+    ] = "register",
+    rewriter: Annotated[str, typer.Option(help="rules, file or llm.")] = "rules",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="Rewriter option KEY=VALUE, e.g. -o rewrites=... or -o client=...",
+        ),
+    ] = None,
+    role: Annotated[
+        str, typer.Option(help="Which split the table is (file rewriter: which rewrite files).")
+    ] = "train",
+    text_col: Annotated[str, typer.Option(help="Text column.")] = "text",
+    label_col: Annotated[str, typer.Option(help="Label column.")] = "label",
+    encoding: Annotated[str, typer.Option(help="Encoding of the table.")] = "utf-8",
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="LLM judge client as YAML, e.g. '{name: openai-chat, base_url: ..., model: ...}'."
+        ),
+    ] = None,
+    embeddings: Annotated[
+        bool, typer.Option(help="Compute sentence-embedding similarity (all-MiniLM-L6-v2).")
+    ] = True,
+    sample: Annotated[
+        int | None, typer.Option(help="Check a seeded random sample of this many rows.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample and the cross-fitting.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write summary.csv, rows.csv, flagged.csv and quality.json here."),
+    ] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out.")] = False,
+) -> None:
+    """Check style rewrites: LLM-judge scores (paper figure 7), embedding similarity, length, label consistency."""
+    from shortcutlab.experiments.rewrite_quality import rewrite_quality
+
+    with user_errors():
+        judge_config = (
+            parse_key_values([f"judge={judge}"], flag="--judge")["judge"] if judge else None
+        )
+        if judge is not None and not isinstance(judge_config, dict):
+            raise ConfigError(
+                f"--judge must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {judge!r} instead."
+            )
+        report = rewrite_quality(
+            data,
+            shortcut=shortcut,
+            rewriter=rewriter,
+            rewriter_options=parse_key_values(option, flag="--option"),
+            role=role,
+            judge=judge_config,
+            embeddings=embeddings,
+            sample=sample,
+            seed=seed,
+            text_col=text_col,
+            label_col=label_col,
+            encoding=encoding,
+        )
+        if out is not None:
+            report.save(out, overwrite=overwrite)
+    render.rewrite_quality(out_console, report, written=out)
+
+
 @app.command(name="llm-server")
 def llm_server(
     train: Annotated[

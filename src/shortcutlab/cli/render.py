@@ -33,15 +33,18 @@ def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 
             format_cell(column, 1) if isinstance(column, float) else str(column), justify="right"
         )
     previous: Any = None
-    for key, row in frame.iterrows():
+    for position, key in enumerate(frame.index):
         keys = list(key) if isinstance(key, tuple) else [key]
+        values = [
+            frame.iat[position, i] for i in range(frame.shape[1])
+        ]  # per-column dtypes, unlike row
         shown = [str(k) for k in keys]
         if levels > 1 and previous is not None and previous == keys[0]:
             shown[0] = ""
         elif levels > 1 and previous is not None:
             table.add_section()
         previous = keys[0]
-        table.add_row(*shown, *(format_cell(v, digits) for v in row.tolist()))
+        table.add_row(*shown, *(format_cell(v, digits) for v in values))
     return table
 
 
@@ -227,3 +230,33 @@ def run_report(console: Console, errors: Console, report: Any) -> None:
         )
     if len(report.errors) > 10:
         errors.print(f"... and {len(report.errors) - 10} more failed cells.", markup=False)
+
+
+def rewrite_quality(console: Console, report: Any, *, written: Path | None) -> None:
+    settings = report.settings
+    console.print(
+        frame_table(
+            report.summary,
+            title=f"Rewrite quality: {settings['rewriter']} rewriter, {settings['rows']} rows ({settings['shortcut']})",
+        )
+    )
+    flagged = report.flagged()
+    console.print(
+        f"{len(flagged)} of {len(report.rows)} rewrites below the thresholds ({settings['thresholds']})."
+    )
+    if len(flagged):
+        table = Table(
+            show_edge=False, pad_edge=False, title="First flagged rewrites", title_justify="left"
+        )
+        for column in ("row_id", "style", "flags", "rewrite"):
+            table.add_column(column)
+        for row in flagged.head(10).itertuples():
+            table.add_row(
+                str(row.row_id),
+                row.style,
+                row.flags,
+                (str(row.rewrite) if row.rewrite else "")[:80],
+            )
+        console.print(table)
+    if written is not None:
+        console.print(f"Wrote summary.csv, rows.csv, flagged.csv and quality.json to {written}")

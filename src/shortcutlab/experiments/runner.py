@@ -114,7 +114,7 @@ def build_benchmark(
         tables[0],
         tables[1],
         shortcut=plan.shortcut.name,
-        shortcut_options=plan.shortcut.options,
+        shortcut_options=plan.shortcut.constructor_options(),
         strength=plan.strength,
         strength_mode=spec.strength_mode,
         test_strength=spec.test_strength,

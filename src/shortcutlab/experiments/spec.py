@@ -106,9 +106,24 @@ class DatasetSpec:
 class ShortcutSpec:
     name: str
     options: dict[str, Any] = field(default_factory=dict)
+    files_sha256: str = ""  # contents of the files an option names (style rewrites), when any
+    base_dir: str = "."
 
     def resolved(self) -> dict[str, Any]:
-        return {"name": self.name, **self.options}
+        return {
+            "name": self.name,
+            **self.options,
+            **({"files_sha256": self.files_sha256} if self.files_sha256 else {}),
+        }
+
+    def constructor_options(self) -> dict[str, Any]:
+        """``options`` with the rewrite files' relative paths resolved against the spec's folder."""
+        options = dict(self.options)
+        if isinstance(options.get("rewrites"), dict):
+            options["rewrites"] = _map_paths(
+                options["rewrites"], lambda path: str(_resolved_path(path, Path(self.base_dir)))
+            )
+        return options
 
 
 @dataclass(frozen=True)
@@ -230,7 +245,7 @@ def parse_spec(
     _unique([d.name for d in datasets], f"{source}: datasets", "name")
 
     shortcuts = [
-        _shortcut(entry, f"{source}: shortcuts[{i}]", SHORTCUTS)
+        _shortcut(entry, f"{source}: shortcuts[{i}]", SHORTCUTS, base)
         for i, entry in enumerate(_list(raw["shortcuts"], f"{source}: shortcuts"))
     ]
     _unique([canonical_hash(s.resolved()) for s in shortcuts], f"{source}: shortcuts", "entry")
@@ -367,7 +382,7 @@ def _existing(value: Any, base: Path, where: str) -> Path:
     return path
 
 
-def _shortcut(entry: Any, where: str, registry: Any) -> ShortcutSpec:
+def _shortcut(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec:
     if isinstance(entry, str):
         entry = {"name": entry}
     if not isinstance(entry, dict) or "name" not in entry:
@@ -379,7 +394,32 @@ def _shortcut(entry: Any, where: str, registry: Any) -> ShortcutSpec:
         raise ConfigError(f"{where}: {registry.unknown_message(name)}")
     options = {k: v for k, v in entry.items() if k != "name"}
     check_keys(options, registry.parameters(name), f"{where} ({name})")
-    return ShortcutSpec(name=name, options=options)
+    digest = ""
+    if isinstance(options.get("rewrites"), dict):
+        hashes: list[str] = []
+
+        def existing(path: Any) -> Any:
+            hashes.append(_file_digest(_existing(path, base, f"{where}: rewrites")))
+            return path
+
+        _map_paths(options["rewrites"], existing)
+        digest = hashlib.sha256("".join(hashes).encode()).hexdigest()
+    return ShortcutSpec(name=name, options=options, files_sha256=digest, base_dir=str(base))
+
+
+def _map_paths(rewrites: dict[str, Any], function: Any) -> dict[str, Any]:
+    """Apply ``function`` to every path of a ``{style: path | {train: path, test: path}}`` mapping."""
+    return {
+        style: {role: function(path) for role, path in paths.items()}
+        if isinstance(paths, dict)
+        else function(paths)
+        for style, paths in rewrites.items()
+    }
+
+
+def _resolved_path(value: Any, base: Path) -> Path:
+    path = Path(str(value))
+    return path if path.is_absolute() else base / path
 
 
 def _model(entry: Any, where: str, registry: Any, base: Path) -> ModelSpec:

@@ -72,13 +72,15 @@ def format_cell(value: Any, digits: int = 3) -> str:
         return value
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return "-"
+    if isinstance(value, int | np.integer) and not isinstance(value, bool):
+        return str(value)  # counts stay whole numbers
     return f"{value:.{digits}f}"
 
 
 def grouped_rows(table: pd.DataFrame) -> Iterator[tuple[list[str], list[Any], bool]]:
     """Rows as (index labels, values, starts a new top-level group), each group label shown once."""
     previous: tuple[Any, ...] = ()
-    for key, row in table.iterrows():
+    for position, key in enumerate(table.index):
         keys = key if isinstance(key, tuple) else (key,)
         shown = [str(k) for k in keys]
         for level in range(len(keys) - 1):
@@ -86,7 +88,7 @@ def grouped_rows(table: pd.DataFrame) -> Iterator[tuple[list[str], list[Any], bo
                 shown[level] = ""
         new_group = bool(previous) and len(keys) > 1 and previous[:1] != keys[:1]
         previous = keys
-        yield shown, row.tolist(), new_group
+        yield shown, [table.iat[position, i] for i in range(table.shape[1])], new_group
 
 
 def to_markdown(table: pd.DataFrame, *, digits: int = 3) -> str:

@@ -1,7 +1,5 @@
-"""Rewriters for the style shortcuts: ``rules`` (offline, deterministic) and ``file`` (given rewrites).
-
-An ``llm`` rewriter, built on the LLM client layer, registers here under the same contract
-(:class:`Rewriter`); its options reach it through the style shortcuts' ``rewriter_options``.
+"""Rewriters for the style shortcuts: ``rules`` (offline, deterministic), ``file`` (given rewrites)
+and ``llm`` (the paper's prompts through the LLM client layer; options via ``rewriter_options``).
 """
 
 from __future__ import annotations
@@ -15,6 +13,7 @@ from shortcutlab.shortcuts.rewriters.base import ORIGINAL, STYLES, Rewriter
 REWRITERS: Registry[type[Rewriter]] = Registry("rewriter")
 REWRITERS.add("rules", "shortcutlab.shortcuts.rewriters.rules:RulesRewriter")
 REWRITERS.add("file", "shortcutlab.shortcuts.rewriters.files:FileRewriter")
+REWRITERS.add("llm", "shortcutlab.shortcuts.rewriters.llm:LLMRewriter")
 
 
 def make_rewriter(name: str, options: Mapping[str, Any] | None = None) -> Rewriter:
