@@ -265,7 +265,7 @@ def demo(
         bool, typer.Option(help="Replace a non-empty folder that is not a previous demo.")
     ] = False,
 ) -> None:
-    """Generate the corpus, build all five shortcut types at λ = 1, 0.8, 0.6 and evaluate tfidf-logreg."""
+    """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate tfidf-logreg."""
     from shortcutlab.experiments.demo import run_demo
 
     with user_errors():
