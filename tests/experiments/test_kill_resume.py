@@ -33,32 +33,26 @@ def _done(database):
         return 0
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_kill_nine_then_resume(tmp_path, jobs):
-    (tmp_path / "spec.yaml").write_text(SPEC)
-    run = tmp_path / "run"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "shortcutlab",
-            "run",
-            str(tmp_path / "spec.yaml"),
-            "--out",
-            str(run),
-            "--jobs",
-            jobs,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def run_and_kill(spec, run, *, after_cells, extra=()):
+    """Start 'shortcutlab run' in a subprocess and SIGKILL it once ``after_cells`` cells are stored."""
+    command = [sys.executable, "-m", "shortcutlab", "run", str(spec), "--out", str(run), *extra]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while (
-        _done(run / "results.sqlite") < 3 and process.poll() is None and time.monotonic() < deadline
+        _done(run / "results.sqlite") < after_cells
+        and process.poll() is None
+        and time.monotonic() < deadline
     ):
         time.sleep(0.05)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_kill_nine_then_resume(tmp_path, jobs):
+    (tmp_path / "spec.yaml").write_text(SPEC)
+    run = tmp_path / "run"
+    run_and_kill(tmp_path / "spec.yaml", run, after_cells=3, extra=["--jobs", jobs])
     with sqlite3.connect(run / "results.sqlite") as db:
         done = db.execute("SELECT count(*) FROM cells").fetchone()[0]
         orphans = db.execute(

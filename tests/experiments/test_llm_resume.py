@@ -1,12 +1,7 @@
 """An llm-prompt grid against a faulty local server, killed with SIGKILL and resumed, gives the
 uninterrupted results, and no prompt whose answer was cached is ever requested again."""
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 
 import pandas as pd
 import yaml
@@ -17,7 +12,7 @@ from shortcutlab.experiments.runner import run_experiment
 from shortcutlab.llm.backends import ClassifierAnswers, project_backend
 from shortcutlab.llm.faults import FaultPlan
 from shortcutlab.llm.server import ChatServer
-from tests.experiments.test_kill_resume import _done
+from tests.experiments.test_kill_resume import run_and_kill
 
 CONCURRENCY = 3
 
@@ -48,28 +43,7 @@ def test_llm_grid_killed_and_resumed(tmp_path):
         }
         (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
         run = tmp_path / "run"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "shortcutlab",
-                "run",
-                str(tmp_path / "spec.yaml"),
-                "--out",
-                str(run),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 120
-        while (
-            _done(run / "results.sqlite") < 1
-            and process.poll() is None
-            and time.monotonic() < deadline
-        ):
-            time.sleep(0.05)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
+        run_and_kill(tmp_path / "spec.yaml", run, after_cells=1)
         with sqlite3.connect(run / "results.sqlite") as db:
             finished = db.execute("SELECT count(*) FROM cells").fetchone()[0]
         assert 1 <= finished < 4, "the kill should land mid-run"
