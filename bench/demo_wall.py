@@ -56,12 +56,13 @@ def main() -> None:
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    cells = len(list((out / "benchmarks").iterdir()))
     default_threads = plain_baseline(out, blas_threads=None)
     one_thread = plain_baseline(out, blas_threads=1)
     print(f"shortcutlab demo wall time: {wall:.1f}s (jobs={args.jobs or 'default'})")
     print(f"peak RSS of the largest process (CLI or worker): {peak_mb:.0f} MB")
     print(
-        f"plain sklearn fit+predict of the same 15 cells, one process, default BLAS threads: {default_threads:.1f}s"
+        f"plain sklearn fit+predict of the same {cells} cells, one process, default BLAS threads: {default_threads:.1f}s"
     )
     print(f"the same with one BLAS thread: {one_thread:.1f}s")
     print(f"demo / plain baselines: {wall / default_threads:.2f}x, {wall / one_thread:.2f}x")

@@ -405,3 +405,13 @@ def test_checkpoint_with_another_label_count_is_refused_before_running(tmp_path,
         "has a 3-label classification head but the data has 5 labels. Pass reinit_head: true",
     )
     assert not (tmp_path / "run").exists()
+
+
+def test_llm_model_with_an_unreachable_server_is_refused_before_running(tmp_path):
+    client = "{name: openai-chat, base_url: 'http://127.0.0.1:9/v1', model: m, api_key_env: null}"
+    (tmp_path / "spec.yaml").write_text(
+        GRID.replace("{name: majority}", f"{{name: llm-prompt, client: {client}}}")
+    )
+    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    assert_user_error(result, "Cannot reach the LLM server at http://127.0.0.1:9/v1")
+    assert not (tmp_path / "run").exists()
