@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,16 @@ from typing import Any
 import yaml
 
 from shortcutlab.errors import ConfigError, InputFileError
-from shortcutlab.registry import close_matches
+from shortcutlab.experiments.spec_values import (
+    as_list,
+    bootstrap,
+    check_keys,
+    choice,
+    natural,
+    unique,
+    unit_interval,
+    val_size,
+)
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES
 
 TOP_KEYS = (
@@ -237,37 +246,37 @@ def parse_spec(
         raise ConfigError(
             f"{source} needs exactly one of 'data' (one dataset) or 'datasets' (a list)."
         )
-    entries = [raw["data"]] if "data" in raw else _list(raw["datasets"], f"{source}: datasets")
+    entries = [raw["data"]] if "data" in raw else as_list(raw["datasets"], f"{source}: datasets")
     datasets = [
         _dataset(entry, f"{source}: {'data' if 'data' in raw else f'datasets[{i}]'}", base)
         for i, entry in enumerate(entries)
     ]
-    _unique([d.name for d in datasets], f"{source}: datasets", "name")
+    unique([d.name for d in datasets], f"{source}: datasets", "name")
 
     shortcuts = [
         _shortcut(entry, f"{source}: shortcuts[{i}]", SHORTCUTS, base)
-        for i, entry in enumerate(_list(raw["shortcuts"], f"{source}: shortcuts"))
+        for i, entry in enumerate(as_list(raw["shortcuts"], f"{source}: shortcuts"))
     ]
-    _unique([canonical_hash(s.resolved()) for s in shortcuts], f"{source}: shortcuts", "entry")
+    unique([canonical_hash(s.resolved()) for s in shortcuts], f"{source}: shortcuts", "entry")
     models = [
         _model(entry, f"{source}: models[{i}]", MODELS, base)
-        for i, entry in enumerate(_list(raw["models"], f"{source}: models"))
+        for i, entry in enumerate(as_list(raw["models"], f"{source}: models"))
     ]
-    _unique(
+    unique(
         [m.id for m in models],
         f"{source}: models",
         "id (give two configs of one model distinct 'id's)",
     )
     strengths = [
-        _unit(v, f"{source}: strengths[{i}]")
-        for i, v in enumerate(_list(raw["strengths"], f"{source}: strengths"))
+        unit_interval(v, f"{source}: strengths[{i}]")
+        for i, v in enumerate(as_list(raw["strengths"], f"{source}: strengths"))
     ]
-    _unique(strengths, f"{source}: strengths", "value")
+    unique(strengths, f"{source}: strengths", "value")
     seeds = [
-        _natural(v, f"{source}: seeds[{i}]")
-        for i, v in enumerate(_list(raw.get("seeds", [0, 1, 2, 3, 4]), f"{source}: seeds"))
+        natural(v, f"{source}: seeds[{i}]")
+        for i, v in enumerate(as_list(raw.get("seeds", [0, 1, 2, 3, 4]), f"{source}: seeds"))
     ]
-    _unique(seeds, f"{source}: seeds", "value")
+    unique(seeds, f"{source}: seeds", "value")
     return ExperimentSpec(
         name=str(raw.get("name", "experiment")),
         datasets=datasets,
@@ -275,27 +284,16 @@ def parse_spec(
         strengths=strengths,
         models=models,
         seeds=seeds,
-        strength_mode=_choice(
+        strength_mode=choice(
             raw.get("strength_mode", "mix"), STRENGTH_MODES, f"{source}: strength_mode"
         ),
-        test_strength=_unit(raw.get("test_strength", 1.0), f"{source}: test_strength"),
-        sampling=_choice(raw.get("sampling", "exact"), SAMPLING, f"{source}: sampling"),
-        val_size=_val_size(raw.get("val_size", 0.1), f"{source}: val_size"),
-        build_seed=_natural(raw.get("build_seed", 0), f"{source}: build_seed"),
-        bootstrap=_bootstrap(raw.get("bootstrap", 1000), f"{source}: bootstrap"),
+        test_strength=unit_interval(raw.get("test_strength", 1.0), f"{source}: test_strength"),
+        sampling=choice(raw.get("sampling", "exact"), SAMPLING, f"{source}: sampling"),
+        val_size=val_size(raw.get("val_size", 0.1), f"{source}: val_size"),
+        build_seed=natural(raw.get("build_seed", 0), f"{source}: build_seed"),
+        bootstrap=bootstrap(raw.get("bootstrap", 1000), f"{source}: bootstrap"),
         base_dir=str(base),
     )
-
-
-def check_keys(mapping: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
-    """Raise a ConfigError for the first key not in ``allowed``, with close matches."""
-    for key in mapping:
-        if key not in allowed:
-            close = close_matches(key, list(allowed), n=1, cutoff=0.6)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            raise ConfigError(
-                f"Unknown key '{key}' in {where}.{hint} Allowed keys: {', '.join(allowed)}."
-            )
 
 
 def _dataset(entry: Any, where: str, base: Path) -> DatasetSpec:
@@ -305,14 +303,14 @@ def _dataset(entry: Any, where: str, base: Path) -> DatasetSpec:
         )
     if "builtin" in entry:
         check_keys(entry, BUILTIN_DATA_KEYS, where)
-        builtin = _choice(entry["builtin"], BUILTINS, f"{where}: builtin")
+        builtin = choice(entry["builtin"], BUILTINS, f"{where}: builtin")
         generator = {
-            "train_size": _natural(
+            "train_size": natural(
                 entry.get("train_size", 4000), f"{where}: train_size", minimum=10
             ),
-            "test_size": _natural(entry.get("test_size", 2000), f"{where}: test_size", minimum=10),
-            "levels": _natural(entry.get("levels", 5), f"{where}: levels"),
-            "seed": _natural(entry.get("seed", 0), f"{where}: seed"),
+            "test_size": natural(entry.get("test_size", 2000), f"{where}: test_size", minimum=10),
+            "levels": natural(entry.get("levels", 5), f"{where}: levels"),
+            "seed": natural(entry.get("seed", 0), f"{where}: seed"),
         }
         if generator["levels"] not in (4, 5):
             raise ConfigError(f"{where}: levels must be 4 or 5. Got {generator['levels']}.")
@@ -356,7 +354,7 @@ def _dataset(entry: Any, where: str, base: Path) -> DatasetSpec:
         text_pair=entry.get("text_pair"),
         labels=tuple(labels) if labels else None,
         encoding=str(entry.get("encoding", "utf-8")),
-        on_empty=_choice(entry.get("on_empty", "drop"), ("drop", "error"), f"{where}: on_empty"),
+        on_empty=choice(entry.get("on_empty", "drop"), ("drop", "error"), f"{where}: on_empty"),
         distractors=distractors,
         fingerprint=digest.hexdigest(),
         base_dir=str(base),
@@ -455,47 +453,3 @@ def _model(entry: Any, where: str, registry: Any, base: Path) -> ModelSpec:
         gpus=float(gpus),
         base_dir=str(base),
     )
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if isinstance(value, str | bytes) or not isinstance(value, list | tuple) or not value:
-        raise ConfigError(f"{where} must be a non-empty list. Got {value!r}.")
-    return list(value)
-
-
-def _unique(values: Sequence[Any], where: str, what: str) -> None:
-    seen = set()
-    for value in values:
-        if value in seen:
-            raise ConfigError(f"{where} repeats a {what}: {value!r}.")
-        seen.add(value)
-
-
-def _unit(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise ConfigError(f"{where} must be a number in [0, 1]. Got {value!r}.")
-    return float(value)
-
-
-def _natural(value: Any, where: str, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where} must be an integer >= {minimum}. Got {value!r}.")
-    return value
-
-
-def _choice(value: Any, allowed: Sequence[str], where: str) -> str:
-    if value not in allowed:
-        close = close_matches(value, list(allowed), n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise ConfigError(f"{where} must be one of {', '.join(allowed)}. Got {value!r}.{hint}")
-    return str(value)
-
-
-def _val_size(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise ConfigError(f"{where} must be a row count or a fraction in (0, 1). Got {value!r}.")
-    return value
-
-
-def _bootstrap(value: Any, where: str) -> int:
-    return _natural(value, where, minimum=100)

@@ -1,0 +1,226 @@
+"""Commands that make and evaluate single benchmarks: generate, build, evaluate, demo, list."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from shortcutlab.cli import render
+from shortcutlab.cli.app import app, err_console, out_console, user_errors
+from shortcutlab.cli.options import parse_floats, parse_key_values, parse_list, parse_named_paths
+
+
+@app.command()
+def build(
+    train: Annotated[
+        str,
+        typer.Option(
+            help="Training table: CSV, TSV, JSONL, Parquet or a saved HF dataset (PATH::SPLIT)."
+        ),
+    ],
+    test: Annotated[str, typer.Option(help="Test table, same formats.")],
+    shortcut: Annotated[
+        str,
+        typer.Option(
+            help="single-term, synonym, category, concept-occurrence or concept-correlation."
+        ),
+    ],
+    out: Annotated[
+        Path, typer.Option(help="Output folder (must not exist or be empty, unless --overwrite).")
+    ],
+    text_col: Annotated[str, typer.Option(help="Column holding the text.")] = "text",
+    label_col: Annotated[str, typer.Option(help="Column holding the label.")] = "label",
+    text_pair_col: Annotated[
+        str | None, typer.Option(help="Optional second text column (paired inputs).")
+    ] = None,
+    labels: Annotated[
+        str | None,
+        typer.Option(help="Label order, comma-separated (numeric labels sort by themselves)."),
+    ] = None,
+    strength: Annotated[
+        float, typer.Option(help="Shortcut strength λ of the training splits, in [0, 1].")
+    ] = 0.8,
+    strength_mode: Annotated[
+        str, typer.Option(help="mix: λ·p + (1-λ)/2 (released data); scale: λ·p (paper text).")
+    ] = "mix",
+    test_strength: Annotated[float, typer.Option(help="λ of test and anti-test.")] = 1.0,
+    sampling: Annotated[
+        str,
+        typer.Option(
+            help="exact: cue counts per label match the target; bernoulli: independent draws."
+        ),
+    ] = "exact",
+    schedule: Annotated[
+        str | None, typer.Option(help="Custom per-label base probabilities, e.g. 0,0.5,1.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    val_size: Annotated[
+        float, typer.Option(help="Validation rows carved from train (count, or fraction < 1).")
+    ] = 0,
+    fmt: Annotated[str, typer.Option("--format", help="csv, jsonl or parquet.")] = "csv",
+    encoding: Annotated[str, typer.Option(help="Encoding of text input files.")] = "utf-8",
+    on_empty: Annotated[
+        str, typer.Option(help="Rows with an empty text or label: drop (counted) or error.")
+    ] = "drop",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Shortcut option KEY=VALUE, e.g. -o term=frankly."),
+    ] = None,
+    distractor: Annotated[
+        list[str] | None,
+        typer.Option(help="Concept shortcuts: NAME=PATH of reviews of another aspect."),
+    ] = None,
+    test_distractor: Annotated[
+        list[str] | None, typer.Option(help="NAME=PATH of that aspect's reviews for test splits.")
+    ] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
+) -> None:
+    """Build a Shortcut Maze benchmark: train, validation, test, anti_test, original_test."""
+    from shortcutlab.data.writing import check_output_dir
+    from shortcutlab.splits import build_maze_benchmark, distractor_from_files
+
+    with user_errors():
+        check_output_dir(out, overwrite=overwrite)  # fail before the work, not after
+        test_paths = parse_named_paths(test_distractor, flag="--test-distractor")
+        distractors = None
+        if distractor:
+            train_paths = parse_named_paths(distractor, flag="--distractor")
+            distractors = {
+                name: distractor_from_files(
+                    name,
+                    path,
+                    test_paths.get(name),
+                    text_col=text_col,
+                    label_col=label_col,
+                    encoding=encoding,
+                )
+                for name, path in train_paths.items()
+            }
+        benchmark = build_maze_benchmark(
+            train,
+            test,
+            shortcut=shortcut,
+            shortcut_options=parse_key_values(option, flag="--option"),
+            strength=strength,
+            strength_mode=strength_mode,
+            test_strength=test_strength,
+            sampling=sampling,
+            schedule=parse_floats(schedule, flag="--schedule"),
+            seed=seed,
+            val_size=int(val_size) if float(val_size).is_integer() else val_size,
+            labels=parse_list(labels),
+            distractors=distractors,
+            text_col=text_col,
+            label_col=label_col,
+            text_pair_col=text_pair_col,
+            encoding=encoding,
+            on_empty=on_empty,
+        )
+        benchmark.save(out, fmt=fmt, overwrite=overwrite)
+    render.benchmark_summary(out_console, benchmark)
+
+
+@app.command()
+def evaluate(
+    benchmark: Annotated[Path, typer.Argument(help="A folder written by 'shortcutlab build'.")],
+    model: Annotated[
+        str, typer.Option(help="Model name (see 'shortcutlab list').")
+    ] = "tfidf-logreg",
+    seeds: Annotated[int, typer.Option(help="Number of seeds (0..N-1).")] = 5,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="Model parameter KEY=VALUE, e.g. -p C=1."),
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples for the 95 % interval of Δ.")
+    ] = 1000,
+    out: Annotated[
+        Path | None, typer.Option(help="Results folder (default: BENCHMARK/results/MODEL).")
+    ] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace a non-empty results folder.")] = False,
+) -> None:
+    """Train on train, evaluate on test / anti_test / original_test, test the drop."""
+    from shortcutlab.experiments.evaluate import evaluate_benchmark
+
+    with user_errors():
+        started = time.perf_counter()
+        result = evaluate_benchmark(
+            benchmark,
+            model=model,
+            model_params=parse_key_values(param, flag="--param"),
+            seeds=seeds,
+            bootstrap=bootstrap,
+        )
+        target = result.save(out or benchmark / "results" / model, overwrite=overwrite)
+    render.evaluation(out_console, result, elapsed=time.perf_counter() - started, written=target)
+
+
+@app.command()
+def generate(
+    out: Annotated[Path, typer.Option(help="Output folder for train and test files.")],
+    train_size: Annotated[int, typer.Option(help="Training rows.")] = 4000,
+    test_size: Annotated[int, typer.Option(help="Test rows.")] = 2000,
+    levels: Annotated[int, typer.Option(help="Rating levels: 4 or 5.")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed; the same seed gives the same corpus.")] = 0,
+    fmt: Annotated[str, typer.Option("--format", help="csv, jsonl or parquet.")] = "csv",
+    overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
+) -> None:
+    """Write the embedded review corpus (with distractor-aspect columns for concept shortcuts)."""
+    from shortcutlab.corpus import save_corpus
+
+    with user_errors():
+        manifest = save_corpus(
+            out,
+            train_size=train_size,
+            test_size=test_size,
+            levels=levels,
+            seed=seed,
+            fmt=fmt,
+            overwrite=overwrite,
+        )
+    written = ", ".join(
+        f"{name} ({record['rows']} rows)" for name, record in manifest["files"].items()
+    )
+    out_console.print(f"Wrote {written} to {out}")
+
+
+@app.command()
+def demo(
+    out: Annotated[
+        Path, typer.Option(help="Output folder (a previous demo there is replaced).")
+    ] = Path("shortcutlab-demo"),
+    train_size: Annotated[int, typer.Option(help="Training rows of the generated corpus.")] = 4000,
+    test_size: Annotated[int, typer.Option(help="Test rows of the generated corpus.")] = 2000,
+    seeds: Annotated[int, typer.Option(help="Seeds per benchmark.")] = 3,
+    jobs: Annotated[
+        int | None, typer.Option(help="Worker processes (default: the CPUs available, up to 8).")
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option(help="Replace a non-empty folder that is not a previous demo.")
+    ] = False,
+) -> None:
+    """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate tfidf-logreg."""
+    from shortcutlab.experiments.demo import run_demo
+
+    with user_errors():
+        started = time.perf_counter()
+        with render.progress(err_console, "Shortcut Maze demo") as update:
+            result = run_demo(
+                out,
+                train_size=train_size,
+                test_size=test_size,
+                seeds=seeds,
+                jobs=jobs,
+                overwrite=overwrite,
+                on_progress=update,
+            )
+    render.demo(out_console, result, elapsed=time.perf_counter() - started)
+
+
+@app.command(name="list")
+def list_components() -> None:
+    """List the shortcut types and models with their options."""
+    render.components(out_console)

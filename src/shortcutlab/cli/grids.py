@@ -1,0 +1,95 @@
+"""Commands for experiment grids: run, results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from shortcutlab.cli import render
+from shortcutlab.cli.app import app, err_console, out_console, user_errors
+
+
+@app.command()
+def run(
+    spec: Annotated[Path, typer.Argument(help="Experiment spec (YAML).")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="Run folder: results.sqlite, benchmarks/, spec copy. Re-running resumes."
+        ),
+    ],
+    executor: Annotated[str, typer.Option(help="local (a process pool) or ray.")] = "local",
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            help="Parallel workers (local: processes; ray: CPUs of a new local instance)."
+        ),
+    ] = None,
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto).")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option(help="Print the cells and an estimate; run nothing.")
+    ] = False,
+    fail_fast: Annotated[bool, typer.Option(help="Stop at the first failed cell.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            help="Run into a folder holding another spec's results (shared cells are kept)."
+        ),
+    ] = False,
+) -> None:
+    """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x seeds."""
+    from shortcutlab.experiments.runner import estimate_seconds, plan_run, run_experiment
+
+    with user_errors():
+        if dry_run:
+            spec_obj, planned = plan_run(spec, out)
+            render.dry_run(out_console, spec_obj, planned, estimate_seconds(out, planned))
+            return
+        with render.progress(err_console, "run") as update:
+            report = run_experiment(
+                spec,
+                out,
+                executor=executor,
+                jobs=jobs,
+                address=address,
+                fail_fast=fail_fast,
+                force=force,
+                on_progress=update,
+            )
+    render.run_report(out_console, err_console, report)
+    if report.failed:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def results(
+    run_dir: Annotated[Path, typer.Argument(help="A run folder written by 'shortcutlab run'.")],
+    fmt: Annotated[str, typer.Option("--format", help="md, csv or latex.")] = "md",
+    metric: Annotated[
+        str, typer.Option(help="Metric of the Table-9 view: accuracy or macro_f1.")
+    ] = "accuracy",
+    out: Annotated[
+        Path | None, typer.Option(help="Write every table, groups.csv, cells.csv and figures here.")
+    ] = None,
+    bootstrap: Annotated[
+        int | None, typer.Option(help="Bootstrap resamples (default: the spec's).")
+    ] = None,
+) -> None:
+    """Print the paper's tables for a run (Table 1, Table 9) and write the Δ-vs-λ figures."""
+    from shortcutlab.experiments.results import load_results
+    from shortcutlab.reports import run_report
+
+    with user_errors():
+        loaded = load_results(run_dir, bootstrap=bootstrap)
+        text = run_report.tables(loaded, fmt, metric)
+        written = (
+            run_report.write_report(loaded, out, fmt)
+            if out
+            else run_report.figures(loaded, run_dir / "figures")
+        )
+    out_console.print(text, markup=False, highlight=False, soft_wrap=True)
+    err_console.print(f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False)

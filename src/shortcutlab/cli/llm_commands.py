@@ -1,0 +1,199 @@
+"""Commands around language models: make-tiny-model, rewrite-quality, llm-server."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from shortcutlab.cli import render
+from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.options import parse_key_values
+from shortcutlab.errors import ConfigError
+
+
+@app.command(name="make-tiny-model")
+def make_tiny_model(
+    out: Annotated[Path, typer.Option(help="Folder for the model and tokenizer.")],
+    kind: Annotated[
+        str, typer.Option(help="bert (encoder for 'transformer') or llama (decoder, for LoRA).")
+    ] = "bert",
+    texts: Annotated[
+        Path | None,
+        typer.Option(
+            help="Table whose 'text' column trains the tokenizer (default: generated reviews)."
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random weights.")] = 0,
+    overwrite: Annotated[bool, typer.Option(help="Replace an existing folder.")] = False,
+) -> None:
+    """Build a tiny randomly initialised model folder, to try the transformer backend offline."""
+    from shortcutlab.corpus import generate_reviews
+    from shortcutlab.data.loading import load_table
+    from shortcutlab.models import tiny
+    from shortcutlab.registry import check_choice
+
+    with user_errors():
+        check_choice("kind", kind, ("bert", "llama"))
+        corpus = (
+            load_table(texts, role="texts").frame["text"].tolist()
+            if texts
+            else generate_reviews(400, seed=seed)["text"].tolist()
+        )
+        builder = tiny.build_tiny_bert if kind == "bert" else tiny.build_tiny_llama
+        path = builder(out, corpus, seed=seed, overwrite=overwrite)
+    out_console.print(f"Wrote a tiny {kind} model to {path}")
+
+
+@app.command(name="rewrite-quality")
+def rewrite_quality_command(
+    data: Annotated[
+        Path, typer.Option(help="The table whose texts are rewritten (CSV, JSONL, Parquet, ...).")
+    ],
+    shortcut: Annotated[
+        str, typer.Option(help="register, author or bible: which pair of styles to check.")
+    ] = "register",
+    rewriter: Annotated[str, typer.Option(help="rules, file or llm.")] = "rules",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="Rewriter option KEY=VALUE, e.g. -o rewrites=... or -o client=...",
+        ),
+    ] = None,
+    role: Annotated[
+        str, typer.Option(help="Which split the table is (file rewriter: which rewrite files).")
+    ] = "train",
+    text_col: Annotated[str, typer.Option(help="Text column.")] = "text",
+    label_col: Annotated[str, typer.Option(help="Label column.")] = "label",
+    encoding: Annotated[str, typer.Option(help="Encoding of the table.")] = "utf-8",
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="LLM judge client as YAML, e.g. '{name: openai-chat, base_url: ..., model: ...}'."
+        ),
+    ] = None,
+    embeddings: Annotated[
+        bool, typer.Option(help="Compute sentence-embedding similarity (all-MiniLM-L6-v2).")
+    ] = True,
+    sample: Annotated[
+        int | None, typer.Option(help="Check a seeded random sample of this many rows.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample and the cross-fitting.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write summary.csv, rows.csv, flagged.csv and quality.json here."),
+    ] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out.")] = False,
+) -> None:
+    """Check style rewrites: LLM-judge scores (paper figure 7), embedding similarity, length, label consistency."""
+    from shortcutlab.experiments.rewrite_quality import rewrite_quality
+
+    with user_errors():
+        judge_config = (
+            parse_key_values([f"judge={judge}"], flag="--judge")["judge"] if judge else None
+        )
+        if judge is not None and not isinstance(judge_config, dict):
+            raise ConfigError(
+                f"--judge must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {judge!r} instead."
+            )
+        report = rewrite_quality(
+            data,
+            shortcut=shortcut,
+            rewriter=rewriter,
+            rewriter_options=parse_key_values(option, flag="--option"),
+            role=role,
+            judge=judge_config,
+            embeddings=embeddings,
+            sample=sample,
+            seed=seed,
+            text_col=text_col,
+            label_col=label_col,
+            encoding=encoding,
+        )
+        if out is not None:
+            report.save(out, overwrite=overwrite)
+    render.rewrite_quality(out_console, report, written=out)
+
+
+@app.command(name="llm-server")
+def llm_server(
+    train: Annotated[
+        Path | None,
+        typer.Option(
+            help="Labelled table: answer label prompts with a TF-IDF model trained on it."
+        ),
+    ] = None,
+    text_col: Annotated[str, typer.Option(help="Text column of --train.")] = "text",
+    label_col: Annotated[str, typer.Option(help="Label column of --train.")] = "label",
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 8000,
+    model: Annotated[
+        str, typer.Option(help="The model name the server answers to.")
+    ] = "shortcutlab-test",
+    latency: Annotated[float, typer.Option(help="Seconds added to every answer.")] = 0.0,
+    api_key_env: Annotated[
+        str | None, typer.Option(help="Require the key held in this environment variable.")
+    ] = None,
+    rate_429: Annotated[float, typer.Option(help="Share of requests answered 429.")] = 0.0,
+    rate_500: Annotated[float, typer.Option(help="Share answered 500.")] = 0.0,
+    rate_timeout: Annotated[
+        float, typer.Option(help="Share that stall past the client's timeout.")
+    ] = 0.0,
+    rate_malformed: Annotated[float, typer.Option(help="Share answered with broken JSON.")] = 0.0,
+    rate_drop: Annotated[float, typer.Option(help="Share whose connection is dropped.")] = 0.0,
+    timeout_seconds: Annotated[
+        float, typer.Option(help="How long a stalled request stalls.")
+    ] = 2.0,
+    seed: Annotated[int, typer.Option(help="Seed of the fault decisions.")] = 0,
+) -> None:
+    """Serve a local OpenAI-compatible chat API (deterministic answers, optional faults) until Ctrl-C.
+
+    It answers the project's own prompts: labels (with --train), style rewrites and rewrite judging.
+    """
+    from shortcutlab.llm.backends import ClassifierAnswers, project_backend
+    from shortcutlab.llm.faults import FaultPlan
+    from shortcutlab.llm.server import ChatServer
+
+    with user_errors():
+        api_key = os.environ.get(api_key_env) if api_key_env else None
+        if api_key_env and not api_key:
+            raise ConfigError(
+                f"--api-key-env names the variable {api_key_env}, which is not set or empty. Set it, or leave the option out."
+            )
+        classifier = (
+            ClassifierAnswers.from_table(train, text_col=text_col, label_col=label_col)
+            if train
+            else None
+        )
+        faults = FaultPlan(
+            rate_429=rate_429,
+            rate_500=rate_500,
+            rate_timeout=rate_timeout,
+            rate_malformed=rate_malformed,
+            rate_drop=rate_drop,
+            timeout_seconds=timeout_seconds,
+            seed=seed,
+        )
+        server = ChatServer(
+            project_backend(classifier),
+            model=model,
+            host=host,
+            port=port,
+            api_key=api_key,
+            latency=latency,
+            faults=faults,
+        ).start()
+    out_console.print(f"Serving {model!r} at {server.url} (Ctrl-C stops).")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    out_console.print(f"Stopped after {server.stats.to_json()['requests']} requests.")
