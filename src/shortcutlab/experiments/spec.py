@@ -380,16 +380,22 @@ def _existing(value: Any, base: Path, where: str) -> Path:
     return path
 
 
-def _shortcut(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec:
+def _named_entry(entry: Any, where: str, registry: Any, shape: str) -> tuple[dict[str, Any], str]:
+    """A spec entry as a mapping with a registered ``name`` (a bare string is shorthand for the name)."""
     if isinstance(entry, str):
         entry = {"name": entry}
     if not isinstance(entry, dict) or "name" not in entry:
-        raise ConfigError(
-            f"{where} must be a shortcut name or a mapping with 'name' and its options. Got {entry!r}."
-        )
+        raise ConfigError(f"{where} must be {shape}. Got {entry!r}.")
     name = str(entry["name"])
     if name not in registry:
         raise ConfigError(f"{where}: {registry.unknown_message(name)}")
+    return entry, name
+
+
+def _shortcut(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec:
+    entry, name = _named_entry(
+        entry, where, registry, "a shortcut name or a mapping with 'name' and its options"
+    )
     options = {k: v for k, v in entry.items() if k != "name"}
     check_keys(options, registry.parameters(name), f"{where} ({name})")
     digest = ""
@@ -421,15 +427,9 @@ def _resolved_path(value: Any, base: Path) -> Path:
 
 
 def _model(entry: Any, where: str, registry: Any, base: Path) -> ModelSpec:
-    if isinstance(entry, str):
-        entry = {"name": entry}
-    if not isinstance(entry, dict) or "name" not in entry:
-        raise ConfigError(
-            f"{where} must be a mapping with 'name' and the model's parameters. Got {entry!r}."
-        )
-    name = str(entry["name"])
-    if name not in registry:
-        raise ConfigError(f"{where}: {registry.unknown_message(name)}")
+    entry, name = _named_entry(
+        entry, where, registry, "a mapping with 'name' and the model's parameters"
+    )
     params = {k: v for k, v in entry.items() if k not in MODEL_ENGINE_KEYS}
     allowed = [p for p in registry.parameters(name) if p != "seed"]
     check_keys(params, [*allowed, *MODEL_ENGINE_KEYS], f"{where} ({name})")
