@@ -14,6 +14,7 @@ from shortcutlab.shortcuts.base import (
     BinaryCueShortcut,
     Injection,
     Preparation,
+    RowDraws,
     Shortcut,
     SplitPlan,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "BinaryCueShortcut",
     "Injection",
     "Preparation",
+    "RowDraws",
     "Shortcut",
     "SplitPlan",
     "cue_probabilities",

@@ -2,9 +2,14 @@
 
 An injector first removes any pre-existing occurrence of its vocabulary (:meth:`Shortcut.clean`),
 may then look at each whole input table once (:meth:`Shortcut.prepare`: the style shortcuts rewrite
-every row there and drop the rows whose rewrite failed), and :meth:`Shortcut.inject` adds the cue to
-each row with a probability that depends on the row's label rank, and reports, per label, the rate
-it aimed at and the rate it produced.
+every row there and drop the rows whose rewrite failed), and then adds the cue in two steps:
+
+- :meth:`Shortcut.draw` makes every random decision of a split from its label ranks alone (which
+  rows carry side A, which phrase, which sentence), as arrays with one entry per row;
+- :meth:`Shortcut.render` writes the texts of any slice of rows from those draws.
+
+The split lets a builder render a large table chunk by chunk with exactly the output of one pass;
+:meth:`Shortcut.inject` does both at once for callers that hold all texts.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,6 +48,30 @@ class SplitPlan:
     role: str = TRAIN_ROLE
     sampling: str = "exact"
     row_ids: np.ndarray | None = None
+
+    def take(self, rows: slice | np.ndarray) -> SplitPlan:
+        """The plan of a subset of the split's rows (for chunked rendering)."""
+        return replace(
+            self,
+            ranks=self.ranks[rows],
+            row_ids=None if self.row_ids is None else self.row_ids[rows],
+        )
+
+    def ids(self) -> np.ndarray:
+        """The rows' ids in their input table (positions when the plan has none)."""
+        return self.row_ids if self.row_ids is not None else np.arange(len(self.ranks))
+
+
+@dataclass(frozen=True)
+class RowDraws:
+    """Every random decision of one split, one entry per row: whether the row carries side A of
+    the cue, and the numbers :meth:`Shortcut.render` needs (a phrase index, a sentence choice...)."""
+
+    side_a: np.ndarray
+    numbers: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def take(self, rows: slice | np.ndarray) -> RowDraws:
+        return RowDraws(self.side_a[rows], {k: v[rows] for k, v in self.numbers.items()})
 
 
 @dataclass
@@ -106,46 +135,74 @@ class Shortcut(ABC):
         return Preparation()
 
     @abstractmethod
+    def target_rate(self, plan: SplitPlan) -> np.ndarray:
+        """Per label, the probability that a row carries side A of the cue."""
+
+    @abstractmethod
+    def draw(self, plan: SplitPlan, seed: np.random.SeedSequence) -> RowDraws:
+        """Make every random decision of the split described by ``plan``."""
+
+    @abstractmethod
+    def render(
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
+    ) -> tuple[list[str], list[str]]:
+        """The texts of these rows with the cue, and the per-row record of what was inserted.
+
+        ``draws`` and ``plan`` cover exactly these rows (see :meth:`RowDraws.take`).
+        """
+
+    def details(self, draws: RowDraws, plan: SplitPlan) -> dict[str, Any] | None:
+        """An optional JSON-able record of the split for its manifest entry."""
+        return None
+
     def inject(
         self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
     ) -> Injection:
-        """Return the texts with the cue added according to ``plan``."""
+        """Return the texts with the cue added according to ``plan`` (draw, then render)."""
+        draws = self.draw(plan, seed)
+        new_texts, values = self.render(texts, draws, plan)
+        return Injection(
+            texts=new_texts,
+            shortcut=values,
+            target_rate=self.target_rate(plan),
+            observed_rate=rates_by_label(draws.side_a, plan.ranks, len(plan.labels)),
+            details=self.details(draws, plan),
+        )
 
 
 class BinaryCueShortcut(Shortcut):
     """A shortcut whose cue is one of two sides per row: side A with probability P_i, else B.
 
-    Subclasses say how to render each side (:meth:`render`); the label schedule, strength and
-    anti-test reversal are handled here once for all of them.
+    Subclasses say how to render each side (:meth:`render`, with the numbers of
+    :meth:`render_draws`); the label schedule, strength and anti-test reversal are handled here once
+    for all of them.
     """
 
-    def inject(
-        self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
-    ) -> Injection:
-        assign_seed, render_seed = seed.spawn(2)  # render choices never shift the assignment
-        probabilities = cue_probabilities(
+    def target_rate(self, plan: SplitPlan) -> np.ndarray:
+        return cue_probabilities(
             len(plan.labels),
             strength=plan.strength,
             mode=plan.strength_mode,
             schedule=plan.schedule,
             reverse=plan.anti,
         )
-        side_a = draw_cue(
-            plan.ranks, probabilities, np.random.default_rng(assign_seed), sampling=plan.sampling
-        )
-        new_texts, values = self.render(texts, side_a, plan, np.random.default_rng(render_seed))
-        return Injection(
-            texts=new_texts,
-            shortcut=values,
-            target_rate=probabilities,
-            observed_rate=rates_by_label(side_a, plan.ranks, len(plan.labels)),
-        )
 
-    @abstractmethod
-    def render(
-        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
-    ) -> tuple[list[str], list[str]]:
-        """Return the new texts and the per-row record of what was inserted."""
+    def draw(self, plan: SplitPlan, seed: np.random.SeedSequence) -> RowDraws:
+        assign_seed, render_seed = seed.spawn(2)  # render choices never shift the assignment
+        side_a = draw_cue(
+            plan.ranks,
+            self.target_rate(plan),
+            np.random.default_rng(assign_seed),
+            sampling=plan.sampling,
+        )
+        numbers = self.render_draws(len(plan.ranks), plan, np.random.default_rng(render_seed))
+        return RowDraws(side_a, numbers)
+
+    def render_draws(
+        self, n: int, plan: SplitPlan, rng: np.random.Generator
+    ) -> dict[str, np.ndarray]:
+        """The random numbers :meth:`render` needs, one entry per row (none by default)."""
+        return {}
 
 
 def _jsonable(value: Any) -> Any:

@@ -22,10 +22,9 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
     BinaryCueShortcut,
-    Injection,
+    RowDraws,
     Shortcut,
     SplitPlan,
-    rates_by_label,
 )
 from shortcutlab.shortcuts.schedule import check_strength, draw_cue
 
@@ -117,22 +116,36 @@ class ConceptOccurrence(BinaryCueShortcut):
                 if not self.distractors[aspect].pool(role).texts:
                     raise DataError(f"The distractor pool '{aspect}' for {role} splits is empty.")
 
+    def render_draws(
+        self, n: int, plan: SplitPlan, rng: np.random.Generator
+    ) -> dict[str, np.ndarray]:
+        pool_a, pool_b = self._pools(plan)
+        return {
+            "pick_a": rng.integers(len(pool_a.texts), size=n),
+            "pick_b": rng.integers(len(pool_b.texts), size=n),
+        }
+
+    def _pools(self, plan: SplitPlan) -> tuple[DistractorPool, DistractorPool]:
+        aspect_a, aspect_b = self.resolved_aspects()
+        return self.distractors[aspect_a].pool(plan.role), self.distractors[aspect_b].pool(plan.role)
+
     def render(
-        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
     ) -> tuple[list[str], list[str]]:
         aspect_a, aspect_b = self.resolved_aspects()
-        pool_a = self.distractors[aspect_a].pool(plan.role)
-        pool_b = self.distractors[aspect_b].pool(plan.role)
-        n = len(texts)
-        pick_a = rng.integers(len(pool_a.texts), size=n)
-        pick_b = rng.integers(len(pool_b.texts), size=n)
+        pool_a, pool_b = self._pools(plan)
+        side_a = draws.side_a.tolist()
         new_texts = [
             _prepend(pool_a.texts[a] if use_a else pool_b.texts[b], text)
             for text, use_a, a, b in zip(
-                texts, side_a.tolist(), pick_a.tolist(), pick_b.tolist(), strict=True
+                texts,
+                side_a,
+                draws.numbers["pick_a"].tolist(),
+                draws.numbers["pick_b"].tolist(),
+                strict=True,
             )
         ]
-        return new_texts, [aspect_a if use_a else aspect_b for use_a in side_a.tolist()]
+        return new_texts, [aspect_a if use_a else aspect_b for use_a in side_a]
 
     def get_params(self) -> dict[str, object]:
         return {
@@ -179,24 +192,40 @@ class ConceptCorrelation(Shortcut):
                     f"rated {', '.join(missing)}; concept-correlation needs every rating."
                 )
 
-    def inject(
-        self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
-    ) -> Injection:
+    def target_rate(self, plan: SplitPlan) -> np.ndarray:
+        # A random rating equals the partner rating 1/K of the time.
         strength = check_strength("strength", plan.strength)
+        k = len(plan.labels)
+        return np.full(k, strength + (1.0 - strength) / k)
+
+    def draw(self, plan: SplitPlan, seed: np.random.SeedSequence) -> RowDraws:
+        strength = check_strength("strength", plan.strength)
+        k, n = len(plan.labels), len(plan.ranks)
+        assign_seed, render_seed = seed.spawn(2)
+        assign = np.random.default_rng(assign_seed)
+        partner = self._partner(plan)
+        follows = draw_cue(plan.ranks, np.full(k, strength), assign, sampling=plan.sampling)
+        random_rating = assign.integers(k, size=n)
+        rating = np.where(follows, partner, random_rating)
+        uniforms = np.random.default_rng(render_seed).random(n)
+        return RowDraws(rating == partner, {"rating": rating, "pick": uniforms})
+
+    @staticmethod
+    def _partner(plan: SplitPlan) -> np.ndarray:
+        k = len(plan.labels)
+        return (plan.ranks + k // 2) % k if plan.anti else plan.ranks
+
+    def render(
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
+    ) -> tuple[list[str], list[str]]:
         aspect = self.resolved_aspect()
         pool = self.distractors[aspect].pool(plan.role)
         pool_ranks = _pool_ranks(pool, plan.labels, aspect)
-        k = len(plan.labels)
-        assign_seed, render_seed = seed.spawn(2)
-        assign = np.random.default_rng(assign_seed)
-        partner = (plan.ranks + k // 2) % k if plan.anti else plan.ranks
-        follows = draw_cue(plan.ranks, np.full(k, strength), assign, sampling=plan.sampling)
-        random_rating = assign.integers(k, size=len(texts))
-        rating = np.where(follows, partner, random_rating)
-        by_rating = [np.flatnonzero(pool_ranks == r) for r in range(k)]
-        uniforms = np.random.default_rng(render_seed).random(len(texts))
+        by_rating = [np.flatnonzero(pool_ranks == r) for r in range(len(plan.labels))]
         new_texts, values = [], []
-        for text, r, u in zip(texts, rating.tolist(), uniforms.tolist(), strict=True):
+        for text, r, u in zip(
+            texts, draws.numbers["rating"].tolist(), draws.numbers["pick"].tolist(), strict=True
+        ):
             candidates = by_rating[r]
             if len(candidates) == 0:
                 raise DataError(
@@ -204,14 +233,7 @@ class ConceptCorrelation(Shortcut):
                 )
             new_texts.append(_prepend(pool.texts[candidates[int(u * len(candidates))]], text))
             values.append(f"{aspect}:{plan.labels.values[r]}")
-        # A random rating equals the partner rating 1/K of the time, hence the target below.
-        target = np.full(k, strength + (1.0 - strength) / k)
-        return Injection(
-            texts=new_texts,
-            shortcut=values,
-            target_rate=target,
-            observed_rate=rates_by_label(rating == partner, plan.ranks, k),
-        )
+        return new_texts, values
 
     def get_params(self) -> dict[str, object]:
         return {

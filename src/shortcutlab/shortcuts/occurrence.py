@@ -15,7 +15,7 @@ from importlib import resources
 import numpy as np
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, SplitPlan
+from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, RowDraws, SplitPlan
 from shortcutlab.shortcuts.text_ops import (
     PatternRemover,
     capitalize_first,
@@ -89,22 +89,28 @@ class PhraseAtSentenceStart(BinaryCueShortcut):
         )
         return remover(texts)
 
+    def render_draws(
+        self, n: int, plan: SplitPlan, rng: np.random.Generator
+    ) -> dict[str, np.ndarray]:
+        # Drawn for every row, so one row's draw never depends on another's cue.
+        return {
+            "sentence": rng.random(n),
+            "phrase": rng.integers(len(self._phrases()), size=n),
+        }
+
     def render(
-        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
     ) -> tuple[list[str], list[str]]:
         phrases = self._phrases()
-        n = len(texts)
-        uniforms = rng.random(
-            n
-        )  # drawn for every row so one row's draw never depends on another's cue
-        picks = rng.integers(len(phrases), size=n)
-        rows = np.flatnonzero(side_a)
-        positions = random_sentence_starts([texts[r] for r in rows], uniforms[rows])
-        chosen = [phrases[p] for p in picks[rows].tolist()]
+        rows = np.flatnonzero(draws.side_a)
+        positions = random_sentence_starts(
+            [texts[r] for r in rows], draws.numbers["sentence"][rows]
+        )
+        chosen = [phrases[p] for p in draws.numbers["phrase"][rows].tolist()]
         # The phrase always starts a sentence, so it is capitalised (issue 2; the paper's released
         # files keep "honestly," lower-case, which reads as an error in the middle of a text).
         new_texts = insert_at(texts, rows, positions, [capitalize_first(p) + ", " for p in chosen])
-        values = [""] * n
+        values = [""] * len(texts)
         for row, phrase in zip(rows.tolist(), chosen, strict=True):
             values[row] = phrase
         return new_texts, values
@@ -184,25 +190,38 @@ class Category(BinaryCueShortcut):
         )
         return PatternRemover(pattern, [_longest_word(before + " " + after)])(texts)
 
-    def render(
-        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
-    ) -> tuple[list[str], list[str]]:
+    def render_draws(
+        self, n: int, plan: SplitPlan, rng: np.random.Generator
+    ) -> dict[str, np.ndarray]:
+        countries, cities = self._names(plan)
+        return {
+            "country": rng.integers(len(countries), size=n),
+            "city": rng.integers(len(cities), size=n),
+        }
+
+    def _names(self, plan: SplitPlan) -> tuple[Sequence[str], Sequence[str]]:
         self._check()
-        test = plan.role == TEST_ROLE
-        countries = self.test_countries if test else self.train_countries
-        cities = self.test_cities if test else self.train_cities
-        n = len(texts)
-        country_pick = rng.integers(len(countries), size=n)
-        city_pick = rng.integers(len(cities), size=n)
+        if plan.role == TEST_ROLE:
+            return self.test_countries, self.test_cities
+        return self.train_countries, self.train_cities
+
+    def render(
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
+    ) -> tuple[list[str], list[str]]:
+        countries, cities = self._names(plan)
+        side_a = draws.side_a.tolist()
         new_texts: list[str] = []
         for text, is_country, ci, ti in zip(
-            texts, side_a.tolist(), country_pick.tolist(), city_pick.tolist(), strict=True
+            texts,
+            side_a,
+            draws.numbers["country"].tolist(),
+            draws.numbers["city"].tolist(),
+            strict=True,
         ):
             name = countries[ci] if is_country else cities[ti]
             sentence = self.template.format(name=name)
             new_texts.append(f"{sentence} {text}" if text else sentence)
-        values = ["country" if a else "city" for a in side_a.tolist()]
-        return new_texts, values
+        return new_texts, ["country" if a else "city" for a in side_a]
 
 
 def _default(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:

@@ -25,8 +25,8 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts.base import (
     BinaryCueShortcut,
-    Injection,
     Preparation,
+    RowDraws,
     SplitPlan,
 )
 from shortcutlab.shortcuts.rewriters import REWRITERS, Rewriter, make_rewriter
@@ -146,35 +146,32 @@ class StyleShortcut(BinaryCueShortcut):
         }
         return Preparation(keep=None if keep.all() else keep, record=record)
 
-    def inject(
-        self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
-    ) -> Injection:
-        injection = super().inject(texts, plan, seed)
-        ids = _row_ids(plan, len(texts))
+    def details(self, draws: RowDraws, plan: SplitPlan) -> dict[str, Any]:
+        """Rows written in each style, and how many of them kept their original text."""
+        ids = plan.ids()
         kept = self._kept_original.get(plan.role, {})
         details = {}
-        for style in self.styles:
-            rows = [i for i, value in zip(ids, injection.shortcut, strict=True) if value == style]
+        for style, mask in zip(self.styles, (draws.side_a, ~draws.side_a), strict=True):
             originals = kept.get(style, set())
+            rows = ids[mask].tolist()
             details[style] = {
                 "rows": len(rows),
                 "kept_original": sum(1 for i in rows if i in originals),
             }
-        injection.details = {"styles": details}
-        return injection
+        return {"styles": details}
 
     def render(
-        self, texts: Sequence[str], side_a: np.ndarray, plan: SplitPlan, rng: np.random.Generator
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
     ) -> tuple[list[str], list[str]]:
-        ids = _row_ids(plan, len(texts))
+        ids = plan.ids().tolist()
         new_texts = list(texts)
-        for style, mask in zip(self.styles, (side_a, ~side_a), strict=True):
+        for style, mask in zip(self.styles, (draws.side_a, ~draws.side_a), strict=True):
             rows = np.flatnonzero(mask).tolist()
             rewritten = self._rewrites_of(texts, [ids[r] for r in rows], rows, style, plan.role)
             for row, text in zip(rows, rewritten, strict=True):
                 new_texts[row] = text
         style_a, style_b = self.styles
-        return new_texts, [style_a if a else style_b for a in side_a.tolist()]
+        return new_texts, [style_a if a else style_b for a in draws.side_a.tolist()]
 
     def _rewrites_of(
         self, texts: Sequence[str], ids: list[int], rows: list[int], style: str, role: str
@@ -212,10 +209,6 @@ def _checked(out: Sequence[str | None], texts: Sequence[str]) -> list[str | None
     if len(out) != len(texts):
         raise RuntimeError(f"A rewriter returned {len(out)} texts for {len(texts)} inputs.")
     return [t if isinstance(t, str) and t.strip() else None for t in out]
-
-
-def _row_ids(plan: SplitPlan, n: int) -> list[int]:
-    return (plan.row_ids if plan.row_ids is not None else np.arange(n)).tolist()
 
 
 class Register(StyleShortcut):
