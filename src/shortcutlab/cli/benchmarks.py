@@ -8,9 +8,14 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli import render
 from shortcutlab.cli.app import app, err_console, out_console, user_errors
-from shortcutlab.cli.options import parse_floats, parse_key_values, parse_list, parse_named_paths
+from shortcutlab.cli.options import (
+    parse_floats,
+    parse_key_values,
+    parse_list,
+    parse_named_paths,
+    parse_strength,
+)
 
 
 @app.command()
@@ -46,7 +51,12 @@ def build(
     strength_mode: Annotated[
         str, typer.Option(help="mix: λ·p + (1-λ)/2 (released data); scale: λ·p (paper text).")
     ] = "mix",
-    test_strength: Annotated[float, typer.Option(help="λ of test and anti-test.")] = 1.0,
+    test_strength: Annotated[
+        str,
+        typer.Option(
+            help="λ of test and anti-test: a number in [0, 1], or 'same' (the training λ, as the paper's released files)."
+        ),
+    ] = "1",
     sampling: Annotated[
         str,
         typer.Option(
@@ -79,6 +89,7 @@ def build(
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
     """Build a Shortcut Maze benchmark: train, validation, test, anti_test, original_test."""
+    from shortcutlab.cli import render
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.splits import build_maze_benchmark, distractor_from_files
 
@@ -106,7 +117,7 @@ def build(
             shortcut_options=parse_key_values(option, flag="--option"),
             strength=strength,
             strength_mode=strength_mode,
-            test_strength=test_strength,
+            test_strength=parse_strength(test_strength, flag="--test-strength"),
             sampling=sampling,
             schedule=parse_floats(schedule, flag="--schedule"),
             seed=seed,
@@ -118,8 +129,10 @@ def build(
             text_pair_col=text_pair_col,
             encoding=encoding,
             on_empty=on_empty,
+            out=out,
+            fmt=fmt,
+            overwrite=overwrite,
         )
-        benchmark.save(out, fmt=fmt, overwrite=overwrite)
     render.benchmark_summary(out_console, benchmark)
 
 
@@ -143,6 +156,7 @@ def evaluate(
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty results folder.")] = False,
 ) -> None:
     """Train on train, evaluate on test / anti_test / original_test, test the drop."""
+    from shortcutlab.cli import render
     from shortcutlab.experiments.evaluate import evaluate_benchmark
 
     with user_errors():
@@ -203,6 +217,7 @@ def demo(
     ] = False,
 ) -> None:
     """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate tfidf-logreg."""
+    from shortcutlab.cli import render
     from shortcutlab.experiments.demo import run_demo
 
     with user_errors():
@@ -223,4 +238,6 @@ def demo(
 @app.command(name="list")
 def list_components() -> None:
     """List the shortcut types and models with their options."""
+    from shortcutlab.cli import render
+
     render.components(out_console)

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli import render
 from shortcutlab.cli.app import app, err_console, out_console, user_errors
 
 
@@ -42,6 +41,7 @@ def run(
     ] = False,
 ) -> None:
     """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x seeds."""
+    from shortcutlab.cli import render
     from shortcutlab.experiments.runner import estimate_seconds, plan_run, run_experiment
 
     with user_errors():

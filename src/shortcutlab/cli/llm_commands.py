@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli import render
 from shortcutlab.cli.app import app, out_console, user_errors
 from shortcutlab.cli.options import parse_key_values
 from shortcutlab.errors import ConfigError
@@ -91,6 +90,7 @@ def rewrite_quality_command(
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out.")] = False,
 ) -> None:
     """Check style rewrites: LLM-judge scores (paper figure 7), embedding similarity, length, label consistency."""
+    from shortcutlab.cli import render
     from shortcutlab.experiments.rewrite_quality import rewrite_quality
 
     with user_errors():

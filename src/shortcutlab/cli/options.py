@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from shortcutlab.errors import ConfigError
 
 
@@ -35,6 +33,8 @@ def _value(raw: str, *, flag: str) -> Any:
             for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")
         ]
+    import yaml
+
     try:
         return yaml.safe_load(raw) if raw else ""
     except yaml.YAMLError:
@@ -69,4 +69,16 @@ def parse_floats(raw: str | None, *, flag: str) -> list[float] | None:
     except ValueError as exc:
         raise ConfigError(
             f"{flag} expects comma-separated numbers such as 0,0.5,1. Got {raw!r} instead."
+        ) from exc
+
+
+def parse_strength(raw: str, *, flag: str) -> float | str:
+    """``"0.8"`` -> 0.8; ``"same"`` stays a word (the builder checks both)."""
+    if raw.strip().lower() == "same":
+        return "same"
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ConfigError(
+            f"{flag} expects a number in [0, 1] or 'same'. Got {raw!r} instead."
         ) from exc

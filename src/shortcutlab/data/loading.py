@@ -1,44 +1,43 @@
 """Read labelled text tables from CSV, TSV, JSONL, Parquet, pandas or Hugging Face datasets.
 
-Every loader returns the same table type: a DataFrame with ``row_id`` (the row's index in the
-input, kept by every derived row), ``text``, optional ``text_pair``, ``label`` and any other
-columns of the input, plus a :class:`TableSource` that records where it came from.
+Every loader returns the same table type: ``row_id`` (the row's index in the input, kept by every
+derived row), ``text``, optional ``text_pair``, ``label`` and any other columns of the input, held
+as an Arrow table (compact text storage; ``LoadedTable.frame`` gives pandas), plus a
+:class:`TableSource` that records where it came from.
 """
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import io
-import json
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from shortcutlab.data.labels import normalize_label_values
-from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
+from shortcutlab.data.labels import normalize_label_array
+from shortcutlab.data.reading import (
+    delimited_file,
+    detect_format,
+    frame_digest,
+    read_file,
+    read_hf,
+    sha256_file,
+    table_from_frame,
+)
+from shortcutlab.data.streaming import TextStream
+from shortcutlab.errors import ConfigError, DataError, InputFileError
 from shortcutlab.registry import check_choice
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
 CANONICAL_COLUMNS = (ROW_ID, TEXT, TEXT_PAIR, LABEL)
 ON_EMPTY = ("drop", "error", "keep")
-
-_SUFFIX_FORMATS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
-SUPPORTED = (
-    "CSV (.csv), TSV (.tsv), JSONL (.jsonl), Parquet (.parquet) or a Hugging Face dataset folder"
-)
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,90 @@ class TableSource:
 
 @dataclass
 class LoadedTable:
-    frame: pd.DataFrame
+    """A table in the canonical columns (Arrow) and where it came from.
+
+    A table loaded with ``stream_text=True`` holds only ``row_id`` and ``label`` in memory
+    (:attr:`index`); :meth:`batches` re-reads its texts from the file, and :attr:`table` reads the
+    whole table the first time it is asked for.
+    """
+
+    materialized: pa.Table | None
     source: TableSource
+    index: pa.Table | None = None
+    stream: TextStream | None = None
+    loader: dict[str, Any] | None = field(default=None, repr=False)
+    _frame: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.index is None:
+            self.index = self.table.select([ROW_ID, LABEL])
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, source: TableSource) -> LoadedTable:
+        return cls(table_from_frame(frame), source, _frame=frame)
+
+    @property
+    def table(self) -> pa.Table:
+        """Every column (read from the file on first use if the table was streamed)."""
+        if self.materialized is None:
+            if self.source.path is None or self.loader is None:
+                raise DataError("This table was streamed and cannot be read again.")
+            full = load_table(self.source.path, **self.loader)
+            if full.source.sha256 != self.source.sha256:
+                raise DataError(f"'{self.source.path}' changed while it was being read.")
+            self.materialized = full.table
+        return self.materialized
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The table as a pandas DataFrame (made on first use)."""
+        if self._frame is None:
+            self._frame = self.table.to_pandas()
+        return self._frame
+
+    def __len__(self) -> int:
+        return self.index.num_rows
+
+    def texts(self) -> list[str]:
+        return self.table.column(TEXT).to_pylist()
+
+    def row_ids(self) -> np.ndarray:
+        return self.index.column(ROW_ID).to_numpy()
+
+    def batches(self, rows: int) -> Iterator[pa.Table]:
+        """The canonical columns (row_id, text, [text_pair], label) in pieces, in row order."""
+        if self.materialized is not None or self.stream is None:
+            names = [c for c in CANONICAL_COLUMNS if c in self.table.column_names]
+            canonical = self.table.select(names)
+            for start in range(0, canonical.num_rows, rows):
+                yield canonical.slice(start, rows)
+            return
+        start = 0
+        for texts, pairs in self.stream.batches():
+            for offset in range(0, len(texts), rows):
+                length = min(rows, len(texts) - offset)
+                piece = {
+                    ROW_ID: self.index.column(ROW_ID).slice(start + offset, length),
+                    TEXT: texts.slice(offset, length),
+                }
+                if pairs is not None:
+                    piece[TEXT_PAIR] = pairs.slice(offset, length)
+                piece[LABEL] = self.index.column(LABEL).slice(start + offset, length)
+                yield pa.table(piece)
+            start += len(texts)
+
+    def select(self, rows: np.ndarray) -> LoadedTable:
+        """The rows at the given positions (a boolean mask or indices), same source."""
+        rows = np.asarray(rows)
+        indices = np.flatnonzero(rows) if rows.dtype == bool else rows
+        return LoadedTable(self.table.take(pa.array(indices, pa.int64())), self.source)
+
+    def with_texts(self, texts: list[str]) -> LoadedTable:
+        """The same rows with new texts (e.g. after cleaning)."""
+        position = self.table.schema.get_field_index(TEXT)
+        return LoadedTable(
+            self.table.set_column(position, TEXT, pa.array(texts, pa.string())), self.source
+        )
 
 
 def split_source_spec(spec: str | Path) -> tuple[Path, str | None]:
@@ -70,26 +151,6 @@ def split_source_spec(spec: str | Path) -> tuple[Path, str | None]:
         path, _, split = text.rpartition("::")
         return Path(path), split or None
     return Path(text), None
-
-
-def detect_format(path: Path) -> str:
-    if path.is_dir():
-        if (path / "dataset_dict.json").exists() or (path / "state.json").exists():
-            return "hf"
-        raise InputFileError(
-            f"'{path}' is a folder but not a saved Hugging Face dataset (no dataset_dict.json or "
-            f"state.json). Pass a file: {SUPPORTED}."
-        )
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes = suffixes[:-1]
-    fmt = _SUFFIX_FORMATS.get(suffixes[-1] if suffixes else "")
-    if fmt is None:
-        raise InputFileError(
-            f"Cannot read '{path}': unsupported format '{''.join(path.suffixes) or '(none)'}'. "
-            f"Use {SUPPORTED}."
-        )
-    return fmt
 
 
 def load_table(
@@ -102,6 +163,7 @@ def load_table(
     on_empty: str = "drop",
     split: str | None = None,
     role: str = "data",
+    stream_text: bool = False,
 ) -> LoadedTable:
     """Load a labelled text table and bring it to the canonical columns.
 
@@ -115,15 +177,45 @@ def load_table(
             ``"error"``, or ``"keep"`` them (for derived tables whose rows are paired).
         split: split of a DatasetDict; defaults to ``role`` (for example ``"train"``).
         role: what the table is for, used in messages ("train", "test").
+        stream_text: for a plain CSV/TSV file, keep only row ids and labels in memory and read
+            the texts again when they are needed (:meth:`LoadedTable.batches`).
     """
     check_choice("on_empty", on_empty, ON_EMPTY)
-    frame, path, fmt, digest = _read_any(source, encoding=encoding, split=split, role=role)
+    options = dict(text_col=text_col, label_col=label_col, text_pair_col=text_pair_col)
+    if stream_text and isinstance(source, str | Path):
+        loader = dict(options, encoding=encoding, on_empty=on_empty, split=split, role=role)
+        streamed = _load_streamed(Path(source), loader)
+        if streamed is not None:
+            return streamed
+    raw, path, fmt, digest = _read_any(source, encoding=encoding, split=split, role=role)
     name = f"'{path}'" if path is not None else f"the {role} table"
-    if len(frame) == 0:
-        raise InputFileError(
-            f"{name} has no rows. Provide a table with a header and at least one row."
-        )
-    columns = [str(c) for c in frame.columns]
+    _check_columns(raw.column_names, name, **options)
+    empty_text = _is_empty(raw.column(text_col))
+    if text_pair_col is not None:
+        empty_text |= _is_empty(raw.column(text_pair_col))
+    canonical = {TEXT: _as_text(raw.column(text_col))}
+    if text_pair_col is not None:
+        canonical[TEXT_PAIR] = _as_text(raw.column(text_pair_col))
+    used = {text_col, label_col, text_pair_col, ROW_ID}
+    extras = {
+        c: raw.column(c) for c in raw.column_names if c not in used and c not in CANONICAL_COLUMNS
+    }
+    table, dropped = _canonical(raw, canonical, extras, empty_text, label_col, on_empty, name)
+    source_record = TableSource(
+        path=str(path) if path is not None else None,
+        format=fmt,
+        sha256=digest,
+        rows_read=raw.num_rows,
+        dropped_empty_text=dropped[0],
+        dropped_empty_label=dropped[1],
+        split=split,
+    )
+    return LoadedTable(table, source_record)
+
+
+def _check_columns(
+    columns: list[str], name: str, *, text_col: str, label_col: str, text_pair_col: str | None
+) -> None:
     for option, column in (
         ("text-col", text_col),
         ("label-col", label_col),
@@ -134,32 +226,27 @@ def load_table(
                 f"Column '{column}' not found in {name}. Columns found: {', '.join(columns)}. "
                 f"Pass the right name with --{option}."
             )
-    rows_read = len(frame)
-    if (
-        ROW_ID in columns
-        and pd.api.types.is_integer_dtype(frame[ROW_ID])
-        and frame[ROW_ID].is_unique
-    ):
-        row_ids = frame[ROW_ID].astype("int64").to_numpy()  # a derived table keeps its ids
-    else:
-        row_ids = np.arange(rows_read, dtype=np.int64)
-    canonical = {ROW_ID: row_ids, TEXT: frame[text_col].to_numpy(dtype=object)}
-    if text_pair_col is not None:
-        canonical[TEXT_PAIR] = frame[text_pair_col].to_numpy(dtype=object)
-    canonical[LABEL] = frame[label_col].to_numpy(dtype=object)
-    used = {text_col, label_col, text_pair_col, ROW_ID}
-    extras = {
-        c: frame[c].to_numpy() for c in columns if c not in used and c not in CANONICAL_COLUMNS
-    }
-    table = pd.DataFrame({**canonical, **extras})
 
-    empty_text = _is_empty(table[TEXT])
-    if TEXT_PAIR in table:
-        empty_text |= _is_empty(table[TEXT_PAIR])
-    empty_label = _is_empty(table[LABEL]) & ~empty_text
+
+def _canonical(
+    raw: pa.Table,
+    texts: dict[str, Any],
+    extras: dict[str, Any],
+    empty_text: np.ndarray,
+    label_col: str,
+    on_empty: str,
+    name: str,
+) -> tuple[pa.Table, tuple[int, int]]:
+    """Row ids, texts, normalised labels and extras, without the rows ``on_empty`` drops."""
+    if raw.num_rows == 0:
+        raise InputFileError(
+            f"{name} has no rows. Provide a table with a header and at least one row."
+        )
+    row_ids = _row_ids(raw)
+    empty_label = _is_empty(raw.column(label_col)) & ~empty_text
     for flag, mask in (("text", empty_text), ("label", empty_label)):
         if on_empty == "error" and mask.any():
-            first = int(table.loc[mask, ROW_ID].iloc[0])
+            first = int(row_ids[int(np.argmax(mask))].as_py())
             raise DataError(
                 f"{name} has {int(mask.sum())} rows with an empty {flag} (first: row {first}). "
                 f"Remove them or pass --on-empty drop."
@@ -167,44 +254,123 @@ def load_table(
     if on_empty == "keep":
         empty_text[:] = False
         empty_label[:] = False
+    table = pa.table({ROW_ID: row_ids, **texts, LABEL: raw.column(label_col), **extras})
     keep = ~(empty_text | empty_label)
-    table = table.loc[keep].reset_index(drop=True)
-    if len(table) == 0:
+    if not keep.all():
+        table = table.filter(pa.array(keep))
+    if table.num_rows == 0:
         raise DataError(f"{name} has no rows with a non-empty text and label.")
-    table[TEXT] = table[TEXT].map(str).astype(object)
-    if TEXT_PAIR in table:
-        table[TEXT_PAIR] = table[TEXT_PAIR].map(str).astype(object)
-    table[LABEL] = normalize_label_values(table[LABEL])
-    return LoadedTable(
-        frame=table,
-        source=TableSource(
-            path=str(path) if path is not None else None,
-            format=fmt,
-            sha256=digest,
-            rows_read=rows_read,
-            dropped_empty_text=int(empty_text.sum()),
-            dropped_empty_label=int(empty_label.sum()),
-            split=split,
-        ),
+    position = table.schema.get_field_index(LABEL)
+    table = table.set_column(position, LABEL, normalize_label_array(table.column(LABEL)))
+    return table, (int(empty_text.sum()), int(empty_label.sum()))
+
+
+def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
+    """Scan a plain CSV/TSV file for row ids, labels and empty rows (None: load it whole)."""
+    if not path.is_file():
+        return None
+    try:
+        fmt = detect_format(path)
+    except InputFileError:
+        return None
+    file = delimited_file(path, fmt, encoding=loader["encoding"])
+    if file is None:
+        return None
+    name = f"'{path}'"
+    text_col, pair_col, label_col = loader["text_col"], loader["text_pair_col"], loader["label_col"]
+    _check_columns(
+        list(file.names), name, text_col=text_col, label_col=label_col, text_pair_col=pair_col
+    )
+    wanted = [
+        c for c in (ROW_ID, text_col, pair_col, label_col) if c is not None and c in file.names
+    ]
+    signature = file.signature()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        digest = pool.submit(sha256_file, path)
+        empty_parts: list[np.ndarray] = []
+        kept: dict[str, list[pa.Array]] = {c: [] for c in wanted if c not in (text_col, pair_col)}
+        try:
+            for batch in file.batches(wanted):
+                empty = _is_empty(batch.column(text_col))
+                if pair_col is not None:
+                    empty |= _is_empty(batch.column(pair_col))
+                empty_parts.append(empty)
+                for column in kept:
+                    kept[column].append(batch.column(column))
+        except (pa.ArrowException, LookupError, UnicodeDecodeError, ValueError):
+            return None  # the whole-file path reads it or names the problem precisely
+        digest_text = digest.result()
+    if not empty_parts:
+        return None
+    raw = pa.table({c: pa.chunked_array(parts, pa.string()) for c, parts in kept.items()})
+    empty_text = np.concatenate(empty_parts)
+    index, dropped = _canonical(raw, {}, {}, empty_text.copy(), label_col, loader["on_empty"], name)
+    keep = ~(empty_text | _is_empty(raw.column(label_col)))
+    if loader["on_empty"] == "keep":
+        keep[:] = True
+    source = TableSource(
+        path=str(path),
+        format=fmt,
+        sha256=digest_text,
+        rows_read=raw.num_rows,
+        dropped_empty_text=dropped[0],
+        dropped_empty_label=dropped[1],
+        split=loader["split"],
+    )
+    stream = TextStream(file, text_col, pair_col, keep, signature)
+    return LoadedTable(None, source, index=index, stream=stream, loader=loader)
+
+
+def _row_ids(raw: pa.Table) -> pa.Array:
+    """The input's own ``row_id`` column when it holds unique whole numbers (a derived table
+    keeps its ids, also through CSV), else the row positions."""
+    if ROW_ID in raw.column_names:
+        column = raw.column(ROW_ID)
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            if (
+                column.null_count == 0
+                and pc.all(pc.match_substring_regex(column, r"^\d{1,18}$")).as_py()
+            ):
+                column = pc.cast(column, pa.int64())
+        if pa.types.is_integer(column.type) and column.null_count == 0:
+            ids = pc.cast(column, pa.int64()).to_numpy()
+            if len(np.unique(ids)) == len(ids):
+                return pa.array(ids)
+    return pa.array(np.arange(raw.num_rows, dtype=np.int64))
+
+
+def _as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Text columns as strings; other types keep Python's ``str`` of each value."""
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return column
+    return pa.chunked_array(
+        [pa.array([None if v is None else str(v) for v in column.to_pylist()], pa.string())]
     )
 
 
-def _is_empty(values: pd.Series) -> pd.Series:
-    return values.isna() | values.map(lambda v: isinstance(v, str) and not v.strip())
+def _is_empty(values: pa.ChunkedArray) -> np.ndarray:
+    missing = values.is_null().to_numpy(zero_copy_only=False)
+    if pa.types.is_floating(values.type):
+        missing |= pc.is_nan(values).fill_null(True).to_numpy(zero_copy_only=False)
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        blank = pc.match_substring_regex(values, BLANK_RE2).fill_null(False)
+        missing |= blank.to_numpy(zero_copy_only=False)
+    return missing
+
+
+# Python's str.isspace() characters (what ``not text.strip()`` tests) as an RE2 class.
+BLANK_RE2 = "^[" + "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace()) + "]*$"
 
 
 def _read_any(
     source: Any, *, encoding: str, split: str | None, role: str
-) -> tuple[pd.DataFrame, Path | None, str, str]:
-    if isinstance(source, pd.DataFrame):
-        digest = hashlib.sha256(
-            pd.util.hash_pandas_object(source, index=False).to_numpy().tobytes()
-        )
-        return source.reset_index(drop=True), None, "dataframe", digest.hexdigest()
-    if _is_hf_dataset(source):
+) -> tuple[pa.Table, Path | None, str, str]:
+    if type(source).__name__ == "DataFrame" and hasattr(source, "to_parquet"):
+        frame = source.reset_index(drop=True)
+        return table_from_frame(frame), None, "dataframe", frame_digest(frame)
+    if type(source).__module__.startswith("datasets.") and hasattr(source, "to_pandas"):
         frame = source.to_pandas()
-        digest = hashlib.sha256(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
-        return frame, None, "hf-dataset", digest.hexdigest()
+        return table_from_frame(frame), None, "hf-dataset", frame_digest(frame)
     if not isinstance(source, str | Path):
         raise ConfigError(
             f"Cannot load a table from {type(source).__name__}. Pass a path, a pandas DataFrame "
@@ -216,115 +382,7 @@ def _read_any(
         raise InputFileError(f"The {role} file '{path}' does not exist. Check the path.")
     fmt = detect_format(path)
     if fmt == "hf":
-        frame, digest = _read_hf(path, split=split, role=role)
-        return frame, path, fmt, digest
-    raw = path.read_bytes()
-    digest = hashlib.sha256(raw).hexdigest()
-    if path.suffix.lower() == ".gz":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputFileError(f"'{path}' is not a valid gzip file ({exc}).") from exc
-    if not raw.strip():
-        raise InputFileError(
-            f"'{path}' is empty. Provide a file with a header and at least one row."
-        )
-    if fmt == "parquet":
-        return _read_parquet(raw, path), path, fmt, digest
-    text = decode_bytes(raw, encoding=encoding, path=path)
-    if fmt == "jsonl":
-        return _read_jsonl(text, path), path, fmt, digest
-    return _read_delimited(text, path, sep="\t" if fmt == "tsv" else ","), path, fmt, digest
-
-
-def decode_bytes(raw: bytes, *, encoding: str, path: Path) -> str:
-    """Decode ``raw``; invalid bytes raise an EncodingError with the byte offset and line."""
-    codec = "utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
-    try:
-        return raw.decode(codec)
-    except LookupError as exc:
-        raise ConfigError(
-            f"The 'encoding' parameter names an unknown encoding {encoding!r}. "
-            f"Use a Python codec name such as utf-8, cp1252 or latin-1."
-        ) from exc
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise EncodingError(
-            f"'{path}' is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
-            f"(line {line}). Pass --encoding with the file's real encoding, e.g. --encoding cp1252."
-        ) from exc
-
-
-def _read_delimited(text: str, path: Path, *, sep: str) -> pd.DataFrame:
-    try:
-        return pd.read_csv(
-            io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False
-        )
-    except pd.errors.EmptyDataError as exc:
-        raise InputFileError(
-            f"'{path}' is empty. Provide a file with a header and at least one row."
-        ) from exc
-    except pd.errors.ParserError as exc:
-        raise DataError(
-            f"'{path}' is not a well-formed {'TSV' if sep == chr(9) else 'CSV'} file: {exc}"
-        ) from exc
-
-
-def _read_jsonl(text: str, path: Path) -> pd.DataFrame:
-    records: list[Mapping[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(
-                f"'{path}' line {number} is not valid JSON ({exc.msg}). Each line must be one JSON object."
-            ) from exc
-        if not isinstance(record, dict):
-            raise DataError(
-                f"'{path}' line {number} is a JSON {type(record).__name__}, not an object."
-            )
-        records.append(record)
-    return pd.DataFrame.from_records(records)
-
-
-def _read_parquet(raw: bytes, path: Path) -> pd.DataFrame:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        return pq.read_table(pa.BufferReader(raw)).to_pandas()
-    except (pa.ArrowException, OSError) as exc:
-        raise DataError(f"'{path}' is not a readable Parquet file ({exc}).") from exc
-
-
-def _is_hf_dataset(obj: Any) -> bool:
-    return type(obj).__module__.startswith("datasets.") and hasattr(obj, "to_pandas")
-
-
-def _read_hf(path: Path, *, split: str | None, role: str) -> tuple[pd.DataFrame, str]:
-    try:
-        import datasets
-    except ImportError as exc:
-        raise ConfigError(
-            f"Reading the Hugging Face dataset folder '{path}' needs the 'datasets' package. "
-            f"Install it with: pip install 'shortcutlab[hf]'."
-        ) from exc
-    loaded = datasets.load_from_disk(str(path))
-    if isinstance(loaded, datasets.DatasetDict):
-        names = list(loaded.keys())
-        chosen = split or (role if role in loaded else None)
-        if chosen not in loaded:
-            raise DataError(
-                f"'{path}' is a DatasetDict with splits {', '.join(names)}; "
-                f"{'split ' + repr(chosen) + ' does not exist' if chosen else 'no split was chosen'}. "
-                f"Pick one with '{path}::SPLIT'."
-            )
-        loaded = loaded[chosen]
-    frame = loaded.to_pandas()
-    digest = hashlib.sha256()
-    for file in sorted(p for p in path.rglob("*") if p.is_file()):
-        digest.update(str(file.relative_to(path)).encode())
-        digest.update(file.read_bytes())
-    return frame, digest.hexdigest()
+        table, digest = read_hf(path, split=split, role=role)
+        return table, path, fmt, digest
+    table, digest = read_file(path, fmt, encoding=encoding)
+    return table, path, fmt, digest

@@ -113,6 +113,8 @@ class Shortcut(ABC):
 
     name: ClassVar[str]
     family: ClassVar[str]  # "occurrence", "concept", "style"
+    # Whether :meth:`prepare` must see each whole cleaned table (the builder skips it otherwise).
+    needs_preparation: ClassVar[bool] = False
 
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, for manifests and run records (scikit-learn style)."""

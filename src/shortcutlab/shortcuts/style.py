@@ -40,6 +40,7 @@ class StyleShortcut(BinaryCueShortcut):
     """Write each row in style A (probability P_i) or style B with a rewriter."""
 
     family = "style"
+    needs_preparation = True
     styles: ClassVar[tuple[str, str]]
 
     def __init__(

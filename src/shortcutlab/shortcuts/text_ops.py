@@ -16,6 +16,16 @@ SEP = "\x00"
 # A sentence starts after terminal punctuation (with closing quotes/brackets) and whitespace, or
 # after a line break. The separator is never part of a match, so rows do not leak into each other.
 _BOUNDARY = re.compile(r"(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*[^\S\x00]+|\n[^\S\x00]*)(?=[^\s\x00])")
+# The same boundary in RE2 syntax for Arrow: no lookahead, and Python's Unicode \s spelled out.
+_WHITESPACE_CHARS = "".join(c for c in map(chr, range(0x3001)) if c.isspace())
+_WHITESPACE = "".join(f"\\x{{{ord(c):x}}}" for c in _WHITESPACE_CHARS)
+_BOUNDARY_RE2 = (
+    "(?:[.!?\\x{2026}]+[\"'\\x{201d}\\x{2019})\\]]*["
+    + _WHITESPACE
+    + "]+|\\n["
+    + _WHITESPACE
+    + "]*)"
+)
 _SENTENCE_END = re.compile(r"(?:^|[.!?\u2026]+[\"'\u201d\u2019)\]]*|\n)\s*$")
 _PUNCTUATION_AFTER = ".!?\u2026;:)"
 
@@ -71,11 +81,50 @@ def sentence_starts(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.ndarray:
-    """Pick one sentence start per row; ``uniforms`` in [0, 1) choose among the row's starts."""
-    offsets, pointer = sentence_starts(texts)
-    counts = np.diff(pointer)
-    choice = np.minimum((uniforms * counts).astype(np.int64), counts - 1)
-    return offsets[pointer[:-1] + choice]
+    """Pick one sentence start per row; ``uniforms`` in [0, 1) choose among the row's starts.
+
+    The same choice as indexing :func:`sentence_starts` with ``uniforms``, computed faster: Arrow's
+    RE2 counts each row's sentence boundaries, and Python looks for a boundary's offset only in
+    the rows whose choice is not their first sentence.
+
+    Examples:
+        >>> random_sentence_starts(["Good. Bad!  Ugly", "One", "\\n Two"], np.array([0.99, 0.5, 0.9])).tolist()
+        [12, 0, 2]
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(texts):
+        return np.zeros(0, dtype=np.int64)
+    array = pa.array(texts, pa.string())
+    # A boundary at the very end of a text starts no sentence (the lookahead of _BOUNDARY).
+    counts = pc.count_substring_regex(array, _BOUNDARY_RE2).to_numpy().astype(np.int64)
+    counts -= pc.match_substring_regex(array, f"(?:{_BOUNDARY_RE2})$").to_numpy(
+        zero_copy_only=False
+    )
+    stripped = pc.utf8_ltrim(array, characters=_WHITESPACE_CHARS)
+    blank = pc.equal(pc.utf8_length(stripped), 0).to_numpy(zero_copy_only=False)
+    leads = pc.subtract(pc.utf8_length(array), pc.utf8_length(stripped)).to_numpy()
+    leads = np.where(blank, 0, leads).astype(np.int64)
+    # A line break in the leading white space makes a boundary that ends at the first
+    # character: the same start as the text's own, counted once.
+    repeated = (
+        pc.match_substring_regex(array, f"^[{_WHITESPACE}]*\\n").to_numpy(zero_copy_only=False)
+        & ~blank
+    )
+    starts = 1 + counts - repeated
+    choice = np.minimum((uniforms * starts).astype(np.int64), starts - 1)
+    positions = leads.copy()
+    nth = choice + repeated
+    later = np.flatnonzero(choice > 0)
+    for k in np.unique(nth[later]).tolist():
+        rows = later[nth[later] == k]
+        # Split at the first k boundaries: what follows the last one starts sentence k + 1.
+        chosen = array.take(pa.array(rows))
+        pieces = pc.split_pattern_regex(chosen, _BOUNDARY_RE2, max_splits=k)
+        rest = pc.utf8_length(pc.list_flatten(pieces)).to_numpy()[pieces.offsets.to_numpy()[1:] - 1]
+        positions[rows] = pc.utf8_length(chosen).to_numpy() - rest
+    return positions
 
 
 def insert_at(

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import platform
 import warnings
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from shortcutlab._version import __version__
 from shortcutlab.data.labels import LabelSpace
@@ -25,6 +24,9 @@ from shortcutlab.data.writing import (
 from shortcutlab.errors import DataError, InputFileError, ShortcutlabWarning
 from shortcutlab.registry import check_choice
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 MANIFEST = "manifest.json"
 SPLIT_ORDER = ("train", "validation", "test", "anti_test", "original_test")
 
@@ -32,6 +34,7 @@ SPLIT_ORDER = ("train", "validation", "test", "anti_test", "original_test")
 def environment() -> dict[str, str]:
     """Versions that can change outputs, recorded in every manifest."""
     import numpy
+    import pandas as pd
     import sklearn
 
     return {
@@ -50,10 +53,11 @@ def tool_record() -> dict[str, str]:
 class Benchmark:
     """Train / validation / test / anti-test / original-test tables with their provenance.
 
-    Test, anti-test and original-test rows are paired by ``row_id``.
+    Test, anti-test and original-test rows are paired by ``row_id``. A benchmark read from a
+    folder loads each split on first access.
     """
 
-    splits: dict[str, pd.DataFrame]
+    splits: Mapping[str, pd.DataFrame]
     labels: LabelSpace
     manifest: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
@@ -101,34 +105,60 @@ class Benchmark:
         try:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
             labels = LabelSpace(tuple(manifest["labels"]))
-            split_records = manifest["splits"]
+            records = manifest["splits"]
+            order = [s for s in SPLIT_ORDER if s in records] + [
+                s for s in records if s not in SPLIT_ORDER
+            ]
+            files = {name: folder / records[name]["file"] for name in order}
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise DataError(
                 f"'{manifest_path}' is not a valid benchmark manifest ({exc})."
             ) from exc
-        has_pair = manifest.get("arguments", {}).get("text_pair_col") is not None
-        splits: dict[str, pd.DataFrame] = {}
-        for name in [s for s in SPLIT_ORDER if s in split_records] + [
-            s for s in split_records if s not in SPLIT_ORDER
-        ]:
-            path = folder / split_records[name]["file"]
+        for path in files.values():
             if not path.exists():
                 raise InputFileError(
                     f"The benchmark file '{path}' is missing; rebuild the benchmark."
                 )
-            if split_records[name].get("sha256") not in (None, sha256_file(path)):
+        has_pair = manifest.get("arguments", {}).get("text_pair_col") is not None
+        splits = SplitFiles(files, {n: records[n].get("sha256") for n in order}, has_pair)
+        return cls(splits=splits, labels=labels, manifest=manifest, path=folder)
+
+
+class SplitFiles(Mapping[str, "pd.DataFrame"]):
+    """The splits of a benchmark folder, each read on first access (and checked against the
+    sha256 its manifest recorded)."""
+
+    def __init__(
+        self, files: dict[str, Path], sha256: dict[str, str | None], has_pair: bool
+    ) -> None:
+        self._files, self._sha256, self._has_pair = files, sha256, has_pair
+        self._loaded: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._loaded:
+            path = self._files[name]
+            loaded = load_table(
+                path,
+                text_pair_col=TEXT_PAIR if self._has_pair else None,
+                on_empty="keep",
+                role=name,
+            )
+            if self._sha256[name] not in (None, loaded.source.sha256):
                 warnings.warn(
                     f"'{path}' differs from the file recorded in {MANIFEST}: it was changed after the build.",
                     ShortcutlabWarning,
                     stacklevel=2,
                 )
-            loaded = load_table(
-                path, text_pair_col=TEXT_PAIR if has_pair else None, on_empty="keep", role=name
-            )
             frame = loaded.frame
             if "shortcut" in frame:
                 frame["shortcut"] = (
                     frame["shortcut"].astype(object).where(frame["shortcut"].notna(), "")
                 )
-            splits[name] = frame
-        return cls(splits=splits, labels=labels, manifest=manifest, path=folder)
+            self._loaded[name] = frame
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)

@@ -1,7 +1,8 @@
 """Shortcut Maze benchmarks: train / validation / test / anti-test / original-test.
 
 Training splits carry the shortcut at strength lambda, test and anti-test at the test strength (1 by
-default), the anti-test with the label schedule reversed; original-test has no shortcut. All
+default, or ``"same"``: the training lambda, as the paper's released files do), the anti-test with
+the label schedule reversed; original-test has no shortcut. All
 splits first lose every pre-existing occurrence of the shortcut's vocabulary (section 2.2.1); then
 the shortcut sees each input table once (``Shortcut.prepare``) and may drop rows from all of its
 splits, e.g. rows whose style rewrite failed.
@@ -9,31 +10,32 @@ splits, e.g. rows whose style rewrite failed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import (
-    LABEL,
-    ROW_ID,
-    SHORTCUT,
-    TEXT,
-    TEXT_PAIR,
-    LoadedTable,
-    load_table,
-)
+from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
+from shortcutlab.data.writing import FORMATS, atomic_output_dir, check_output_dir, write_json
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import make_shortcut
-from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Injection, Shortcut, SplitPlan
+from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
-from shortcutlab.splits.benchmark import Benchmark, environment, tool_record
+from shortcutlab.splits.benchmark import MANIFEST, Benchmark, environment, tool_record
 from shortcutlab.splits.distractors import distractors_from_columns
+from shortcutlab.splits.pipeline import (
+    FileSink,
+    InputTable,
+    MemorySink,
+    SplitJob,
+    input_table,
+    render_splits,
+)
 from shortcutlab.splits.stratify import stratified_holdout
 
 CONCEPT_SHORTCUTS = ("concept-occurrence", "concept-correlation")
@@ -47,7 +49,7 @@ def build_maze_benchmark(
     shortcut_options: Mapping[str, Any] | None = None,
     strength: float = 0.8,
     strength_mode: str = "mix",
-    test_strength: float = 1.0,
+    test_strength: float | str = 1.0,
     sampling: str = "exact",
     schedule: Sequence[float] | None = None,
     seed: int = 0,
@@ -59,6 +61,9 @@ def build_maze_benchmark(
     text_pair_col: str | None = None,
     encoding: str = "utf-8",
     on_empty: str = "drop",
+    out: str | Path | None = None,
+    fmt: str = "csv",
+    overwrite: bool = False,
 ) -> Benchmark:
     """Build a Shortcut Maze benchmark from a training and a test table.
 
@@ -70,7 +75,7 @@ def build_maze_benchmark(
             ``{"rewriter": "file", "rewrites": {...}}``).
         strength: lambda for the training and validation splits, in [0, 1].
         strength_mode: ``"mix"`` (the released data) or ``"scale"`` (the paper's text).
-        test_strength: lambda for test and anti-test.
+        test_strength: lambda for test and anti-test, or ``"same"`` for the training lambda.
         sampling: ``"exact"`` cue counts per label (default) or independent ``"bernoulli"`` draws.
         schedule: per-label base probabilities instead of i/(K-1).
         seed: seeds every random choice; same inputs and seed give identical splits.
@@ -78,6 +83,9 @@ def build_maze_benchmark(
         labels: the label order; numeric labels sort numerically without it.
         distractors: aspect pools for the concept shortcuts; default: the tables'
             ``NAME_text``/``NAME_label`` columns.
+        out: write the splits and ``manifest.json`` straight into this folder (atomically, in
+            ``fmt``), row chunk by row chunk, instead of holding them in memory; the returned
+            benchmark then reads each split from there on first use.
 
     Examples:
         >>> import pandas as pd
@@ -89,29 +97,32 @@ def build_maze_benchmark(
         [1.0, 0.5, 0.0]
     """
     strength = check_strength("strength", strength)
-    test_strength = check_strength("test_strength", test_strength)
+    test_lambda = _test_strength(test_strength, strength)
     check_choice("strength_mode", strength_mode, STRENGTH_MODES)
     check_choice("sampling", sampling, SAMPLING)
+    check_choice("format", fmt, FORMATS)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ConfigError(
             f"The 'seed' parameter must be a non-negative integer. Got {seed!r} instead."
         )
+    if out is not None:
+        check_output_dir(Path(out), overwrite=overwrite)  # fail before the work, not after
+    # A file's texts are read again batch by batch while rendering, not held whole in memory.
     loader = dict(
         text_col=text_col,
         label_col=label_col,
         text_pair_col=text_pair_col,
         encoding=encoding,
         on_empty=on_empty,
+        stream_text=True,
     )
     train_table = (
         train if isinstance(train, LoadedTable) else load_table(train, role="train", **loader)
     )
     test_table = test if isinstance(test, LoadedTable) else load_table(test, role="test", **loader)
     train_name = f"'{train_table.source.path}'" if train_table.source.path else "the training table"
-    label_space = LabelSpace.infer(
-        train_table.frame[LABEL].tolist(), given=labels, source=train_name
-    )
-    _check_test_labels(train_table, test_table, label_space)
+    label_space = LabelSpace.infer(train_table.index.column(LABEL), given=labels, source=train_name)
+    _check_test_labels(train_table, test_table)
     resolved_schedule = (
         tuple(base_schedule(len(label_space), schedule).tolist()) if schedule is not None else None
     )
@@ -128,28 +139,21 @@ def build_maze_benchmark(
     injector.validate(label_space)
 
     carve_seed, *split_seeds = np.random.SeedSequence(int(seed)).spawn(5)
-    train_frame, train_removed, train_record = _cleaned_and_prepared(
-        injector, train_table, TRAIN_ROLE
-    )
-    test_frame, test_removed, test_record = _cleaned_and_prepared(injector, test_table, TEST_ROLE)
-    train_ranks = label_space.ranks(train_frame[LABEL])
-    val_mask = stratified_holdout(train_ranks, val_size, np.random.default_rng(carve_seed))
+    train_source = input_table(injector, train_table, label_space, TRAIN_ROLE)
+    test_source = input_table(injector, test_table, label_space, TEST_ROLE)
+    val_mask = stratified_holdout(train_source.ranks, val_size, np.random.default_rng(carve_seed))
 
-    plans = {
-        "train": (train_frame[~val_mask], train_removed[~val_mask], strength, False, TRAIN_ROLE),
-        "validation": (train_frame[val_mask], train_removed[val_mask], strength, False, TRAIN_ROLE),
-        "test": (test_frame, test_removed, test_strength, False, TEST_ROLE),
-        "anti_test": (test_frame, test_removed, test_strength, True, TEST_ROLE),
-    }
-    splits: dict[str, pd.DataFrame] = {}
-    records: dict[str, dict[str, Any]] = {}
-    for (name, (frame, removed, lam, anti, role)), split_seed in zip(
-        plans.items(), split_seeds, strict=True
-    ):
-        if name == "validation" and not val_mask.any():
-            continue
+    def job(
+        name: str,
+        source: InputTable,
+        rows: np.ndarray,
+        lam: float,
+        anti: bool,
+        role: str,
+        split_seed: np.random.SeedSequence,
+    ) -> SplitJob:
         plan = SplitPlan(
-            ranks=label_space.ranks(frame[LABEL]),
+            ranks=source.ranks[rows],
             labels=label_space,
             strength=lam,
             strength_mode=strength_mode,
@@ -157,17 +161,43 @@ def build_maze_benchmark(
             anti=anti,
             role=role,
             sampling=sampling,
-            row_ids=frame[ROW_ID].to_numpy(),
+            row_ids=source.table.row_ids()[rows],
         )
-        injection = injector.inject(frame[TEXT].tolist(), plan, split_seed)
-        splits[name] = _output_frame(frame, injection.texts, injection.shortcut)
-        records[name] = _split_record(splits[name], label_space, removed, plan, injection)
-    splits["original_test"] = _output_frame(
-        test_frame, test_frame[TEXT].tolist(), [""] * len(test_frame)
-    )
-    records["original_test"] = _split_record(
-        splits["original_test"], label_space, test_removed, None, None
-    )
+        return SplitJob(name, rows, plan, split_seed)
+
+    all_test = np.arange(len(test_source))
+    train_jobs = [
+        job(
+            "train",
+            train_source,
+            np.flatnonzero(~val_mask),
+            strength,
+            False,
+            TRAIN_ROLE,
+            split_seeds[0],
+        ),
+        job(
+            "validation",
+            train_source,
+            np.flatnonzero(val_mask),
+            strength,
+            False,
+            TRAIN_ROLE,
+            split_seeds[1],
+        ),
+    ]
+    if not val_mask.any():
+        train_jobs = train_jobs[:1]
+    test_jobs = [
+        job("test", test_source, all_test, test_lambda, False, TEST_ROLE, split_seeds[2]),
+        job("anti_test", test_source, all_test, test_lambda, True, TEST_ROLE, split_seeds[3]),
+        SplitJob("original_test", all_test),
+    ]
+
+    def render(sink: MemorySink | FileSink) -> dict[str, Any]:
+        records = render_splits(injector, train_source, train_jobs, label_space, sink)
+        records |= render_splits(injector, test_source, test_jobs, label_space, sink)
+        return records
 
     manifest = {
         "tool": tool_record(),
@@ -177,7 +207,7 @@ def build_maze_benchmark(
             "shortcut_options": injector.get_params(),
             "strength": strength,
             "strength_mode": strength_mode,
-            "test_strength": test_strength,
+            "test_strength": test_strength if test_strength == SAME else test_lambda,
             "sampling": sampling,
             "schedule": list(resolved_schedule) if resolved_schedule else None,
             "seed": int(seed),
@@ -193,79 +223,58 @@ def build_maze_benchmark(
         "labels": label_space.to_json(),
         "environment": environment(),
         "inputs": {"train": train_table.source.to_json(), "test": test_table.source.to_json()},
-        "removed_occurrences": {
-            "train": int(train_removed.sum()),
-            "test": int(test_removed.sum()),
-            "total": int(train_removed.sum() + test_removed.sum()),
-        },
-        "splits": records,
+        "removed_occurrences": {},
+        "splits": {},
     }
-    if train_record is not None or test_record is not None:
-        manifest["preparation"] = {"train": train_record, "test": test_record}
-    return Benchmark(splits=splits, labels=label_space, manifest=manifest)
+
+    def finish(records: dict[str, Any]) -> None:
+        removed = {"train": int(train_source.removed.sum()), "test": int(test_source.removed.sum())}
+        manifest["removed_occurrences"] = removed | {"total": removed["train"] + removed["test"]}
+        manifest["splits"] = records
+        if train_source.record is not None or test_source.record is not None:
+            manifest["preparation"] = {"train": train_source.record, "test": test_source.record}
+
+    if out is None:
+        memory = MemorySink()
+        finish(render(memory))
+        return Benchmark(splits=memory.finish(), labels=label_space, manifest=manifest)
+    out = Path(out)
+    manifest["arguments"]["format"] = fmt
+    with atomic_output_dir(out, overwrite=overwrite) as tmp:
+        files = FileSink(tmp, fmt)
+        records = render(files)
+        for name, written in files.finish().items():
+            records[name].update(written)
+        finish(records)
+        write_json(tmp / MANIFEST, json.loads(json.dumps(manifest)))
+    return Benchmark.load(out)
 
 
-def _cleaned_and_prepared(
-    injector: Shortcut, table: LoadedTable, role: str
-) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any] | None]:
-    """Remove the cue vocabulary, then let the injector see the table (and drop rows) once."""
-    texts, removed = injector.clean(table.frame[TEXT].tolist())
-    frame = table.frame.assign(**{TEXT: texts})
-    preparation = injector.prepare(replace(table, frame=frame), role=role)
-    if preparation.keep is not None:
-        keep = np.asarray(preparation.keep, dtype=bool)
-        frame, removed = frame[keep].reset_index(drop=True), removed[keep]
-    return frame, removed, preparation.record
+SAME = "same"
 
 
-def _check_test_labels(train: LoadedTable, test: LoadedTable, labels: LabelSpace) -> None:
-    seen = set(train.frame[LABEL].tolist())
-    unseen = [v for v in dict.fromkeys(test.frame[LABEL].tolist()) if v not in seen]
-    if unseen:
+def _test_strength(value: float | str, strength: float) -> float:
+    """The test λ: a number in [0, 1], or ``"same"`` for the training λ (the paper's released
+    GoEmotions files build test and anti-test at the training λ; section 3.1 of the Shortcut Maze
+    paper describes test sets at full strength, which stays the default)."""
+    if value == SAME:
+        return strength
+    if isinstance(value, str):
+        raise ConfigError(
+            f"The 'test_strength' parameter must be a float in [0, 1] or 'same' (the training "
+            f"strength). Got {value!r} instead."
+        )
+    return check_strength("test_strength", value)
+
+
+def _check_test_labels(train: LoadedTable, test: LoadedTable) -> None:
+    import pyarrow.compute as pc
+
+    seen = train.index.column(LABEL).unique()
+    test_labels = test.index.column(LABEL)
+    unseen = pc.unique(test_labels.filter(pc.invert(pc.is_in(test_labels, value_set=seen))))
+    if len(unseen):
         raise DataError(
-            f"The test table has label(s) {', '.join(map(str, unseen))} that never occur in the "
+            f"The test table has label(s) {', '.join(map(str, unseen.to_pylist()))} that never occur in the "
             f"training table, so no model can learn them. Remove those rows or check --label-col."
         )
-    labels.ranks(test.frame[LABEL], where="The test table")
-
-
-def _output_frame(frame: pd.DataFrame, texts: list[str], shortcut: list[str]) -> pd.DataFrame:
-    columns: dict[str, Any] = {
-        ROW_ID: frame[ROW_ID].to_numpy(),
-        TEXT: np.asarray(texts, dtype=object),
-    }
-    if TEXT_PAIR in frame:
-        columns[TEXT_PAIR] = frame[TEXT_PAIR].to_numpy(dtype=object)
-    columns[LABEL] = frame[LABEL].to_numpy()
-    columns[SHORTCUT] = np.asarray(shortcut, dtype=object)
-    return pd.DataFrame(columns)
-
-
-def _by_label(values: np.ndarray | None, labels: LabelSpace) -> dict[str, float | None] | None:
-    if values is None:
-        return None
-    return {
-        str(label): (None if np.isnan(v) else round(float(v), 6))
-        for label, v in zip(labels.values, values, strict=True)
-    }
-
-
-def _split_record(
-    frame: pd.DataFrame,
-    labels: LabelSpace,
-    removed: np.ndarray,
-    plan: SplitPlan | None,
-    injection: Injection | None,
-) -> dict[str, Any]:
-    counts = np.bincount(labels.ranks(frame[LABEL]), minlength=len(labels))
-    return {
-        "rows": len(frame),
-        "strength": plan.strength if plan else None,
-        "schedule": ("reversed" if plan.anti else "label-rank") if plan else None,
-        "label_counts": {
-            str(label): int(c) for label, c in zip(labels.values, counts, strict=True)
-        },
-        "removed_occurrences": int(removed.sum()),
-        "target_rate": _by_label(injection.target_rate if injection else None, labels),
-        "observed_rate": _by_label(injection.observed_rate if injection else None, labels),
-    } | ({"details": injection.details} if injection and injection.details is not None else {})

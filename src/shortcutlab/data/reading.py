@@ -1,0 +1,273 @@
+"""Read a table in any supported format into an Arrow table, with the sha256 of what was read.
+
+Arrow keeps text compactly (one buffer per column instead of a Python object per cell), which is
+what lets a million-row build stay within a small multiple of its input size. Delimited files take
+Arrow's multi-threaded reader; whatever it refuses (invalid bytes, ragged rows, dialect quirks)
+goes through the slower pandas path, which either reads the file the way earlier versions did or
+raises the precise one-line error (byte offset and line of a bad byte, the row pandas rejects).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import io
+import json
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from shortcutlab.data.streaming import DelimitedFile
+from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
+
+FILE_FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+SUPPORTED = (
+    "CSV (.csv), TSV (.tsv), JSONL (.jsonl), Parquet (.parquet) or a Hugging Face dataset folder"
+)
+
+
+def detect_format(path: Path) -> str:
+    if path.is_dir():
+        if (path / "dataset_dict.json").exists() or (path / "state.json").exists():
+            return "hf"
+        raise InputFileError(
+            f"'{path}' is a folder but not a saved Hugging Face dataset (no dataset_dict.json or "
+            f"state.json). Pass a file: {SUPPORTED}."
+        )
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    fmt = FILE_FORMATS.get(suffixes[-1] if suffixes else "")
+    if fmt is None:
+        raise InputFileError(
+            f"Cannot read '{path}': unsupported format '{''.join(path.suffixes) or '(none)'}'. "
+            f"Use {SUPPORTED}."
+        )
+    return fmt
+
+
+def read_file(path: Path, fmt: str, *, encoding: str) -> tuple[pa.Table, str]:
+    """The file's rows (delimited files: every column as text) and the sha256 of its bytes."""
+    gzipped = path.suffix.lower() == ".gz"
+    if fmt in ("csv", "tsv") and not gzipped:
+        # Arrow reads the file in blocks while a thread hashes it (hashlib releases the GIL):
+        # the whole file is never held as one bytes object next to its table.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            digest = pool.submit(sha256_file, path)
+            head = _head(path)
+            if not head.strip() and path.stat().st_size <= len(head):
+                raise InputFileError(
+                    f"'{path}' is empty. Provide a file with a header and at least one row."
+                )
+            sep = "\t" if fmt == "tsv" else ","
+            table = _read_delimited_arrow(str(path), head, sep=sep, encoding=encoding)
+            if table is not None:
+                return table, digest.result()
+    raw = path.read_bytes()
+    digest_text = hashlib.sha256(raw).hexdigest()
+    if gzipped:
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InputFileError(f"'{path}' is not a valid gzip file ({exc}).") from exc
+    if not raw.strip():
+        raise InputFileError(
+            f"'{path}' is empty. Provide a file with a header and at least one row."
+        )
+    if fmt == "parquet":
+        return _read_parquet(raw, path), digest_text
+    if fmt == "jsonl":
+        return _read_jsonl(decode_bytes(raw, encoding=encoding, path=path), path), digest_text
+    sep = "\t" if fmt == "tsv" else ","
+    table = _read_delimited_arrow(pa.py_buffer(raw), raw[: 1 << 16], sep=sep, encoding=encoding)
+    if table is None:
+        table = _read_delimited_pandas(raw, path, sep=sep, encoding=encoding)
+    return table, digest_text
+
+
+def delimited_file(path: Path, fmt: str, *, encoding: str) -> DelimitedFile | None:
+    """How Arrow can stream a plain (not gzipped) CSV/TSV file, or None where it cannot."""
+    if fmt not in ("csv", "tsv") or path.suffix.lower() == ".gz":
+        return None
+    sep = "\t" if fmt == "tsv" else ","
+    names = _header(_head(path), sep=sep, encoding=encoding)
+    if not names or len(set(names)) != len(names) or "" in names:
+        return None
+    codec = _codec(encoding)
+    return DelimitedFile(path, tuple(names), sep, "utf8" if codec == "utf-8-sig" else codec)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(1 << 16)
+
+
+def decode_bytes(raw: bytes, *, encoding: str, path: Path) -> str:
+    """Decode ``raw``; invalid bytes raise an EncodingError with the byte offset and line."""
+    try:
+        return raw.decode(_codec(encoding))
+    except LookupError as exc:
+        raise ConfigError(
+            f"The 'encoding' parameter names an unknown encoding {encoding!r}. "
+            f"Use a Python codec name such as utf-8, cp1252 or latin-1."
+        ) from exc
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise EncodingError(
+            f"'{path}' is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
+            f"(line {line}). Pass --encoding with the file's real encoding, e.g. --encoding cp1252."
+        ) from exc
+
+
+def _codec(encoding: str) -> str:
+    return "utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
+
+
+def _header(head: bytes, *, sep: str, encoding: str) -> list[str] | None:
+    """The column names of a delimited file, read from its first record."""
+    try:
+        text = head.decode(_codec(encoding), errors="ignore")
+        return next(csv.reader(io.StringIO(text), delimiter=sep))
+    except (LookupError, StopIteration, csv.Error):
+        return None
+
+
+def _read_delimited_arrow(
+    source: str | pa.Buffer, head: bytes, *, sep: str, encoding: str
+) -> pa.Table | None:
+    """Every column as text with Arrow's reader, or None where it disagrees with pandas' reading."""
+    import pyarrow.csv as pacsv
+
+    names = _header(head, sep=sep, encoding=encoding)
+    if not names or len(set(names)) != len(names) or "" in names:
+        return None  # pandas renames duplicate or blank column names; let it
+    codec = _codec(encoding)
+    try:
+        return pacsv.read_csv(
+            source,
+            read_options=pacsv.ReadOptions(encoding="utf8" if codec == "utf-8-sig" else codec),
+            parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True),
+            convert_options=pacsv.ConvertOptions(
+                column_types={name: pa.string() for name in names},
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowException, LookupError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _read_delimited_pandas(raw: bytes, path: Path, *, sep: str, encoding: str) -> pa.Table:
+    import pandas as pd
+
+    text = decode_bytes(raw, encoding=encoding, path=path)
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False
+        )
+    except pd.errors.EmptyDataError as exc:
+        raise InputFileError(
+            f"'{path}' is empty. Provide a file with a header and at least one row."
+        ) from exc
+    except pd.errors.ParserError as exc:
+        raise DataError(
+            f"'{path}' is not a well-formed {'TSV' if sep == chr(9) else 'CSV'} file: {exc}"
+        ) from exc
+    return table_from_frame(frame.astype(object))
+
+
+def _read_jsonl(text: str, path: Path) -> pa.Table:
+    import pandas as pd
+
+    records: list[Mapping[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(
+                f"'{path}' line {number} is not valid JSON ({exc.msg}). Each line must be one JSON object."
+            ) from exc
+        if not isinstance(record, dict):
+            raise DataError(
+                f"'{path}' line {number} is a JSON {type(record).__name__}, not an object."
+            )
+        records.append(record)
+    return table_from_frame(pd.DataFrame.from_records(records))
+
+
+def _read_parquet(raw: bytes, path: Path) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(pa.BufferReader(raw))
+    except (pa.ArrowException, OSError) as exc:
+        raise DataError(f"'{path}' is not a readable Parquet file ({exc}).") from exc
+
+
+def table_from_frame(frame: Any) -> pa.Table:
+    """A pandas DataFrame as an Arrow table; columns Arrow cannot type stay Python objects."""
+    columns = {}
+    for name in frame.columns:
+        values = frame[name]
+        try:
+            columns[str(name)] = pa.array(values, from_pandas=True)
+        except (pa.ArrowException, TypeError, ValueError):  # mixed types: keep their text
+            columns[str(name)] = pa.array([None if v is None else str(v) for v in values])
+    return pa.table(columns) if columns else pa.table({})
+
+
+def frame_digest(frame: Any) -> str:
+    import pandas as pd
+
+    return hashlib.sha256(
+        pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()
+    ).hexdigest()
+
+
+def read_hf(path: Path, *, split: str | None, role: str) -> tuple[pa.Table, str]:
+    """A folder saved with ``datasets.save_to_disk`` (``split`` picks one of a DatasetDict)."""
+    try:
+        import datasets
+    except ImportError as exc:
+        raise ConfigError(
+            f"Reading the Hugging Face dataset folder '{path}' needs the 'datasets' package. "
+            f"Install it with: pip install 'shortcutlab[hf]'."
+        ) from exc
+    loaded = datasets.load_from_disk(str(path))
+    if isinstance(loaded, datasets.DatasetDict):
+        names = list(loaded.keys())
+        chosen = split or (role if role in loaded else None)
+        if chosen not in loaded:
+            raise DataError(
+                f"'{path}' is a DatasetDict with splits {', '.join(names)}; "
+                f"{'split ' + repr(chosen) + ' does not exist' if chosen else 'no split was chosen'}. "
+                f"Pick one with '{path}::SPLIT'."
+            )
+        loaded = loaded[chosen]
+    digest = hashlib.sha256()
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        digest.update(str(file.relative_to(path)).encode())
+        digest.update(file.read_bytes())
+    return table_from_frame(loaded.to_pandas()), digest.hexdigest()

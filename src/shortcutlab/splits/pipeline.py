@@ -1,0 +1,201 @@
+"""The build pipeline: one pass over each input table renders every split made from it.
+
+Each batch of rows is cleaned once and handed to every split that holds some of its rows (train
+and validation share the training table; test, anti-test and original test the test table).
+Texts exist as Python strings one batch at a time, a streamed input is never held whole, and a
+split can go straight into its output file. Every random decision is drawn for the whole split
+before rendering (``Shortcut.draw``), so the output does not depend on the batch size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LABEL, ROW_ID, SHORTCUT, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.data.writing import TableWriter, split_file
+from shortcutlab.shortcuts.base import RowDraws, Shortcut, SplitPlan, rates_by_label
+
+BATCH_ROWS = 32_768
+
+
+@dataclass
+class InputTable:
+    """An input table on its way through the build: label ranks, per-row counts of removed cue
+    occurrences (filled while rendering), and whether its texts are already cleaned."""
+
+    table: LoadedTable
+    ranks: np.ndarray
+    removed: np.ndarray
+    cleaned: bool = False
+    record: dict[str, Any] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ranks)
+
+
+def input_table(
+    injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str
+) -> InputTable:
+    """Rank the table's labels; a shortcut that must see the whole table gets it cleaned now."""
+    ranks = labels.ranks(table.index.column(LABEL), where=f"The {role} table")
+    removed = np.zeros(len(table), dtype=np.int64)
+    if not injector.needs_preparation:
+        return InputTable(table, ranks, removed)
+    texts: list[str] = []
+    for start, batch in _batches(table):
+        cleaned, counts = injector.clean(batch.column(TEXT).to_pylist())
+        texts += cleaned
+        removed[start : start + len(cleaned)] = counts
+    cleaned_table = table.with_texts(texts)
+    preparation = injector.prepare(cleaned_table, role=role)
+    if preparation.keep is None:
+        return InputTable(cleaned_table, ranks, removed, True, preparation.record)
+    keep = np.asarray(preparation.keep, dtype=bool)
+    return InputTable(
+        cleaned_table.select(keep), ranks[keep], removed[keep], True, preparation.record
+    )
+
+
+@dataclass
+class SplitJob:
+    """One output split: its rows (sorted positions in the input table) and how to inject the
+    cue (no plan: the cleaned text as it is)."""
+
+    name: str
+    rows: np.ndarray
+    plan: SplitPlan | None = None
+    seed: np.random.SeedSequence | None = None
+    draws: RowDraws | None = field(default=None, repr=False)
+
+
+class MemorySink:
+    """Collect every split as an Arrow table (for :class:`Benchmark` objects held in memory)."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, list[pa.Table]] = {}
+
+    def write(self, split: str, chunk: pa.Table) -> None:
+        self.parts.setdefault(split, []).append(chunk)
+
+    def finish(self) -> dict[str, Any]:
+        return {name: pa.concat_tables(parts).to_pandas() for name, parts in self.parts.items()}
+
+
+class FileSink:
+    """Stream every split into its file in ``folder``; records each file's name and sha256."""
+
+    def __init__(self, folder: Path, fmt: str) -> None:
+        self.folder, self.fmt = folder, fmt
+        self.writers: dict[str, TableWriter] = {}
+
+    def write(self, split: str, chunk: pa.Table) -> None:
+        if split not in self.writers:
+            self.writers[split] = TableWriter(split_file(self.folder, split, self.fmt), self.fmt)
+        self.writers[split].write(chunk)
+
+    def finish(self) -> dict[str, dict[str, str]]:
+        return {
+            name: {"file": writer.path.name, "sha256": writer.close()}
+            for name, writer in self.writers.items()
+        }
+
+
+def render_splits(
+    injector: Shortcut,
+    source: InputTable,
+    jobs: Sequence[SplitJob],
+    labels: LabelSpace,
+    sink: MemorySink | FileSink,
+) -> dict[str, dict[str, Any]]:
+    """Render every split of one input table in a single pass; returns their manifest records."""
+    for job in jobs:
+        if job.plan is not None and job.seed is not None:
+            job.draws = injector.draw(job.plan, job.seed)
+    written = {job.name: False for job in jobs}
+    empty: pa.Table | None = None
+    for start, batch in _batches(source.table):
+        texts = batch.column(TEXT).to_pylist()
+        if not source.cleaned:
+            texts, counts = injector.clean(texts)
+            source.removed[start : start + len(texts)] = counts
+        for job in jobs:
+            first, last = np.searchsorted(job.rows, [start, start + len(texts)])
+            if first == last:
+                continue
+            local = job.rows[first:last] - start
+            job_texts = texts if len(local) == len(texts) else [texts[i] for i in local]
+            if job.draws is not None and job.plan is not None:
+                part = slice(int(first), int(last))
+                job_texts, values = injector.render(
+                    job_texts, job.draws.take(part), job.plan.take(part)
+                )
+            else:
+                values = [""] * len(job_texts)
+            rows = batch if len(local) == len(texts) else batch.take(pa.array(local))
+            sink.write(job.name, _chunk_table(rows, job_texts, values))
+            written[job.name] = True
+        empty = batch.slice(0, 0)
+    for job in jobs:
+        if not written[job.name] and empty is not None:  # an empty split still gets its file
+            sink.write(job.name, _chunk_table(empty, [], []))
+    return {job.name: _record(injector, source, job, labels) for job in jobs}
+
+
+def _batches(table: LoadedTable) -> Any:
+    """(first row position, batch) pairs over the table's canonical columns."""
+    start = 0
+    for batch in table.batches(BATCH_ROWS):
+        yield start, batch
+        start += batch.num_rows
+
+
+def _chunk_table(rows: pa.Table, texts: Sequence[str], values: Sequence[str]) -> pa.Table:
+    columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: pa.array(texts, pa.string())}
+    if TEXT_PAIR in rows.column_names:
+        columns[TEXT_PAIR] = rows.column(TEXT_PAIR)
+    columns[LABEL] = rows.column(LABEL)
+    columns[SHORTCUT] = pa.array(values, pa.string())
+    return pa.table(columns)
+
+
+def _record(
+    injector: Shortcut, source: InputTable, job: SplitJob, labels: LabelSpace
+) -> dict[str, Any]:
+    plan = job.plan
+    counts = np.bincount(source.ranks[job.rows], minlength=len(labels))
+    record: dict[str, Any] = {
+        "rows": len(job.rows),
+        "strength": plan.strength if plan else None,
+        "schedule": ("reversed" if plan.anti else "label-rank") if plan else None,
+        "label_counts": {
+            str(label): int(c) for label, c in zip(labels.values, counts, strict=True)
+        },
+        "removed_occurrences": int(source.removed[job.rows].sum()),
+        "target_rate": None,
+        "observed_rate": None,
+    }
+    if job.draws is not None and plan is not None:
+        record["target_rate"] = by_label(injector.target_rate(plan), labels)
+        record["observed_rate"] = by_label(
+            rates_by_label(job.draws.side_a, plan.ranks, len(labels)), labels
+        )
+        details = injector.details(job.draws, plan)
+        if details is not None:
+            record["details"] = details
+    return record
+
+
+def by_label(values: np.ndarray | None, labels: LabelSpace) -> dict[str, float | None] | None:
+    if values is None:
+        return None
+    return {
+        str(label): (None if np.isnan(v) else round(float(v), 6))
+        for label, v in zip(labels.values, values, strict=True)
+    }
