@@ -10,8 +10,8 @@ from shortcutlab.cli.app import app
 from shortcutlab.corpus import generate_reviews
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.rewrite_quality import rewrite_quality
-from shortcutlab.llm.backends import project_backend
 from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.backends import project_backend
 
 
 @pytest.fixture(scope="module")

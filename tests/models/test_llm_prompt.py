@@ -6,10 +6,10 @@ import pytest
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.evaluate import evaluate_benchmark
-from shortcutlab.llm.backends import ClassifierAnswers, project_backend
 from shortcutlab.llm.server import ChatServer
 from shortcutlab.models import make_model
 from shortcutlab.models.prompts import AnswerParser, compile_template, default_template
+from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 from shortcutlab.splits import build_maze_benchmark
 
 

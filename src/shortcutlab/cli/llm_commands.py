@@ -155,9 +155,9 @@ def llm_server(
 
     It answers the project's own prompts: labels (with --train), style rewrites and rewrite judging.
     """
-    from shortcutlab.llm.backends import ClassifierAnswers, project_backend
     from shortcutlab.llm.faults import FaultPlan
     from shortcutlab.llm.server import ChatServer
+    from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 
     with user_errors():
         api_key = os.environ.get(api_key_env) if api_key_env else None

@@ -8,6 +8,8 @@
   evaluation against this server shows real anti-test drops;
 - style rewrites (the Shortcut Maze prompts of figures 5-6, and the Bible one): the rules rewriter;
 - rewrite-quality judging (figure 7's four criteria): scores from word overlap.
+
+They use ``models`` and ``shortcuts``, so they live above both, not in ``llm`` (see the package).
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from shortcutlab.data import LabelSpace, load_table
+from shortcutlab.models import make_model
+from shortcutlab.shortcuts.rewriters import make_rewriter
 
 _INPUT = re.compile(
     r"(?:^|\n)(?:Review:\s*\n|Text:\s*)(?P<text>.*?)(?=\n(?:### Rating|Let's think step by step|Answer:)|\Z)",
@@ -54,9 +60,6 @@ class ClassifierAnswers:
         **load: Any,
     ) -> ClassifierAnswers:
         """Train ``model`` on a labelled table (anything :func:`load_table` reads)."""
-        from shortcutlab.data import LabelSpace, load_table
-        from shortcutlab.models import make_model
-
         loaded = load_table(table, role="train", **load)
         space = LabelSpace.infer(loaded.frame["label"].tolist(), given=labels)
         fitted = make_model(model).fit(
@@ -96,8 +99,6 @@ def rewrite_answer(prompt: str) -> str | None:
     style = next((s for word, s in _STYLE_WORDS if word in instruction), None)
     if style is None:
         return None
-    from shortcutlab.shortcuts.rewriters import make_rewriter
-
     rewritten = make_rewriter("rules", {}).rewrite(
         [match.group("text")], style, role="train", row_ids=np.array([0])
     )[0]
