@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import platform
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab._version import __version__
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import TEXT_PAIR, load_table
 from shortcutlab.data.writing import (
@@ -27,23 +25,6 @@ from shortcutlab.registry import check_choice
 
 MANIFEST = "manifest.json"
 SPLIT_ORDER = ("train", "validation", "test", "anti_test", "original_test")
-
-
-def environment() -> dict[str, str]:
-    """Versions that can change outputs, recorded in every manifest."""
-    import numpy
-    import sklearn
-
-    return {
-        "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "pandas": pd.__version__,
-        "scikit-learn": sklearn.__version__,
-    }
-
-
-def tool_record() -> dict[str, str]:
-    return {"name": "shortcutlab", "version": __version__}
 
 
 @dataclass

@@ -27,12 +27,13 @@ from shortcutlab.data.loading import (
     load_table,
 )
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.provenance import environment, tool_record
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import make_shortcut
 from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Injection, Shortcut, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
-from shortcutlab.splits.benchmark import Benchmark, environment, tool_record
+from shortcutlab.splits.benchmark import Benchmark
 from shortcutlab.splits.distractors import distractors_from_columns
 from shortcutlab.splits.stratify import stratified_holdout
 
