@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-
 import httpx
 import pytest
 
@@ -72,24 +67,3 @@ def test_echo_backend_is_deterministic():
     )
     assert echo_backend(messages, {}) == "a b c"
 
-
-def test_the_command_line_serves_until_interrupted():
-    process = subprocess.Popen(
-        [sys.executable, "-m", "shortcutlab", "llm-server", "--port", "0", "--rate-500", "0.5"],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("Serving 'shortcutlab-test' at http://127.0.0.1:")
-        url = line.split(" at ")[1].split(" ")[0]
-        statuses = {
-            httpx.post(f"{url}/chat/completions", json={**BODY, "max_tokens": n}).status_code
-            for n in range(1, 9)
-        }
-        assert statuses == {200, 500}
-    finally:
-        process.send_signal(signal.SIGINT)
-        output, _ = process.communicate(timeout=30)
-    assert process.returncode == 0 and output.startswith("Stopped after 8 requests.")
