@@ -24,10 +24,10 @@ from shortcutlab.data import LabelSpace, load_table
 from shortcutlab.models import make_model
 from shortcutlab.shortcuts.rewriters import make_rewriter
 
-_INPUT = re.compile(
-    r"(?:^|\n)(?:Review:\s*\n|Text:\s*)(?P<text>.*?)(?=\n(?:### Rating|Let's think step by step|Answer:)|\Z)",
-    re.DOTALL,
-)
+# The text to classify follows the prompt's last "Review:" / "Text:" line: the instructions and
+# the demonstrations come first, and the paper's instructions quote "Review:\n[REVIEW]" themselves.
+_INPUT_START = re.compile(r"(?:^|\n)(?:Review:\s*\n|Text:\s*)")
+_INPUT_END = re.compile(r"\n(?:### Rating|Let's think step by step|Answer:)")
 _REWRITE_INPUT = re.compile(r'Input Text:\s*"(?P<text>.*)"\s*\n###\s*Output:', re.DOTALL)
 _JUDGE_PAIR = re.compile(
     r"Original text:\s*(?P<original>.*?)\nModified text:\s*(?P<modified>.*?)(?:\n\n|\Z)", re.DOTALL
@@ -68,8 +68,7 @@ class ClassifierAnswers:
         return cls(fitted, [str(v) for v in space.values])
 
     def __call__(self, prompt: str) -> str:
-        found = list(_INPUT.finditer(prompt))
-        text = found[-1].group("text").strip() if found else prompt
+        text = input_text(prompt)
         probabilities = np.asarray(self.model.predict_proba([text]))[0]
         name = self.label_names[int(probabilities.argmax())]
         confidence = (
@@ -88,6 +87,21 @@ class ClassifierAnswers:
                 else f"{reason}\nAnswer: {name}{confidence}"
             )
         return f" {name}{confidence}"
+
+
+def input_text(prompt: str) -> str:
+    """The text a classification prompt asks about (the whole prompt when it marks none).
+
+    Examples:
+        >>> input_text("Rate it.\\nReview:\\n[REVIEW]\\n###\\nRating: [NUMBER]\\n\\nReview:\\nNice lamp.\\n### Rating: [")
+        'Nice lamp.'
+    """
+    starts = list(_INPUT_START.finditer(prompt))
+    if not starts:
+        return prompt
+    rest = prompt[starts[-1].end() :]
+    end = _INPUT_END.search(rest)
+    return (rest[: end.start()] if end else rest).strip()
 
 
 def rewrite_answer(prompt: str) -> str | None:
