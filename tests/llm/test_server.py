@@ -8,6 +8,7 @@ import pytest
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.faults import prompt_key
 from shortcutlab.llm.server import ChatServer, echo_backend
+from tests.cli.refusals import assert_refused
 
 BODY = {"model": "shortcutlab-test", "messages": [{"role": "user", "content": "one two three"}]}
 
@@ -46,16 +47,15 @@ def test_a_server_with_a_key_refuses_other_keys():
         assert right.status_code == 200
 
 
-def test_a_busy_port_is_a_config_error(server):
+def test_a_busy_port_is_a_config_error(server, tmp_path):
     port = int(server.url.rsplit(":", 1)[1].split("/")[0])
     with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1:{port} .*port 0"):
         ChatServer(port=port).start()
-    from typer.testing import CliRunner
-
-    from shortcutlab.cli.app import app
-
-    result = CliRunner().invoke(app, ["llm-server", "--port", str(port)])
-    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    result = assert_refused(
+        tmp_path, f"cannot listen on 127.0.0.1:{port} (", "llm-server", "--port", port
+    )
+    assert result.stderr.strip().endswith("Pick another port, or port 0 for a free one.")
+    assert result.stdout == ""  # no 'Serving ...' line for a server that never listened
 
 
 def test_echo_backend_is_deterministic():
