@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 PACKAGE = "shortcutlab"
 SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 
@@ -215,7 +213,7 @@ def test_imports_point_down_the_layers():
     assert not upward, "imports against the layering (see LAYERS):\n" + _describe(edges, upward)
 
 
-def test_the_scanner_sees_lazy_relative_and_registry_imports(tmp_path):
+def test_the_scanner_sees_lazy_relative_and_registry_imports(tmp_path, monkeypatch):
     """The checks above are only as good as the scan: feed it each kind of import once."""
     package = tmp_path / PACKAGE / "llm"
     package.mkdir(parents=True)
@@ -232,15 +230,11 @@ def test_the_scanner_sees_lazy_relative_and_registry_imports(tmp_path):
         "shortcutlab.llm": package / "__init__.py",
         "shortcutlab.llm.base": package / "base.py",
     }
-    source = pytest.MonkeyPatch()
-    source.setattr(f"{__name__}.SOURCE", tmp_path / PACKAGE)
-    try:
-        targets = {
-            name: sorted(i.target for i in imports_of(name, path, modules))
-            for name, path in modules.items()
-        }
-    finally:
-        source.undo()
+    monkeypatch.setattr(f"{__name__}.SOURCE", tmp_path / PACKAGE)
+    targets = {
+        name: sorted(i.target for i in imports_of(name, path, modules))
+        for name, path in modules.items()
+    }
     assert targets == {
         "shortcutlab.llm": ["shortcutlab.llm.base", "shortcutlab.llm.base"],
         "shortcutlab.llm.base": [
