@@ -50,3 +50,11 @@ def folder_bytes(folder: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
     }
+
+
+def tree_state(root: Path) -> dict[str, bytes | None]:
+    """Every file's bytes and every folder (as None) under ``root``: what "nothing written" compares."""
+    return {
+        str(path.relative_to(root)): None if path.is_dir() else path.read_bytes()
+        for path in sorted(root.rglob("*"))
+    }

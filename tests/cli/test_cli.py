@@ -3,27 +3,13 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from shortcutlab._version import __version__
-from shortcutlab.cli.app import app
-
-runner = CliRunner()
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
+from tests.cli.refusals import assert_refused, invoke
 
 
 def build_args(files, out, *extra):
     return ["build", "--train", files["train"], "--test", files["test"], "--out", out, *extra]
-
-
-def assert_user_error(result, message):
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
-    assert message in lines[0], lines[0]
 
 
 def test_version_and_list():
@@ -110,43 +96,43 @@ def files(corpus_files):
 
 def test_missing_file(files, tmp_path):
     files = files | {"train": tmp_path / "absent.csv"}
-    assert_user_error(
-        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")), "The train file"
+    assert_refused(
+        tmp_path,
+        f"The train file '{tmp_path / 'absent.csv'}' does not exist. Check the path.",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term"),
     )
-    assert not (tmp_path / "out").exists()
 
 
 def test_unsupported_format(files, tmp_path):
     (tmp_path / "data.xlsx").write_bytes(b"PK")
-    result = invoke(
+    assert_refused(
+        tmp_path,
+        "unsupported format '.xlsx'",
         *build_args(
             files | {"train": tmp_path / "data.xlsx"}, tmp_path / "out", "--shortcut", "single-term"
-        )
+        ),
     )
-    assert_user_error(result, "unsupported format '.xlsx'")
 
 
 def test_empty_file(files, tmp_path):
     (tmp_path / "empty.csv").write_text("")
-    assert_user_error(
-        invoke(
-            *build_args(
-                files | {"test": tmp_path / "empty.csv"},
-                tmp_path / "out",
-                "--shortcut",
-                "single-term",
-            )
-        ),
+    assert_refused(
+        tmp_path,
         "is empty",
+        *build_args(
+            files | {"test": tmp_path / "empty.csv"}, tmp_path / "out", "--shortcut", "single-term"
+        ),
     )
 
 
 def test_missing_column_lists_columns(files, tmp_path):
-    result = invoke(
-        *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--text-col", "review")
+    assert_refused(
+        tmp_path,
+        f"Column 'review' not found in '{files['train']}'. Columns found: text, label, product, "
+        "appearance_text, appearance_label, delivery_text, delivery_label, service_text, "
+        "service_label. Pass the right name with --text-col.",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--text-col", "review"),
     )
-    assert_user_error(result, "Column 'review' not found")
-    assert "Columns found: text, label, product" in result.stderr
 
 
 def test_empty_texts_dropped_or_rejected(tmp_path, tiny_frame):
@@ -154,13 +140,11 @@ def test_empty_texts_dropped_or_rejected(tmp_path, tiny_frame):
     frame.loc[3, "text"] = ""
     frame.to_csv(tmp_path / "d.csv", index=False)
     files = {"train": tmp_path / "d.csv", "test": tmp_path / "d.csv"}
-    assert_user_error(
-        invoke(
-            *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--on-empty", "error")
-        ),
+    assert_refused(
+        tmp_path,
         "1 rows with an empty text",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--on-empty", "error"),
     )
-    assert not (tmp_path / "out").exists()
     assert invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")).exit_code == 0
     assert (
         json.loads((tmp_path / "out" / "manifest.json").read_text())["inputs"]["train"][
@@ -173,9 +157,10 @@ def test_empty_texts_dropped_or_rejected(tmp_path, tiny_frame):
 def test_fewer_than_two_labels(tmp_path, tiny_frame):
     tiny_frame[tiny_frame.label == 1].to_csv(tmp_path / "one.csv", index=False)
     files = {"train": tmp_path / "one.csv", "test": tmp_path / "one.csv"}
-    assert_user_error(
-        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")),
+    assert_refused(
+        tmp_path,
         "fewer than two labels",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term"),
     )
 
 
@@ -183,46 +168,49 @@ def test_test_label_unseen_in_training(tmp_path, tiny_frame):
     tiny_frame[tiny_frame.label < 2].to_csv(tmp_path / "train.csv", index=False)
     tiny_frame.to_csv(tmp_path / "test.csv", index=False)
     files = {"train": tmp_path / "train.csv", "test": tmp_path / "test.csv"}
-    assert_user_error(
-        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")),
+    assert_refused(
+        tmp_path,
         "never occur in the training table",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term"),
     )
 
 
 def test_invalid_utf8(files, tmp_path):
     (tmp_path / "bad.csv").write_bytes(b"text,label\nfine,1\nsmart \x93quotes\x94,2\n")
-    result = invoke(
+    assert_refused(
+        tmp_path,
+        "is not valid utf-8: byte 0x93 at offset 24 (line 3). Pass --encoding",
         *build_args(
             files | {"train": tmp_path / "bad.csv"}, tmp_path / "out", "--shortcut", "single-term"
-        )
-    )
-    assert_user_error(
-        result, "is not valid utf-8: byte 0x93 at offset 24 (line 3). Pass --encoding"
+        ),
     )
 
 
 @pytest.mark.parametrize("flag", ["--strength", "--test-strength"])
 def test_strength_outside_range(files, tmp_path, flag):
-    result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term", flag, "1.5"))
-    assert_user_error(result, "must be a float in [0, 1]. Got 1.5 instead.")
+    assert_refused(
+        tmp_path,
+        "must be a float in [0, 1]. Got 1.5 instead.",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term", flag, "1.5"),
+    )
 
 
 def test_unknown_shortcut(files, tmp_path):
-    result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "catgory"))
-    assert_user_error(
-        result,
+    assert_refused(
+        tmp_path,
         "Unknown shortcut 'catgory'. Did you mean 'category' or 'author'? Known shortcuts: author, bible, category, concept-correlation",
+        *build_args(files, tmp_path / "out", "--shortcut", "catgory"),
     )
 
 
 def test_output_folder_not_empty(files, tmp_path):
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "mine.txt").write_text("keep")
-    assert_user_error(
-        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")),
+    assert_refused(
+        tmp_path,
         "exists and is not empty",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term"),
     )
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["mine.txt"]
     assert (
         invoke(
             *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--overwrite")
@@ -235,35 +223,41 @@ def test_output_folder_not_empty(files, tmp_path):
 def test_concept_shortcut_without_distractors(tmp_path, tiny_frame):
     tiny_frame.to_csv(tmp_path / "d.csv", index=False)
     files = {"train": tmp_path / "d.csv", "test": tmp_path / "d.csv"}
-    result = invoke(*build_args(files, tmp_path / "out", "--shortcut", "concept-correlation"))
-    assert_user_error(
-        result, "needs distractor reviews for one aspect. Give them with --distractor NAME=PATH"
+    assert_refused(
+        tmp_path,
+        "needs distractor reviews for one aspect. Give them with --distractor NAME=PATH",
+        *build_args(files, tmp_path / "out", "--shortcut", "concept-correlation"),
     )
 
 
 def test_bad_option_syntax_and_unknown_option(files, tmp_path):
-    assert_user_error(
-        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term", "-o", "term")),
+    assert_refused(
+        tmp_path,
         "--option expects KEY=VALUE",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term", "-o", "term"),
     )
-    assert_user_error(
-        invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term", "-o", "word=x")),
+    assert_refused(
+        tmp_path,
         "has no option 'word'",
+        *build_args(files, tmp_path / "out", "--shortcut", "single-term", "-o", "word=x"),
     )
 
 
 def test_evaluate_bad_inputs(tmp_path):
-    assert_user_error(invoke("evaluate", tmp_path), "not a benchmark folder")
-    assert_user_error(invoke("evaluate", tmp_path, "--model", "bert"), "not a benchmark folder")
+    assert_refused(tmp_path, "not a benchmark folder", "evaluate", tmp_path)
+    assert_refused(tmp_path, "not a benchmark folder", "evaluate", tmp_path, "--model", "bert")
 
 
 def test_evaluate_unknown_model(files, tmp_path):
     assert invoke(*build_args(files, tmp_path / "b", "--shortcut", "single-term")).exit_code == 0
-    assert_user_error(
-        invoke("evaluate", tmp_path / "b", "--model", "tfidf-logreg2"),
+    assert_refused(
+        tmp_path,
         "Unknown model 'tfidf-logreg2'. Did you mean 'tfidf-logreg' or 'tfidf-svm'?",
+        "evaluate",
+        tmp_path / "b",
+        "--model",
+        "tfidf-logreg2",
     )
-    assert not (tmp_path / "b" / "results").exists()
 
 
 def test_demo_command(tmp_path):
@@ -337,39 +331,41 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
 
 def test_run_bad_inputs(tmp_path):
     (tmp_path / "spec.yaml").write_text(GRID.replace("strengths", "strenghts"))
-    assert_user_error(
-        invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run"),
-        "Unknown key 'strenghts' in spec.yaml. Did you mean 'strengths'?",
+    run = ("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    assert_refused(
+        tmp_path, "Unknown key 'strenghts' in spec.yaml. Did you mean 'strengths'?", *run
     )
     (tmp_path / "spec.yaml").write_text(GRID)
-    assert_user_error(
-        invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--executor", "dask"),
-        "Unknown executor 'dask'",
-    )
-    assert_user_error(
-        invoke(
-            "run",
-            tmp_path / "spec.yaml",
-            "--out",
-            tmp_path / "run",
-            "--executor",
-            "ray",
-            "--address",
-            "127.0.0.1:9",
-        ),
+    assert_refused(tmp_path, "Unknown executor 'dask'", *run, "--executor", "dask")
+    assert_refused(
+        tmp_path,
         "Cannot reach the Ray cluster at 127.0.0.1:9",
+        *run,
+        "--executor",
+        "ray",
+        "--address",
+        "127.0.0.1:9",
     )
-    assert not (tmp_path / "run").exists()
-    assert_user_error(invoke("results", tmp_path), "is not a run folder")
-    assert invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run").exit_code == 0
+    assert_refused(tmp_path, "is not a run folder", "results", tmp_path)
+    assert invoke(*run).exit_code == 0
     (tmp_path / "other.yaml").write_text(GRID.replace("seeds: [0, 1]", "seeds: [0]"))
-    assert_user_error(
-        invoke("run", tmp_path / "other.yaml", "--out", tmp_path / "run"),
+    assert_refused(
+        tmp_path,
         "holds results of a different spec",
+        "run",
+        tmp_path / "other.yaml",
+        "--out",
+        tmp_path / "run",
     )
-    assert_user_error(
-        invoke("results", tmp_path / "run", "--format", "html"),
+    assert_refused(
+        tmp_path,
         "'format' parameter must be one of 'md', 'csv', 'latex'",
+        "results",
+        tmp_path / "run",
+        "--format",
+        "html",
+        "--out",
+        tmp_path / "report",
     )
 
 
@@ -377,9 +373,9 @@ def test_model_path_that_does_not_exist(tmp_path):
     (tmp_path / "spec.yaml").write_text(
         GRID.replace("{name: majority}", "{name: transformer, path: /no/such/model}")
     )
-    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
-    assert_user_error(result, "/no/such/model")
-    assert not (tmp_path / "run").exists()
+    assert_refused(
+        tmp_path, "/no/such/model", "run", tmp_path / "spec.yaml", "--out", tmp_path / "run"
+    )
 
 
 def test_checkpoint_with_another_label_count_is_refused_before_running(tmp_path, monkeypatch):
@@ -399,12 +395,14 @@ def test_checkpoint_with_another_label_count_is_refused_before_running(tmp_path,
     (tmp_path / "spec.yaml").write_text(
         GRID.replace("{name: majority}", "{name: transformer, path: three-labels}")
     )
-    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
-    assert_user_error(
-        result,
+    assert_refused(
+        tmp_path,
         "has a 3-label classification head but the data has 5 labels. Pass reinit_head: true",
+        "run",
+        tmp_path / "spec.yaml",
+        "--out",
+        tmp_path / "run",
     )
-    assert not (tmp_path / "run").exists()
 
 
 def test_llm_model_with_an_unreachable_server_is_refused_before_running(tmp_path):
@@ -412,6 +410,11 @@ def test_llm_model_with_an_unreachable_server_is_refused_before_running(tmp_path
     (tmp_path / "spec.yaml").write_text(
         GRID.replace("{name: majority}", f"{{name: llm-prompt, client: {client}}}")
     )
-    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
-    assert_user_error(result, "Cannot reach the LLM server at http://127.0.0.1:9/v1")
-    assert not (tmp_path / "run").exists()
+    assert_refused(
+        tmp_path,
+        "Cannot reach the LLM server at http://127.0.0.1:9/v1",
+        "run",
+        tmp_path / "spec.yaml",
+        "--out",
+        tmp_path / "run",
+    )

@@ -9,9 +9,9 @@ import yaml
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.experiments.results import load_results
 from shortcutlab.experiments.runner import run_experiment
-from shortcutlab.llm.backends import ClassifierAnswers, project_backend
 from shortcutlab.llm.faults import FaultPlan
 from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 from tests.experiments.test_kill_resume import run_and_kill
 
 CONCURRENCY = 3

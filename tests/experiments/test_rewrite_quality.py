@@ -4,14 +4,13 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from shortcutlab.cli.app import app
 from shortcutlab.corpus import generate_reviews
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.rewrite_quality import rewrite_quality
-from shortcutlab.llm.backends import project_backend
 from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.backends import project_backend
+from tests.cli.refusals import assert_refused, invoke
 
 
 @pytest.fixture(scope="module")
@@ -87,39 +86,32 @@ def test_bad_requests(reviews):
 
 def test_command_line(reviews, tmp_path):
     reviews.to_csv(tmp_path / "data.csv", index=False)
-    runner = CliRunner()
-    result = runner.invoke(
-        app,
-        [
-            "rewrite-quality",
-            "--data",
-            str(tmp_path / "data.csv"),
-            "--shortcut",
-            "author",
-            "--no-embeddings",
-            "--sample",
-            "50",
-            "--out",
-            str(tmp_path / "q"),
-        ],
+    result = invoke(
+        "rewrite-quality",
+        "--data",
+        tmp_path / "data.csv",
+        "--shortcut",
+        "author",
+        "--no-embeddings",
+        "--sample",
+        50,
+        "--out",
+        tmp_path / "q",
     )
     assert result.exit_code == 0, result.output
     assert (
         "Rewrite quality: rules rewriter, 50 rows (author)" in result.stdout
         and (tmp_path / "q" / "flagged.csv").exists()
     )
-    unreachable = runner.invoke(
-        app,
-        [
-            "rewrite-quality",
-            "--data",
-            str(tmp_path / "data.csv"),
-            "--no-embeddings",
-            "--judge",
-            "{name: openai-chat, base_url: 'http://127.0.0.1:9/v1', model: m, api_key_env: null}",
-        ],
-    )
-    assert (
-        unreachable.exit_code == 2
-        and "Cannot reach the LLM server at http://127.0.0.1:9/v1" in unreachable.stderr
+    assert_refused(
+        tmp_path,
+        "Cannot reach the LLM server at http://127.0.0.1:9/v1",
+        "rewrite-quality",
+        "--data",
+        tmp_path / "data.csv",
+        "--no-embeddings",
+        "--judge",
+        "{name: openai-chat, base_url: 'http://127.0.0.1:9/v1', model: m, api_key_env: null}",
+        "--out",
+        tmp_path / "unjudged",
     )

@@ -12,6 +12,7 @@ from shortcutlab.experiments.results import load_results
 from shortcutlab.experiments.runner import plan_run, run_experiment
 from shortcutlab.experiments.spec import parse_spec
 from shortcutlab.splits import Benchmark
+from tests.conftest import tree_state
 
 SPEC = {
     "name": "grid",
@@ -131,8 +132,10 @@ def test_failed_cells_are_recorded_and_the_grid_goes_on(tmp_path):
 
 def test_a_different_spec_is_refused_unless_forced(finished, tmp_path):
     out, _ = finished
+    before = tree_state(out)
     with pytest.raises(ConfigError, match="holds results of a different spec .* pass --force"):
         run_experiment(spec(seeds=[0, 1, 2]), out)
+    assert tree_state(out) == before  # the shared run folder is left as it was
     copy = tmp_path / "copy"
     run_experiment(spec(shortcuts=["single-term"]), copy)
     report = run_experiment(spec(), copy, force=True)

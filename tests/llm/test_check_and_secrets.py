@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import json
+import logging
 import pickle
+import zlib
 
 import pytest
+import yaml
 
+from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm import ChatRequest, make_client
 from shortcutlab.llm.server import ChatServer, echo_backend
+from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+from tests.cli.refusals import invoke
 from tests.llm.conftest import prompts
 
 SECRET = "sk-test-SECRET-0123456789"
 KEY_ENV = "SHORTCUTLAB_TEST_API_KEY"
 
 
-def test_check_passes_on_a_good_setup(server, openai_client):
-    openai_client(server).check()
+def test_check_sends_the_key_and_spends_no_completion(openai_client, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    with ChatServer(api_key=SECRET) as server:  # refuses any request without this key
+        openai_client(server, api_key_env=KEY_ENV).check()
+        assert server.stats.requests == 0  # GET /models only: check() costs nothing billable
 
 
 def test_check_names_an_unreachable_url(openai_client):
@@ -62,9 +71,11 @@ def test_check_reports_a_refused_key(openai_client, monkeypatch):
 
 
 def test_check_skips_the_model_test_when_models_is_not_served(server, openai_client):
-    client = openai_client(server)
-    client.base_url = server.url.removesuffix("/v1") + "/other/v1"  # GET .../models is a 404 here
-    client.check()
+    unknown = openai_client(server, model="gpt-4o")
+    with pytest.raises(ConfigError, match="has no model 'gpt-4o'"):
+        unknown.check()
+    unknown.base_url = server.url.removesuffix("/v1") + "/other/v1"  # GET .../models is a 404
+    unknown.check()  # no list of models to check the name against: it passes
 
 
 def test_a_key_passed_as_api_key_env_is_refused_without_echoing_it():
@@ -107,3 +118,46 @@ def test_the_key_appears_nowhere(openai_client, monkeypatch, tmp_path):
     assert SECRET.encode() not in pickle.dumps(client)
     client.close()
     assert not [p for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
+
+
+def test_a_grid_run_writes_and_logs_the_key_nowhere(monkeypatch, tmp_path, caplog):
+    """Every byte a CLI run leaves (results, cache, spec copies, reports) and every log line."""
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    caplog.set_level(logging.DEBUG)  # httpx and httpcore log requests at INFO and DEBUG
+    corpus = generate_corpus(train_size=200, test_size=80, seed=2)
+    answer = project_backend(ClassifierAnswers.from_table(corpus["train"]))
+
+    def quotes_the_key_sometimes(messages: list[dict], params: dict) -> str:
+        if zlib.crc32(messages[-1]["content"].encode()) % 4 == 0:  # a 500 that echoes the key
+            raise RuntimeError(f"upstream refused key {SECRET}")
+        return answer(messages, params)
+
+    with ChatServer(quotes_the_key_sometimes, api_key=SECRET) as server:
+        client = {
+            "name": "openai-chat",
+            "base_url": server.url,
+            "model": "shortcutlab-test",
+            "api_key_env": KEY_ENV,
+            "max_retries": 0,
+            "cache": str(tmp_path / "llm-cache.sqlite"),
+        }
+        spec = {
+            "name": "keyed",
+            "data": {"builtin": "reviews", "train_size": 200, "test_size": 80},
+            "shortcuts": ["single-term"],
+            "strengths": [1.0],
+            "models": [{"name": "llm-prompt", "client": client, "confidence": True}],
+            "seeds": [0],
+            "bootstrap": 100,
+        }
+        (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+        ran = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+        reported = invoke("results", tmp_path / "run", "--out", tmp_path / "report")
+    assert ran.exit_code == 0 and reported.exit_code == 0, ran.output + reported.output
+    billed = sum(server.stats.billable_by_prompt.values())
+    assert 0 < billed < server.stats.requests  # keyed answers, and 500s that quoted the key
+    written = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert {"results.sqlite", "llm-cache.sqlite", "spec.resolved.json"} <= {p.name for p in written}
+    assert [str(p) for p, data in written.items() if SECRET.encode() in data] == []
+    assert SECRET not in ran.output + reported.output
+    assert [r.getMessage() for r in caplog.records if SECRET in r.getMessage()] == []

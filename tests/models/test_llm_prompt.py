@@ -6,10 +6,11 @@ import pytest
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.evaluate import evaluate_benchmark
-from shortcutlab.llm.backends import ClassifierAnswers, project_backend
 from shortcutlab.llm.server import ChatServer
+from shortcutlab.metrics import expected_calibration_error
 from shortcutlab.models import make_model
 from shortcutlab.models.prompts import AnswerParser, compile_template, default_template
+from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 from shortcutlab.splits import build_maze_benchmark
 
 
@@ -80,13 +81,18 @@ def bench():
 
 
 @pytest.fixture(scope="module")
-def server(bench):
-    backend = project_backend(ClassifierAnswers.from_table(bench["train"]))
-    with ChatServer(backend) as running:
+def answers(bench):
+    """The server's classifier: a TF-IDF model trained on the benchmark's train split."""
+    return ClassifierAnswers.from_table(bench["train"])
+
+
+@pytest.fixture(scope="module")
+def server(answers):
+    with ChatServer(project_backend(answers)) as running:
         yield running
 
 
-def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, server, tmp_path):
+def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, answers, server, tmp_path):
     result = evaluate_benchmark(
         bench,
         model="llm-prompt",
@@ -97,8 +103,19 @@ def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, server, tmp_pat
     summary = result.summary
     assert summary["delta"]["accuracy"]["mean"] > 0.1 and summary["significant"]
     assert summary["splits"]["test"]["invalid"] == 0
+    # What the server's model says about each anti-test text, straight from the model: the
+    # verbalized confidence is its top probability in whole percent.
+    probabilities = answers.model.predict_proba(bench["anti_test"]["text"].tolist())
+    stated = np.array([round(100 * float(p)) / 100 for p in probabilities.max(axis=1)])
+    right = probabilities.argmax(axis=1) == bench.labels.ranks(bench["anti_test"]["label"])
     confidence = summary["splits"]["anti_test"]["confidence"]
-    assert 0 < confidence["mean"] <= 1 and confidence["ece"] >= 0
+    assert summary["splits"]["anti_test"]["invalid"] == 0  # every row stated a confidence
+    assert confidence["mean"] == pytest.approx(stated.mean())
+    assert confidence["accuracy"] == pytest.approx(right.mean())
+    assert confidence["ece"] == pytest.approx(
+        expected_calibration_error(confidence=stated, correct=right)
+    )
+    assert confidence["ece"] > 0.05  # the shortcut fools the model, not its confidence
     assert sum(summary["splits"]["test"]["label_distribution"].values()) == len(bench["test"])
     assert result.runs[0]["usage"]["requests"] >= 3 * len(bench["test"])
 

@@ -5,7 +5,7 @@ import pytest
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.models import make_model
-from shortcutlab.models.torch_utils import resolve_device, resolve_precision
+from shortcutlab.torch_runtime import resolve_device, resolve_precision
 
 WORDS = ["alpha", "bravo", "charlie"]
 FAST = {"epochs": 4, "lr": 2e-3, "batch_size": 16}

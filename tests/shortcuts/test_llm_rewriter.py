@@ -4,9 +4,9 @@ import pytest
 
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import ConfigError
-from shortcutlab.llm.backends import project_backend
 from shortcutlab.llm.faults import FaultPlan
 from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.backends import project_backend
 from shortcutlab.shortcuts.rewriters import make_rewriter
 from shortcutlab.shortcuts.rewriters.llm import PAPER_PROMPTS, clean_output
 from shortcutlab.splits import build_maze_benchmark

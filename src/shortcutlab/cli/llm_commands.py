@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -151,13 +150,14 @@ def llm_server(
     ] = 2.0,
     seed: Annotated[int, typer.Option(help="Seed of the fault decisions.")] = 0,
 ) -> None:
-    """Serve a local OpenAI-compatible chat API (deterministic answers, optional faults) until Ctrl-C.
+    """Serve a local OpenAI-compatible chat API (deterministic answers, optional faults) until Ctrl-C or SIGTERM.
 
     It answers the project's own prompts: labels (with --train), style rewrites and rewrite judging.
     """
-    from shortcutlab.llm.backends import ClassifierAnswers, project_backend
     from shortcutlab.llm.faults import FaultPlan
     from shortcutlab.llm.server import ChatServer
+    from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+    from shortcutlab.serving.shutdown import stop_on_signals
 
     with user_errors():
         api_key = os.environ.get(api_key_env) if api_key_env else None
@@ -187,13 +187,15 @@ def llm_server(
             api_key=api_key,
             latency=latency,
             faults=faults,
-        ).start()
-    out_console.print(f"Serving {model!r} at {server.url} (Ctrl-C stops).")
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-    out_console.print(f"Stopped after {server.stats.to_json()['requests']} requests.")
+        )
+    # Handlers first: a signal that comes while the socket opens must still stop the server.
+    with stop_on_signals() as stop:
+        with user_errors():
+            server.start()
+        try:
+            out_console.print(f"Serving {model!r} at {server.url} (Ctrl-C or SIGTERM stops).")
+            received = stop.wait()
+        finally:
+            server.stop()
+    name = received.name if received is not None else "a stop signal"
+    out_console.print(f"Stopped by {name} after {server.stats.to_json()['requests']} requests.")

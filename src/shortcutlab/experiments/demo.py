@@ -23,10 +23,10 @@ from shortcutlab.data.loading import load_table
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
+from shortcutlab.provenance import environment, tool_record
 from shortcutlab.reports.plots import plot_delta_vs_strength
 from shortcutlab.reports.tables import maze_table, to_markdown
 from shortcutlab.shortcuts.schedule import check_strength
-from shortcutlab.splits.benchmark import environment, tool_record
 from shortcutlab.splits.maze import build_maze_benchmark
 
 DEMO_SHORTCUTS = (

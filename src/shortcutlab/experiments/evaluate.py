@@ -27,7 +27,8 @@ from shortcutlab.experiments.cell import (
 )
 from shortcutlab.metrics import bootstrap_delta
 from shortcutlab.models import make_model
-from shortcutlab.splits.benchmark import Benchmark, tool_record
+from shortcutlab.provenance import tool_record
+from shortcutlab.splits.benchmark import Benchmark
 
 ALPHA = 0.05
 RESULT_FILES = ("results.json", "results.csv")

@@ -17,7 +17,8 @@ import numpy as np
 
 from shortcutlab.errors import ShortcutlabError
 from shortcutlab.experiments.cell import fit_predict, predicted_labels, score, truths_and_pairing
-from shortcutlab.splits.benchmark import Benchmark, environment
+from shortcutlab.provenance import environment
+from shortcutlab.splits.benchmark import Benchmark
 
 
 @dataclass

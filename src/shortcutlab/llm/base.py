@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.cache import CachedResponse, ResponseCache, resolve_cache_path
-from shortcutlab.models.params import (
+from shortcutlab.params import (
     check_non_negative_float,
     check_positive_float,
     check_positive_int,

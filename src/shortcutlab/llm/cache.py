@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from shortcutlab.models.embedding_cache import default_cache_dir
+from shortcutlab.cache_paths import default_cache_dir
 
 CACHE_FILE = "llm-cache.sqlite"
 _BUSY_TIMEOUT_MS = 120_000

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.models.params import check_non_negative_int, check_positive_float, require
+from shortcutlab.params import check_non_negative_int, check_positive_float, require
 
 FAULT_KINDS = ("429", "500", "timeout", "malformed", "drop")
 

@@ -17,8 +17,8 @@ from typing import Any
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.base import ChatRequest, ChatResponse, LLMClient
 from shortcutlab.llm.hf_generation import folder_fingerprint, generate_greedy, prompt_text
-from shortcutlab.models.params import check_positive_int, require
-from shortcutlab.models.torch_utils import length_batches, resolve_device, resolve_precision
+from shortcutlab.params import check_positive_int, require
+from shortcutlab.torch_runtime import length_batches, resolve_device, resolve_precision
 
 DEFAULT_REPETITION_PENALTY = 1.1  # Shortcut Maze, LLM prompting setup
 

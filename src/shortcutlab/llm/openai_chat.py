@@ -31,7 +31,7 @@ from shortcutlab.llm.http import (
     retry_delay,
     transport_reason,
 )
-from shortcutlab.models.params import (
+from shortcutlab.params import (
     check_non_negative_float,
     check_non_negative_int,
     check_positive_float,

@@ -24,7 +24,7 @@ from typing import Any
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.faults import FaultPlan, ServerStats, prompt_key
-from shortcutlab.models.params import check_non_negative_float
+from shortcutlab.params import check_non_negative_float
 
 Backend = Callable[[list[dict[str, Any]], dict[str, Any]], str]
 _BROKEN_JSON = b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "'

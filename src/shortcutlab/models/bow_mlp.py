@@ -14,19 +14,14 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.models.base import TextClassifier, check_training_data, expand_columns
-from shortcutlab.models.params import (
+from shortcutlab.models.torch_utils import check_seed, checked_validation, class_targets, seeded
+from shortcutlab.params import (
     check_bool,
     check_non_negative_float,
     check_positive_float,
     check_positive_int,
 )
-from shortcutlab.models.torch_utils import (
-    check_seed,
-    checked_validation,
-    class_targets,
-    resolve_device,
-    seeded,
-)
+from shortcutlab.torch_runtime import resolve_device
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _POSITIVE_INTEGERS = (

@@ -16,7 +16,6 @@ Examples:
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import closing
@@ -32,11 +31,6 @@ _CHUNK = 500  # keys per SELECT ... IN (...), well under SQLite's bound-variable
 def text_key(text: str) -> bytes:
     """The cache key of a text: its SHA-1 digest (20 bytes)."""
     return hashlib.sha1(text.encode("utf-8")).digest()
-
-
-def default_cache_dir() -> Path:
-    """``$SHORTCUTLAB_CACHE`` when set, else ``~/.cache/shortcutlab``."""
-    return Path(os.environ.get("SHORTCUTLAB_CACHE") or Path.home() / ".cache" / "shortcutlab")
 
 
 class EmbeddingCache:

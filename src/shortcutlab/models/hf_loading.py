@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.models.params import require
+from shortcutlab.params import require
 
 T = TypeVar("T")
 

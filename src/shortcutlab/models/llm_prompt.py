@@ -16,7 +16,6 @@ import numpy as np
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.models.base import TextClassifier, check_training_data
-from shortcutlab.models.params import check_non_negative_float, check_positive_int
 from shortcutlab.models.prompts import (
     RATIONALE_PROMPT,
     AnswerParser,
@@ -24,6 +23,7 @@ from shortcutlab.models.prompts import (
     compile_template,
     default_template,
 )
+from shortcutlab.params import check_non_negative_float, check_positive_int
 
 DIRECT_TOKENS = 5  # the paper's max_new_tokens for label answers (Shortcut Maze A.3.2)
 REASONING_TOKENS = 512

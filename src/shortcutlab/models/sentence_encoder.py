@@ -14,23 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from shortcutlab.cache_paths import default_cache_dir
 from shortcutlab.errors import ConfigError
 from shortcutlab.models.base import TextClassifier, check_training_data
-from shortcutlab.models.embedding_cache import (
-    CACHE_FILE,
-    EmbeddingCache,
-    default_cache_dir,
-    text_key,
-)
+from shortcutlab.models.embedding_cache import CACHE_FILE, EmbeddingCache, text_key
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.hf_loading import ModelSource, model_source
-from shortcutlab.models.params import (
-    check_bool,
-    check_positive_float,
-    check_positive_int,
-    require,
-)
-from shortcutlab.models.torch_utils import resolve_device
+from shortcutlab.params import check_bool, check_positive_float, check_positive_int, require
+from shortcutlab.torch_runtime import resolve_device
 
 
 class SentenceEncoder(TextClassifier):

@@ -12,7 +12,7 @@ import numpy as np
 
 from shortcutlab.models.base import TextClassifier, check_training_data
 from shortcutlab.models.heads import SklearnHead
-from shortcutlab.models.params import check_positive_float, check_positive_int
+from shortcutlab.params import check_positive_float, check_positive_int
 
 #: Constructor parameters every TF-IDF model has, passed unchanged to ``TfidfVectorizer``.
 TFIDF_PARAMETERS = ("ngram_range", "sublinear_tf", "min_df", "max_features", "lowercase")

@@ -9,13 +9,8 @@ import numpy as np
 
 from shortcutlab.models.base import TextClassifier, check_training_data
 from shortcutlab.models.heads import SklearnHead
-from shortcutlab.models.params import (
-    check_one_of,
-    check_positive_float,
-    check_positive_int,
-    require,
-)
 from shortcutlab.models.tfidf import one_blas_thread, tfidf_vectorizer
+from shortcutlab.params import check_one_of, check_positive_float, check_positive_int, require
 
 
 class TfidfSvm(TextClassifier):

@@ -21,7 +21,7 @@ from typing import Any
 
 from shortcutlab.data.writing import atomic_output_dir
 from shortcutlab.errors import ConfigError
-from shortcutlab.models.params import check_positive_int
+from shortcutlab.params import check_positive_int
 
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 LLAMA_SPECIALS = ("<pad>", "<unk>", "<s>", "</s>")

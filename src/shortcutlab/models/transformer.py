@@ -14,7 +14,8 @@ import numpy as np
 from shortcutlab.errors import ConfigError
 from shortcutlab.models.base import TextClassifier, check_training_data, expand_columns
 from shortcutlab.models.hf_loading import ModelSource, model_source
-from shortcutlab.models.params import (
+from shortcutlab.models.torch_utils import check_seed, checked_validation, class_targets, seeded
+from shortcutlab.params import (
     check_bool,
     check_fraction,
     check_non_negative_float,
@@ -22,14 +23,7 @@ from shortcutlab.models.params import (
     check_positive_float,
     check_positive_int,
 )
-from shortcutlab.models.torch_utils import (
-    check_seed,
-    checked_validation,
-    class_targets,
-    resolve_device,
-    resolve_precision,
-    seeded,
-)
+from shortcutlab.torch_runtime import resolve_device, resolve_precision
 
 
 class TransformerClassifier(TextClassifier):

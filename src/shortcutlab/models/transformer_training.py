@@ -17,7 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from shortcutlab.models.torch_utils import length_batches
+from shortcutlab.torch_runtime import length_batches
 
 #: Trainer's default max_grad_norm; BERT-style fine-tuning is tuned with clipping at 1.
 MAX_GRAD_NORM = 1.0

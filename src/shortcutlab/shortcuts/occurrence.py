@@ -14,11 +14,11 @@ from importlib import resources
 
 import numpy as np
 
+from shortcutlab.casing import capitalize_first
 from shortcutlab.errors import ConfigError
 from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, RowDraws, SplitPlan
 from shortcutlab.shortcuts.text_ops import (
     PatternRemover,
-    capitalize_first,
     insert_at,
     phrase_pattern,
     random_sentence_starts,

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from shortcutlab.casing import capitalize_first
+
 SEP = "\x00"
 # A sentence starts after terminal punctuation (with closing quotes/brackets) and whitespace, or
 # after a line break. The separator is never part of a match, so rows do not leak into each other.
@@ -138,11 +140,6 @@ def insert_at(
     return out
 
 
-def capitalize_first(phrase: str) -> str:
-    """``"if I'm being honest"`` -> ``"If I'm being honest"`` (only the first letter changes)."""
-    return phrase[:1].upper() + phrase[1:]
-
-
 def phrase_pattern(phrases: Sequence[str]) -> str:
     """A regex matching any of ``phrases`` as whole words, any case, straight or curly apostrophes."""
     escaped = sorted((re.escape(p.strip()) for p in phrases if p.strip()), key=len, reverse=True)
@@ -201,7 +198,7 @@ class PatternRemover:
             start, end = match.span()
             if start < pos:
                 continue
-            prefix = _capitalized(text[pos:start]) if capitalize_next else text[pos:start]
+            prefix = capitalize_first(text[pos:start]) if capitalize_next else text[pos:start]
             capitalize_next = False
             left = prefix.rstrip(" \t")
             spaces = prefix[len(left) :]
@@ -226,7 +223,7 @@ class PatternRemover:
         if count == 0:
             return text, 0
         tail = text[pos:]
-        pieces.append(_capitalized(tail) if capitalize_next else tail)
+        pieces.append(capitalize_first(tail) if capitalize_next else tail)
         return "".join(pieces).strip(), count
 
 
@@ -238,7 +235,3 @@ def _skip_chars(text: str, i: int, chars: str) -> int:
     while i < len(text) and text[i] in chars:
         i += 1
     return i
-
-
-def _capitalized(text: str) -> str:
-    return text[:1].upper() + text[1:] if text[:1].islower() else text

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import platform
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shortcutlab._version import __version__
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import TEXT_PAIR, load_table
 from shortcutlab.data.writing import (
@@ -29,24 +27,6 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 SPLIT_ORDER = ("train", "validation", "test", "anti_test", "original_test")
-
-
-def environment() -> dict[str, str]:
-    """Versions that can change outputs, recorded in every manifest."""
-    import numpy
-    import pandas as pd
-    import sklearn
-
-    return {
-        "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "pandas": pd.__version__,
-        "scikit-learn": sklearn.__version__,
-    }
-
-
-def tool_record() -> dict[str, str]:
-    return {"name": "shortcutlab", "version": __version__}
 
 
 @dataclass

@@ -21,12 +21,13 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
 from shortcutlab.data.writing import FORMATS, atomic_output_dir, check_output_dir, write_json
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.provenance import environment, tool_record
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import make_shortcut
 from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
-from shortcutlab.splits.benchmark import MANIFEST, Benchmark, environment, tool_record
+from shortcutlab.splits.benchmark import MANIFEST, Benchmark
 from shortcutlab.splits.distractors import distractors_from_columns
 from shortcutlab.splits.pipeline import (
     FileSink,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
+from shortcutlab.casing import capitalize_first
 from shortcutlab.shortcuts.rewriters.rules_archaic import archaic
 from shortcutlab.shortcuts.rewriters.rules_text import (
     WordDropper,
     WordMap,
-    capitalize_first,
     join_sentences,
     lower_first,
     pick,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from shortcutlab.casing import capitalize_first
 from shortcutlab.shortcuts.rewriters.rules_text import (
     WordMap,
-    capitalize_first,
     join_sentences,
     lower_first,
     lower_title_words,

@@ -11,6 +11,8 @@ import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from shortcutlab.casing import capitalize_first
+
 _APOSTROPHES = str.maketrans({"\u2019": "'"})
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _PREVIOUS_WORD = re.compile(r"([\w']+)[^\w']*$")
@@ -41,14 +43,6 @@ def match_case(source: str, target: str) -> str:
     if letters and letters[0].isupper():
         return capitalize_first(target)
     return target
-
-
-def capitalize_first(text: str) -> str:
-    """Upper-case the first letter (after any leading quote or apostrophe)."""
-    for i, char in enumerate(text):
-        if char.isalpha():
-            return text[:i] + char.upper() + text[i + 1 :]
-    return text
 
 
 def lower_first(text: str) -> str:

@@ -1,4 +1,7 @@
-"""Parameter checks shared by the model backends, with scikit-learn style one-line messages.
+"""Parameter checks shared by models, LLM clients and servers, with scikit-learn style messages.
+
+A neutral module (it imports only ``errors``), so ``llm`` and ``models`` both use it without
+importing each other.
 
 Examples:
     >>> check_positive_float("transformer", "lr", -1)

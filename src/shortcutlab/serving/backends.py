@@ -8,6 +8,8 @@
   evaluation against this server shows real anti-test drops;
 - style rewrites (the Shortcut Maze prompts of figures 5-6, and the Bible one): the rules rewriter;
 - rewrite-quality judging (figure 7's four criteria): scores from word overlap.
+
+They use ``models`` and ``shortcuts``, so they live above both, not in ``llm`` (see the package).
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ from typing import Any
 
 import numpy as np
 
-_INPUT = re.compile(
-    r"(?:^|\n)(?:Review:\s*\n|Text:\s*)(?P<text>.*?)(?=\n(?:### Rating|Let's think step by step|Answer:)|\Z)",
-    re.DOTALL,
-)
+from shortcutlab.data import LabelSpace, load_table
+from shortcutlab.models import make_model
+from shortcutlab.shortcuts.rewriters import make_rewriter
+
+# The text to classify follows the prompt's last "Review:" / "Text:" line: the instructions and
+# the demonstrations come first, and the paper's instructions quote "Review:\n[REVIEW]" themselves.
+_INPUT_START = re.compile(r"(?:^|\n)(?:Review:\s*\n|Text:\s*)")
+_INPUT_END = re.compile(r"\n(?:### Rating|Let's think step by step|Answer:)")
 _REWRITE_INPUT = re.compile(r'Input Text:\s*"(?P<text>.*)"\s*\n###\s*Output:', re.DOTALL)
 _JUDGE_PAIR = re.compile(
     r"Original text:\s*(?P<original>.*?)\nModified text:\s*(?P<modified>.*?)(?:\n\n|\Z)", re.DOTALL
@@ -54,9 +60,6 @@ class ClassifierAnswers:
         **load: Any,
     ) -> ClassifierAnswers:
         """Train ``model`` on a labelled table (anything :func:`load_table` reads)."""
-        from shortcutlab.data import LabelSpace, load_table
-        from shortcutlab.models import make_model
-
         loaded = load_table(table, role="train", **load)
         space = LabelSpace.infer(loaded.frame["label"].tolist(), given=labels)
         fitted = make_model(model).fit(
@@ -65,8 +68,7 @@ class ClassifierAnswers:
         return cls(fitted, [str(v) for v in space.values])
 
     def __call__(self, prompt: str) -> str:
-        found = list(_INPUT.finditer(prompt))
-        text = found[-1].group("text").strip() if found else prompt
+        text = input_text(prompt)
         probabilities = np.asarray(self.model.predict_proba([text]))[0]
         name = self.label_names[int(probabilities.argmax())]
         confidence = (
@@ -87,6 +89,21 @@ class ClassifierAnswers:
         return f" {name}{confidence}"
 
 
+def input_text(prompt: str) -> str:
+    """The text a classification prompt asks about (the whole prompt when it marks none).
+
+    Examples:
+        >>> input_text("Rate it.\\nReview:\\n[REVIEW]\\n###\\nRating: [NUMBER]\\n\\nReview:\\nNice lamp.\\n### Rating: [")
+        'Nice lamp.'
+    """
+    starts = list(_INPUT_START.finditer(prompt))
+    if not starts:
+        return prompt
+    rest = prompt[starts[-1].end() :]
+    end = _INPUT_END.search(rest)
+    return (rest[: end.start()] if end else rest).strip()
+
+
 def rewrite_answer(prompt: str) -> str | None:
     """The rules rewriter's version of a rewrite prompt's input, or None if it is not one."""
     match = _REWRITE_INPUT.search(prompt)
@@ -96,8 +113,6 @@ def rewrite_answer(prompt: str) -> str | None:
     style = next((s for word, s in _STYLE_WORDS if word in instruction), None)
     if style is None:
         return None
-    from shortcutlab.shortcuts.rewriters import make_rewriter
-
     rewritten = make_rewriter("rules", {}).rewrite(
         [match.group("text")], style, role="train", row_ids=np.array([0])
     )[0]
