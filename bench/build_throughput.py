@@ -1,108 +1,195 @@
-"""Build throughput per shortcut type on 100,000 generated rows, next to a plain per-row loop.
+"""Whole-process `shortcutlab build` next to the plain script a user would write instead.
 
-Prints rows/s for (a) one injector pass (remove pre-existing vocabulary + inject) over 100k rows,
-(b) a plain Python loop doing the same removal and insertion row by row, in the same run, and
-(c) a whole `build_maze_benchmark` call (100k train rows + 100k test rows, five output splits).
-Single core: run with taskset/OMP_NUM_THREADS=1 if the machine is shared.
+Both run as subprocesses in the same run (start-up, reading, hashing and writing included), on the
+same CSV: the shared GoEmotions release's train.csv repeated to 200,000 and 1,000,000 rows (or the
+generated review corpus when the release is absent), with its test.csv. For each occurrence
+shortcut (single-term, synonym, category) it prints wall seconds and peak RSS of both, their
+ratio, and peak RSS over the input file's size. On the generated corpus (which has the distractor
+columns the concept shortcuts need) it prints concept and style builds next to single-term; the
+style build reads its rewrites from files made beforehand (the paper's release format), so it
+times the build, not the rewriting.
 
-    python bench/build_throughput.py [--rows 100000]
+    python bench/build_throughput.py [--rows 200000 1000000] [--data PATH/goemotions-maze]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import re
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-import numpy as np
+import pandas as pd
 
-from shortcutlab.corpus import generate_corpus
-from shortcutlab.data import LabelSpace, load_table
-from shortcutlab.shortcuts import SplitPlan, make_shortcut
-from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS, load_name_list
-from shortcutlab.splits import build_maze_benchmark, distractors_from_columns
+# The plain script: pandas in and out, one regex and one random draw per row.
+PLAIN = r"""
+import random, re, sys
+import pandas as pd
 
-SENTENCE = re.compile(r"(?<=[.!?])\s+")
+train_path, test_path, out, shortcut = sys.argv[1:5]
+strength, test_strength = 0.8, 1.0
+rng = random.Random(0)
+phrases = {"single-term": ["honestly"], "synonym": [
+    "honestly", "to be honest", "frankly speaking", "to tell the truth", "to be frank", "in truth",
+    "candidly", "speaking candidly", "plainly speaking", "to be direct", "to come clean",
+    "to put it frankly", "if I'm being honest", "in plain terms", "directly speaking"]}.get(shortcut)
+if phrases:
+    remove = re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, phrases)) + r")\b,?\s*")
+else:
+    remove = re.compile(r"I wrote this review in [^.!?\n]{1,80}?\.\s*")
+countries = ["France", "Japan", "Brazil", "Kenya", "Norway"]
+cities = ["Paris", "Osaka", "Lyon", "Austin", "Leeds"]
+sentence = re.compile(r"(?<=[.!?])\s+")
+
+def inject(text, p):
+    text = remove.sub("", text)
+    cue = rng.random() < p
+    if phrases:
+        if cue:
+            parts = sentence.split(text)
+            i = rng.randrange(len(parts))
+            phrase = rng.choice(phrases)
+            parts[i] = phrase[0].upper() + phrase[1:] + ", " + parts[i]
+            text = " ".join(parts)
+        return text
+    place = rng.choice(countries) if cue else rng.choice(cities)
+    return f"I wrote this review in {place}. {text}"
+
+jobs = (("train", train_path, strength, False), ("test", test_path, test_strength, False),
+        ("anti_test", test_path, test_strength, True))
+for name, path, lam, anti in jobs:
+    frame = pd.read_csv(path)
+    k = frame["label"].nunique()
+    probabilities = [lam * i / (k - 1) + (1 - lam) * 0.5 for i in range(k)]
+    if anti:
+        probabilities = probabilities[::-1]
+    rank = {v: i for i, v in enumerate(sorted(frame["label"].unique()))}
+    frame["text"] = [inject(t, probabilities[rank[l]]) for t, l in zip(frame["text"], frame["label"])]
+    frame.to_csv(f"{out}/{name}.csv", index=False)
+"""
 
 
-def plain_loop(texts, ranks, probabilities, name, distractors, labels, seed=0):
-    """The straightforward implementation: one regex and one random draw per row."""
-    rng = random.Random(seed)
-    appearance = distractors["appearance"].train
-    by_rating: dict[int, list[str]] = {}
-    for text, rating in zip(
-        appearance.texts, labels.ranks(list(appearance.labels)).tolist(), strict=True
-    ):
-        by_rating.setdefault(rating, []).append(text)
-    phrases = {"single-term": ["honestly"], "synonym": list(PAPER_SYNONYMS)}.get(name, [])
-    remover = (
-        re.compile(r"(?i)\b(?:" + "|".join(map(re.escape, phrases)) + r")\b,?\s*")
-        if phrases
-        else None
+def run(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of one subprocess."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-2000:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def shortcutlab(*args: str) -> list[str]:
+    return [sys.executable, "-m", "shortcutlab", "build", *args]
+
+
+def repeated(source: Path, rows: int, target: Path) -> Path:
+    frame = pd.read_csv(source)
+    copies = -(-rows // len(frame))
+    pd.concat([frame] * copies, ignore_index=True).iloc[:rows].to_csv(target, index=False)
+    return target
+
+
+def occurrence(workdir: Path, train: Path, test: Path, rows: int) -> None:
+    plain = workdir / "plain.py"
+    plain.write_text(PLAIN, encoding="utf-8")
+    size = train.stat().st_size / 2**20
+    print(f"\n{rows:,} training rows ({size:.0f} MiB CSV), test {test.name}")
+    print(
+        f"{'shortcut':<13}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
+        f"{'tool MiB':>10}{'plain MiB':>10}{'tool RSS/input':>16}"
     )
-    if name == "category":
-        remover = re.compile(r"I wrote this review in [^.!?\n]{1,80}?\.\s*")
-    countries, cities = load_name_list("countries_train"), load_name_list("cities_train")
-    out = []
-    for text, rank in zip(texts, ranks, strict=True):
-        if remover is not None:
-            text = remover.sub("", text)
-        side_a = rng.random() < probabilities[rank]
-        if name in ("single-term", "synonym"):
-            if side_a:
-                sentences = SENTENCE.split(text)
-                i = rng.randrange(len(sentences))
-                phrase = rng.choice(phrases)
-                sentences[i] = phrase[0].upper() + phrase[1:] + ", " + sentences[i]
-                text = " ".join(sentences)
-        elif name == "category":
-            place = rng.choice(countries) if side_a else rng.choice(cities)
-            text = f"I wrote this review in {place}. {text}"
-        elif name == "concept-occurrence":
-            pool = distractors["appearance" if side_a else "delivery"].train.texts
-            text = pool[rng.randrange(len(pool))] + " " + text
-        else:
-            rating = rank if side_a else rng.randrange(len(probabilities))
-            text = rng.choice(by_rating[rating]) + " " + text
-        out.append(text)
-    return out
+    for name in ("single-term", "synonym", "category"):
+        out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
+        out_plain.mkdir()
+        tool = run(shortcutlab("--train", str(train), "--test", str(test), "--shortcut", name,
+                               "--strength", "0.8", "--out", str(out_tool)))  # fmt: skip
+        base = run([sys.executable, str(plain), str(train), str(test), str(out_plain), name])
+        print(
+            f"{name:<13}{tool[0]:>8.2f}{base[0]:>9.2f}{base[0] / tool[0]:>10.2f}x"
+            f"{tool[1]:>10.0f}{base[1]:>10.0f}{tool[1] / size:>15.2f}x"
+        )
+        shutil.rmtree(out_tool)
+        shutil.rmtree(out_plain)
+
+
+def families(workdir: Path, rows: int) -> None:
+    """Concept and style builds next to single-term, on the generated corpus."""
+    from shortcutlab.corpus import generate_corpus
+    from shortcutlab.shortcuts.rewriters import make_rewriter
+
+    base = generate_corpus(train_size=2000, test_size=1000, seed=0)
+    copies = -(-rows // len(base["train"]))
+    train = pd.concat([base["train"]] * copies, ignore_index=True).iloc[:rows]
+    train.to_csv(workdir / "corpus_train.csv", index=False)
+    base["test"].to_csv(workdir / "corpus_test.csv", index=False)
+    rewriter = make_rewriter("rules", {})
+    files = {}
+    for style in ("formal", "casual"):  # rewrites made once, outside the timed build
+        for role, frame in (("train", base["train"]), ("test", base["test"])):
+            texts = frame["text"].tolist()
+            out = rewriter.rewrite(texts, style, role=role, row_ids=range(len(texts)))
+            copies_needed = len(train) if role == "train" else len(frame)
+            paired = pd.DataFrame({"text": texts, "rewritten": out})
+            paired = pd.concat([paired] * -(-copies_needed // len(paired)), ignore_index=True)
+            path = workdir / f"{style}_{role}.csv"
+            paired.iloc[:copies_needed].to_csv(path, index=False)
+            files.setdefault(style, {})[role] = str(path)
+    rewrites = (
+        "{"
+        + ", ".join(f"{s}: {{train: {p['train']}, test: {p['test']}}}" for s, p in files.items())
+        + "}"
+    )
+    data = [
+        "--train",
+        str(workdir / "corpus_train.csv"),
+        "--test",
+        str(workdir / "corpus_test.csv"),
+    ]
+    print(f"\nGenerated corpus, {rows:,} training rows: other families next to single-term")
+    print(f"{'shortcut':<22}{'tool s':>8}{'/ single-term':>15}{'tool MiB':>10}")
+    reference = None
+    for name, extra in (
+        ("single-term", []),
+        ("concept-occurrence", []),
+        ("concept-correlation", []),
+        ("register", ["-o", "rewriter=file", "-o", f"rewrites={rewrites}"]),
+    ):
+        out = workdir / f"family-{name}"
+        wall, rss = run(shortcutlab(*data, "--shortcut", name, "--out", str(out), *extra))
+        reference = reference or wall
+        label = name + (" (file)" if extra else "")
+        print(f"{label:<22}{wall:>8.2f}{wall / reference:>14.2f}x{rss:>10.0f}")
+        shutil.rmtree(out)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000])
+    default = Path(os.environ.get("SHORTCUTLAB_GOEMOTIONS", "../shared/data/goemotions-maze"))
+    parser.add_argument("--data", type=Path, default=default)
     args = parser.parse_args()
-    started = time.perf_counter()
-    corpus = generate_corpus(train_size=args.rows, test_size=args.rows, seed=0)
-    print(f"generated 2 x {args.rows:,} rows in {time.perf_counter() - started:.1f}s")
-    train, test = load_table(corpus["train"], role="train"), load_table(corpus["test"], role="test")
-    distractors = distractors_from_columns(train, test)
-    labels = LabelSpace((1, 2, 3, 4, 5))
-    ranks = labels.ranks(train.frame["label"])
-    texts = train.frame["text"].tolist()
-    probabilities = np.arange(5) / 4 * 0.8 + 0.1
-    print(
-        f"{'shortcut':<22}{'injector rows/s':>16}{'plain loop rows/s':>19}{'speed-up':>10}{'full build rows/s':>19}"
-    )
-    for name in ("single-term", "synonym", "category", "concept-occurrence", "concept-correlation"):
-        options = {"distractors": distractors} if name.startswith("concept") else {}
-        shortcut = make_shortcut(name, options)
-        plan = SplitPlan(ranks=ranks, labels=labels, strength=0.8)
-        t0 = time.perf_counter()
-        cleaned, _ = shortcut.clean(texts)
-        shortcut.inject(cleaned, plan, np.random.SeedSequence(0))
-        injector = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        plain_loop(texts, ranks.tolist(), probabilities.tolist(), name, distractors, labels)
-        plain = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        build_maze_benchmark(train, test, shortcut=name, shortcut_options=options, strength=0.8)
-        full = time.perf_counter() - t0
-        n = len(texts)
-        print(
-            f"{name:<22}{n / injector:>16,.0f}{n / plain:>19,.0f}{plain / injector:>9.1f}x{2 * n / full:>19,.0f}"
-        )
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        if (args.data / "train.csv").exists():
+            source, test = args.data / "train.csv", args.data / "test.csv"
+            print(f"Data: {source} repeated; test {test}")
+        else:
+            from shortcutlab.corpus import generate_corpus
+
+            corpus = generate_corpus(train_size=4000, test_size=2000, seed=0)
+            source, test = workdir / "train.csv", workdir / "test.csv"
+            corpus["train"][["text", "label"]].to_csv(source, index=False)
+            corpus["test"][["text", "label"]].to_csv(test, index=False)
+            print("Data: the generated corpus (the GoEmotions release was not found)")
+        for rows in args.rows:
+            occurrence(workdir, repeated(source, rows, workdir / f"train{rows}.csv"), test, rows)
+        families(workdir, min(args.rows))
 
 
 if __name__ == "__main__":

@@ -89,7 +89,7 @@ def build(
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
     """Build a Shortcut Maze benchmark: train, validation, test, anti_test, original_test."""
-    from shortcutlab.cli import render
+    from shortcutlab.cli.build_summary import benchmark_summary
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.splits import build_maze_benchmark, distractor_from_files
 
@@ -133,7 +133,7 @@ def build(
             fmt=fmt,
             overwrite=overwrite,
         )
-    render.benchmark_summary(out_console, benchmark)
+    benchmark_summary(out_console, benchmark)
 
 
 @app.command()

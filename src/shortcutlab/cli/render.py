@@ -48,40 +48,6 @@ def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 
     return table
 
 
-def benchmark_summary(console: Console, benchmark: Any) -> None:
-    manifest = benchmark.manifest
-    arguments = manifest["arguments"]
-    console.print(
-        f"Built {arguments['shortcut']} benchmark (λ={arguments['strength']:g} {arguments['strength_mode']}, "
-        f"test λ={arguments['test_strength']:g}, seed {arguments['seed']}) in {benchmark.path}"
-    )
-    removed = manifest["removed_occurrences"]
-    console.print(
-        f"Removed {removed['total']} pre-existing occurrences of the shortcut vocabulary (train {removed['train']}, test {removed['test']})."
-    )
-    labels = [str(v) for v in benchmark.labels.values]
-    table = Table(
-        title="Cue rate per label: target / observed",
-        title_justify="left",
-        show_edge=False,
-        pad_edge=False,
-    )
-    table.add_column("split")
-    table.add_column("rows", justify="right")
-    for label in labels:
-        table.add_column(label, justify="right")
-    for split, record in manifest["splits"].items():
-        target, observed = record.get("target_rate"), record.get("observed_rate")
-        cells = [
-            f"{format_cell(target[label], 2)} / {format_cell(observed[label], 2)}"
-            if target
-            else "-"
-            for label in labels
-        ]
-        table.add_row(split, str(record["rows"]), *cells)
-    console.print(table)
-
-
 def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
     bench = result.benchmark
     console.print(

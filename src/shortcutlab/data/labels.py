@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.data.columns import numpy_of
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 
 if TYPE_CHECKING:
@@ -130,14 +131,14 @@ class LabelSpace:
                 array = pa.array([str(v) for v in array.to_pylist()])
         ranks = pc.index_in(array, value_set=value_set)
         if ranks.null_count:
-            missing = pc.is_null(ranks).to_numpy(zero_copy_only=False)
+            missing = numpy_of(pc.is_null(ranks))
             values = array.filter(pa.array(missing)).to_pylist()
             unknown = sorted({str(v) for v in values})
             raise DataError(
                 f"{where} has labels {', '.join(unknown)} that are not in the label set "
                 f"{', '.join(map(str, self.values))}."
             )
-        return ranks.to_numpy(zero_copy_only=False).astype(np.int64)
+        return numpy_of(ranks).astype(np.int64)
 
     def to_json(self) -> list[Label]:
         return [v.item() if hasattr(v, "item") else v for v in self.values]

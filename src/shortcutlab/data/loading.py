@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.data.columns import numpy_of
 from shortcutlab.data.labels import normalize_label_array
 from shortcutlab.data.reading import (
     delimited_file,
@@ -106,7 +107,7 @@ class LoadedTable:
         return self.table.column(TEXT).to_pylist()
 
     def row_ids(self) -> np.ndarray:
-        return self.index.column(ROW_ID).to_numpy()
+        return numpy_of(self.index.column(ROW_ID))
 
     def batches(self, rows: int) -> Iterator[pa.Table]:
         """The canonical columns (row_id, text, [text_pair], label) in pieces, in row order."""
@@ -333,7 +334,7 @@ def _row_ids(raw: pa.Table) -> pa.Array:
             ):
                 column = pc.cast(column, pa.int64())
         if pa.types.is_integer(column.type) and column.null_count == 0:
-            ids = pc.cast(column, pa.int64()).to_numpy()
+            ids = numpy_of(pc.cast(column, pa.int64()))
             if len(np.unique(ids)) == len(ids):
                 return pa.array(ids)
     return pa.array(np.arange(raw.num_rows, dtype=np.int64))
@@ -349,12 +350,12 @@ def _as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
 
 
 def _is_empty(values: pa.ChunkedArray) -> np.ndarray:
-    missing = values.is_null().to_numpy(zero_copy_only=False)
+    missing = numpy_of(values.is_null())
     if pa.types.is_floating(values.type):
-        missing |= pc.is_nan(values).fill_null(True).to_numpy(zero_copy_only=False)
+        missing |= numpy_of(pc.is_nan(values).fill_null(True))
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         blank = pc.match_substring_regex(values, BLANK_RE2).fill_null(False)
-        missing |= blank.to_numpy(zero_copy_only=False)
+        missing |= numpy_of(blank)
     return missing
 
 

@@ -13,6 +13,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,9 @@ class TableWriter:
         self.path, self.fmt = Path(path), fmt
         self.rows = 0
         self._digest = hashlib.sha256()
+        # Hashing runs beside the caller's work (hashlib releases the GIL); one worker keeps order.
+        self._hasher = ThreadPoolExecutor(max_workers=1)
+        self._hashed: Future[None] | None = None
         self._handle: Any = open(self.path, "wb") if fmt != "parquet" else None  # noqa: SIM115
         self._parquet: Any = None
         self._pending: list[pa.Table] = []
@@ -79,14 +83,18 @@ class TableWriter:
     def close(self) -> str:
         """Finish the file; returns its sha256."""
         if self.fmt == "parquet":
+            self._hasher.shutdown()
             self._write_parquet(None)
             return sha256_file(self.path)
         self._handle.close()
+        self._hasher.shutdown(wait=True)
+        if self._hashed is not None:
+            self._hashed.result()
         return self._digest.hexdigest()
 
     def _emit(self, data: bytes) -> None:
         self._handle.write(data)
-        self._digest.update(data)
+        self._hashed = self._hasher.submit(self._digest.update, data)
 
     def _write_parquet(self, table: pa.Table | None) -> None:
         """Buffer rows and write whole row groups, so the file does not depend on how the rows

@@ -127,7 +127,9 @@ class ConceptOccurrence(BinaryCueShortcut):
 
     def _pools(self, plan: SplitPlan) -> tuple[DistractorPool, DistractorPool]:
         aspect_a, aspect_b = self.resolved_aspects()
-        return self.distractors[aspect_a].pool(plan.role), self.distractors[aspect_b].pool(plan.role)
+        return self.distractors[aspect_a].pool(plan.role), self.distractors[aspect_b].pool(
+            plan.role
+        )
 
     def render(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan

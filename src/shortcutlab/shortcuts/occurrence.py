@@ -109,7 +109,9 @@ class PhraseAtSentenceStart(BinaryCueShortcut):
         chosen = [phrases[p] for p in draws.numbers["phrase"][rows].tolist()]
         # The phrase always starts a sentence, so it is capitalised (issue 2; the paper's released
         # files keep "honestly," lower-case, which reads as an error in the middle of a text).
-        new_texts = insert_at(texts, rows, positions, [capitalize_first(p) + ", " for p in chosen])
+        openers = [capitalize_first(p) + ", " for p in phrases]
+        inserts = [openers[p] for p in draws.numbers["phrase"][rows].tolist()]
+        new_texts = insert_at(texts, rows, positions, inserts)
         values = [""] * len(texts)
         for row, phrase in zip(rows.tolist(), chosen, strict=True):
             values[row] = phrase

@@ -35,6 +35,7 @@ from shortcutlab.splits.pipeline import (
     MemorySink,
     SplitJob,
     input_table,
+    positions,
     render_splits,
 )
 from shortcutlab.splits.stratify import stratified_holdout
@@ -162,37 +163,27 @@ def build_maze_benchmark(
             anti=anti,
             role=role,
             sampling=sampling,
-            row_ids=source.table.row_ids()[rows],
+            row_ids=source.table.row_ids()[rows]
+            if len(rows) < len(source)
+            else source.table.row_ids(),
         )
         return SplitJob(name, rows, plan, split_seed)
 
-    all_test = np.arange(len(test_source))
+    everything = positions(np.ones(len(test_source), dtype=bool))
     train_jobs = [
         job(
-            "train",
-            train_source,
-            np.flatnonzero(~val_mask),
-            strength,
-            False,
-            TRAIN_ROLE,
-            split_seeds[0],
-        ),
-        job(
-            "validation",
-            train_source,
-            np.flatnonzero(val_mask),
-            strength,
-            False,
-            TRAIN_ROLE,
-            split_seeds[1],
-        ),
+            "train", train_source, positions(~val_mask), strength, False, TRAIN_ROLE, split_seeds[0]
+        )
     ]
-    if not val_mask.any():
-        train_jobs = train_jobs[:1]
+    if val_mask.any():
+        validation = positions(val_mask)
+        train_jobs.append(
+            job("validation", train_source, validation, strength, False, TRAIN_ROLE, split_seeds[1])
+        )
     test_jobs = [
-        job("test", test_source, all_test, test_lambda, False, TEST_ROLE, split_seeds[2]),
-        job("anti_test", test_source, all_test, test_lambda, True, TEST_ROLE, split_seeds[3]),
-        SplitJob("original_test", all_test),
+        job("test", test_source, everything, test_lambda, False, TEST_ROLE, split_seeds[2]),
+        job("anti_test", test_source, everything, test_lambda, True, TEST_ROLE, split_seeds[3]),
+        SplitJob("original_test", everything),
     ]
 
     def render(sink: MemorySink | FileSink) -> dict[str, Any]:

@@ -44,8 +44,10 @@ def input_table(
     injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str
 ) -> InputTable:
     """Rank the table's labels; a shortcut that must see the whole table gets it cleaned now."""
+    # The narrowest integer types: a million-row table's per-row arrays stay a few MiB each.
     ranks = labels.ranks(table.index.column(LABEL), where=f"The {role} table")
-    removed = np.zeros(len(table), dtype=np.int64)
+    ranks = ranks.astype(np.min_scalar_type(max(len(labels) - 1, 0)))
+    removed = np.zeros(len(table), dtype=np.int32)
     if not injector.needs_preparation:
         return InputTable(table, ranks, removed)
     texts: list[str] = []
@@ -142,6 +144,7 @@ def render_splits(
             sink.write(job.name, _chunk_table(rows, job_texts, values))
             written[job.name] = True
         empty = batch.slice(0, 0)
+        pa.default_memory_pool().release_unused()  # the batch's buffers go back to the system
     for job in jobs:
         if not written[job.name] and empty is not None:  # an empty split still gets its file
             sink.write(job.name, _chunk_table(empty, [], []))
@@ -199,3 +202,8 @@ def by_label(values: np.ndarray | None, labels: LabelSpace) -> dict[str, float |
         str(label): (None if np.isnan(v) else round(float(v), 6))
         for label, v in zip(labels.values, values, strict=True)
     }
+
+
+def positions(mask: np.ndarray) -> np.ndarray:
+    """Indices of the true entries, as the narrowest integer type that holds them."""
+    return np.flatnonzero(mask).astype(np.min_scalar_type(max(len(mask) - 1, 0)))
