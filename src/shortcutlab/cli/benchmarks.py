@@ -15,6 +15,7 @@ from shortcutlab.cli.options import (
     parse_list,
     parse_named_paths,
     parse_strength,
+    style_file_options,
 )
 
 
@@ -86,6 +87,16 @@ def build(
     test_distractor: Annotated[
         list[str] | None, typer.Option(help="NAME=PATH of that aspect's reviews for test splits.")
     ] = None,
+    rewrites: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Style shortcuts: STYLE=PATH of rewrites, a file or a release folder with train.csv and test.csv."
+        ),
+    ] = None,
+    rewrite_encoding: Annotated[
+        str | None,
+        typer.Option(help="Encoding of the rewrite files (the paper's release: latin-1)."),
+    ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
     """Build a Shortcut Maze benchmark: train, validation, test, anti_test, original_test."""
@@ -114,7 +125,12 @@ def build(
             train,
             test,
             shortcut=shortcut,
-            shortcut_options=parse_key_values(option, flag="--option"),
+            shortcut_options=style_file_options(
+                parse_key_values(option, flag="--option"),
+                parse_named_paths(rewrites, flag="--rewrites"),
+                rewrite_encoding,
+                shortcut,
+            ),
             strength=strength,
             strength_mode=strength_mode,
             test_strength=parse_strength(test_strength, flag="--test-strength"),

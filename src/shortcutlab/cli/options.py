@@ -82,3 +82,30 @@ def parse_strength(raw: str, *, flag: str) -> float | str:
         raise ConfigError(
             f"{flag} expects a number in [0, 1] or 'same'. Got {raw!r} instead."
         ) from exc
+
+
+STYLE_SHORTCUTS = ("register", "author", "bible")
+
+
+def style_file_options(
+    options: dict[str, Any], rewrites: dict[str, str], encoding: str | None, shortcut: str
+) -> dict[str, Any]:
+    """Fold ``--rewrites STYLE=PATH`` and ``--rewrite-encoding`` into the shortcut's options."""
+    if not rewrites and encoding is None:
+        return options
+    if shortcut not in STYLE_SHORTCUTS:
+        raise ConfigError(
+            f"--rewrites and --rewrite-encoding apply to the style shortcuts "
+            f"({', '.join(STYLE_SHORTCUTS)}); the {shortcut} shortcut takes no rewrites."
+        )
+    if options.get("rewriter", "file") != "file" or "rewrites" in options:
+        raise ConfigError(
+            "--rewrites gives the file rewriter its files; drop -o rewriter=... and -o rewrites=... "
+            "or use one of the two ways."
+        )
+    merged = {**options, "rewriter": "file"}
+    if rewrites:
+        merged["rewrites"] = {style.lower(): path for style, path in rewrites.items()}
+    if encoding is not None:
+        merged["encoding"] = encoding
+    return merged

@@ -232,9 +232,13 @@ def table_from_frame(frame: Any) -> pa.Table:
     for name in frame.columns:
         values = frame[name]
         try:
-            columns[str(name)] = pa.array(values, from_pandas=True)
+            column = pa.array(values, from_pandas=True)
         except (pa.ArrowException, TypeError, ValueError):  # mixed types: keep their text
-            columns[str(name)] = pa.array([None if v is None else str(v) for v in values])
+            column = pa.array([None if v is None else str(v) for v in values])
+        # pandas' string dtype arrives as large_string; one string type keeps files identical.
+        columns[str(name)] = (
+            column.cast(pa.string()) if pa.types.is_large_string(column.type) else column
+        )
     return pa.table(columns) if columns else pa.table({})
 
 

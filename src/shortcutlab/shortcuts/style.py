@@ -31,7 +31,11 @@ from shortcutlab.shortcuts.base import (
 )
 from shortcutlab.shortcuts.rewriters import REWRITERS, Rewriter, make_rewriter
 
-ON_FAILED = ("drop", "keep-original", "error")
+# original-style: a failed rewrite keeps the original text and the row counts as written in the
+# casual style, as the Shortcut Maze code does for register (it falls back to the casual original
+# when a formal rewrite is empty); keep-original keeps the text but records the assigned style.
+ON_FAILED = ("drop", "keep-original", "original-style", "error")
+FALLBACK_STYLE = {"register": "casual"}
 # Shortcut options forwarded to the rewriter's constructor when it takes them, with their defaults.
 _FORWARDED = {"rewrites": None, "encoding": "utf-8"}
 
@@ -64,6 +68,12 @@ class StyleShortcut(BinaryCueShortcut):
         """The configured rewriter (built once), after checking the options and both styles."""
         if self._rewriter is None:
             check_choice("on_failed", self.on_failed, ON_FAILED)
+            if self.on_failed == "original-style" and self.name not in FALLBACK_STYLE:
+                raise ConfigError(
+                    f"on_failed=original-style applies to the register shortcut, whose casual style "
+                    f"is the original text; the {self.name} shortcut takes drop, keep-original or error."
+                )
+            self._check_rewrite_styles()
             if not isinstance(self.rewriter, str):
                 raise ConfigError(
                     f"The 'rewriter' option must be a rewriter name ({', '.join(REWRITERS)}). "
@@ -147,6 +157,16 @@ class StyleShortcut(BinaryCueShortcut):
         }
         return Preparation(keep=None if keep.all() else keep, record=record)
 
+    def _check_rewrite_styles(self) -> None:
+        if not isinstance(self.rewrites, Mapping):
+            return
+        extra = [str(s) for s in self.rewrites if str(s).strip().lower() not in self.styles]
+        if extra:
+            raise ConfigError(
+                f"The 'rewrites' option names the style {extra[0]!r}, which the {self.name} "
+                f"shortcut does not use; its styles are {', '.join(self.styles)}."
+            )
+
     def details(self, draws: RowDraws, plan: SplitPlan) -> dict[str, Any]:
         """Rows written in each style, and how many of them kept their original text."""
         ids = plan.ids()
@@ -172,7 +192,13 @@ class StyleShortcut(BinaryCueShortcut):
             for row, text in zip(rows, rewritten, strict=True):
                 new_texts[row] = text
         style_a, style_b = self.styles
-        return new_texts, [style_a if a else style_b for a in draws.side_a.tolist()]
+        values = [style_a if a else style_b for a in draws.side_a.tolist()]
+        if self.on_failed == "original-style":
+            fell_back = self._kept_original.get(plan.role, {}).get(style_a, set())
+            for row in np.flatnonzero(draws.side_a).tolist():
+                if ids[row] in fell_back:
+                    values[row] = FALLBACK_STYLE[self.name]
+        return new_texts, values
 
     def _rewrites_of(
         self, texts: Sequence[str], ids: list[int], rows: list[int], style: str, role: str
@@ -187,7 +213,7 @@ class StyleShortcut(BinaryCueShortcut):
             originals,
         )
         failed = [i for i, rewrite in zip(ids, out, strict=True) if rewrite is None]
-        if failed and self.on_failed != "keep-original":
+        if failed and self.on_failed not in ("keep-original", "original-style"):
             if self.on_failed == "drop":
                 raise DataError(
                     f"{len(failed)} {style} rewrites failed (first: row {failed[0]}) and rows can "

@@ -1,6 +1,7 @@
 """The ``file`` rewriter: rewrites supplied by the user, such as the Shortcut Maze release's style files.
 
-Options: ``rewrites = {style: {train: PATH, test: PATH}}`` (or one PATH for both splits) and
+Options: ``rewrites = {style: {train: PATH, test: PATH}}`` (or one PATH for both splits, or a
+release folder holding ``train.csv`` and ``test.csv``) and
 ``encoding`` (the paper's code reads its style files as latin-1). The ``original`` style needs no
 file. A file is CSV or TSV (optionally gzipped) with a ``text`` column and optionally ``label``,
 ``rewritten`` and ``row_id``, in one of two layouts:
@@ -156,6 +157,9 @@ def style_paths(rewrites: Mapping[str, Any] | None) -> dict[str, dict[str, Path]
     for style, entry in rewrites.items():
         name = str(style).strip().lower()
         check_choice("rewrites", name, STYLES)
+        if isinstance(entry, str | Path) and Path(entry).is_dir():
+            resolved[name] = _release_folder(name, Path(entry))
+            continue
         if isinstance(entry, str | Path):
             resolved[name] = {role: Path(entry) for role in ROLES}
             continue
@@ -172,6 +176,22 @@ def style_paths(rewrites: Mapping[str, Any] | None) -> dict[str, dict[str, Path]
                 )
         resolved[name] = {role: Path(entry[role]) for role in ROLES}
     return resolved
+
+
+def _release_folder(style: str, folder: Path) -> dict[str, Path]:
+    """The release layout: a style's folder holds ``train.csv`` and ``test.csv`` (or .tsv)."""
+    found: dict[str, Path] = {}
+    for role in ROLES:
+        candidates = [folder / f"{role}{suffix}" for suffix in (".csv", ".tsv", ".csv.gz")]
+        existing = [path for path in candidates if path.is_file()]
+        if not existing:
+            present = ", ".join(sorted(p.name for p in folder.iterdir())) or "nothing"
+            raise InputFileError(
+                f"The {style} rewrite folder '{folder}' has no {role}.csv (it holds {present}). "
+                f"A release folder holds train.csv and test.csv; or give the files themselves."
+            )
+        found[role] = existing[0]
+    return found
 
 
 def read_rewrite_file(path: Path, *, encoding: str = "utf-8") -> RewriteFile:
