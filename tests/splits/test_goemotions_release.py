@@ -82,3 +82,22 @@ def test_second_run_is_byte_identical(tmp_path):
             val_size=100,
         ).save(tmp_path / str(attempt))
     assert folder_bytes(tmp_path / "0") == folder_bytes(tmp_path / "1")
+
+
+@pytest.mark.parametrize(("folder", "strength"), [("lambda1", 1.0), ("lambda2", 0.8), ("lambda3", 0.6)])
+def test_test_strength_same_is_the_release_test_protocol(folder, strength):
+    """The release builds test and anti-test at the training λ: its per-label cue rates are draws
+    around the targets of ``test_strength="same"`` (binomial tolerance), not around λ = 1's."""
+    bench = build_maze_benchmark(
+        GOEMOTIONS / "train.csv", GOEMOTIONS / "test.csv", strength=strength, test_strength="same"
+    )
+    for split, released in (("test", "test"), ("anti_test", "test_anti-shortcut")):
+        frame = load_table(GOEMOTIONS / "single-term" / folder / f"{released}.csv").frame
+        hit = frame["text"].str.contains(r"\bhonestly\b", flags=re.I)
+        counts = frame["label"].value_counts().sort_index().to_numpy()
+        release_rate = hit.groupby(frame["label"]).mean().to_numpy()
+        target = np.array(list(bench.manifest["splits"][split]["target_rate"].values()))
+        sd = np.sqrt(target * (1 - target) / counts)
+        assert np.all(np.abs(release_rate - target) <= 4 * sd + 1 / counts), (split, release_rate)
+        ours = _rate(bench[split])
+        assert np.all(np.abs(ours - target) <= 1 / counts)  # exact sampling: whole rows off at most
