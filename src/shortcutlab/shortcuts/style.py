@@ -30,6 +30,7 @@ from shortcutlab.shortcuts.base import (
     SplitPlan,
 )
 from shortcutlab.shortcuts.rewriters import REWRITERS, Rewriter, make_rewriter
+from shortcutlab.shortcuts.rewriters.base import STYLES
 
 # original-style: a failed rewrite keeps the original text and the row counts as written in the
 # casual style, as the Shortcut Maze code does for register (it falls back to the casual original
@@ -73,13 +74,13 @@ class StyleShortcut(BinaryCueShortcut):
                     f"on_failed=original-style applies to the register shortcut, whose casual style "
                     f"is the original text; the {self.name} shortcut takes drop, keep-original or error."
                 )
-            self._check_rewrite_styles()
             if not isinstance(self.rewriter, str):
                 raise ConfigError(
                     f"The 'rewriter' option must be a rewriter name ({', '.join(REWRITERS)}). "
                     f"Got {self.rewriter!r} instead."
                 )
             rewriter = make_rewriter(self.rewriter, self._rewriter_params())
+            self._check_rewrite_styles()
             for style in self.styles:
                 rewriter.check_supports(style, self.name)
             self._rewriter = rewriter
@@ -160,7 +161,9 @@ class StyleShortcut(BinaryCueShortcut):
     def _check_rewrite_styles(self) -> None:
         if not isinstance(self.rewrites, Mapping):
             return
-        extra = [str(s) for s in self.rewrites if str(s).strip().lower() not in self.styles]
+        # Misspelt names are left to the rewriter's check, which suggests the closest style.
+        named = [str(s).strip().lower() for s in self.rewrites]
+        extra = [s for s in named if s in STYLES and s not in self.styles]
         if extra:
             raise ConfigError(
                 f"The 'rewrites' option names the style {extra[0]!r}, which the {self.name} "
