@@ -95,7 +95,8 @@ def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, server, tmp_pat
         bootstrap=100,
     )
     summary = result.summary
-    assert summary["delta"]["accuracy"]["mean"] > 0.1 and summary["significant"]
+    stats = result.statistics
+    assert stats["delta_accuracy_mean"] > 0.1 and stats["significant_accuracy"]
     assert summary["splits"]["test"]["invalid"] == 0
     confidence = summary["splits"]["anti_test"]["confidence"]
     assert 0 < confidence["mean"] <= 1 and confidence["ece"] >= 0
@@ -113,7 +114,7 @@ def test_unparseable_answers_are_invalid_and_wrong(bench, tmp_path):
             bootstrap=100,
         )
     test = result.summary["splits"]["test"]
-    assert test["invalid"] == len(bench["test"]) and test["accuracy"]["mean"] == 0.0
+    assert test["invalid"] == len(bench["test"]) and result.statistics["test_accuracy_mean"] == 0.0
     assert test["label_distribution"]["invalid"] == len(bench["test"])
 
 
