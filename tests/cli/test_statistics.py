@@ -73,3 +73,20 @@ def test_evaluate_tidy_output_and_vary_data_errors(files, tmp_path):
         invoke("evaluate", tmp_path / "b", "--format", "html"),
         "The 'format' parameter must be one of 'text', 'md', 'latex', 'csv', 'json'",
     )
+
+
+def test_concept_correlation_refuses_a_schedule(files, tmp_path):
+    assert_user_error(
+        invoke(
+            *build_args(
+                files,
+                tmp_path / "b",
+                "--shortcut",
+                "concept-correlation",
+                "--schedule",
+                "0,0.2,0.5,0.8,1",
+            )
+        ),
+        "concept-correlation draws a rating that follows the label with probability λ",
+    )
+    assert not (tmp_path / "b").exists()

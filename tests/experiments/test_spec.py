@@ -109,6 +109,11 @@ def test_file_datasets_resolve_relative_to_the_spec(tmp_path, corpus):
             ConfigError,
             r"vary must be one of model, data, both. Got 'seed'",
         ),
+        (
+            {"shortcuts": ["concept-correlation"], "strength_mode": "scale"},
+            ConfigError,
+            r"concept-correlation .* has no per-label schedule, so strength_mode 'scale'",
+        ),
         ({"data": {"builtin": "yelp"}}, ConfigError, r"builtin must be one of reviews"),
         (
             {"data": {"train": "absent.csv", "test": "absent.csv"}},

@@ -284,6 +284,10 @@ def parse_spec(
     strength_mode = choice(
         raw.get("strength_mode", "mix"), STRENGTH_MODES, f"{source}: strength_mode"
     )
+    for shortcut in shortcuts:  # a shortcut refuses split options it cannot honour
+        check_split_options = getattr(SHORTCUTS.get(shortcut.name), "check_split_options", None)
+        if check_split_options is not None:
+            check_split_options(strength_mode=strength_mode, schedule=None)
     return ExperimentSpec(
         name=str(raw.get("name", "experiment")),
         datasets=datasets,

@@ -179,9 +179,22 @@ class ConceptCorrelation(Shortcut):
                     f"rated {', '.join(missing)}; concept-correlation needs every rating."
                 )
 
+    @staticmethod
+    def check_split_options(*, strength_mode: str, schedule: Sequence[float] | None) -> None:
+        """Refuse the per-label schedule options: this cue follows the label with probability λ."""
+        given = [f"strength_mode {strength_mode!r}"] if strength_mode != "mix" else []
+        given += ["a custom schedule"] if schedule is not None else []
+        if given:
+            raise ConfigError(
+                "concept-correlation draws a rating that follows the label with probability λ "
+                f"(Shortcut Maze 2.2.3) and has no per-label schedule, so {' and '.join(given)} "
+                "cannot apply. Remove it (strength_mode mix is the default)."
+            )
+
     def inject(
         self, texts: Sequence[str], plan: SplitPlan, seed: np.random.SeedSequence
     ) -> Injection:
+        self.check_split_options(strength_mode=plan.strength_mode, schedule=plan.schedule)
         strength = check_strength("strength", plan.strength)
         aspect = self.resolved_aspect()
         pool = self.distractors[aspect].pool(plan.role)
