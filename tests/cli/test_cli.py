@@ -1,7 +1,10 @@
 """The command line: happy paths and every documented bad input (exit 2, one line, nothing written)."""
 
+import io
 import json
+from functools import partial
 
+import pandas as pd
 import pytest
 
 from shortcutlab._version import __version__
@@ -325,8 +328,25 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
         "table9-accuracy.tex",
         "table9-macro_f1.tex",
     ]
-    csv = invoke("results", tmp_path / "run", "--format", "csv")
-    assert csv.exit_code == 0 and "Accuracy" in csv.stdout.splitlines()[0]
+    for fmt, read in (("csv", pd.read_csv), ("json", partial(pd.read_json, precise_float=True))):
+        tidy = invoke("results", tmp_path / "run", "--format", fmt)
+        assert tidy.exit_code == 0, tidy.output
+        table = read(io.StringIO(tidy.stdout))
+        assert table[["model", "shortcut", "strength"]].values.tolist() == [
+            ["majority", "single-term", 1.0],
+            ["majority", "single-term", 0.6],
+            ["tfidf-logreg", "single-term", 1.0],
+            ["tfidf-logreg", "single-term", 0.6],
+        ]
+        assert {
+            "delta_accuracy_mean",
+            "delta_accuracy_ci_low",
+            "p_accuracy",
+            "p_accuracy_holm",
+        } <= set(table)
+        # Both models ignore their seed: one distinct fit, so VAR(Δ) is empty, never 0.
+        assert table["delta_accuracy_var"].isna().all() and (table["distinct_fits"] == 1).all()
+    assert "| VAR(Δ) | — | — |" in md.stdout and "— : nothing varied between seeds" in md.stdout
 
 
 def test_run_bad_inputs(tmp_path):
@@ -359,7 +379,7 @@ def test_run_bad_inputs(tmp_path):
     )
     assert_refused(
         tmp_path,
-        "'format' parameter must be one of 'md', 'csv', 'latex'",
+        "'format' parameter must be one of 'md', 'csv', 'json', 'latex'",
         "results",
         tmp_path / "run",
         "--format",

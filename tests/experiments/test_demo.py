@@ -1,5 +1,6 @@
 import json
 
+import pandas as pd
 import pytest
 
 from shortcutlab.errors import OutputExistsError
@@ -10,11 +11,12 @@ from tests.conftest import folder_bytes
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
     seen = []
+    seeds = 2 if jobs == 1 else 1  # two seeds re-draw the benchmark (vary="both", the default)
     result = run_demo(
         tmp_path / "demo",
         train_size=500,
         test_size=300,
-        seeds=1,
+        seeds=seeds,
         strengths=(1.0, 0.6),
         jobs=jobs,
         on_progress=lambda m, d, t: seen.append((d, t)),
@@ -31,7 +33,19 @@ def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
     } <= names
     assert len(result.results) == 16 and seen[-1] == (16, 16)
     table = result.tables["accuracy"]
-    assert list(table.columns) == [1.0, 0.6] and len(table) == 40
+    assert list(table.columns) == [1.0, 0.6] and len(table) == 8 * 6
+    summary = pd.read_csv(tmp_path / "demo" / "summary.csv")
+    assert len(summary) == 16 and (summary["distinct_builds"] == seeds).all()
+    assert {"shortcut", "strength", "delta_accuracy_mean", "p_accuracy_holm"} <= set(summary)
+    markdown = (tmp_path / "demo" / "summary_accuracy.md").read_text()
+    assert "Holm–Bonferroni-adjusted p < 0.05 over the 16 tests" in markdown
+    if seeds == 1:
+        assert summary["delta_accuracy_var"].isna().all() and "| VAR(Δ) | — | — |" in markdown
+    else:
+        assert (summary["delta_accuracy_var"] > 0).any() and "| VAR(Δ) | — |" not in markdown
+        assert (
+            tmp_path / "demo" / "benchmarks" / "synonym-lambda0.6" / "redraws" / "seed-1"
+        ).is_dir()
     assert (
         json.loads((tmp_path / "demo" / "results.json").read_text())[0]["benchmark"]["shortcut"]
         == "single-term"

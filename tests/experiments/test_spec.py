@@ -25,6 +25,7 @@ def test_defaults_are_resolved_and_the_hash_is_stable():
     resolved = parsed.resolved()
     assert (
         resolved["strength_mode"] == "mix"
+        and resolved["vary"] == "model"
         and resolved["test_strength"] == 1.0
         and resolved["bootstrap"] == 1000
     )
@@ -103,6 +104,16 @@ def test_file_datasets_resolve_relative_to_the_spec(tmp_path, corpus):
             r"strength_mode must be one of mix, scale. Got 'mixed'. Did you mean 'mix'",
         ),
         ({"bootstrap": 10}, ConfigError, r"bootstrap must be an integer >= 100"),
+        (
+            {"vary": "seed"},
+            ConfigError,
+            r"vary must be one of model, data, both. Got 'seed'",
+        ),
+        (
+            {"shortcuts": ["concept-correlation"], "strength_mode": "scale"},
+            ConfigError,
+            r"concept-correlation .* has no per-label schedule, so strength_mode 'scale'",
+        ),
         ({"data": {"builtin": "yelp"}}, ConfigError, r"builtin must be one of reviews"),
         (
             {"data": {"train": "absent.csv", "test": "absent.csv"}},

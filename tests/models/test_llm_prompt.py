@@ -11,13 +11,13 @@ from shortcutlab.metrics import expected_calibration_error
 from shortcutlab.models import make_model
 from shortcutlab.models.prompts import AnswerParser, compile_template, default_template
 from shortcutlab.serving.backends import ClassifierAnswers, project_backend
-from shortcutlab.splits import build_maze_benchmark
+from shortcutlab.splits import Benchmark, build_maze_benchmark
 
 
 def client(server, tmp_path, **extra):
     return {
         "name": "openai-chat",
-        "base_url": server.url,
+        "base_url": server.url if server is not None else "http://127.0.0.1:1/v1",
         "model": "shortcutlab-test",
         "api_key_env": None,
         "cache": str(tmp_path / "c.sqlite"),
@@ -101,7 +101,8 @@ def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, answers, server
         bootstrap=100,
     )
     summary = result.summary
-    assert summary["delta"]["accuracy"]["mean"] > 0.1 and summary["significant"]
+    stats = result.statistics
+    assert stats["delta_accuracy_mean"] > 0.1 and stats["significant_accuracy"]
     assert summary["splits"]["test"]["invalid"] == 0
     # What the server's model says about each anti-test text, straight from the model: the
     # verbalized confidence is its top probability in whole percent.
@@ -130,7 +131,7 @@ def test_unparseable_answers_are_invalid_and_wrong(bench, tmp_path):
             bootstrap=100,
         )
     test = result.summary["splits"]["test"]
-    assert test["invalid"] == len(bench["test"]) and test["accuracy"]["mean"] == 0.0
+    assert test["invalid"] == len(bench["test"]) and result.statistics["test_accuracy_mean"] == 0.0
     assert test["label_distribution"]["invalid"] == len(bench["test"])
 
 
@@ -244,3 +245,37 @@ def test_bad_configurations_fail_in_check(server, params, message, monkeypatch):
         params = params | {"client": params["client"] | {"base_url": server.url}}
     with pytest.raises(ConfigError, match=message):
         make_model("llm-prompt", params).check(5)
+
+
+@pytest.mark.parametrize("honours_seed", [True, False])
+def test_the_seed_reaches_the_server_and_the_cache_only_when_it_is_honoured(
+    bench, tmp_path, honours_seed
+):
+    seen = []
+
+    def seeded(messages, params):  # a sampling server: the answer depends on the request's seed
+        seen.append(params.get("seed", "absent"))
+        return f"{(len(messages[-1]['content']) + int(params.get('seed', 0))) % 5 + 1}]"
+
+    small = Benchmark(
+        {s: bench[s].head(40) for s in ("train", "test", "anti_test")}, bench.labels, bench.manifest
+    )
+    params = {"client": client(None, tmp_path, honours_seed=honours_seed)}
+    with ChatServer(seeded) as server:
+        params["client"]["base_url"] = server.url
+        result = evaluate_benchmark(
+            small, model="llm-prompt", model_params=params, seeds=2, bootstrap=100
+        )
+        again = evaluate_benchmark(
+            small, model="llm-prompt", model_params=params, seeds=2, bootstrap=100
+        )
+    stats = result.statistics
+    if honours_seed:
+        assert sorted(set(seen)) == [0, 1] and result.model["fits"] == 2
+        assert stats["distinct_fits"] == 2 and stats["delta_accuracy_var"] is not None
+        assert result.runs[0]["splits"]["test"] != result.runs[1]["splits"]["test"]
+    else:  # zero-shot prompts are the same for every seed: one fit, no variance to report
+        assert set(seen) == {"absent"} and result.model["fits"] == 1
+        assert stats["distinct_fits"] == 1 and stats["delta_accuracy_var"] is None
+    assert len(seen) == 2 * 40 * result.model["fits"]  # the second evaluation came from the cache
+    assert again.statistics == stats

@@ -65,6 +65,20 @@ def test_concept_correlation_target_rate_accounts_for_random_matches():
     assert np.allclose(injection.observed_rate, 0.7, atol=4 * np.sqrt(0.21 / 1000))
 
 
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        ({"strength_mode": "scale"}, "strength_mode 'scale' cannot apply"),
+        ({"schedule": (0, 0, 1, 1)}, "a custom schedule cannot apply"),
+    ],
+)
+def test_concept_correlation_refuses_schedule_options_it_cannot_honour(options, refused):
+    shortcut = make_shortcut("concept-correlation", {"distractors": DISTRACTORS})
+    plan = SplitPlan(ranks=RANKS, labels=LABELS, strength=0.8, **options)
+    with pytest.raises(ConfigError, match=f"no per-label schedule, so {refused}"):
+        shortcut.inject(TEXTS, plan, np.random.SeedSequence(0))
+
+
 def test_missing_or_bad_distractors():
     with pytest.raises(
         DataError, match="needs distractor reviews for two aspects.*--distractor NAME=PATH"

@@ -18,6 +18,8 @@ from shortcutlab.cli.options import (
     style_file_options,
 )
 
+EVALUATE_FORMATS = ("text", "md", "latex", "csv", "json")
+
 
 @app.command()
 def build(
@@ -166,6 +168,20 @@ def evaluate(
     bootstrap: Annotated[
         int, typer.Option(help="Bootstrap resamples for the 95 % interval of Δ.")
     ] = 1000,
+    vary: Annotated[
+        str,
+        typer.Option(
+            help="What each seed re-draws: model (the fit; the papers' protocol), data (the "
+            "benchmark, from the inputs its manifest records) or both."
+        ),
+    ] = "model",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="text (terminal tables), md or latex (with footnotes), csv or json (tidy).",
+        ),
+    ] = "text",
     out: Annotated[
         Path | None, typer.Option(help="Results folder (default: BENCHMARK/results/MODEL).")
     ] = None,
@@ -174,8 +190,10 @@ def evaluate(
     """Train on train, evaluate on test / anti_test / original_test, test the drop."""
     from shortcutlab.cli import render
     from shortcutlab.experiments.evaluate import evaluate_benchmark
+    from shortcutlab.registry import check_choice
 
     with user_errors():
+        check_choice("format", fmt, EVALUATE_FORMATS)
         started = time.perf_counter()
         result = evaluate_benchmark(
             benchmark,
@@ -183,9 +201,14 @@ def evaluate(
             model_params=parse_key_values(param, flag="--param"),
             seeds=seeds,
             bootstrap=bootstrap,
+            vary=vary,
         )
         target = result.save(out or benchmark / "results" / model, overwrite=overwrite)
-    render.evaluation(out_console, result, elapsed=time.perf_counter() - started, written=target)
+    elapsed = time.perf_counter() - started
+    if fmt == "text":
+        render.evaluation(out_console, result, elapsed=elapsed, written=target)
+    else:
+        render.evaluation_text(out_console, err_console, result, fmt, written=target)
 
 
 @app.command()
@@ -225,6 +248,10 @@ def demo(
     train_size: Annotated[int, typer.Option(help="Training rows of the generated corpus.")] = 4000,
     test_size: Annotated[int, typer.Option(help="Test rows of the generated corpus.")] = 2000,
     seeds: Annotated[int, typer.Option(help="Seeds per benchmark.")] = 3,
+    vary: Annotated[
+        str,
+        typer.Option(help="What each seed re-draws: model, data (the benchmark) or both."),
+    ] = "both",
     jobs: Annotated[
         int | None, typer.Option(help="Worker processes (default: the CPUs available, up to 8).")
     ] = None,
@@ -244,6 +271,7 @@ def demo(
                 train_size=train_size,
                 test_size=test_size,
                 seeds=seeds,
+                vary=vary,
                 jobs=jobs,
                 overwrite=overwrite,
                 on_progress=update,

@@ -68,7 +68,14 @@ def run(
 @app.command()
 def results(
     run_dir: Annotated[Path, typer.Argument(help="A run folder written by 'shortcutlab run'.")],
-    fmt: Annotated[str, typer.Option("--format", help="md, csv or latex.")] = "md",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="md or latex (the papers' tables, with footnotes); csv or json (tidy: one row per "
+            "dataset × model × shortcut × λ, statistics as columns).",
+        ),
+    ] = "md",
     metric: Annotated[
         str, typer.Option(help="Metric of the Table-9 view: accuracy or macro_f1.")
     ] = "accuracy",
@@ -79,7 +86,8 @@ def results(
         int | None, typer.Option(help="Bootstrap resamples (default: the spec's).")
     ] = None,
 ) -> None:
-    """Print the paper's tables for a run (Table 1, Table 9) and write the Δ-vs-λ figures."""
+    """Print a run's tables (Table 1 and Table 9, or the tidy statistics) and write the Δ-vs-λ figures."""
+    from shortcutlab.cli import render
     from shortcutlab.experiments.results import load_results
     from shortcutlab.reports import run_report
 
@@ -91,5 +99,5 @@ def results(
             if out
             else run_report.figures(loaded, run_dir / "figures")
         )
-    out_console.print(text, markup=False, highlight=False, soft_wrap=True)
+    render.plain(out_console, text)
     err_console.print(f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False)

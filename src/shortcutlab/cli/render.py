@@ -19,7 +19,14 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from shortcutlab.reports.tables import format_cell, maze_table, per_label_table, result_table
+from shortcutlab.reports.tables import (
+    format_cell,
+    per_label_table,
+    render,
+    result_table,
+    table_notes,
+    tidy_text,
+)
 
 
 def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 3) -> Table:
@@ -51,10 +58,12 @@ def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 
 def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
     bench = result.benchmark
     console.print(
-        f"{result.model['name']} on {bench['shortcut']} (λ={bench['strength']:g}), seeds {result.seeds[0]}..{result.seeds[-1]} "
-        f"({result.model['fits']} fit{'s' if result.model['fits'] != 1 else ''}, {elapsed:.1f}s)"
+        f"{result.model['name']} on {bench['shortcut']} (λ={bench['strength']:g}), seeds {result.seeds[0]}..{result.seeds[-1]}, "
+        f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
+        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)"
     )
     console.print(frame_table(result_table(result)))
+    notes(console, table_notes(result.to_frame()))
     console.print(frame_table(per_label_table(result), title="Accuracy per true label"))
     splits = result.summary["splits"]
     if any(s["invalid"] for s in splits.values()) or any(
@@ -66,8 +75,34 @@ def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) 
                 title="Answers: predicted label counts, invalid answers, verbalized confidence",
             )
         )
-    significance(console, result.summary)
+    significance(console, result.statistics)
     console.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}")
+
+
+def evaluation_text(
+    console: Console, errors: Console, result: Any, fmt: str, *, written: Path
+) -> None:
+    """``evaluate --format md|latex|csv|json``: the table alone on stdout, the file names on stderr."""
+    if fmt in ("csv", "json"):
+        text = tidy_text(result.to_frame(), fmt)
+    else:
+        text = render(result_table(result), fmt, notes=table_notes(result.to_frame()))
+    plain(console, text)
+    errors.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}", markup=False)
+
+
+def plain(console: Console, text: str) -> None:
+    """Machine-readable text exactly as given: no markup, emoji codes, highlighting or wrapping."""
+    console.print(text, markup=False, emoji=False, highlight=False, soft_wrap=True, end="")
+
+
+def notes(console: Console, lines: list[str]) -> None:
+    for line in lines:
+        console.print(line, markup=False, emoji=False)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def llm_table(result: Any) -> pd.DataFrame:
@@ -87,28 +122,38 @@ def llm_table(result: Any) -> pd.DataFrame:
     return pd.DataFrame(rows).T
 
 
-def significance(console: Console, summary: dict[str, Any]) -> None:
-    mcnemar = summary["mcnemar"]
-    verdict = "significant" if summary["significant"] else "not significant"
+def significance(console: Console, statistics: dict[str, Any]) -> None:
+    verdict = "significant" if statistics["significant_accuracy"] else "not significant"
+    fits = statistics["distinct_fits"]
     console.print(
-        f"Drop test vs anti-test: {verdict} at α={mcnemar['alpha']} "
-        f"(exact McNemar on {mcnemar['paired_rows']} paired rows, largest p over seeds = {mcnemar['p_value_max']:.2g})"
+        f"Accuracy drop test vs anti-test: {verdict} at α=0.05 (exact McNemar on "
+        f"{statistics['paired_rows']} paired rows, "
+        + (f"largest p over {fits} distinct fits" if fits > 1 else "p")
+        + f" = {statistics['p_accuracy']:.2g})"
     )
 
 
 def demo(console: Console, result: Any, *, elapsed: float) -> None:
     console.print(
         frame_table(
-            maze_table(result.results, metric="accuracy"),
+            result.tables["accuracy"],
             title="Accuracy by training strength λ (tfidf-logreg, Table-9 style)",
         )
     )
-    rows = [(r.benchmark["shortcut"], r.benchmark["strength"], r.summary) for r in result.results]
-    flagged = [f"{s} λ={lam:g}" for s, lam, summary in rows if not summary["significant"]]
+    notes(console, table_notes(result.groups))
+    groups = result.groups
+    flagged = [
+        f"{s} λ={lam:g}"
+        for s, lam, significant in zip(
+            groups["shortcut"], groups["strength"], groups["significant_accuracy"], strict=True
+        )
+        if not significant
+    ]
     console.print(
-        "Every drop is significant (exact McNemar, p < 0.05)."
+        f"Every accuracy drop is significant after Holm over the demo's {len(groups)} cells."
         if not flagged
-        else f"Drops not significant: {', '.join(flagged)}."
+        else f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
+        f"{', '.join(flagged)}."
     )
     console.print(
         f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: "

@@ -24,7 +24,6 @@ from shortcutlab.metrics import (
     per_label_accuracy,
 )
 from shortcutlab.models import make_model
-from shortcutlab.models.base import TextClassifier
 from shortcutlab.splits.benchmark import Benchmark
 
 EVAL_SPLITS = ("test", "anti_test", "original_test")
@@ -62,12 +61,6 @@ def eval_splits(benchmark: Benchmark) -> list[str]:
             "The benchmark needs 'test' and 'anti_test' splits to measure a shortcut drop."
         )
     return splits
-
-
-def model_class(name: str) -> type[TextClassifier]:
-    from shortcutlab.models import MODELS
-
-    return MODELS.get(name)
 
 
 def fit_predict(

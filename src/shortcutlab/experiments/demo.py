@@ -1,8 +1,10 @@
-"""``shortcutlab demo``: the whole Shortcut Maze pipeline on the embedded corpus in about a minute.
+"""``shortcutlab demo``: the whole Shortcut Maze pipeline on the embedded corpus in a few minutes.
 
 Generates the review corpus, builds every shortcut type at several strengths (the style shortcuts
-with the offline ``rules`` rewriter), evaluates
-``tfidf-logreg`` over seeds, and writes splits, results, Table-9-style summaries and Δ-vs-λ plots.
+with the offline ``rules`` rewriter), evaluates ``tfidf-logreg`` over seeds (by default each seed
+re-draws the benchmark too, ``vary="both"``: the fit of ``tfidf-logreg`` does not depend on its
+seed, so only a re-drawn benchmark makes VAR(Δ) a measurement), and writes splits, results,
+Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots.
 """
 
 from __future__ import annotations
@@ -22,11 +24,19 @@ from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import load_table
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
-from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
+from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark, family_frame
+from shortcutlab.experiments.replicates import check_vary
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.reports.plots import plot_delta_vs_strength
-from shortcutlab.reports.tables import maze_table, to_markdown
+from shortcutlab.reports.tables import (
+    drop_constant_levels,
+    maze_table,
+    render,
+    table_notes,
+    tidy_text,
+)
 from shortcutlab.shortcuts.schedule import check_strength
+from shortcutlab.splits.benchmark import Benchmark
 from shortcutlab.splits.maze import build_maze_benchmark
 
 DEMO_SHORTCUTS = (
@@ -40,13 +50,17 @@ DEMO_SHORTCUTS = (
     "concept-correlation",
 )
 DEMO_STRENGTHS = (1.0, 0.8, 0.6)
+DATASET = "reviews"
 MARKER = "demo.json"
 
 
 @dataclass
 class DemoResult:
+    """The demo's evaluations, their statistics with Holm over the demo's cells, and its tables."""
+
     out: Path
     results: list[EvaluationResult]
+    groups: pd.DataFrame
     tables: dict[str, pd.DataFrame]
 
 
@@ -63,24 +77,30 @@ def default_jobs() -> int:
 
 
 def _cell(
-    root: str, name: str, shortcut: str, strength: float, seeds: int, seed: int
+    root: str, name: str, shortcut: str, strength: float, seeds: int, seed: int, vary: str
 ) -> EvaluationResult:
     """Build and evaluate one (shortcut, strength) cell; paths in its records are relative to the demo folder."""
     tables = {}
     for role in ("train", "test"):
         loaded = load_table(Path(root) / "corpus" / f"{role}.csv", role=role)
         tables[role] = replace(loaded, source=replace(loaded.source, path=f"corpus/{role}.csv"))
-    benchmark = build_maze_benchmark(
-        tables["train"],
-        tables["test"],
-        shortcut=shortcut,
-        strength=strength,
-        seed=seed,
-        val_size=0.1,
-    )
+
+    def build(build_seed: int) -> Benchmark:
+        return build_maze_benchmark(
+            tables["train"],
+            tables["test"],
+            shortcut=shortcut,
+            strength=strength,
+            seed=build_seed,
+            val_size=0.1,
+        )
+
+    benchmark = build(seed)
     folder = Path(root) / "benchmarks" / name
-    benchmark.save(folder)
-    result = evaluate_benchmark(benchmark, model="tfidf-logreg", seeds=seeds)
+    benchmark.save(folder)  # re-drawn builds go to benchmarks/NAME/redraws/seed-N
+    result = evaluate_benchmark(
+        benchmark, model="tfidf-logreg", seeds=seeds, vary=vary, rebuild=build, dataset=DATASET
+    )
     result.benchmark["path"] = f"benchmarks/{name}"
     result.save(folder / "results" / "tfidf-logreg")
     result.predictions = {}  # not needed by the caller; keeps the inter-process payload small
@@ -97,6 +117,7 @@ def run_demo(
     strengths: Sequence[float] = DEMO_STRENGTHS,
     seeds: int = 3,
     seed: int = 0,
+    vary: str = "both",
     jobs: int | None = None,
     overwrite: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
@@ -104,6 +125,7 @@ def run_demo(
     """Run the demo into ``out``; a previous demo folder there is replaced, anything else is refused."""
     out = Path(out)
     strengths = [check_strength("strength", s) for s in strengths]
+    check_vary(vary)
     jobs = default_jobs() if jobs is None else jobs
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"The 'jobs' parameter must be a positive integer. Got {jobs!r} instead.")
@@ -119,7 +141,9 @@ def run_demo(
         (tmp / "corpus").mkdir()
         for name, frame in corpus.items():
             write_table(frame, tmp / "corpus" / f"{name}.csv")
-        arguments = [(str(tmp), f"{s}-lambda{lam:g}", s, lam, seeds, seed) for s, lam in cells]
+        arguments = [
+            (str(tmp), f"{s}-lambda{lam:g}", s, lam, seeds, seed, vary) for s, lam in cells
+        ]
         results: dict[int, EvaluationResult] = {}
         if jobs == 1:
             for i, args in enumerate(arguments):
@@ -136,18 +160,25 @@ def run_demo(
                     results[i] = future.result()
                     progress(f"{arguments[i][2]} λ={arguments[i][3]:g}", len(results), len(cells))
         ordered = [results[i] for i in range(len(cells))]
-        tables = {metric: maze_table(ordered, metric=metric) for metric in ("accuracy", "macro_f1")}
+        # The demo's family: Holm over all of its cells (each cell's own results file is a
+        # family of one, as a single 'shortcutlab evaluate').
+        groups = family_frame(ordered)
+        notes = table_notes(groups)
+        tables = {
+            metric: drop_constant_levels(maze_table(groups, metric=metric, marked=True))
+            for metric in ("accuracy", "macro_f1")
+        }
         for metric, table in tables.items():
-            (tmp / f"summary_{metric}.md").write_text(to_markdown(table), encoding="utf-8")
+            (tmp / f"summary_{metric}.md").write_text(
+                render(table, "md", notes=notes), encoding="utf-8"
+            )
             plot_delta_vs_strength(
                 ordered,
                 tmp / f"delta_vs_strength_{metric}.png",
                 metric=metric,
                 title=f"Embedded corpus: {metric.replace('_', '-')} drop",
             )
-        pd.concat([r.to_frame() for r in ordered]).to_csv(
-            tmp / "summary.csv", index=False, lineterminator="\n"
-        )
+        (tmp / "summary.csv").write_text(tidy_text(groups, "csv"), encoding="utf-8")
         write_json(tmp / "results.json", [r.to_json() for r in ordered])
         write_json(
             tmp / MARKER,
@@ -162,11 +193,12 @@ def run_demo(
                     "strengths": strengths,
                     "seeds": seeds,
                     "seed": seed,
+                    "vary": vary,
                     "model": "tfidf-logreg",
                 },
             },
         )
-    return DemoResult(out=out, results=ordered, tables=tables)
+    return DemoResult(out=out, results=ordered, groups=groups, tables=tables)
 
 
 def demo_arguments(out: Path) -> dict[str, Any]:

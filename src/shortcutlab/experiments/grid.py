@@ -1,7 +1,8 @@
 """Expand a spec into benchmarks (built once each) and cells (dataset, shortcut, λ, model, seed).
 
 A cell's id is the hash of everything that determines its result, so a resumed or extended run
-recognises the cells it already has.
+recognises the cells it already has. With ``vary: data`` or ``both`` each seed has its own
+benchmark build (build seed ``build_seed + seed``), and a build's id includes its seed.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from shortcutlab.experiments.replicates import plan_replicates
 from shortcutlab.experiments.spec import (
     DatasetSpec,
     ExperimentSpec,
@@ -31,6 +33,7 @@ class BenchmarkPlan:
     dataset: DatasetSpec
     shortcut: ShortcutSpec
     strength: float
+    build_seed: int
     config: dict[str, Any] = field(hash=False, compare=False)
 
     @property
@@ -43,41 +46,58 @@ class CellPlan:
     id: str
     benchmark: BenchmarkPlan
     model: ModelSpec
-    seed: int
+    seed: int  # the replicate: what results group and show
+    fit_seed: int  # the seed the model is fitted with (see replicates.plan_replicates)
     config: dict[str, Any] = field(hash=False, compare=False)
 
 
 def plan_grid(spec: ExperimentSpec) -> tuple[list[BenchmarkPlan], list[CellPlan]]:
     """All benchmarks and cells of the spec, in a fixed order (dataset, shortcut, λ, model, seed)."""
+    replicates = plan_replicates(spec.seeds, vary=spec.vary, build_seed=spec.build_seed)
     benchmarks: list[BenchmarkPlan] = []
     cells: list[CellPlan] = []
     for dataset in spec.datasets:
         for shortcut in spec.shortcuts:
             for strength in spec.strengths:
-                config = {
-                    "dataset": dataset.resolved(),
-                    "shortcut": shortcut.resolved(),
-                    "strength": strength,
-                    "strength_mode": spec.strength_mode,
-                    "test_strength": spec.test_strength,
-                    "sampling": spec.sampling,
-                    "val_size": spec.val_size,
-                    "build_seed": spec.build_seed,
-                }
-                digest = canonical_hash(config)
-                bench = BenchmarkPlan(
-                    f"{dataset.name}-{shortcut.name}-l{strength:g}-{digest[:10]}",
-                    dataset,
-                    shortcut,
-                    strength,
-                    config,
-                )
-                benchmarks.append(bench)
+                builds: dict[int, BenchmarkPlan] = {}
+                for build_seed in dict.fromkeys(r.build_seed for r in replicates):
+                    config = {
+                        "dataset": dataset.resolved(),
+                        "shortcut": shortcut.resolved(),
+                        "strength": strength,
+                        "strength_mode": spec.strength_mode,
+                        "test_strength": spec.test_strength,
+                        "sampling": spec.sampling,
+                        "val_size": spec.val_size,
+                        "build_seed": build_seed,
+                    }
+                    digest = canonical_hash(config)
+                    builds[build_seed] = BenchmarkPlan(
+                        f"{dataset.name}-{shortcut.name}-l{strength:g}-{digest[:10]}",
+                        dataset,
+                        shortcut,
+                        strength,
+                        build_seed,
+                        config,
+                    )
+                benchmarks += builds.values()
                 for model in spec.models:
                     model_config = {"name": model.name, "params": model.params}
-                    for seed in spec.seeds:
-                        cell_config = {"benchmark": config, "model": model_config, "seed": seed}
+                    for replicate in replicates:
+                        bench = builds[replicate.build_seed]
+                        cell_config = {
+                            "benchmark": bench.config,
+                            "model": model_config,
+                            "seed": replicate.fit_seed,
+                        }
                         cells.append(
-                            CellPlan(canonical_hash(cell_config), bench, model, seed, cell_config)
+                            CellPlan(
+                                canonical_hash(cell_config),
+                                bench,
+                                model,
+                                replicate.seed,
+                                replicate.fit_seed,
+                                cell_config,
+                            )
                         )
     return benchmarks, cells

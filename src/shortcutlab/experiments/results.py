@@ -1,9 +1,8 @@
 """Results of a run: per-cell metrics, per-group statistics over seeds, paper-style tables.
 
-A group is (dataset, model, shortcut, λ). For each group: mean and standard deviation of every
-metric over seeds, VAR(Δ), a paired bootstrap 95 % interval of the mean Δ, a p-value for the drop
-(accuracy: the largest exact-McNemar p over seeds; macro-F1: the paired bootstrap), and the
-Holm-Bonferroni adjustment across all groups of the grid, which decides the paper's ``*``.
+A group is (dataset, model, shortcut, λ). Its statistics come from the engine that ``evaluate``
+uses (:mod:`shortcutlab.experiments.summary`); Holm–Bonferroni runs over all groups of the grid,
+per metric, and decides the paper's ``*``.
 """
 
 from __future__ import annotations
@@ -13,19 +12,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from shortcutlab.errors import DataError
-from shortcutlab.experiments.cell import EVAL_SPLITS, METRICS, predicted_labels
+from shortcutlab.experiments.cell import EVAL_SPLITS, METRICS, paired_indices, predicted_labels
 from shortcutlab.experiments.store import ResultStore
-from shortcutlab.metrics import bootstrap_deltas, bootstrap_p_value, holm, percentile_interval
-from shortcutlab.registry import check_choice
+from shortcutlab.experiments.summary import (
+    IDENTITY,
+    PairedPredictions,
+    SeedOutcome,
+    apply_holm,
+    group_statistics,
+)
+from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
-ALPHA = 0.05
-GROUP = ["dataset", "model", "shortcut", "strength"]
-SPLIT_TITLES = {"test": "Test", "original_test": "Ori-Test", "anti_test": "Anti-Test"}
-METRIC_TITLES = {"accuracy": "Accuracy", "macro_f1": "Macro-F1"}
+GROUP = list(IDENTITY)
 
 
 @dataclass
@@ -38,47 +39,12 @@ class RunResults:
     groups: pd.DataFrame
 
     def table1(self, *, marked: bool = False) -> pd.DataFrame:
-        """Table-1 style at each dataset's strongest λ: rows (model, dataset, shortcut), columns
-        Test / Anti / Δ for accuracy and macro-F1. ``marked`` appends ``*`` to significant drops."""
-        strongest = self.groups.groupby("dataset")["strength"].transform("max")
-        top = self.groups[self.groups["strength"] == strongest]
-        columns = pd.MultiIndex.from_product([list(METRIC_TITLES.values()), ["Test", "Anti", "Δ"]])
-        rows = []
-        for _, g in top.iterrows():
-            values: list[Any] = []
-            for metric in METRICS:
-                delta = g[f"delta_{metric}_mean"]
-                values += [
-                    g[f"test_{metric}_mean"],
-                    g[f"anti_test_{metric}_mean"],
-                    _mark(delta, g[f"significant_{metric}"]) if marked else delta,
-                ]
-            rows.append(((g["model"], g["dataset"], g["shortcut"]), values))
-        index = pd.MultiIndex.from_tuples(
-            [r[0] for r in rows], names=["model", "dataset", "shortcut"]
-        )
-        return pd.DataFrame([r[1] for r in rows], index=index, columns=columns)
+        """Table-1 style at each dataset's strongest λ (see :func:`shortcutlab.reports.tables.table1`)."""
+        return table1(self.groups, marked=marked)
 
     def table9(self, metric: str = "accuracy", *, marked: bool = False) -> pd.DataFrame:
-        """Table-9 style: rows (dataset, model, shortcut, Test / Ori-Test / Anti-Test / Δ / VAR(Δ)), columns λ."""
-        check_choice("metric", metric, METRICS)
-        strengths = sorted(self.groups["strength"].unique(), reverse=True)
-        row_names = ["Test", "Ori-Test", "Anti-Test", "Δ", "VAR(Δ)"]
-        index, data = [], []
-        for (dataset, model, shortcut), part in self.groups.groupby(
-            ["dataset", "model", "shortcut"], sort=False
-        ):
-            by_strength = {row["strength"]: row for _, row in part.iterrows()}
-            for name in row_names:
-                index.append((dataset, model, shortcut, name))
-                data.append(
-                    [_table9_cell(by_strength.get(s), name, metric, marked) for s in strengths]
-                )
-        return pd.DataFrame(
-            data,
-            index=pd.MultiIndex.from_tuples(index, names=["dataset", "model", "shortcut", "row"]),
-            columns=pd.Index(strengths, name="λ"),
-        )
+        """Table-9 style by λ (see :func:`shortcutlab.reports.tables.maze_table`)."""
+        return maze_table(self.groups, metric=metric, marked=marked)
 
     def label_distribution(self) -> pd.DataFrame:
         """Share of each predicted label (and of invalid answers) per group and split, mean over seeds."""
@@ -104,13 +70,9 @@ class RunResults:
         if not columns:
             return pd.DataFrame()
         # Seeds that shared one fit report the same usage once.
-        distinct = (
-            self.cells.drop_duplicates(["benchmark_id", "model"])
-            if self.cells["shared_fit"].all()
-            else self.cells
-        )
         return (
-            distinct.groupby("model", sort=False)[columns]
+            self.cells.drop_duplicates("fit_id")
+            .groupby("model", sort=False)[columns]
             .sum()
             .rename(columns=lambda c: c[len("usage_") :])
         )
@@ -156,22 +118,6 @@ class RunResults:
         )
 
 
-def _mark(value: float, significant: bool) -> str:
-    return f"{value:.3f}{'*' if significant else ''}"
-
-
-def _table9_cell(group: Any, name: str, metric: str, marked: bool) -> Any:
-    if group is None:
-        return np.nan
-    if name == "Δ":
-        value = group[f"delta_{metric}_mean"]
-        return _mark(value, group[f"significant_{metric}"]) if marked else value
-    if name == "VAR(Δ)":
-        return group[f"delta_{metric}_var"]
-    split = {v: k for k, v in SPLIT_TITLES.items()}[name]
-    return group.get(f"{split}_{metric}_mean", np.nan)
-
-
 def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> RunResults:
     """Read a run folder's store and compute the per-group statistics of the current spec's cells."""
     run_dir = Path(run_dir)
@@ -186,7 +132,8 @@ def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> RunRes
                 f"'{run_dir}' has no finished cells yet. Run 'shortcutlab run' on its spec first."
             )
         cells = _flatten(frame, spec)
-        groups = _groups(cells, store, bootstrap or int(spec.get("bootstrap", 1000)))
+        scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
+        groups = _groups(cells, scores, store, bootstrap or int(spec.get("bootstrap", 1000)))
     return RunResults(run_dir=run_dir, spec=spec, cells=cells, groups=groups)
 
 
@@ -207,6 +154,10 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
                 "shared_fit",
             )
         }
+        # Seeds that share a fit (a seed-independent model on one build) are one measurement.
+        row["fit_id"] = (
+            f"{record.benchmark_id}/{record.model}" if record.shared_fit else record.cell_id
+        )
         for split in EVAL_SPLITS:
             if split not in metrics["splits"]:
                 continue
@@ -252,62 +203,37 @@ def _shortcut_labels(spec: dict[str, Any]) -> list[str]:
     ]
 
 
-def _groups(cells: pd.DataFrame, store: ResultStore, n_resamples: int) -> pd.DataFrame:
+def _groups(
+    cells: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
+) -> pd.DataFrame:
     rows = []
     for keys, part in cells.groupby(GROUP, sort=False):
-        row: dict[str, Any] = dict(zip(GROUP, keys, strict=True))
-        row["seeds"] = len(part)
-        for split in EVAL_SPLITS:
-            for metric in METRICS:
-                column = f"{split}_{metric}"
-                if column in part:
-                    row[f"{column}_mean"] = float(part[column].mean())
-                    row[f"{column}_std"] = float(part[column].std(ddof=1)) if len(part) > 1 else 0.0
-        for metric in METRICS:
-            values = part[f"delta_{metric}"]
-            row[f"delta_{metric}_mean"] = float(values.mean())
-            row[f"delta_{metric}_std"] = float(values.std(ddof=1)) if len(part) > 1 else 0.0
-            row[f"delta_{metric}_var"] = float(values.var(ddof=1)) if len(part) > 1 else 0.0
-        samples = _bootstrap(part, store, n_resamples)
-        for metric in METRICS:
-            row[f"delta_{metric}_ci_low"], row[f"delta_{metric}_ci_high"] = percentile_interval(
-                samples[metric]
+        outcomes = [
+            SeedOutcome(
+                seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=scores[c.cell_id]
             )
-        # Accuracy: every seed's exact McNemar must reject (max p is a valid, conservative p-value).
-        row["p_accuracy"] = float(part["mcnemar_p"].max())
-        row["p_macro_f1"] = bootstrap_p_value(samples["macro_f1"], row["delta_macro_f1_mean"])
-        rows.append(row)
-    groups = pd.DataFrame(rows)
-    for metric in METRICS:
-        groups[f"p_{metric}_holm"] = holm(groups[f"p_{metric}"].to_numpy())
-        groups[f"significant_{metric}"] = (groups[f"p_{metric}_holm"] < ALPHA) & (
-            groups[f"delta_{metric}_mean"] > 0
+            for c in part.itertuples()
+        ]
+        first_cells = part.drop_duplicates("fit_id")
+        predictions = {
+            c.fit_id: _paired_predictions(store, c.cell_id, c.benchmark_id)
+            for c in first_cells.itertuples()
+        }
+        n_classes = store.probabilities(first_cells["cell_id"].iloc[0], "test").shape[1]
+        rows.append(
+            dict(zip(GROUP, keys, strict=True))
+            | group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
         )
-    return groups
+    return apply_holm(pd.DataFrame(rows))  # the family: every group of the grid
 
 
-def _bootstrap(part: pd.DataFrame, store: ResultStore, n_resamples: int) -> dict[str, np.ndarray]:
-    benchmark_id = part["benchmark_id"].iloc[0]
+def _paired_predictions(store: ResultStore, cell_id: str, benchmark_id: str) -> PairedPredictions:
     test_ids, truth = store.rows(benchmark_id, "test")
     anti_ids, _ = store.rows(benchmark_id, "anti_test")
-    if not np.array_equal(test_ids, anti_ids):
-        raise DataError(
-            f"Benchmark {benchmark_id}: test and anti-test rows are not paired in order."
-        )
-    # Seeds that shared one fit have identical predictions: one copy gives the same mean.
-    distinct = part.drop_duplicates("benchmark_id") if part["shared_fit"].all() else part
-    pred_test = np.stack(
-        [predicted_labels(store.probabilities(c, "test")) for c in distinct["cell_id"]]
-    )
-    pred_anti = np.stack(
-        [predicted_labels(store.probabilities(c, "anti_test")) for c in distinct["cell_id"]]
-    )
-    n_classes = store.probabilities(distinct["cell_id"].iloc[0], "test").shape[1]
-    return bootstrap_deltas(
-        y_true=truth,
-        pred_a=pred_test,
-        pred_b=pred_anti,
-        n_classes=n_classes,
-        n_resamples=n_resamples,
-        seed=0,
+    test_index, anti_index = paired_indices(test_ids, anti_ids)
+    return PairedPredictions(
+        row_ids=test_ids[test_index],
+        truth=truth[test_index],
+        test=predicted_labels(store.probabilities(cell_id, "test"))[test_index],
+        anti_test=predicted_labels(store.probabilities(cell_id, "anti_test"))[anti_index],
     )

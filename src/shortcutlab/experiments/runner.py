@@ -19,7 +19,6 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, LoadedTable, load_table
 from shortcutlab.data.writing import write_json
 from shortcutlab.errors import OutputExistsError
-from shortcutlab.experiments.cell import model_class
 from shortcutlab.experiments.executors import make_executor
 from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid, shortcut_label
 from shortcutlab.experiments.spec import DatasetSpec, ExperimentSpec, load_spec
@@ -119,7 +118,7 @@ def build_benchmark(
         strength_mode=spec.strength_mode,
         test_strength=spec.test_strength,
         sampling=spec.sampling,
-        seed=spec.build_seed,
+        seed=plan.build_seed,
         val_size=spec.val_size,
         labels=list(plan.dataset.labels) if plan.dataset.labels else None,
         distractors=_distractors(plan.dataset),
@@ -131,25 +130,29 @@ def build_benchmark(
     return benchmark
 
 
+def fit_key(cell: CellPlan) -> tuple[str, str, int | None]:
+    """Cells with one key share one fit: the seeds of a seed-independent model on one build."""
+    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
+    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
+
+
 def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[Task]:
     """One task per fit: the seeds of a seed-independent model share it."""
     groups: dict[tuple[str, str, int | None], list[CellPlan]] = {}
     for cell in cells:
-        shared = not model_class(cell.model.name).uses_seed
-        groups.setdefault(
-            (cell.benchmark.id, cell.model.id, None if shared else cell.seed), []
-        ).append(cell)
+        groups.setdefault(fit_key(cell), []).append(cell)
     return [
         Task(
             benchmark_id=group[0].benchmark.id,
             benchmark_dir=str(benchmark_dirs[group[0].benchmark.id]),
             model_name=group[0].model.name,
             model_params=group[0].model.constructor_params(),
-            cells=[(c.id, c.seed) for c in group],
+            cells=[(c.id, c.fit_seed) for c in group],
             cpus=group[0].model.cpus,
             gpus=group[0].model.gpus,
+            shared_fit=key[2] is None,
         )
-        for group in groups.values()
+        for key, group in groups.items()
     ]
 
 
@@ -189,10 +192,7 @@ def estimate_seconds(out: str | Path, planned: list[PlannedCell]) -> float | Non
     pending = [p.cell for p in planned if not p.finished]
     if any(c.model.id not in per_model for c in pending):
         return None
-    fits = {
-        (c.benchmark.id, c.model.id, c.seed if model_class(c.model.name).uses_seed else None)
-        for c in pending
-    }
+    fits = {fit_key(c) for c in pending}
     return sum(per_model[model] for _, model, _ in fits)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from shortcutlab.errors import ConfigError, InputFileError
+from shortcutlab.experiments.replicates import VARY
 from shortcutlab.experiments.spec_values import (
     as_list,
     bootstrap,
@@ -46,6 +47,7 @@ TOP_KEYS = (
     "sampling",
     "val_size",
     "build_seed",
+    "vary",
     "models",
     "seeds",
     "bootstrap",
@@ -180,6 +182,7 @@ class ExperimentSpec:
     sampling: str = "exact"
     val_size: float = 0.1
     build_seed: int = 0
+    vary: str = "model"
     bootstrap: int = 1000
     base_dir: str = "."
 
@@ -195,6 +198,7 @@ class ExperimentSpec:
             "sampling": self.sampling,
             "val_size": self.val_size,
             "build_seed": self.build_seed,
+            "vary": self.vary,
             "models": [m.resolved() for m in self.models],
             "seeds": self.seeds,
             "bootstrap": self.bootstrap,
@@ -277,6 +281,13 @@ def parse_spec(
         for i, v in enumerate(as_list(raw.get("seeds", [0, 1, 2, 3, 4]), f"{source}: seeds"))
     ]
     unique(seeds, f"{source}: seeds", "value")
+    strength_mode = choice(
+        raw.get("strength_mode", "mix"), STRENGTH_MODES, f"{source}: strength_mode"
+    )
+    for shortcut in shortcuts:  # a shortcut refuses split options it cannot honour
+        check_split_options = getattr(SHORTCUTS.get(shortcut.name), "check_split_options", None)
+        if check_split_options is not None:
+            check_split_options(strength_mode=strength_mode, schedule=None)
     return ExperimentSpec(
         name=str(raw.get("name", "experiment")),
         datasets=datasets,
@@ -284,13 +295,12 @@ def parse_spec(
         strengths=strengths,
         models=models,
         seeds=seeds,
-        strength_mode=choice(
-            raw.get("strength_mode", "mix"), STRENGTH_MODES, f"{source}: strength_mode"
-        ),
+        strength_mode=strength_mode,
         test_strength=unit_interval(raw.get("test_strength", 1.0), f"{source}: test_strength"),
         sampling=choice(raw.get("sampling", "exact"), SAMPLING, f"{source}: sampling"),
         val_size=val_size(raw.get("val_size", 0.1), f"{source}: val_size"),
         build_seed=natural(raw.get("build_seed", 0), f"{source}: build_seed"),
+        vary=choice(raw.get("vary", "model"), VARY, f"{source}: vary"),
         bootstrap=bootstrap(raw.get("bootstrap", 1000), f"{source}: bootstrap"),
         base_dir=str(base),
     )

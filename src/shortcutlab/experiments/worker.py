@@ -27,9 +27,10 @@ class Task:
     benchmark_dir: str
     model_name: str
     model_params: dict[str, Any]
-    cells: list[tuple[str, int]]  # (cell id, seed); several only when the seeds share one fit
+    cells: list[tuple[str, int]]  # (cell id, fit seed); several only when the seeds share one fit
     cpus: float = 1.0
     gpus: float = 0.0
+    shared_fit: bool = False  # the model cannot depend on its seed: one fit serves every seed
 
 
 @dataclass
@@ -80,7 +81,6 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
     """Run one task; errors become failed cell outcomes instead of exceptions."""
     started = time.perf_counter()
     pin_threads(task.cpus)
-    shared = len(task.cells) > 1
     try:
         bench = benchmark if benchmark is not None else _load(task.benchmark_dir)
         truths, pairing = truths_and_pairing(bench)
@@ -102,7 +102,7 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
                 fit_seconds=fitted.fit_seconds,
                 predict_seconds=fitted.predict_seconds,
                 total_seconds=elapsed,
-                shared_fit=shared,
+                shared_fit=task.shared_fit,
             )
             for cell_id, seed in task.cells
         ]

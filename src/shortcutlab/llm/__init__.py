@@ -10,7 +10,7 @@ Examples:
     >>> make_client({"name": "openai-chat", "base_url": "http://127.0.0.1:9/v1", "model": "m", "temprature": 0})
     Traceback (most recent call last):
     ...
-    shortcutlab.errors.ConfigError: The openai-chat LLM client has no parameter 'temprature'. Its parameters are: base_url, model, api_key_env, concurrency, timeout, max_retries, backoff, cache, extra_body.
+    shortcutlab.errors.ConfigError: The openai-chat LLM client has no parameter 'temprature'. Its parameters are: base_url, model, api_key_env, concurrency, timeout, max_retries, backoff, cache, extra_body, honours_seed.
 """
 
 from __future__ import annotations

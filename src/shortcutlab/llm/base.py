@@ -31,6 +31,7 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.llm.cache import CachedResponse, ResponseCache, resolve_cache_path
 from shortcutlab.params import (
     check_non_negative_float,
+    check_non_negative_int,
     check_positive_float,
     check_positive_int,
     require,
@@ -48,6 +49,7 @@ class ChatRequest:
     max_tokens: int = 5
     stop: tuple[str, ...] = ()
     repetition_penalty: float | None = None
+    seed: int | None = None  # sent only by clients whose server honours it (see LLMClient)
 
     def __post_init__(self) -> None:
         # Lists become tuples and ints floats, so equal requests have equal keys however built.
@@ -65,6 +67,8 @@ class ChatRequest:
         if self.repetition_penalty is not None:
             check_positive_float("ChatRequest", "repetition_penalty", self.repetition_penalty)
             object.__setattr__(self, "repetition_penalty", float(self.repetition_penalty))
+        if self.seed is not None:
+            check_non_negative_int("ChatRequest", "seed", self.seed)
         object.__setattr__(self, "messages", messages)
         object.__setattr__(self, "stop", tuple(stop))
         object.__setattr__(self, "temperature", float(self.temperature))
@@ -72,6 +76,8 @@ class ChatRequest:
     def key(self, identity: str) -> str:
         """SHA-256 of the canonical JSON of ``identity`` and every field: the cache key."""
         record = {"identity": identity, **dataclasses.asdict(self)}
+        if self.seed is None:  # keys of requests without a seed stay what they were
+            del record["seed"]
         text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -118,6 +124,9 @@ class LLMClient(ABC):
     name: ClassVar[str]
     #: Set by subclass constructors: a path of the SQLite cache file, or None for the default.
     cache: str | Path | None
+    #: True when the backend uses a request's ``seed``; otherwise seeds are dropped before the
+    #: cache lookup, so a seed the server ignores neither splits the cache nor fakes a new draw.
+    honours_seed: bool = False
 
     def __init__(self) -> None:
         self.usage = Usage()
@@ -158,6 +167,8 @@ class LLMClient(ABC):
                     f"complete() takes ChatRequest objects; item {index} is a "
                     f"{type(request).__name__}. Wrap prompts as ChatRequest(messages=(('user', text),))."
                 )
+        if not self.honours_seed:
+            requests = [dataclasses.replace(r, seed=None) for r in requests]
         identity = self.identity()
         positions: dict[str, list[int]] = {}
         for index, request in enumerate(requests):

@@ -59,6 +59,7 @@ class OpenAIChatClient(LLMClient):
         backoff: float = 0.5,
         cache: str | Path | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        honours_seed: bool = False,
     ) -> None:
         super().__init__()
         self.base_url = base_url
@@ -70,6 +71,7 @@ class OpenAIChatClient(LLMClient):
         self.backoff = backoff
         self.cache = cache
         self.extra_body = extra_body
+        self.honours_seed = honours_seed
         self._validate()
         self._http: httpx.Client | None = None
         self._http_lock = threading.Lock()
@@ -201,6 +203,8 @@ class OpenAIChatClient(LLMClient):
         }
         if request.stop:
             body["stop"] = list(request.stop)
+        if request.seed is not None:  # OpenAI's (best-effort) reproducible sampling
+            body["seed"] = request.seed
         # repetition_penalty is not an OpenAI field; servers that know it (vLLM) take it from
         # extra_body, so a request's own value is not sent to servers that would reject it.
         body.update(self.extra_body or {})
@@ -259,6 +263,13 @@ class OpenAIChatClient(LLMClient):
         check_positive_float(owner, "timeout", self.timeout)
         check_non_negative_int(owner, "max_retries", self.max_retries)
         check_non_negative_float(owner, "backoff", self.backoff)
+        require(
+            isinstance(self.honours_seed, bool),
+            owner,
+            "honours_seed",
+            "true or false",
+            self.honours_seed,
+        )
         valid = self.extra_body is None or isinstance(self.extra_body, Mapping)
         require(
             valid, owner, "extra_body", "a mapping of extra request fields or None", self.extra_body

@@ -34,15 +34,18 @@ def bootstrap_deltas(
     n_classes: int,
     n_resamples: int = 1000,
     seed: int = 0,
+    resample_fits: bool = False,
 ) -> dict[str, np.ndarray]:
     """Bootstrap distribution of delta = metric(A) - metric(B) for accuracy and macro-F1.
 
-    ``pred_a`` and ``pred_b`` are (seeds, rows) arrays of predictions on the same paired rows; one
-    resample draws rows with replacement and the statistic is the delta averaged over seeds.
+    ``pred_a`` and ``pred_b`` are (fits, rows) arrays of predictions on the same paired rows. One
+    resample draws rows with replacement, the same rows for every fit (they share one test set);
+    with ``resample_fits`` it also draws the fits with replacement (a two-level bootstrap, so the
+    interval includes the variance between fits). The statistic is the delta averaged over fits.
     """
     pred_a, pred_b = np.atleast_2d(pred_a), np.atleast_2d(pred_b)
     y_true = np.asarray(y_true, dtype=np.int64)
-    n_rows = len(y_true)
+    n_rows, n_fits = len(y_true), len(pred_a)
     rng = np.random.default_rng(seed)
     deltas: dict[str, list[np.ndarray]] = {"accuracy": [], "macro_f1": []}
     chunk = max(1, min(n_resamples, 2_000_000 // max(n_rows, 1)))
@@ -50,22 +53,27 @@ def bootstrap_deltas(
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
         rows = rng.integers(n_rows, size=(size, n_rows))
+        if resample_fits:
+            weights = rng.multinomial(n_fits, np.full(n_fits, 1.0 / n_fits), size=size) / n_fits
+        else:
+            weights = np.full((size, n_fits), 1.0 / n_fits)
         width = n_classes + 1  # the last column counts invalid (-1) predictions
         offset = np.arange(size)[:, None] * n_classes * width
         acc = np.zeros(size)
         f1 = np.zeros(size)
         base = offset + y_true[rows] * width
-        for seed_a, seed_b in zip(pred_a, pred_b, strict=True):
-            for sign, pred in ((1.0, seed_a), (-1.0, seed_b)):
+        for fit, (fit_a, fit_b) in enumerate(zip(pred_a, pred_b, strict=True)):
+            for sign, pred in ((1.0, fit_a), (-1.0, fit_b)):
                 predicted = np.asarray(pred, dtype=np.int64)
                 predicted = np.where(predicted < 0, n_classes, predicted)
                 codes = (base + predicted[rows]).ravel()
                 matrices = np.bincount(codes, minlength=size * n_classes * width)
                 matrices = matrices.reshape(size, n_classes, width)
-                acc += sign * np.trace(matrices[:, :, :n_classes], axis1=1, axis2=2) / n_rows
-                f1 += sign * macro_f1_from_confusion(matrices)
-        deltas["accuracy"].append(acc / len(pred_a))
-        deltas["macro_f1"].append(f1 / len(pred_a))
+                correct = np.trace(matrices[:, :, :n_classes], axis1=1, axis2=2) / n_rows
+                acc += sign * weights[:, fit] * correct
+                f1 += sign * weights[:, fit] * macro_f1_from_confusion(matrices)
+        deltas["accuracy"].append(acc)
+        deltas["macro_f1"].append(f1)
         done += size
     return {name: np.concatenate(values) for name, values in deltas.items()}
 
@@ -76,7 +84,8 @@ def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> list[f
 
 
 def bootstrap_p_value(samples: np.ndarray, estimate: float) -> float:
-    """Two-sided p-value of "delta = 0" from the bootstrap standard error (normal approximation).
+    """Two-sided p-value of "delta = 0" from the bootstrap standard error: a normal approximation,
+    z = estimate / SE, not an exact test.
 
     A percentile p-value cannot go below 2/(B+1), which a Holm correction over a grid then pushes
     above any alpha; the standard-error z-test has no such floor.
@@ -100,6 +109,7 @@ def bootstrap_delta(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
+    resample_fits: bool = False,
 ) -> dict[str, list[float]]:
     """Percentile bootstrap interval of delta = metric(A) - metric(B) for accuracy and macro-F1."""
     samples = bootstrap_deltas(
@@ -109,6 +119,7 @@ def bootstrap_delta(
         n_classes=n_classes,
         n_resamples=n_resamples,
         seed=seed,
+        resample_fits=resample_fits,
     )
     return {name: percentile_interval(values, confidence) for name, values in samples.items()}
 

@@ -25,6 +25,11 @@ class TextClassifier(ABC):
     #: then fit once and reuse it for every seed instead of repeating identical work.
     uses_seed: ClassVar[bool] = True
 
+    def depends_on_seed(self) -> bool:
+        """Whether this configuration's fit or predictions can change with its seed (else the
+        seeds of an evaluation share one fit)."""
+        return self.uses_seed
+
     def get_params(self) -> dict[str, Any]:
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
         return {name: _plain(getattr(self, name)) for name in names}

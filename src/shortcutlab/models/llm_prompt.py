@@ -66,6 +66,13 @@ class LLMPrompt(TextClassifier):
         self.seed = seed
 
     # -- configuration ------------------------------------------------------------------------
+    def depends_on_seed(self) -> bool:
+        """Few-shot demonstrations are drawn per seed; otherwise the prompts are the same for every
+        seed and only a server that honours the request's seed can answer differently."""
+        return self.strategy.startswith("few-shot") or bool(
+            dict(self.client or {}).get("honours_seed", False)
+        )
+
     def check(self, n_classes: int | None = None) -> None:
         if not isinstance(self.client, Mapping) or "name" not in self.client:
             raise ConfigError(
@@ -166,6 +173,7 @@ class LLMPrompt(TextClassifier):
                 ),
                 temperature=self.temperature,
                 max_tokens=REASONING_TOKENS,
+                seed=self.seed,
             )
             for d in demos
         ]
@@ -205,6 +213,7 @@ class LLMPrompt(TextClassifier):
                 messages=self._messages(self.prompt(t)),
                 temperature=self.temperature,
                 max_tokens=max_tokens,
+                seed=self.seed,
             )
             for t in texts
         ]

@@ -17,9 +17,9 @@ def delta_frame(results: Sequence[Any], metric: str) -> pd.DataFrame:
         {
             "series": [r.benchmark["shortcut"] for r in results],
             "strength": [r.benchmark["strength"] for r in results],
-            "delta": [r.summary["delta"][metric]["mean"] for r in results],
-            "low": [r.summary["delta"][metric]["ci95"][0] for r in results],
-            "high": [r.summary["delta"][metric]["ci95"][1] for r in results],
+            "delta": [r.statistics[f"delta_{metric}_mean"] for r in results],
+            "low": [r.statistics[f"delta_{metric}_ci_low"] for r in results],
+            "high": [r.statistics[f"delta_{metric}_ci_high"] for r in results],
         }
     )
 

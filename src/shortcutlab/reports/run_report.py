@@ -1,17 +1,24 @@
-"""Write a run's tables and figures: Table 1, Table 9 per metric, per-group statistics, Δ-vs-λ plots."""
+"""Write a run's tables and figures: Table 1, Table 9 per metric, per-group statistics, Δ-vs-λ plots.
+
+``md`` and ``latex`` give the papers' layouts with footnotes; ``csv`` and ``json`` give the tidy
+table, one row per dataset × model × shortcut × λ with the statistics as columns.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from shortcutlab.registry import check_choice
 from shortcutlab.reports.plots import plot_delta_vs_strength
-from shortcutlab.reports.tables import render
+from shortcutlab.reports.tables import render, table_notes, tidy_text
 
-FORMATS = ("md", "csv", "latex")
-SUFFIX = {"md": ".md", "csv": ".csv", "latex": ".tex"}
+FORMATS = ("md", "csv", "json", "latex")
+SUFFIX = {"md": ".md", "csv": ".csv", "json": ".json", "latex": ".tex"}
 METRICS = ("accuracy", "macro_f1")
+TIDY = ("csv", "json")
 
 
 def llm_tables(results: Any) -> dict[str, Any]:
@@ -36,25 +43,22 @@ def llm_tables(results: Any) -> dict[str, Any]:
 
 
 def tables(results: Any, fmt: str, metric: str) -> str:
-    """Table 1 and the chosen metric's Table 9 (and the LLM tables, if any) as one printable text."""
+    """What ``shortcutlab results`` prints: the tidy table (csv, json), or Table 1 and the chosen
+    metric's Table 9 with their footnotes, and the LLM tables if any (md, latex)."""
     check_choice("format", fmt, FORMATS)
     check_choice("metric", metric, METRICS)
-    marked = fmt != "csv"  # CSV stays numeric; significance is in groups.csv
-    if fmt == "csv":
-        text = render(results.table1(), fmt) + "\n" + render(results.table9(metric), fmt)
-        return text + "".join(
-            "\n" + render(table, fmt) for _, table in llm_tables(results).values()
-        )
+    if fmt in TIDY:
+        return tidy_text(results.groups, fmt)
     prefix = "% " if fmt == "latex" else "### "
+    notes = table_notes(results.groups)
     sections = {
-        "Table 1 (strongest λ; * = significant drop after Holm-Bonferroni, α = 0.05)": results.table1(
-            marked=marked
-        ),
-        f"Table 9 style, {metric.replace('_', '-')}": results.table9(metric, marked=marked),
-        **dict(llm_tables(results).values()),
+        "Table 1 (strongest λ)": (results.table1(marked=True), ()),  # notes after Table 9
+        f"Table 9 style, {metric.replace('_', '-')}": (results.table9(metric, marked=True), notes),
+        **{title: (table, ()) for title, table in llm_tables(results).values()},
     }
     return "\n".join(
-        f"{prefix}{title}\n\n{render(table, fmt)}" for title, table in sections.items()
+        f"{prefix}{title}\n\n{render(table, fmt, notes=footnotes)}"
+        for title, (table, footnotes) in sections.items()
     )
 
 
@@ -79,23 +83,32 @@ def figures(results: Any, out: Path) -> list[Path]:
 
 
 def write_report(results: Any, out: Path, fmt: str) -> list[Path]:
-    """Every table in ``fmt`` plus groups.csv, cells.csv and the figures, into ``out``."""
+    """Into ``out``: the tables in ``fmt`` (paper layouts for md/latex, the tidy ``groups`` table
+    for csv/json), plus groups.csv, cells.csv and the figures."""
     check_choice("format", fmt, FORMATS)
     out.mkdir(parents=True, exist_ok=True)
+    texts: dict[str, str] = {}
+    if fmt in TIDY:
+        texts["groups"] = tidy_text(results.groups, fmt)
+        for name, (_, table) in llm_tables(results).items():
+            texts[name] = tidy_text(table.reset_index(), fmt)
+    else:
+        notes = table_notes(results.groups)
+        texts["table1"] = render(results.table1(marked=True), fmt, notes=notes)
+        for metric in METRICS:
+            texts[f"table9-{metric}"] = render(
+                results.table9(metric, marked=True), fmt, notes=notes
+            )
+        for name, (_, table) in llm_tables(results).items():
+            texts[name] = render(table, fmt)
     written = []
-    marked = fmt != "csv"
-    path = out / f"table1{SUFFIX[fmt]}"
-    path.write_text(render(results.table1(marked=marked), fmt), encoding="utf-8")
-    written.append(path)
-    for metric in METRICS:
-        path = out / f"table9-{metric}{SUFFIX[fmt]}"
-        path.write_text(render(results.table9(metric, marked=marked), fmt), encoding="utf-8")
-        written.append(path)
-    for name, (_, table) in llm_tables(results).items():
+    for name, text in texts.items():
         path = out / f"{name}{SUFFIX[fmt]}"
-        path.write_text(render(table, fmt), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
         written.append(path)
-    for name, frame in (("groups.csv", results.groups), ("cells.csv", results.cells)):
-        frame.to_csv(out / name, index=False, lineterminator="\n")
-        written.append(out / name)
+    frames: dict[str, pd.DataFrame] = {"groups.csv": results.groups, "cells.csv": results.cells}
+    for name, frame in frames.items():
+        if out / name not in written:
+            frame.to_csv(out / name, index=False, lineterminator="\n")
+            written.append(out / name)
     return written + figures(results, out / "figures")

@@ -1,11 +1,14 @@
-"""Paper-style result tables as pandas DataFrames, and plain Markdown rendering.
+"""Paper-style result tables as pandas DataFrames, their footnotes, and text rendering.
 
-Presentation only: every number comes from an :class:`EvaluationResult`.
+Presentation only: every number comes from a tidy statistics row (``EvaluationResult.statistics``
+or a row of ``RunResults.groups``), computed by :mod:`shortcutlab.experiments.summary`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,24 +17,43 @@ import pandas as pd
 from shortcutlab.errors import ConfigError
 from shortcutlab.registry import check_choice
 
-ROW_NAMES = {"test": "Test", "original_test": "Ori-Test", "anti_test": "Anti-Test"}
+SPLIT_TITLES = {"test": "Test", "original_test": "Ori-Test", "anti_test": "Anti-Test"}
 METRIC_NAMES = {"accuracy": "Accuracy", "macro_f1": "Macro-F1"}
-TABLE9_ROWS = ("Test", "Ori-Test", "Anti-Test", "Δ", "VAR(Δ)")
+TABLE9_ROWS = ("Test", "Ori-Test", "Anti-Test", "Δ", "VAR(Δ)", "Δ 95% CI")
+NOT_MEASURED = "—"  # VAR(Δ) where nothing varied between seeds: not a measured 0
 
 
-def result_table(result: Any) -> pd.DataFrame:
-    """One evaluation: rows Test / Ori-Test / Anti-Test / Δ / VAR(Δ) / 95 % CI, columns per metric."""
-    summary = result.summary
-    data: dict[str, list[Any]] = {}
-    for metric, title in METRIC_NAMES.items():
-        column = [
-            summary["splits"][s][metric]["mean"] if s in summary["splits"] else np.nan
-            for s in ROW_NAMES
-        ]
-        delta = summary["delta"][metric]
-        column += [delta["mean"], delta["var"], "[{:.3f}, {:.3f}]".format(*delta["ci95"])]
-        data[title] = column
-    return pd.DataFrame(data, index=[*ROW_NAMES.values(), "Δ", "VAR(Δ)", "Δ 95% CI"])
+def statistic_cell(group: Mapping[str, Any], row: str, metric: str, marked: bool) -> Any:
+    """The value of one Table-9 row for one group (a tidy statistics row). ``marked`` gives the
+    printed form: ``*`` on a significant Δ, VAR(Δ) to two significant digits."""
+    if row == "Δ":
+        value = group[f"delta_{metric}_mean"]
+        return f"{value:.3f}{'*' if group[f'significant_{metric}'] else ''}" if marked else value
+    if row == "VAR(Δ)":
+        variance = group.get(f"delta_{metric}_var")
+        if _missing(variance):
+            return NOT_MEASURED
+        # Variances over seeds are often below 0.001: three decimals would print a measured 0.000.
+        return f"{variance:.2g}" if marked else variance
+    if row == "Δ 95% CI":
+        return "[{:.3f}, {:.3f}]".format(
+            group[f"delta_{metric}_ci_low"], group[f"delta_{metric}_ci_high"]
+        )
+    split = {title: key for key, title in SPLIT_TITLES.items()}[row]
+    value = group.get(f"{split}_{metric}_mean")
+    return np.nan if _missing(value) else value
+
+
+def result_table(result: Any, *, marked: bool = True) -> pd.DataFrame:
+    """One evaluation: rows Test / Ori-Test / Anti-Test / Δ / VAR(Δ) / Δ 95% CI, a column per metric."""
+    statistics = result.statistics
+    return pd.DataFrame(
+        {
+            title: [statistic_cell(statistics, row, metric, marked) for row in TABLE9_ROWS]
+            for metric, title in METRIC_NAMES.items()
+        },
+        index=list(TABLE9_ROWS),
+    )
 
 
 def per_label_table(result: Any) -> pd.DataFrame:
@@ -39,32 +61,125 @@ def per_label_table(result: Any) -> pd.DataFrame:
     splits = result.summary["splits"]
     return pd.DataFrame(
         {
-            ROW_NAMES[s]: [splits[s]["per_label_accuracy"][str(v)] for v in result.labels]
-            for s in ROW_NAMES
+            SPLIT_TITLES[s]: [splits[s]["per_label_accuracy"][str(v)] for v in result.labels]
+            for s in SPLIT_TITLES
             if s in splits
         },
         index=[str(v) for v in result.labels],
     ).T
 
 
-def maze_table(results: Sequence[Any], *, metric: str = "accuracy") -> pd.DataFrame:
-    """Table-9 style: rows (shortcut, Test / Ori-Test / Anti-Test / Δ / VAR(Δ)), columns λ (descending)."""
+def table1(groups: pd.DataFrame, *, marked: bool = False) -> pd.DataFrame:
+    """Table-1 style at each dataset's strongest λ: rows (model, dataset, shortcut), columns
+    Test / Anti / Δ for accuracy and macro-F1. ``marked`` appends ``*`` to significant drops."""
+    strongest = groups.groupby("dataset")["strength"].transform("max")
+    top = groups[groups["strength"] == strongest]
+    columns = pd.MultiIndex.from_product([list(METRIC_NAMES.values()), ["Test", "Anti", "Δ"]])
+    rows = []
+    for _, group in top.iterrows():
+        values: list[Any] = []
+        for metric in METRIC_NAMES:
+            values += [
+                statistic_cell(group, "Test", metric, marked),
+                statistic_cell(group, "Anti-Test", metric, marked),
+                statistic_cell(group, "Δ", metric, marked),
+            ]
+        rows.append(((group["model"], group["dataset"], group["shortcut"]), values))
+    index = pd.MultiIndex.from_tuples([r[0] for r in rows], names=["model", "dataset", "shortcut"])
+    return pd.DataFrame([r[1] for r in rows], index=index, columns=columns)
+
+
+def maze_table(
+    groups: pd.DataFrame, *, metric: str = "accuracy", marked: bool = False
+) -> pd.DataFrame:
+    """Table-9 style: rows (dataset, model, shortcut, Test / Ori-Test / Anti-Test / Δ / VAR(Δ) /
+    Δ 95% CI), columns λ (descending). ``groups`` holds tidy statistics rows."""
     check_choice("metric", metric, tuple(METRIC_NAMES))
-    if not results:
-        raise ConfigError("maze_table needs at least one evaluation result.")
-    shortcuts = list(dict.fromkeys(r.benchmark["shortcut"] for r in results))
-    strengths = sorted({r.benchmark["strength"] for r in results}, reverse=True)
-    index = pd.MultiIndex.from_product([shortcuts, TABLE9_ROWS], names=["shortcut", "row"])
-    table = pd.DataFrame(np.nan, index=index, columns=pd.Index(strengths, name="λ"), dtype=object)
-    for r in results:
-        splits, delta = r.summary["splits"], r.summary["delta"][metric]
-        values = [splits.get(s, {}).get(metric, {}).get("mean", np.nan) for s in ROW_NAMES] + [
-            delta["mean"],
-            delta["var"],
-        ]
-        for row, value in zip(TABLE9_ROWS, values, strict=True):
-            table.loc[(r.benchmark["shortcut"], row), r.benchmark["strength"]] = value
-    return table
+    if not isinstance(groups, pd.DataFrame) or groups.empty:
+        raise ConfigError(
+            "maze_table needs a DataFrame of group statistics (RunResults.groups, or "
+            "EvaluationResult.to_frame() for one evaluation)."
+        )
+    strengths = sorted(groups["strength"].unique(), reverse=True)
+    index, data = [], []
+    for (dataset, model, shortcut), part in groups.groupby(
+        ["dataset", "model", "shortcut"], sort=False
+    ):
+        by_strength = {row["strength"]: row for _, row in part.iterrows()}
+        for name in TABLE9_ROWS:
+            index.append((dataset, model, shortcut, name))
+            data.append(
+                [
+                    statistic_cell(by_strength[s], name, metric, marked)
+                    if s in by_strength
+                    else np.nan
+                    for s in strengths
+                ]
+            )
+    return pd.DataFrame(
+        data,
+        index=pd.MultiIndex.from_tuples(index, names=["dataset", "model", "shortcut", "row"]),
+        columns=pd.Index(strengths, name="λ"),
+    )
+
+
+def drop_constant_levels(table: pd.DataFrame) -> pd.DataFrame:
+    """Leave out leading index levels with one value (the one dataset and model of the demo)."""
+    constant = [
+        name
+        for position, name in enumerate(table.index.names[:-2])
+        if table.index.get_level_values(position).nunique() == 1
+    ]
+    return table.droplevel(constant) if constant else table
+
+
+def table_notes(groups: pd.DataFrame, *, marked: bool = True) -> list[str]:
+    """Footnotes saying what the figures of these groups' tables account for."""
+    notes = []
+    if marked:
+        notes.append(
+            f"* significant drop: Holm–Bonferroni-adjusted p < 0.05 over the {len(groups)} "
+            f"test{'s' if len(groups) != 1 else ''} of this family, per metric. Accuracy p: the "
+            "largest exact McNemar p over distinct fits; macro-F1 p: a normal approximation "
+            "on the bootstrap standard error."
+        )
+    one_fit = groups["ci_resamples"] == "rows"
+    if not one_fit.all():
+        notes.append(
+            "Δ 95% CI: two-level percentile bootstrap over the paired test rows and the distinct "
+            "fits (seeds, builds)"
+            + ("; where VAR(Δ) is —, over the rows only." if one_fit.any() else ".")
+        )
+    else:
+        notes.append(
+            "Δ 95% CI: percentile bootstrap over the paired test rows only, conditional on the "
+            "fitted model: training and data-draw variance are not included."
+        )
+    if groups["delta_accuracy_var"].isna().any():
+        notes.append(
+            "— : nothing varied between seeds (one distinct fit of one benchmark build), so "
+            "VAR(Δ) is not measured. Use vary: data or both, or a model that depends on its seed."
+        )
+    return notes
+
+
+def tidy_text(groups: pd.DataFrame, fmt: str) -> str:
+    """The tidy statistics as CSV or JSON records (NaN as an empty field / null)."""
+    check_choice("format", fmt, ("csv", "json"))
+    if fmt == "csv":
+        return groups.to_csv(index=False, lineterminator="\n")
+    plain = groups.astype(object).where(groups.notna(), None).to_dict(orient="records")
+    return json.dumps(plain, indent=1, ensure_ascii=False, default=_json_value) + "\n"
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def format_cell(value: Any, digits: int = 3) -> str:
@@ -120,6 +235,8 @@ _LATEX_ESCAPES = {
     "~": r"\textasciitilde{}",
     "^": r"\^{}",
     "\\": r"\textbackslash{}",
+    "<": r"$<$",
+    ">": r"$>$",
 }
 _LATEX_SYMBOLS = {"Δ": r"$\Delta$", "λ": r"$\lambda$", "−": "-"}
 
@@ -182,11 +299,11 @@ def to_latex(table: pd.DataFrame, *, digits: int = 3, caption: str | None = None
     return "\n".join(lines) + "\n"
 
 
-def render(table: pd.DataFrame, fmt: str, *, digits: int = 3) -> str:
-    """The table as Markdown (``md``), CSV (``csv``) or LaTeX (``latex``)."""
-    check_choice("format", fmt, ("md", "csv", "latex"))
+def render(table: pd.DataFrame, fmt: str, *, digits: int = 3, notes: Sequence[str] = ()) -> str:
+    """A paper-layout table as Markdown (``md``) or LaTeX (``latex``), its footnotes below it."""
+    check_choice("format", fmt, ("md", "latex"))
     if fmt == "md":
-        return to_markdown(table, digits=digits)
-    if fmt == "latex":
-        return to_latex(table, digits=digits)
-    return table.to_csv(lineterminator="\n")
+        return to_markdown(table, digits=digits) + "".join(f"\n{note}\n" for note in notes)
+    return to_latex(table, digits=digits) + "".join(
+        f"\\par\\smallskip{{\\footnotesize {latex_escape(note)}}}\n" for note in notes
+    )

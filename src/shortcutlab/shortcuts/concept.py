@@ -194,6 +194,18 @@ class ConceptCorrelation(Shortcut):
                     f"rated {', '.join(missing)}; concept-correlation needs every rating."
                 )
 
+    @staticmethod
+    def check_split_options(*, strength_mode: str, schedule: Sequence[float] | None) -> None:
+        """Refuse the per-label schedule options: this cue follows the label with probability λ."""
+        given = [f"strength_mode {strength_mode!r}"] if strength_mode != "mix" else []
+        given += ["a custom schedule"] if schedule is not None else []
+        if given:
+            raise ConfigError(
+                "concept-correlation draws a rating that follows the label with probability λ "
+                f"(Shortcut Maze 2.2.3) and has no per-label schedule, so {' and '.join(given)} "
+                "cannot apply. Remove it (strength_mode mix is the default)."
+            )
+
     def target_rate(self, plan: SplitPlan) -> np.ndarray:
         # A random rating equals the partner rating 1/K of the time.
         strength = check_strength("strength", plan.strength)
@@ -201,6 +213,7 @@ class ConceptCorrelation(Shortcut):
         return np.full(k, strength + (1.0 - strength) / k)
 
     def draw(self, plan: SplitPlan, seed: np.random.SeedSequence) -> RowDraws:
+        self.check_split_options(strength_mode=plan.strength_mode, schedule=plan.schedule)
         strength = check_strength("strength", plan.strength)
         k, n = len(plan.labels), len(plan.ranks)
         assign_seed, render_seed = seed.spawn(2)
