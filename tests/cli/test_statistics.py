@@ -7,7 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.cli.test_cli import assert_user_error, build_args, invoke
+from tests.cli.refusals import assert_refused, invoke
+from tests.cli.test_cli import build_args
 
 
 @pytest.fixture
@@ -61,32 +62,22 @@ def test_evaluate_tidy_output_and_vary_data_errors(files, tmp_path):
     Path(files["train"]).write_text(
         Path(files["train"]).read_text() + Path(files["train"]).read_text().splitlines()[1] + "\n"
     )
-    assert_user_error(
-        invoke("evaluate", tmp_path / "b", "--vary", "data", "--overwrite"),
-        "has changed since the benchmark was built",
-    )
-    assert_user_error(
-        invoke("evaluate", tmp_path / "b", "--vary", "seed"),
-        "The 'vary' parameter must be one of 'model', 'data', 'both'",
-    )
-    assert_user_error(
-        invoke("evaluate", tmp_path / "b", "--format", "html"),
-        "The 'format' parameter must be one of 'text', 'md', 'latex', 'csv', 'json'",
-    )
+    evaluate = ("evaluate", tmp_path / "b")
+    refusals = [
+        ("has changed since the benchmark was built", "--vary", "data", "--overwrite"),
+        ("The 'vary' parameter must be one of 'model', 'data', 'both'", "--vary", "seed"),
+        (
+            "The 'format' parameter must be one of 'text', 'md', 'latex', 'csv', 'json'",
+            "--format",
+            "html",
+        ),
+    ]
+    for message, *options in refusals:
+        assert_refused(tmp_path, message, *evaluate, *options)
 
 
 def test_concept_correlation_refuses_a_schedule(files, tmp_path):
-    assert_user_error(
-        invoke(
-            *build_args(
-                files,
-                tmp_path / "b",
-                "--shortcut",
-                "concept-correlation",
-                "--schedule",
-                "0,0.2,0.5,0.8,1",
-            )
-        ),
-        "concept-correlation draws a rating that follows the label with probability λ",
-    )
-    assert not (tmp_path / "b").exists()
+    args = build_args(files, tmp_path / "b", "--shortcut", "concept-correlation")
+    message = "concept-correlation draws a rating that follows the label with probability λ"
+    assert_refused(tmp_path, message, *args, "--schedule", "0,0.2,0.5,0.8,1")
+    assert_refused(tmp_path, message, *args, "--strength-mode", "scale")
