@@ -35,9 +35,11 @@ from shortcutlab.reports.tables import (
     table_notes,
     tidy_text,
 )
+from shortcutlab.shortcuts import make_shortcut
 from shortcutlab.shortcuts.schedule import check_strength
 from shortcutlab.splits.benchmark import Benchmark
-from shortcutlab.splits.maze import build_maze_benchmark
+from shortcutlab.splits.distractors import distractors_from_columns
+from shortcutlab.splits.maze import CONCEPT_SHORTCUTS, build_maze_benchmark
 
 DEMO_SHORTCUTS = (
     "single-term",
@@ -85,11 +87,16 @@ def _cell(
         loaded = load_table(Path(root) / "corpus" / f"{role}.csv", role=role)
         tables[role] = replace(loaded, source=replace(loaded.source, path=f"corpus/{role}.csv"))
 
+    options = {}
+    if shortcut in CONCEPT_SHORTCUTS:
+        options["distractors"] = distractors_from_columns(tables["train"], tables["test"])
+    injector = make_shortcut(shortcut, options)  # one per cell: each seed's build reuses its work
+
     def build(build_seed: int) -> Benchmark:
         return build_maze_benchmark(
             tables["train"],
             tables["test"],
-            shortcut=shortcut,
+            shortcut=injector,
             strength=strength,
             seed=build_seed,
             val_size=0.1,

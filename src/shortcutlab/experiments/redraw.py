@@ -13,9 +13,10 @@ from typing import Any
 
 from shortcutlab.data.loading import LoadedTable, load_table
 from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.shortcuts import make_shortcut
 from shortcutlab.splits.benchmark import MANIFEST, Benchmark
-from shortcutlab.splits.distractors import distractor_from_files
-from shortcutlab.splits.maze import build_maze_benchmark
+from shortcutlab.splits.distractors import distractor_from_files, distractors_from_columns
+from shortcutlab.splits.maze import CONCEPT_SHORTCUTS, build_maze_benchmark
 
 Rebuild = Callable[[int], Benchmark]
 REDRAWS = "redraws"
@@ -76,13 +77,19 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     tables = {role: _reload(manifest["inputs"][role], role, loader) for role in ("train", "test")}
     options = dict(arguments.get("shortcut_options") or {})
     distractors = _distractors(options.pop("distractors", None), loader)
+    if arguments["shortcut"] in CONCEPT_SHORTCUTS:
+        options["distractors"] = (
+            distractors
+            if distractors is not None
+            else distractors_from_columns(tables["train"], tables["test"])
+        )
+    injector = make_shortcut(arguments["shortcut"], options)  # shared: each seed reuses its work
 
     def build(seed: int) -> Benchmark:
         return build_maze_benchmark(
             tables["train"],
             tables["test"],
-            shortcut=arguments["shortcut"],
-            shortcut_options=options,
+            shortcut=injector,
             strength=arguments["strength"],
             strength_mode=arguments["strength_mode"],
             test_strength=arguments["test_strength"],
@@ -91,7 +98,6 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
             seed=seed,
             val_size=arguments["val_size"],
             labels=arguments.get("labels"),
-            distractors=distractors,
             **loader,
         )
 

@@ -24,7 +24,7 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import make_shortcut
-from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, SplitPlan
+from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Shortcut, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
 from shortcutlab.splits.benchmark import MANIFEST, Benchmark
@@ -47,7 +47,7 @@ def build_maze_benchmark(
     train: str | Any,
     test: str | Any,
     *,
-    shortcut: str = "single-term",
+    shortcut: str | Shortcut = "single-term",
     shortcut_options: Mapping[str, Any] | None = None,
     strength: float = 0.8,
     strength_mode: str = "mix",
@@ -72,7 +72,8 @@ def build_maze_benchmark(
     Args:
         train, test: paths, DataFrames, ``datasets.Dataset`` objects or :class:`LoadedTable`.
         shortcut: a name from ``SHORTCUTS`` (single-term, synonym, category, register, author,
-            bible, concept-occurrence, concept-correlation).
+            bible, concept-occurrence, concept-correlation), or a configured injector; reusing
+            one across builds reuses its work (a style shortcut rewrites each table once).
         shortcut_options: keyword options of the shortcut (e.g. ``{"term": "frankly"}``,
             ``{"rewriter": "file", "rewrites": {...}}``).
         strength: lambda for the training and validation splits, in [0, 1].
@@ -129,15 +130,22 @@ def build_maze_benchmark(
         tuple(base_schedule(len(label_space), schedule).tolist()) if schedule is not None else None
     )
 
-    options = dict(shortcut_options or {})
-    if shortcut in CONCEPT_SHORTCUTS:
-        options.setdefault(
-            "distractors",
-            distractors
-            if distractors is not None
-            else distractors_from_columns(train_table, test_table),
-        )
-    injector = make_shortcut(shortcut, options)
+    if isinstance(shortcut, Shortcut):  # a configured injector, reused across builds
+        if shortcut_options:
+            raise ConfigError(
+                "Pass shortcut_options only with a shortcut name; a Shortcut object is configured."
+            )
+        injector = shortcut
+    else:
+        options = dict(shortcut_options or {})
+        if shortcut in CONCEPT_SHORTCUTS:
+            options.setdefault(
+                "distractors",
+                distractors
+                if distractors is not None
+                else distractors_from_columns(train_table, test_table),
+            )
+        injector = make_shortcut(shortcut, options)
     injector.validate(label_space)
 
     carve_seed, *split_seeds = np.random.SeedSequence(int(seed)).spawn(5)
@@ -195,7 +203,7 @@ def build_maze_benchmark(
         "tool": tool_record(),
         "kind": "shortcut-maze",
         "arguments": {
-            "shortcut": shortcut,
+            "shortcut": injector.name,
             "shortcut_options": injector.get_params(),
             "strength": strength,
             "strength_mode": strength_mode,
