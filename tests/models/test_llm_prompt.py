@@ -1,5 +1,7 @@
 """LLMs as models under test: prompts, parsing, demonstrations, confidence, invalid answers."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -279,3 +281,23 @@ def test_the_seed_reaches_the_server_and_the_cache_only_when_it_is_honoured(
         assert stats["distinct_fits"] == 1 and stats["delta_accuracy_var"] is None
     assert len(seen) == 2 * 40 * result.model["fits"]  # the second evaluation came from the cache
     assert again.statistics == stats
+
+
+def test_numeric_category_labels_warn_and_label_names_give_the_label_prompt(tmp_path):
+    texts = ["lol that is hilarious", "ok", "so happy for you", "cannot wait!!"] * 5
+    labels = np.array([1, 0, 2, 3] * 5)
+    with ChatServer(project_backend()) as server:
+        rating = make_model("llm-prompt", {"client": client(server, tmp_path)})
+        rating.set_label_values([0, 1, 2, 3])
+        with pytest.warns(UserWarning, match=r"labels \(0, 1, 2, 3\) are numbers.*label_names="):
+            rating.fit(texts, labels, n_classes=4)
+        assert "satisfaction level" in rating.prompt("ok")
+        names = ["neutral", "amusement", "joy", "excitement"]
+        named = make_model("llm-prompt", {"client": client(server, tmp_path), "label_names": names})
+        named.set_label_values([0, 1, 2, 3])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            named.fit(texts, labels, n_classes=4)
+        prompt = named.prompt("ok")
+        assert "one of these labels: neutral, amusement, joy, excitement" in prompt
+        assert "satisfaction" not in prompt

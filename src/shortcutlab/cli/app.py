@@ -36,7 +36,8 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 def user_errors() -> Iterator[None]:
     """Turn input errors into one line on stderr and exit code 2; show warnings as they come."""
     with warnings.catch_warnings():  # restores the warning machinery on exit
-        warnings.simplefilter("always", ShortcutlabWarning)
+        # Each distinct warning once per command: a model fitted per seed says it once, not N times.
+        warnings.simplefilter("default", ShortcutlabWarning)
         original = warnings.showwarning
 
         def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]

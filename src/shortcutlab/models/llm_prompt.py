@@ -9,12 +9,13 @@ in ``prediction_details_`` and ``usage_``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, ShortcutlabWarning
 from shortcutlab.models.base import TextClassifier, check_training_data
 from shortcutlab.models.prompts import (
     RATIONALE_PROMPT,
@@ -130,6 +131,18 @@ class LLMPrompt(TextClassifier):
         self.n_classes_ = n_classes
         self.names_ = self._names(n_classes)
         source, marker = self._template(self.names_)
+        class_ids = self.names_ == [str(i) for i in range(n_classes)]
+        if self.template is None and self.label_names is None and class_ids:
+            # Labels 0..K-1 are usually class ids (GoEmotions' 0-3 are emotions), not a rating
+            # scale, yet numbers get the paper's rating prompt; ratings (1-5, 0.2-1.0) do not warn.
+            warnings.warn(
+                f"llm-prompt uses the Shortcut Maze rating prompt because the labels "
+                f"({', '.join(self.names_)}) are numbers, and asks for a satisfaction rating. If "
+                f"they are categories, name them in label order, e.g. "
+                f'-p "label_names=[{", ".join(f"name{n}" for n in self.names_)}]".',
+                ShortcutlabWarning,
+                stacklevel=2,
+            )
         self.compiled_ = compile_template(source)
         self.marker_ = marker
         self.parser_ = AnswerParser(self.names_, marker)
