@@ -146,3 +146,19 @@ def test_unknown_component_error_is_a_key_error_too():
         from shortcutlab.models import make_model
 
         make_model("nope")
+
+
+def test_test_strength_takes_a_number_or_same(tmp_path):
+    from shortcutlab.experiments.runner import run_experiment
+    from shortcutlab.splits import Benchmark
+
+    assert spec(test_strength="same").resolved()["test_strength"] == "same"
+    with pytest.raises(ConfigError, match="test_strength must be a number in \\[0, 1\\] or 'same'"):
+        spec(test_strength="half")
+    grid = {**BASE, "shortcuts": ["single-term"], "strengths": [0.6], "test_strength": "same"}
+    grid["models"], grid["seeds"] = [{"name": "majority"}], [0]
+    parsed = parse_spec(grid, source="spec.yaml")
+    run_experiment(parsed, tmp_path / "run")
+    (folder,) = (tmp_path / "run" / "benchmarks").iterdir()
+    splits = Benchmark.load(folder).manifest["splits"]
+    assert splits["test"]["strength"] == splits["anti_test"]["strength"] == 0.6

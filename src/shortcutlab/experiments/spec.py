@@ -178,7 +178,7 @@ class ExperimentSpec:
     models: list[ModelSpec]
     seeds: list[int] = field(default_factory=lambda: [0, 1, 2, 3, 4])
     strength_mode: str = "mix"
-    test_strength: float = 1.0
+    test_strength: float | str = 1.0  # or "same": the training λ, as the released files
     sampling: str = "exact"
     val_size: float = 0.1
     build_seed: int = 0
@@ -296,7 +296,7 @@ def parse_spec(
         models=models,
         seeds=seeds,
         strength_mode=strength_mode,
-        test_strength=unit_interval(raw.get("test_strength", 1.0), f"{source}: test_strength"),
+        test_strength=_test_strength(raw.get("test_strength", 1.0), f"{source}: test_strength"),
         sampling=choice(raw.get("sampling", "exact"), SAMPLING, f"{source}: sampling"),
         val_size=val_size(raw.get("val_size", 0.1), f"{source}: val_size"),
         build_seed=natural(raw.get("build_seed", 0), f"{source}: build_seed"),
@@ -304,6 +304,14 @@ def parse_spec(
         bootstrap=bootstrap(raw.get("bootstrap", 1000), f"{source}: bootstrap"),
         base_dir=str(base),
     )
+
+
+def _test_strength(value: Any, where: str) -> float | str:
+    if value == "same":
+        return "same"
+    if isinstance(value, str):
+        raise ConfigError(f"{where} must be a number in [0, 1] or 'same'. Got {value!r}.")
+    return unit_interval(value, where)
 
 
 def _dataset(entry: Any, where: str, base: Path) -> DatasetSpec:
