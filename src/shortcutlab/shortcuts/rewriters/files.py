@@ -17,9 +17,7 @@ in the paired layout, its texts (whitespace-normalised).
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
+from shortcutlab.data.reading import read_file
 from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL, STYLES, Rewriter
@@ -238,32 +237,19 @@ def _read_table(path: Path, encoding: str) -> tuple[pd.DataFrame, str]:
             f"The rewrite file '{path}' must be CSV or TSV (optionally .gz), like the Shortcut "
             f"Maze release. Got '{''.join(path.suffixes) or '(no suffix)'}'."
         )
-    raw = path.read_bytes()
-    digest = hashlib.sha256(raw).hexdigest()
-    if compressed:
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputFileError(f"'{path}' is not a valid gzip file ({exc}).") from exc
+    fmt = "tsv" if _SEPARATORS[suffix[0]] == "\t" else "csv"
     try:
-        text = raw.decode("utf-8-sig" if encoding.lower() in ("utf-8", "utf8") else encoding)
-    except LookupError as exc:
-        raise ConfigError(
-            f"The 'encoding' option names an unknown encoding {encoding!r}. Use a Python codec "
-            f"name such as utf-8 or latin-1."
-        ) from exc
-    except UnicodeDecodeError as exc:
+        table, digest = read_file(path, fmt, encoding=encoding)
+    except EncodingError as exc:
+        where = re.search(r"byte 0x\w\w at offset \d+ \(line \d+\)", str(exc))
         raise EncodingError(
-            f"The rewrite file '{path}' is not valid {encoding} (byte 0x{raw[exc.start]:02x} at "
-            f"offset {exc.start}). Pass its encoding with -o encoding=NAME, e.g. latin-1 for the "
-            f"Shortcut Maze release."
+            f"The rewrite file '{path}' is not valid {encoding} ({where.group() if where else exc}). "
+            f"Pass its encoding with --rewrite-encoding NAME (or -o encoding=NAME), e.g. latin-1 "
+            f"for the Shortcut Maze release."
         ) from exc
-    try:
-        frame = pd.read_csv(
-            io.StringIO(text), sep=_SEPARATORS[suffix[0]], dtype=str, keep_default_na=False
-        )
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+    except (DataError, InputFileError) as exc:
         raise DataError(f"The rewrite file '{path}' is not a well-formed table: {exc}") from exc
+    frame = table.to_pandas().astype(object)
     if len(frame) == 0:
         raise InputFileError(f"The rewrite file '{path}' has no rows.")
     return frame, digest
