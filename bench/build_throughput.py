@@ -90,7 +90,7 @@ def main() -> None:
         shortcut = make_shortcut(name, options)
         plan = SplitPlan(ranks=ranks, labels=labels, strength=0.8)
         t0 = time.perf_counter()
-        cleaned, _ = shortcut.clean(texts)
+        cleaned = shortcut.clean(texts).texts
         shortcut.inject(cleaned, plan, np.random.SeedSequence(0))
         injector = time.perf_counter() - t0
         t0 = time.perf_counter()

@@ -24,6 +24,7 @@ from shortcutlab.data.loading import ROW_ID, TEXT, LoadedTable
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts.base import (
+    UNDECIDABLE,
     BinaryCueShortcut,
     Injection,
     Preparation,
@@ -175,6 +176,20 @@ class StyleShortcut(BinaryCueShortcut):
                 new_texts[row] = text
         style_a, style_b = self.styles
         return new_texts, [style_a if a else style_b for a in side_a.tolist()]
+
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """1 where a text is its row's style-A rewrite, 0 where it is the style-B one; UNDECIDABLE
+        where both rewrites are the same text, or the rows were not prepared (:meth:`prepare`)."""
+        prepared = self._rewrites.get(plan.role, {})
+        side_a, side_b = (prepared.get(style, {}) for style in self.styles)
+        out = np.full(len(texts), UNDECIDABLE, dtype=np.int64)
+        for row, (text, row_id) in enumerate(zip(texts, _row_ids(plan, len(texts)), strict=True)):
+            if row_id in side_a and row_id in side_b and side_a[row_id] != side_b[row_id]:
+                out[row] = int(text == side_a[row_id])
+        return out
+
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        return np.asarray([value == self.styles[0] for value in values], dtype=bool)
 
     def _rewrites_of(
         self, texts: Sequence[str], ids: list[int], rows: list[int], style: str, role: str

@@ -2,9 +2,10 @@
 
 Training splits carry the shortcut at strength lambda, test and anti-test at the test strength (1 by
 default), the anti-test with the label schedule reversed; original-test has no shortcut. All
-splits first lose every pre-existing occurrence of the shortcut's vocabulary (section 2.2.1); then
-the shortcut sees each input table once (``Shortcut.prepare``) and may drop rows from all of its
-splits, e.g. rows whose style rewrite failed.
+splits first lose every pre-existing occurrence of the cue (section 2.2.1; ordinary uses of a
+multi-word phrase stay and are counted); then the shortcut sees each input table once
+(``Shortcut.prepare``) and may drop rows from all of its splits, e.g. rows whose style rewrite
+failed. The cue rates in the manifest are measured on the output texts (``Shortcut.observe``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,16 @@ from shortcutlab.data.loading import (
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import make_shortcut
-from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Injection, Shortcut, SplitPlan
+from shortcutlab.shortcuts.base import (
+    TEST_ROLE,
+    TRAIN_ROLE,
+    UNDECIDABLE,
+    Injection,
+    Shortcut,
+    SplitPlan,
+    check_observed,
+    rates_by_label,
+)
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
 from shortcutlab.splits.benchmark import Benchmark, environment, tool_record
@@ -37,6 +47,10 @@ from shortcutlab.splits.distractors import distractors_from_columns
 from shortcutlab.splits.stratify import stratified_holdout
 
 CONCEPT_SHORTCUTS = ("concept-occurrence", "concept-correlation")
+KEPT_NOTE = (
+    "Occurrences of the cue vocabulary left in place because they are not the cue as inserted: "
+    "a multi-word phrase that is not a discourse marker (e.g. 'I believe in truth and justice')."
+)
 
 
 def build_maze_benchmark(
@@ -128,22 +142,22 @@ def build_maze_benchmark(
     injector.validate(label_space)
 
     carve_seed, *split_seeds = np.random.SeedSequence(int(seed)).spawn(5)
-    train_frame, train_removed, train_record = _cleaned_and_prepared(
+    train_frame, train_counts, train_record = _cleaned_and_prepared(
         injector, train_table, TRAIN_ROLE
     )
-    test_frame, test_removed, test_record = _cleaned_and_prepared(injector, test_table, TEST_ROLE)
+    test_frame, test_counts, test_record = _cleaned_and_prepared(injector, test_table, TEST_ROLE)
     train_ranks = label_space.ranks(train_frame[LABEL])
     val_mask = stratified_holdout(train_ranks, val_size, np.random.default_rng(carve_seed))
 
     plans = {
-        "train": (train_frame[~val_mask], train_removed[~val_mask], strength, False, TRAIN_ROLE),
-        "validation": (train_frame[val_mask], train_removed[val_mask], strength, False, TRAIN_ROLE),
-        "test": (test_frame, test_removed, test_strength, False, TEST_ROLE),
-        "anti_test": (test_frame, test_removed, test_strength, True, TEST_ROLE),
+        "train": (train_frame[~val_mask], train_counts[~val_mask], strength, False, TRAIN_ROLE),
+        "validation": (train_frame[val_mask], train_counts[val_mask], strength, False, TRAIN_ROLE),
+        "test": (test_frame, test_counts, test_strength, False, TEST_ROLE),
+        "anti_test": (test_frame, test_counts, test_strength, True, TEST_ROLE),
     }
     splits: dict[str, pd.DataFrame] = {}
     records: dict[str, dict[str, Any]] = {}
-    for (name, (frame, removed, lam, anti, role)), split_seed in zip(
+    for (name, (frame, counts, lam, anti, role)), split_seed in zip(
         plans.items(), split_seeds, strict=True
     ):
         if name == "validation" and not val_mask.any():
@@ -160,13 +174,21 @@ def build_maze_benchmark(
             row_ids=frame[ROW_ID].to_numpy(),
         )
         injection = injector.inject(frame[TEXT].tolist(), plan, split_seed)
+        observed = injector.observe(injection.texts, plan)
+        check_observed(
+            observed,
+            injector.recorded_cue(injection.shortcut, plan),
+            frame[ROW_ID].tolist(),
+            shortcut=shortcut,
+            split=name,
+        )
         splits[name] = _output_frame(frame, injection.texts, injection.shortcut)
-        records[name] = _split_record(splits[name], label_space, removed, plan, injection)
+        records[name] = _split_record(splits[name], label_space, counts, plan, injection, observed)
     splits["original_test"] = _output_frame(
         test_frame, test_frame[TEXT].tolist(), [""] * len(test_frame)
     )
     records["original_test"] = _split_record(
-        splits["original_test"], label_space, test_removed, None, None
+        splits["original_test"], label_space, test_counts, None, None, None
     )
 
     manifest = {
@@ -193,11 +215,9 @@ def build_maze_benchmark(
         "labels": label_space.to_json(),
         "environment": environment(),
         "inputs": {"train": train_table.source.to_json(), "test": test_table.source.to_json()},
-        "removed_occurrences": {
-            "train": int(train_removed.sum()),
-            "test": int(test_removed.sum()),
-            "total": int(train_removed.sum() + test_removed.sum()),
-        },
+        "removed_occurrences": _occurrences(train_counts[:, 0], test_counts[:, 0]),
+        "kept_occurrences": _occurrences(train_counts[:, 1], test_counts[:, 1])
+        | {"note": KEPT_NOTE},
         "splits": records,
     }
     if train_record is not None or test_record is not None:
@@ -208,14 +228,26 @@ def build_maze_benchmark(
 def _cleaned_and_prepared(
     injector: Shortcut, table: LoadedTable, role: str
 ) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any] | None]:
-    """Remove the cue vocabulary, then let the injector see the table (and drop rows) once."""
-    texts, removed = injector.clean(table.frame[TEXT].tolist())
-    frame = table.frame.assign(**{TEXT: texts})
+    """Remove the cue vocabulary, then let the injector see the table (and drop rows) once.
+
+    Returns the frame, per row the occurrences removed and kept (two columns), and the record.
+    """
+    cleaning = injector.clean(table.frame[TEXT].tolist())
+    frame = table.frame.assign(**{TEXT: cleaning.texts})
+    counts = np.column_stack([cleaning.removed, cleaning.kept]).astype(np.int64)
     preparation = injector.prepare(replace(table, frame=frame), role=role)
     if preparation.keep is not None:
         keep = np.asarray(preparation.keep, dtype=bool)
-        frame, removed = frame[keep].reset_index(drop=True), removed[keep]
-    return frame, removed, preparation.record
+        frame, counts = frame[keep].reset_index(drop=True), counts[keep]
+    return frame, counts, preparation.record
+
+
+def _occurrences(train: np.ndarray, test: np.ndarray) -> dict[str, Any]:
+    return {
+        "train": int(train.sum()),
+        "test": int(test.sum()),
+        "total": int(train.sum() + test.sum()),
+    }
 
 
 def _check_test_labels(train: LoadedTable, test: LoadedTable, labels: LabelSpace) -> None:
@@ -253,11 +285,15 @@ def _by_label(values: np.ndarray | None, labels: LabelSpace) -> dict[str, float 
 def _split_record(
     frame: pd.DataFrame,
     labels: LabelSpace,
-    removed: np.ndarray,
+    occurrences: np.ndarray,
     plan: SplitPlan | None,
     injection: Injection | None,
+    observed: np.ndarray | None,
 ) -> dict[str, Any]:
-    counts = np.bincount(labels.ranks(frame[LABEL]), minlength=len(labels))
+    """The split's manifest entry; ``observed`` is the cue count per output text (Shortcut.observe)."""
+    ranks = labels.ranks(frame[LABEL])
+    counts = np.bincount(ranks, minlength=len(labels))
+    decided = None if observed is None else observed != UNDECIDABLE
     return {
         "rows": len(frame),
         "strength": plan.strength if plan else None,
@@ -265,7 +301,12 @@ def _split_record(
         "label_counts": {
             str(label): int(c) for label, c in zip(labels.values, counts, strict=True)
         },
-        "removed_occurrences": int(removed.sum()),
+        "removed_occurrences": int(occurrences[:, 0].sum()),
+        "kept_occurrences": int(occurrences[:, 1].sum()),
         "target_rate": _by_label(injection.target_rate if injection else None, labels),
-        "observed_rate": _by_label(injection.observed_rate if injection else None, labels),
+        "observed_rate": _by_label(
+            None if observed is None else rates_by_label(observed > 0, ranks, len(labels), decided),
+            labels,
+        ),
+        "undecidable_rows": None if decided is None else int((~decided).sum()),
     } | ({"details": injection.details} if injection and injection.details is not None else {})
