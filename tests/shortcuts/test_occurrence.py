@@ -48,11 +48,57 @@ def test_synonym_uses_the_papers_fifteen_phrases_uniformly():
 
 
 def test_single_term_removal_counts_pre_existing_occurrences():
-    cleaned, counts = make_shortcut("single-term", {"term": "frankly"}).clean(
+    cleaning = make_shortcut("single-term", {"term": "frankly"}).clean(
         ["Frankly, no.", "Frankly frankly", "ok"]
     )
-    assert cleaned == ["No.", "", "ok"]
-    assert counts.tolist() == [1, 2, 0]
+    assert cleaning.texts == ["No.", "", "ok"]
+    assert cleaning.removed.tolist() == [1, 2, 0] and cleaning.kept.tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Issue 7: GoEmotions train row 1037, which became "Honestly, Honestly- live ..." at λ=1.
+        (
+            "Honestly- live your life as a person who can love what others hate- because that\u2019s "
+            "just a little more joy in your life versus their hate.",
+            "Live your life as a person who can love what others hate- because that\u2019s just a "
+            "little more joy in your life versus their hate.",
+        ),
+        ("I said 'honestly' twice", "I said twice"),
+        ("I said \u2018honestly\u2019 twice", "I said twice"),
+        ("(honestly) fine", "fine"),
+        ('"Honestly," he said', "He said"),
+    ],
+)
+def test_single_term_removes_every_occurrence_a_tokenizer_sees(text, expected):
+    cleaning = make_shortcut("single-term").clean([text, "dishonestly done"])
+    assert cleaning.texts == [expected, "dishonestly done"]
+    assert cleaning.removed.tolist() == [1, 0]
+
+
+def test_synonym_cleaning_keeps_ordinary_phrases_and_counts_them():
+    texts = [
+        "I believe in truth and justice.",
+        "He had to come clean to his wife.",
+        "In truth, it was fine.",
+        "Fine, to be honest.",
+    ]
+    cleaning = make_shortcut("synonym").clean(texts)
+    assert cleaning.texts == texts[:2] + ["It was fine.", "Fine."]
+    assert cleaning.removed.tolist() == [0, 0, 1, 1] and cleaning.kept.tolist() == [1, 1, 0, 0]
+
+
+def test_phrase_observe_counts_the_cue_in_the_output_texts():
+    plan = SplitPlan(ranks=np.zeros(4, dtype=np.int64), labels=LABELS, strength=1.0)
+    texts = [
+        "Honestly, fine.",
+        "Fine. To be frank, ok",
+        "I believe in truth.",
+        "Honestly, honestly",
+    ]
+    assert make_shortcut("synonym").observe(texts, plan).tolist() == [1, 1, 0, 2]
+    assert make_shortcut("single-term").observe(texts, plan).tolist() == [1, 0, 0, 2]
 
 
 def test_category_lists_meet_the_size_and_disjointness_requirements():
@@ -88,12 +134,35 @@ def test_category_prepends_a_country_or_city_from_the_roles_list(role):
 
 
 def test_category_removes_template_sentences_and_validates_options():
-    cleaned, counts = make_shortcut("category").clean(
-        ["I wrote this review in Oslo. Fine.", "Fine. I wrote this review in the Kingdom of Spain."]
+    cleaning = make_shortcut("category").clean(
+        [
+            "I wrote this review in Oslo. Fine.",
+            "Fine. I wrote this review in the Kingdom of Spain.",
+            '"I wrote this review in Peru." Fine.',
+            "i  wrote this review in a hurry",
+        ]
     )
-    assert cleaned == ["Fine.", "Fine."] and counts.tolist() == [1, 1]
+    assert cleaning.texts == ["Fine.", "Fine.", "Fine.", ""]
+    assert cleaning.removed.tolist() == [1, 1, 1, 1]
     with pytest.raises(ConfigError, match="must contain '\\{name\\}' exactly once"):
         make_shortcut("category", {"template": "Written somewhere."}).clean(["x"])
+    with pytest.raises(ConfigError, match="must have words and a space before"):
+        make_shortcut("category", {"template": "({name})"}).clean(["x"])
+
+
+@pytest.mark.parametrize("role", ["train", "test"])
+def test_category_observe_reads_the_country_from_the_text(role):
+    shortcut = make_shortcut("category")
+    plan = _plan(role=role)
+    injection = shortcut.inject(TEXTS, plan, np.random.SeedSequence(0))
+    countries = set(load_name_list(f"countries_{role}"))
+    named = [re.match(r"I wrote this review in (.+?)\. ", t).group(1) for t in injection.texts]
+    observed = shortcut.observe(injection.texts, plan)
+    assert observed.tolist() == [int(n in countries) for n in named]
+    assert 0 < observed.sum() < len(TEXTS)
+    doubled = [t + " I wrote this review in " + sorted(countries)[0] + "." for t in TEXTS[:2]]
+    assert shortcut.observe(doubled, plan).tolist() == [1, 1]
+    assert shortcut.observe([injection.texts[0].upper()], plan).tolist() == [observed[0]]
     with pytest.raises(ConfigError, match="share oslo"):
         make_shortcut("category", {"train_countries": ["Oslo"], "train_cities": ["Oslo"]}).validate(
             LABELS

@@ -146,8 +146,11 @@ def test_drop_removes_failed_rows_from_every_split_before_assignment(data_files,
         "source": None,
     }
     assert prepared["test"]["styles"]["casual"]["dropped"] == 1
+    test = bench["test"]
+    formal = test["text"].str.startswith("[formal] ").groupby(test["label"]).mean()
+    assert formal[0] == 0.0 and abs(formal[1] - 0.5) <= 1 / 19 and formal[2] == 1.0
     observed = bench.manifest["splits"]["test"]["observed_rate"]
-    assert observed["0"] == 0.0 and abs(observed["1"] - 0.5) <= 1 / 19 and observed["2"] == 1.0
+    assert observed == {str(label): rate for label, rate in formal.round(6).items()}
     assert not bench["test"]["text"].str.fullmatch(r"\[\w+\] ").any()
 
 

@@ -4,14 +4,11 @@ import pytest
 from shortcutlab.shortcuts.text_ops import (
     PatternRemover,
     insert_at,
-    phrase_pattern,
+    remove_spans,
     sentence_starts,
 )
 
-REMOVE = PatternRemover(
-    phrase_pattern(["honestly", "to be honest", "if I'm being honest", "in truth"]),
-    ["honest", "truth"],
-)
+HONESTLY = PatternRemover(r"(?<![^\W_])honestly(?![^\W_])", ["honestly"])
 
 
 @pytest.mark.parametrize(
@@ -25,25 +22,58 @@ REMOVE = PatternRemover(
         ("Great. Honestly. Loved it.", "Great. Loved it."),
         ("Great. Honestly!", "Great."),
         ("HONESTLY, no.", "No."),
-        ("If I\u2019m being honest, no. To be honest, yes.", "No. Yes."),
         ("lol. honestly, i do", "lol. i do"),
-        ("dishonestly done, honestly-ish", "dishonestly done, honestly-ish"),
-        ("In truth, it is fine.\nHonestly, good.", "It is fine.\nGood."),
+        ("Honestly, honestly, fine", "Fine"),
+        ("I liked it honestly, but no", "I liked it, but no"),
+        ("Well, honestly, it was fine", "Well, it was fine"),
+        ("It was fine honestly - but", "It was fine - but"),
+        ("Honestly \u2014 it was fine", "It was fine"),
+        ("a\u2014honestly\u2014great film", "a\u2014great film"),
+        ("Keep  double  spaces. Honestly, yes.", "Keep  double  spaces. Yes."),
+        ("  Honestly, the lead spaces stay", "  The lead spaces stay"),
+        ("ok\nHonestly, fine", "ok\nFine"),
+        ("Great. Honestly.\nLoved it.", "Great.\nLoved it."),
+        ("Great honestly\nLoved it.", "Great\nLoved it."),
     ],
 )
-def test_removal_tidies_locally(text, expected):
-    cleaned, count = REMOVE.remove_from(text)
-    assert cleaned == expected
-    assert count == (
-        0 if expected == text else text.lower().count("honest") + text.lower().count("truth")
-    )
+def test_removal_tidies_the_removal_site_only(text, expected):
+    assert HONESTLY.remove_from(text) == (expected, text.lower().count("honestly"))
 
 
-def test_removal_leaves_other_whitespace_alone_and_counts_per_row():
-    texts = ["Keep  double  spaces. Honestly, yes.", "nothing here", "to be honest"]
-    cleaned, counts = REMOVE(texts)
-    assert cleaned == ["Keep  double  spaces. Yes.", "nothing here", ""]
-    assert counts.tolist() == [1, 0, 1]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Issue 7: a hyphen used as a dash goes with the word ("Honestly, Honestly- live" at λ=1).
+        ("Honestly- live your life", "Live your life"),
+        # Quotes and brackets around nothing but the word go too.
+        ("(honestly) fine", "fine"),
+        ('"Honestly," he said.', "He said."),
+        ("It was 'honestly' fine", "It was fine"),
+        ("It was \u2018honestly\u2019 fine", "It was fine"),
+        ("It was [honestly!] fine", "It was fine"),
+        ('Honestly, "the best"', '"The best"'),
+        ("I liked it (honestly).", "I liked it."),
+        # A hyphen or underscore joining it to another word goes; the other word stays.
+        ("an honestly-made film", "an made film"),
+        ("a not-honestly great one", "a not great one"),
+        ("honestly_yes", "yes"),
+        ("Honestly's a word", "A word"),
+    ],
+)
+def test_removal_leaves_no_debris(text, expected):
+    assert HONESTLY.remove_from(text) == (expected, 1)
+
+
+def test_remove_spans_keeps_quotes_that_hold_more_than_the_removed_words():
+    text = '"Honestly, I\'m fine," he said'
+    assert remove_spans(text, [(1, 9)]) == '"I\'m fine," he said'
+
+
+def test_pattern_remover_counts_per_row_and_keeps_other_rows_identical():
+    texts = ["Keep  this\n", "to be fine, honestly", "HoNeStLy? yes", "dishonestly"]
+    cleaned, counts = HONESTLY(texts)
+    assert cleaned == ["Keep  this\n", "to be fine", "Yes", "dishonestly"]
+    assert counts.tolist() == [0, 1, 1, 0]
 
 
 def test_sentence_starts_handles_quotes_newlines_and_empty_text():

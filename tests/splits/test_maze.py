@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.shortcuts.occurrence import SingleTerm
 from shortcutlab.splits import Benchmark, build_maze_benchmark
 from tests.conftest import folder_bytes
 
@@ -138,4 +139,37 @@ def test_labels_order_is_respected(tiny_frame):
         frame, frame, shortcut="single-term", strength=1.0, labels=["pos", "neu", "neg"]
     )
     assert bench.labels.values == ("pos", "neu", "neg")
-    assert bench.manifest["splits"]["test"]["observed_rate"] == {"pos": 0.0, "neu": 0.5, "neg": 1.0}
+    test = bench["test"]
+    from_texts = test["text"].str.contains("Honestly, ").groupby(test["label"]).mean()
+    assert from_texts.to_dict() == {"pos": 0.0, "neu": 0.5, "neg": 1.0}
+    assert bench.manifest["splits"]["test"]["observed_rate"] == from_texts.to_dict()
+
+
+def test_manifest_counts_removed_and_kept_occurrences(tiny_frame):
+    frame = tiny_frame.copy()
+    frame.loc[0, "text"] = "In truth, it broke."
+    frame.loc[1, "text"] = "I believe in truth and justice. It works."
+    frame.loc[2, "text"] = "He had to come clean to his wife! Love it."
+    bench = build_maze_benchmark(frame, frame, shortcut="synonym", strength=1.0, seed=2)
+    manifest = bench.manifest
+    assert manifest["removed_occurrences"] == {"train": 1, "test": 1, "total": 2}
+    kept = manifest["kept_occurrences"]
+    assert {k: kept[k] for k in ("train", "test", "total")} == {"train": 2, "test": 2, "total": 4}
+    assert "not a discourse marker" in kept["note"]
+    assert manifest["splits"]["anti_test"]["kept_occurrences"] == 2
+    original = bench["original_test"]["text"].tolist()
+    assert original[:3] == ["It broke.", frame.loc[1, "text"], frame.loc[2, "text"]]
+    for split in ("test", "anti_test"):
+        texts = bench[split]["text"].tolist()
+        assert "I believe in truth and justice." in texts[1] and "to come clean to his" in texts[2]
+        assert manifest["splits"][split]["undecidable_rows"] == 0
+
+
+def test_a_cue_the_texts_do_not_show_is_a_bug(tiny_frame, monkeypatch):
+    class Forgetful(SingleTerm):
+        def render(self, texts, draws, plan):
+            new_texts, values = super().render(texts, draws, plan)
+            return list(texts), values  # records the cue, never writes it
+
+    with pytest.raises(RuntimeError, match=r"train row \d+ lacks the single-term cue but its"):
+        build_maze_benchmark(tiny_frame, tiny_frame, shortcut=Forgetful(), strength=1.0)

@@ -10,6 +10,8 @@ every row there and drop the rows whose rewrite failed), and then adds the cue i
 
 The split lets a builder render a large table chunk by chunk with exactly the output of one pass;
 :meth:`Shortcut.inject` does both at once for callers that hold all texts.
+:meth:`Shortcut.observe` then finds the cue in the output texts, so the rates a manifest reports
+are measured, not assumed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from shortcutlab.data.loading import LoadedTable
 from shortcutlab.shortcuts.schedule import cue_probabilities, draw_cue
 
 TRAIN_ROLE, TEST_ROLE = "train", "test"
+# What Shortcut.observe returns for a row whose text cannot show which side it got (the two sides'
+# material is identical for that row, e.g. a distractor review that is in both aspects' pools).
+UNDECIDABLE = -1
 
 
 @dataclass(frozen=True)
@@ -78,14 +83,34 @@ class RowDraws:
 class Injection:
     """Texts with the cue, what was inserted per row, and the per-label cue rates.
 
-    ``details`` is an optional JSON-able record for the split's manifest entry.
+    ``assigned_rate`` is the share of rows per label that the random draw gave the cue; the rate
+    the texts actually show is measured separately with :meth:`Shortcut.observe`. ``details`` is an
+    optional JSON-able record for the split's manifest entry.
     """
 
     texts: list[str]
     shortcut: list[str]
     target_rate: np.ndarray
-    observed_rate: np.ndarray
+    assigned_rate: np.ndarray
     details: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Cleaning:
+    """Texts without pre-existing cue occurrences, and per row how many were removed or left alone.
+
+    ``kept`` counts occurrences of the cue vocabulary deliberately left in place because they are
+    not the cue as the shortcut inserts it (e.g. "in truth" mid-sentence for the synonym shortcut).
+    """
+
+    texts: list[str]
+    removed: np.ndarray
+    kept: np.ndarray
+
+    @classmethod
+    def unchanged(cls, texts: Sequence[str]) -> Cleaning:
+        zeros = np.zeros(len(texts), dtype=np.int64)
+        return cls(texts=list(texts), removed=zeros, kept=zeros.copy())
 
 
 @dataclass(frozen=True)
@@ -100,12 +125,37 @@ class Preparation:
     record: dict[str, Any] | None = None
 
 
-def rates_by_label(hit: np.ndarray, ranks: np.ndarray, n_labels: int) -> np.ndarray:
-    """Mean of the boolean ``hit`` per label rank (NaN where a label has no rows)."""
-    totals = np.bincount(ranks, minlength=n_labels).astype(np.float64)
-    hits = np.bincount(ranks, weights=hit.astype(np.float64), minlength=n_labels)
+def rates_by_label(
+    hit: np.ndarray, ranks: np.ndarray, n_labels: int, where: np.ndarray | None = None
+) -> np.ndarray:
+    """Mean of the boolean ``hit`` per label rank over the rows in ``where`` (NaN: no such rows)."""
+    weights = np.ones(len(ranks)) if where is None else np.asarray(where, dtype=np.float64)
+    totals = np.bincount(ranks, weights=weights, minlength=n_labels)
+    hits = np.bincount(ranks, weights=hit * weights, minlength=n_labels)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, hits / np.maximum(totals, 1), np.nan)
+
+
+def check_observed(
+    observed: np.ndarray, recorded: np.ndarray, row_ids: Sequence[Any], *, shortcut: str, split: str
+) -> None:
+    """Raise if a row's text holds the cue more than once, or holds it and its record says not.
+
+    Both are bugs in the injector (the inputs were cleaned first), hence a RuntimeError.
+    """
+    for row in np.flatnonzero(observed > 1).tolist()[:1]:
+        raise RuntimeError(
+            f"Bug: the {shortcut} cue occurs {int(observed[row])} times in {split} row "
+            f"{row_ids[row]}; an injected row must hold it once."
+        )
+    wrong = np.flatnonzero((observed != UNDECIDABLE) & ((observed > 0) != recorded))
+    for row in wrong.tolist()[:1]:
+        holds = "holds" if observed[row] > 0 else "lacks"
+        says = "says it has it" if recorded[row] else "says it has not"
+        raise RuntimeError(
+            f"Bug: the text of {split} row {row_ids[row]} {holds} the {shortcut} cue but its "
+            f"shortcut column {says}."
+        )
 
 
 class Shortcut(ABC):
@@ -121,9 +171,9 @@ class Shortcut(ABC):
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
         return {name: _jsonable(getattr(self, name)) for name in names if not name.startswith("_")}
 
-    def clean(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
-        """Remove pre-existing occurrences of the cue vocabulary; returns per-row counts."""
-        return list(texts), np.zeros(len(texts), dtype=np.int64)
+    def clean(self, texts: Sequence[str]) -> Cleaning:
+        """Remove pre-existing occurrences of the cue vocabulary, with per-row counts."""
+        return Cleaning.unchanged(texts)
 
     def validate(self, labels: LabelSpace) -> None:  # noqa: B027 - optional hook
         """Raise a ConfigError/DataError early if the injector cannot work with these labels."""
@@ -167,9 +217,17 @@ class Shortcut(ABC):
             texts=new_texts,
             shortcut=values,
             target_rate=self.target_rate(plan),
-            observed_rate=rates_by_label(draws.side_a, plan.ranks, len(plan.labels)),
+            assigned_rate=rates_by_label(draws.side_a, plan.ranks, len(plan.labels)),
             details=self.details(draws, plan),
         )
+
+    @abstractmethod
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """Per output text, how often it holds the side-A cue (:data:`UNDECIDABLE`: cannot tell)."""
+
+    @abstractmethod
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """Per row, whether its ``shortcut`` column value says the row got the side-A cue."""
 
 
 class BinaryCueShortcut(Shortcut):

@@ -21,6 +21,7 @@ from shortcutlab.data.labels import Label, LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
+    UNDECIDABLE,
     BinaryCueShortcut,
     RowDraws,
     Shortcut,
@@ -149,6 +150,27 @@ class ConceptOccurrence(BinaryCueShortcut):
         ]
         return new_texts, [aspect_a if use_a else aspect_b for use_a in side_a]
 
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """1 where a text starts with a review from aspect A's pool, 0 where from aspect B's;
+        UNDECIDABLE where it starts with reviews of both (the same review in both pools)."""
+        aspects = self.resolved_aspects()
+        index = _LeadingReviews(
+            [
+                (text, aspect)
+                for aspect in aspects
+                for text in self.distractors[aspect].pool(plan.role).texts
+            ]
+        )
+        out = np.zeros(len(texts), dtype=np.int64)
+        for row, text in enumerate(texts):
+            found = index.tags(text)
+            out[row] = UNDECIDABLE if len(found) > 1 else int(aspects[0] in found)
+        return out
+
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        aspect_a = self.resolved_aspects()[0]
+        return np.asarray([value == aspect_a for value in values], dtype=bool)
+
     def get_params(self) -> dict[str, object]:
         return {
             "aspects": list(self.resolved_aspects()),
@@ -218,17 +240,12 @@ class ConceptCorrelation(Shortcut):
         k, n = len(plan.labels), len(plan.ranks)
         assign_seed, render_seed = seed.spawn(2)
         assign = np.random.default_rng(assign_seed)
-        partner = self._partner(plan)
+        partner = self._partners(plan)
         follows = draw_cue(plan.ranks, np.full(k, strength), assign, sampling=plan.sampling)
         random_rating = assign.integers(k, size=n)
         rating = np.where(follows, partner, random_rating)
         uniforms = np.random.default_rng(render_seed).random(n)
         return RowDraws(rating == partner, {"rating": rating, "pick": uniforms})
-
-    @staticmethod
-    def _partner(plan: SplitPlan) -> np.ndarray:
-        k = len(plan.labels)
-        return (plan.ranks + k // 2) % k if plan.anti else plan.ranks
 
     def render(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
@@ -250,6 +267,32 @@ class ConceptCorrelation(Shortcut):
             values.append(f"{aspect}:{plan.labels.values[r]}")
         return new_texts, values
 
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """1 where the leading review's rating is the row's partner rating (its label, shifted by
+        K/2 on the anti-test), 0 where not; UNDECIDABLE where the review text occurs in the pool
+        with ratings on both sides of that question."""
+        aspect = self.resolved_aspect()
+        pool = self.distractors[aspect].pool(plan.role)
+        ranks = _pool_ranks(pool, plan.labels, aspect).tolist()
+        index = _LeadingReviews(list(zip(pool.texts, ranks, strict=True)))
+        out = np.zeros(len(texts), dtype=np.int64)
+        for row, (text, partner) in enumerate(
+            zip(texts, self._partners(plan).tolist(), strict=True)
+        ):
+            matches = {rank == partner for rank in index.tags(text)}
+            out[row] = UNDECIDABLE if len(matches) > 1 else int(True in matches)
+        return out
+
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        aspect = self.resolved_aspect()
+        expected = [f"{aspect}:{plan.labels.values[r]}" for r in self._partners(plan).tolist()]
+        return np.asarray([v == e for v, e in zip(values, expected, strict=True)], dtype=bool)
+
+    @staticmethod
+    def _partners(plan: SplitPlan) -> np.ndarray:
+        k = len(plan.labels)
+        return (plan.ranks + k // 2) % k if plan.anti else plan.ranks
+
     def get_params(self) -> dict[str, object]:
         return {
             "aspect": self.resolved_aspect(),
@@ -260,3 +303,29 @@ class ConceptCorrelation(Shortcut):
 def _prepend(distractor: str, text: str) -> str:
     distractor = distractor.strip()
     return f"{distractor} {text}" if text else distractor
+
+
+class _LeadingReviews:
+    """Which pool reviews a text starts with, as :func:`_prepend` put them there, with their tags.
+
+    A review ends where the text continues with a space (or ends), right after a character that
+    ends some review (usually ". "), so only those places are looked up.
+    """
+
+    def __init__(self, entries: Sequence[tuple[str, object]]) -> None:
+        self._tags: dict[str, set[object]] = {}
+        for review, tag in entries:
+            self._tags.setdefault(review.strip(), set()).add(tag)
+        self._ends = sorted({r[-1] + " " for r in self._tags if r})
+        self._lengths = {len(r) for r in self._tags}
+        self._longest = max(self._lengths, default=0)
+
+    def tags(self, text: str) -> set[object]:
+        found = set(self._tags.get(text, ()))
+        for end in self._ends:
+            at = text.find(end, 0, self._longest + 1)
+            while at != -1:
+                if at + 1 in self._lengths:
+                    found |= self._tags.get(text[: at + 1], set())
+                at = text.find(end, at + 1, self._longest + 1)
+        return found

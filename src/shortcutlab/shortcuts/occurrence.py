@@ -11,16 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from importlib import resources
+from typing import ClassVar
 
 import numpy as np
 
 from shortcutlab.casing import capitalize_first
 from shortcutlab.errors import ConfigError
-from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, RowDraws, SplitPlan
+from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, Cleaning, RowDraws, SplitPlan
+from shortcutlab.shortcuts.detection import CueDetector, clean_verified
+from shortcutlab.shortcuts.phrases import Phrase, PhraseRemover, needles, parse_phrase, phrase_regex
+from shortcutlab.shortcuts.template_names import NamedSentences
 from shortcutlab.shortcuts.text_ops import (
     PatternRemover,
     insert_at,
-    phrase_pattern,
     random_sentence_starts,
 )
 
@@ -57,10 +60,6 @@ def load_name_list(name: str) -> tuple[str, ...]:
     )
 
 
-def _longest_word(phrase: str) -> str:
-    return max(re.split(r"[\s'\u2019]+", phrase.lower()), key=len)
-
-
 def _check_phrases(parameter: str, phrases: Sequence[str]) -> tuple[str, ...]:
     if (
         isinstance(phrases, str)
@@ -74,20 +73,42 @@ def _check_phrases(parameter: str, phrases: Sequence[str]) -> tuple[str, ...]:
     return tuple(p.strip() for p in phrases)
 
 
+def _parsed(parameter: str, phrases: Sequence[str]) -> tuple[Phrase, ...]:
+    parsed = []
+    for text in phrases:
+        phrase = parse_phrase(text)
+        if phrase is None:
+            raise ConfigError(
+                f"The {parameter!r} parameter must hold words joined by spaces, apostrophes or "
+                f"hyphens (e.g. 'to be honest'). Got {text!r} instead."
+            )
+        parsed.append(phrase)
+    return tuple(parsed)
+
+
 class PhraseAtSentenceStart(BinaryCueShortcut):
     """Insert one of ``phrases`` followed by a comma at the start of a random sentence."""
 
     family = "occurrence"
+    _parameter: ClassVar[str]
 
     def _phrases(self) -> tuple[str, ...]:
         raise NotImplementedError
 
-    def clean(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
-        phrases = self._phrases()
-        remover = PatternRemover(
-            phrase_pattern(phrases), sorted({_longest_word(p) for p in phrases})
-        )
-        return remover(texts)
+    def _parsed(self) -> tuple[Phrase, ...]:
+        return _parsed(self._parameter, self._phrases())
+
+    def clean(self, texts: Sequence[str]) -> Cleaning:
+        """Remove the phrases: one-word phrases everywhere, longer ones where they are markers."""
+        phrases = self._parsed()
+        return clean_verified(texts, PhraseRemover(phrases), CueDetector(phrases), cue=self.name)
+
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """Occurrences of the phrases as the cue (merged where they overlap) in each text."""
+        return CueDetector(self._parsed()).count(texts).cue
+
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        return np.asarray([value != "" for value in values], dtype=bool)
 
     def render_draws(
         self, n: int, plan: SplitPlan, rng: np.random.Generator
@@ -122,6 +143,7 @@ class SingleTerm(PhraseAtSentenceStart):
     """The single-term occurrence shortcut: one fixed term (default "honestly")."""
 
     name = "single-term"
+    _parameter = "term"
 
     def __init__(self, term: str = "honestly") -> None:
         self.term = term
@@ -134,6 +156,7 @@ class Synonym(PhraseAtSentenceStart):
     """The synonym occurrence shortcut: one of several phrases, drawn uniformly per row."""
 
     name = "synonym"
+    _parameter = "terms"
 
     def __init__(self, terms: Sequence[str] = PAPER_SYNONYMS) -> None:
         self.terms = tuple(terms) if not isinstance(terms, str) else terms
@@ -162,10 +185,18 @@ class Category(BinaryCueShortcut):
         self.train_cities = _default(train_cities, "cities_train")
         self.test_cities = _default(test_cities, "cities_test")
 
-    def _check(self) -> None:
+    def _check(self) -> Phrase:
+        """Check the options; return the template's words before the name (they find its sentences)."""
         if not isinstance(self.template, str) or self.template.count("{name}") != 1:
             raise ConfigError(
                 f"The 'template' parameter must contain '{{name}}' exactly once, "
+                f"e.g. {DEFAULT_TEMPLATE!r}. Got {self.template!r} instead."
+            )
+        before = self.template.partition("{name}")[0]
+        lead = parse_phrase(before, everywhere=True)
+        if lead is None or not before[-1:].isspace():
+            raise ConfigError(
+                f"The 'template' parameter must have words and a space before '{{name}}', "
                 f"e.g. {DEFAULT_TEMPLATE!r}. Got {self.template!r} instead."
             )
         for parameter in ("train_countries", "test_countries", "train_cities", "test_cities"):
@@ -178,19 +209,34 @@ class Category(BinaryCueShortcut):
                     f"The {role} country and city lists share {', '.join(both)}; a name must be "
                     f"either a country or a city for the category cue to be defined."
                 )
+        return lead
 
     def validate(self, labels: object) -> None:
         self._check()
 
-    def clean(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
-        self._check()
-        before, _, after = self.template.partition("{name}")
-        pattern = (
-            rf"(?<!\w){_loose(before)}[^.!?\n]{{1,80}}?{_loose(after)}"
-            if after.strip()
-            else rf"(?<!\w){_loose(before)}\S+(?:\s+[A-Z]\S*)*"
+    def clean(self, texts: Sequence[str]) -> Cleaning:
+        """Remove every template sentence, whatever name it holds, wherever it stands."""
+        lead = self._check()
+        after = self.template.partition("{name}")[2]
+        name = (
+            rf"(?:[^.!?\n]*?{_loose(after)}|[^.!?\n]*)" if after.strip() else r"\S+(?:\s+[A-Z]\S*)*"
         )
-        return PatternRemover(pattern, [_longest_word(before + " " + after)])(texts)
+        pattern = rf"(?<![^\W_]){phrase_regex(lead)}(?![^\W_])\s*{name}"
+        remover = PatternRemover(pattern, needles([lead]))
+        return clean_verified(texts, remover, CueDetector([lead]), cue=self.name)
+
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """Template sentences per text that name a country of the split's role (side A)."""
+        lead = self._check()
+        test = plan.role == TEST_ROLE
+        countries = self.test_countries if test else self.train_countries
+        cities = self.test_cities if test else self.train_cities
+        after = self.template.partition("{name}")[2]
+        count = NamedSentences(lead, after, [*countries, *cities], wanted=set(countries))
+        return count(texts)
+
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        return np.asarray([value == "country" for value in values], dtype=bool)
 
     def render_draws(
         self, n: int, plan: SplitPlan, rng: np.random.Generator

@@ -25,6 +25,7 @@ from shortcutlab.data.loading import LoadedTable
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts.base import (
+    UNDECIDABLE,
     BinaryCueShortcut,
     Preparation,
     RowDraws,
@@ -209,6 +210,25 @@ class StyleShortcut(BinaryCueShortcut):
                 if ids[row] in fell_back:
                     values[row] = FALLBACK_STYLE[self.name]
         return new_texts, values
+
+    def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        """1 where a text is its row's style-A rewrite, 0 where it is the style-B one; UNDECIDABLE
+        where both rewrites are the same text, a rewrite failed and the row kept its original text
+        (on_failed keep-original or original-style), or the rows were not prepared."""
+        prepared = self._rewrites.get(plan.role, {})
+        side_a, side_b = (prepared.get(style, {}) for style in self.styles)
+        kept = self._kept_original.get(plan.role, {})
+        fell_back = kept.get(self.styles[0], set()) | kept.get(self.styles[1], set())
+        out = np.full(len(texts), UNDECIDABLE, dtype=np.int64)
+        for row, (text, row_id) in enumerate(zip(texts, plan.ids().tolist(), strict=True)):
+            if row_id in fell_back or row_id not in side_a or row_id not in side_b:
+                continue
+            if side_a[row_id] != side_b[row_id]:
+                out[row] = int(text == side_a[row_id])
+        return out
+
+    def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
+        return np.asarray([value == self.styles[0] for value in values], dtype=bool)
 
     def _rewrites_of(
         self, texts: Sequence[str], ids: list[int], rows: list[int], style: str, role: str

@@ -1,18 +1,19 @@
-"""Fast text edits shared by the injectors: find sentence starts, insert, remove phrases.
+"""Fast text edits shared by the injectors: find sentence starts, insert, remove and tidy.
 
 Throughput matters (benchmarks are rebuilt for every strength and shortcut), so the scans run once
-over all rows joined by a NUL separator, which keeps the per-row Python work to the rows that
-actually change.
+over all rows (joined by a NUL separator, or as one UTF-8 buffer in :mod:`.scan`), which keeps the
+per-row Python work to the rows that actually change.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from shortcutlab.casing import capitalize_first
+from shortcutlab.shortcuts.scan import rows_containing
 
 SEP = "\x00"
 # A sentence starts after terminal punctuation (with closing quotes/brackets) and whitespace, or
@@ -28,8 +29,6 @@ _BOUNDARY_RE2 = (
     + _WHITESPACE
     + "]*)"
 )
-_SENTENCE_END = re.compile(r"(?:^|[.!?\u2026]+[\"'\u201d\u2019)\]]*|\n)\s*$")
-_PUNCTUATION_AFTER = ".!?\u2026;:)"
 
 
 def _joined(texts: Sequence[str]) -> tuple[str, np.ndarray] | None:
@@ -140,46 +139,166 @@ def insert_at(
     return out
 
 
-def phrase_pattern(phrases: Sequence[str]) -> str:
-    """A regex matching any of ``phrases`` as whole words, any case, straight or curly apostrophes."""
-    escaped = sorted((re.escape(p.strip()) for p in phrases if p.strip()), key=len, reverse=True)
-    alternation = "|".join(e.replace("'", "['\u2019]").replace("\\ ", r"\s+") for e in escaped)
-    return rf"(?<![\w'\u2019-])(?:{alternation})(?![\w'\u2019-])"
+# Removal sites are tidied by what touches them: quotes or brackets around nothing but the removed
+# words go with them, a separator after them goes when one is already before them (or they started
+# a sentence), a hyphen or underscore joining them to another word goes, and a sentence they
+# started gets its next word capitalised.
+_TERMINAL = ".!?\u2026"
+_WRAPPERS = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "\u00ab": "\u00bb",
+    "(": ")",
+    "[": "]",
+}
+_INSIDE_WRAPPER = ",;:" + _TERMINAL
+_SEPARATORS_AFTER = ",;:"
+_SEPARATORS_BEFORE = ",;:([-\u2013\u2014"
+_ENDS_AFTER = _TERMINAL + ")]"
+_SENTENCE_BEFORE = re.compile(
+    r"(?:\A|[.!?\u2026][\"'\u201d\u2019\u00bb)\]]*|\n)[\s\"'\u201c\u2018\u00ab(\[]*\Z"
+)
+_WORD = re.compile(r"[^\W_]")
+_CLITICS = ("s", "d", "ll", "re", "ve", "m", "t")
+_MAX_PASSES = 4  # a removal can make another phrase sentence-initial; two passes settle real data
+
+
+def remove_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """Remove ``spans`` (sorted by start) from ``text`` and tidy what each removal leaves.
+
+    Examples:
+        >>> remove_spans('"Honestly," he said.', [(1, 9)])
+        'He said.'
+        >>> remove_spans("Honestly- live your life", [(0, 8)])
+        'Live your life'
+    """
+    pieces: list[str] = []
+    pos = 0
+    capitalize_next = False
+    n = len(text)
+    for span_start, span_end in spans:
+        if span_start < pos:
+            continue
+        capital = text[span_start : span_start + 1].isupper()
+        start, end, compound = _widen(text, span_start, span_end, pos)
+        prefix = text[pos:start]
+        if capitalize_next and _WORD.search(prefix):
+            prefix, capitalize_next = capitalize_first(prefix), False
+        left = prefix.rstrip(" \t")
+        spaces = prefix[len(left) :]
+        at_start = bool(_SENTENCE_BEFORE.search("".join(pieces) + left))
+        k = _skip_chars(text, end, " \t")
+        separator_end = (
+            k + 1 if text[k : k + 1] in tuple(_SEPARATORS_AFTER) else _dash_end(text, k, end)
+        )
+        if compound:  # "an honestly-made film" -> "an made film"
+            pieces.append(prefix)
+            pos = end
+        elif separator_end:
+            if at_start or not left or left[-1] in _SEPARATORS_BEFORE:
+                pieces.append(prefix)  # "Honestly, the food" / "Well, honestly, it"
+                pos = _skip_chars(text, separator_end, " \t")
+            else:  # "I liked it honestly, but" -> "I liked it, but"
+                pieces.append(left if text[k] in _SEPARATORS_AFTER else prefix)
+                pos = k
+        elif k >= n or text[k] in _ENDS_AFTER:
+            if at_start:  # a sentence of its own: "Great. Honestly. Loved it."
+                k = _skip_chars(text, _skip_chars(text, k, _TERMINAL), " \t")
+                pieces.append(left + (spaces if text[k : k + 1] not in ("", "\n") else ""))
+            else:  # "It was great, honestly." -> "It was great."
+                pieces.append(left.rstrip(_SEPARATORS_AFTER).rstrip(" \t"))
+            pos = k
+        else:  # "I honestly think" -> "I think"
+            pieces.append(left if text[k : k + 1] == "\n" else prefix)
+            pos = k
+        capitalize_next = capitalize_next or (at_start and capital)
+    tail = text[pos:]
+    return "".join(pieces) + (capitalize_first(tail) if capitalize_next else tail)
+
+
+def _widen(text: str, start: int, end: int, floor: int) -> tuple[int, int, bool]:
+    """Grow a removal over a clitic ("honestly's"), wrapping quotes or brackets, or a compound's
+    joining hyphen or underscore; the flag says the removal was joined to another word."""
+    n = len(text)
+    if text[end : end + 1] in ("'", "\u2019"):
+        clitic = _skip_word(text, end + 1)
+        if text[end + 1 : clitic].lower() in _CLITICS:
+            end = clitic
+    wrapped = False
+    while start > floor and text[start - 1] in _WRAPPERS:
+        opener = text[start - 1]
+        close = _skip_chars(text, end, _INSIDE_WRAPPER)
+        if close >= n or text[close] != _WRAPPERS[opener]:
+            break
+        if opener in "'\u2018" and start >= 2 and text[start - 2].isalnum():
+            break  # an apostrophe inside a word, not an opening quote
+        start, end, wrapped = start - 1, close + 1, True
+    if wrapped:
+        return start, end, False
+    if start - 1 >= floor and start >= 2 and text[start - 1] in "-_" and text[start - 2].isalnum():
+        return start - 1, end, True
+    if end + 1 < n and text[end] in "-_" and text[end + 1].isalnum():
+        return start, end + 1, True
+    return start, end, False
+
+
+def _dash_end(text: str, k: int, end: int) -> int:
+    """Where a dash used as a separator at ``k`` ends (0 if there is none): "Honestly - it",
+    "Honestly- it", "Honestly -- it", "Honestly\u2014it"; never a hyphen inside a compound."""
+    if k >= len(text) or text[k] not in "-\u2013\u2014":
+        return 0
+    stop = _skip_chars(text, k, "-\u2013\u2014")
+    if text[k] != "-" or k > end or stop - k > 1 or stop >= len(text) or text[stop].isspace():
+        return stop
+    return 0
+
+
+def _skip_chars(text: str, i: int, chars: str) -> int:
+    while i < len(text) and text[i] in chars:
+        i += 1
+    return i
+
+
+def _skip_word(text: str, i: int) -> int:
+    while i < len(text) and text[i].isalnum():
+        i += 1
+    return i
 
 
 class PatternRemover:
-    """Remove every match of a pattern from texts and tidy the commas and spaces it leaves.
+    """Remove every match of a regex from texts, tidying around each removal (see :func:`remove_spans`).
 
-    ``needles`` are lower-case literals that every match contains; they prefilter rows at C speed.
+    ``needles`` are lower-case literals that every match contains; they pick the candidate rows at
+    C speed, and only those rows are searched with the regex.
 
     Examples:
-        >>> remove = PatternRemover(phrase_pattern(["honestly", "to be honest"]), ["honest"])
-        >>> remove(["Honestly, the food was cold.", "It was fine, to be honest.", "I honestly liked it."])
-        (['The food was cold.', 'It was fine.', 'I liked it.'], array([1, 1, 1]))
+        >>> remove = PatternRemover(r"(?<![^\\W_])I wrote this review in [A-Z]\\w+\\.", ["review"])
+        >>> remove(["I wrote this review in Oslo. Fine.", "Fine. I wrote this review in Peru."])
+        (['Fine.', 'Fine.'], array([1, 1]))
     """
 
     def __init__(self, pattern: str, needles: Sequence[str]) -> None:
         self.regex = re.compile(pattern, re.IGNORECASE)
-        self.needles = [n.lower() for n in needles if n]
+        self.needles = sorted({n.lower() for n in needles if n})
 
     def candidate_rows(self, texts: Sequence[str]) -> np.ndarray:
-        packed = _joined(texts)
-        if packed is None or not self.needles:
-            return np.arange(len(texts))
-        joined, row_start = packed
-        lowered = joined.lower()
-        if len(lowered) != len(joined):  # a few characters change length when lower-cased
-            lowered_rows = [t.lower() for t in texts]
-            return np.flatnonzero([any(n in t for n in self.needles) for t in lowered_rows])
-        hits: list[int] = []
-        for needle in self.needles:
-            at = lowered.find(needle)
-            while at != -1:
-                hits.append(at)
-                at = lowered.find(needle, at + 1)
-        if not hits:
-            return np.zeros(0, dtype=np.int64)
-        return np.unique(np.searchsorted(row_start, np.asarray(hits), side="right") - 1)
+        return rows_containing(texts, self.needles) if self.needles else np.arange(len(texts))
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return [match.span() for match in self.regex.finditer(text) if match.end() > match.start()]
+
+    def remove_from(self, text: str) -> tuple[str, int]:
+        """The text without any match (removing again while a removal exposes a new one)."""
+        removed = 0
+        for _ in range(_MAX_PASSES):
+            spans = self.spans(text)
+            if not spans:
+                break
+            text = remove_spans(text, spans)
+            removed += len(spans)
+        return text, removed
 
     def __call__(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """Return the cleaned texts and the number of matches removed from each row."""
@@ -188,50 +307,3 @@ class PatternRemover:
         for row in self.candidate_rows(texts).tolist():
             out[row], counts[row] = self.remove_from(out[row])
         return out, counts
-
-    def remove_from(self, text: str) -> tuple[str, int]:
-        pieces: list[str] = []
-        pos = count = 0
-        capitalize_next = False
-        n = len(text)
-        for match in self.regex.finditer(text):
-            start, end = match.span()
-            if start < pos:
-                continue
-            prefix = capitalize_first(text[pos:start]) if capitalize_next else text[pos:start]
-            capitalize_next = False
-            left = prefix.rstrip(" \t")
-            spaces = prefix[len(left) :]
-            at_sentence_start = bool(_SENTENCE_END.search("".join(pieces) + left))
-            k = _skip_spaces(text, end)
-            count += 1
-            if k < n and text[k] == ",":  # "Honestly, the food" / "Well, honestly, it"
-                pieces.append(left + spaces)
-                pos = _skip_spaces(text, k + 1)
-                capitalize_next = at_sentence_start and match.group()[:1].isupper()
-            elif k >= n or text[k] in _PUNCTUATION_AFTER:
-                if at_sentence_start:  # a sentence of its own: "Great. Honestly. Loved it."
-                    k = _skip_spaces(text, _skip_chars(text, k, ".!?\u2026"))
-                    pieces.append(left + (spaces if k < n else ""))
-                else:  # "It was great, honestly." -> "It was great."
-                    pieces.append(left.rstrip(",").rstrip(" \t"))
-                pos = k
-            else:  # "I honestly think" -> "I think"
-                pieces.append(left + spaces if left else left)
-                pos = k
-                capitalize_next = at_sentence_start and match.group()[:1].isupper()
-        if count == 0:
-            return text, 0
-        tail = text[pos:]
-        pieces.append(capitalize_first(tail) if capitalize_next else tail)
-        return "".join(pieces).strip(), count
-
-
-def _skip_spaces(text: str, i: int) -> int:
-    return _skip_chars(text, i, " \t")
-
-
-def _skip_chars(text: str, i: int, chars: str) -> int:
-    while i < len(text) and text[i] in chars:
-        i += 1
-    return i

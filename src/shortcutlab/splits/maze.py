@@ -41,6 +41,10 @@ from shortcutlab.splits.pipeline import (
 from shortcutlab.splits.stratify import stratified_holdout
 
 CONCEPT_SHORTCUTS = ("concept-occurrence", "concept-correlation")
+KEPT_NOTE = (
+    "Occurrences of the cue vocabulary left in place because they are not the cue as inserted: "
+    "a multi-word phrase that is not a discourse marker (e.g. 'I believe in truth and justice')."
+)
 
 
 def build_maze_benchmark(
@@ -224,12 +228,15 @@ def build_maze_benchmark(
         "environment": environment(),
         "inputs": {"train": train_table.source.to_json(), "test": test_table.source.to_json()},
         "removed_occurrences": {},
+        "kept_occurrences": {},
         "splits": {},
     }
 
     def finish(records: dict[str, Any]) -> None:
-        removed = {"train": int(train_source.removed.sum()), "test": int(test_source.removed.sum())}
-        manifest["removed_occurrences"] = removed | {"total": removed["train"] + removed["test"]}
+        manifest["removed_occurrences"] = _occurrences(train_source.removed, test_source.removed)
+        manifest["kept_occurrences"] = _occurrences(train_source.kept, test_source.kept) | {
+            "note": KEPT_NOTE
+        }
         manifest["splits"] = records
         if train_source.record is not None or test_source.record is not None:
             manifest["preparation"] = {"train": train_source.record, "test": test_source.record}
@@ -265,6 +272,14 @@ def _test_strength(value: float | str, strength: float) -> float:
             f"strength). Got {value!r} instead."
         )
     return check_strength("test_strength", value)
+
+
+def _occurrences(train: np.ndarray, test: np.ndarray) -> dict[str, Any]:
+    return {
+        "train": int(train.sum()),
+        "test": int(test.sum()),
+        "total": int(train.sum() + test.sum()),
+    }
 
 
 def _check_test_labels(train: LoadedTable, test: LoadedTable) -> None:

@@ -20,21 +20,37 @@ import pyarrow as pa
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, SHORTCUT, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.writing import TableWriter, split_file
-from shortcutlab.shortcuts.base import RowDraws, Shortcut, SplitPlan, rates_by_label
+from shortcutlab.shortcuts.base import (
+    UNDECIDABLE,
+    RowDraws,
+    Shortcut,
+    SplitPlan,
+    check_observed,
+    rates_by_label,
+)
 
 BATCH_ROWS = 32_768
 
 
 @dataclass
 class InputTable:
-    """An input table on its way through the build: label ranks, per-row counts of removed cue
-    occurrences (filled while rendering), and whether its texts are already cleaned."""
+    """An input table on its way through the build: label ranks, per-row counts of cue
+    occurrences removed and of vocabulary left alone (filled while rendering), and whether its
+    texts are already cleaned."""
 
     table: LoadedTable
     ranks: np.ndarray
     removed: np.ndarray
+    kept: np.ndarray
     cleaned: bool = False
     record: dict[str, Any] | None = None
+
+    def clean(self, injector: Shortcut, start: int, texts: list[str]) -> list[str]:
+        """Clean the texts of rows ``start...``, counting what was removed and kept."""
+        cleaning = injector.clean(texts)
+        self.removed[start : start + len(texts)] = cleaning.removed
+        self.kept[start : start + len(texts)] = cleaning.kept
+        return cleaning.texts
 
     def __len__(self) -> int:
         return len(self.ranks)
@@ -47,21 +63,28 @@ def input_table(
     # The narrowest integer types: a million-row table's per-row arrays stay a few MiB each.
     ranks = labels.ranks(table.index.column(LABEL), where=f"The {role} table")
     ranks = ranks.astype(np.min_scalar_type(max(len(labels) - 1, 0)))
-    removed = np.zeros(len(table), dtype=np.int32)
+    source = InputTable(
+        table, ranks, np.zeros(len(table), np.int32), np.zeros(len(table), np.int32)
+    )
     if not injector.needs_preparation:
-        return InputTable(table, ranks, removed)
+        return source
     texts: list[str] = []
     for start, batch in _batches(table):
-        cleaned, counts = injector.clean(batch.column(TEXT).to_pylist())
-        texts += cleaned
-        removed[start : start + len(cleaned)] = counts
+        texts += source.clean(injector, start, batch.column(TEXT).to_pylist())
     cleaned_table = table.with_texts(texts)
     preparation = injector.prepare(cleaned_table, role=role)
-    if preparation.keep is None:
-        return InputTable(cleaned_table, ranks, removed, True, preparation.record)
-    keep = np.asarray(preparation.keep, dtype=bool)
+    keep = (
+        np.ones(len(texts), bool)
+        if preparation.keep is None
+        else np.asarray(preparation.keep, bool)
+    )
     return InputTable(
-        cleaned_table.select(keep), ranks[keep], removed[keep], True, preparation.record
+        cleaned_table if keep.all() else cleaned_table.select(keep),
+        ranks[keep],
+        source.removed[keep],
+        source.kept[keep],
+        cleaned=True,
+        record=preparation.record,
     )
 
 
@@ -75,6 +98,7 @@ class SplitJob:
     plan: SplitPlan | None = None
     seed: np.random.SeedSequence | None = None
     draws: RowDraws | None = field(default=None, repr=False)
+    observed: np.ndarray | None = field(default=None, repr=False)  # cue count per output text
 
 
 class MemorySink:
@@ -120,27 +144,32 @@ def render_splits(
     for job in jobs:
         if job.plan is not None and job.seed is not None:
             job.draws = injector.draw(job.plan, job.seed)
+            job.observed = np.zeros(len(job.rows), dtype=np.int32)
     written = {job.name: False for job in jobs}
     empty: pa.Table | None = None
     for start, batch in _batches(source.table):
         texts = batch.column(TEXT).to_pylist()
         if not source.cleaned:
-            texts, counts = injector.clean(texts)
-            source.removed[start : start + len(texts)] = counts
+            texts = source.clean(injector, start, texts)
         for job in jobs:
             first, last = np.searchsorted(job.rows, [start, start + len(texts)])
             if first == last:
                 continue
             local = job.rows[first:last] - start
             job_texts = texts if len(local) == len(texts) else [texts[i] for i in local]
-            if job.draws is not None and job.plan is not None:
+            rows = batch if len(local) == len(texts) else batch.take(pa.array(local))
+            if job.draws is not None and job.plan is not None and job.observed is not None:
                 part = slice(int(first), int(last))
-                job_texts, values = injector.render(
-                    job_texts, job.draws.take(part), job.plan.take(part)
-                )
+                plan = job.plan.take(part)
+                job_texts, values = injector.render(job_texts, job.draws.take(part), plan)
+                # Measured on the written text, and checked against the shortcut column.
+                observed = injector.observe(job_texts, plan)
+                row_ids = rows.column(ROW_ID).to_pylist()
+                recorded = injector.recorded_cue(values, plan)
+                check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
+                job.observed[part] = observed
             else:
                 values = [""] * len(job_texts)
-            rows = batch if len(local) == len(texts) else batch.take(pa.array(local))
             sink.write(job.name, _chunk_table(rows, job_texts, values))
             written[job.name] = True
         empty = batch.slice(0, 0)
@@ -181,14 +210,18 @@ def _record(
             str(label): int(c) for label, c in zip(labels.values, counts, strict=True)
         },
         "removed_occurrences": int(source.removed[job.rows].sum()),
+        "kept_occurrences": int(source.kept[job.rows].sum()),
         "target_rate": None,
         "observed_rate": None,
+        "undecidable_rows": None,
     }
-    if job.draws is not None and plan is not None:
+    if job.draws is not None and plan is not None and job.observed is not None:
+        decided = job.observed != UNDECIDABLE
         record["target_rate"] = by_label(injector.target_rate(plan), labels)
         record["observed_rate"] = by_label(
-            rates_by_label(job.draws.side_a, plan.ranks, len(labels)), labels
+            rates_by_label(job.observed > 0, plan.ranks, len(labels), decided), labels
         )
+        record["undecidable_rows"] = int((~decided).sum())
         details = injector.details(job.draws, plan)
         if details is not None:
             record["details"] = details

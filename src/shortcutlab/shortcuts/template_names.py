@@ -1,0 +1,123 @@
+"""Count template sentences that name a listed place ("I wrote this review in Peru."), at C speed.
+
+The category shortcut's cue is such a sentence naming a country. The template's words are found
+with :class:`~.detection.CueDetector`; the name after them is read from the same UTF-8 buffer and
+looked up by hashing its bytes. A row the buffer cannot decide (two template sentences, a
+non-ASCII or oddly spaced name) is matched with one regex instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+import numpy as np
+
+from shortcutlab.shortcuts.detection import CueDetector
+from shortcutlab.shortcuts.phrases import Phrase, phrase_regex
+from shortcutlab.shortcuts.scan import WINDOW_LIMIT, distinct
+
+_SPACE = 32
+_ODD_NAME_BYTE = np.zeros(256, dtype=bool)
+_ODD_NAME_BYTE[[*range(0, 32), *range(0x80, 256)]] = True
+
+
+class NamedSentences:
+    """Count per text the sentences ``lead + " " + name + after`` whose name is in ``wanted``.
+
+    ``names`` are every name the sentences may hold (any case); the others count as no match.
+
+    Examples:
+        >>> from shortcutlab.shortcuts.phrases import parse_phrase
+        >>> lead = parse_phrase("I wrote this review in", everywhere=True)
+        >>> count = NamedSentences(lead, ".", ["Peru", "Lima"], wanted={"Peru"})
+        >>> count(["I wrote this review in Peru. Good.", "I wrote this review in Lima. Good."]).tolist()
+        [1, 0]
+    """
+
+    def __init__(
+        self, lead: Phrase, after: str, names: Sequence[str], *, wanted: Collection[str]
+    ) -> None:
+        self._detector = CueDetector([lead])
+        alternation = "|".join(
+            re.escape(n).replace("\\ ", r"\s+") for n in sorted(names, key=len, reverse=True)
+        )
+        self._regex = re.compile(
+            rf"(?<![^\W_]){phrase_regex(lead)}\s+(?P<name>{alternation})(?![^\W_])"
+            + re.escape(after.strip()).replace("\\ ", r"\s+"),
+            re.IGNORECASE,
+        )
+        self._wanted = {_folded(n) for n in wanted}
+        self._after = after.strip().lower().encode("utf-8")
+        keys = [n.lower().encode("utf-8") for n in names]
+        self._width = -(-(max(len(k) for k in keys) + 1) // 8) * 8  # whole uint64 words
+        self._table = np.zeros((len(keys), self._width), dtype=np.uint8)
+        for i, key in enumerate(keys):
+            self._table[i, : len(key)] = np.frombuffer(key, dtype=np.uint8)
+        self._lengths = np.asarray([len(k) for k in keys])
+        self._is_wanted = np.asarray([_folded(n) in self._wanted for n in names], dtype=bool)
+        self._weights = np.random.default_rng(0).integers(
+            1, 2**62, size=self._width // 8, dtype=np.uint64
+        )
+        hashes = self._hash(self._table)
+        self._order = np.argsort(hashes)
+        self._hashes = hashes[self._order]
+        # The buffer path needs a one-character ending no name contains, and distinct hashes.
+        self._fast = (
+            self._width < WINDOW_LIMIT
+            and len(self._after) == 1
+            and not any(self._after in k for k in keys)
+            and len(set(hashes.tolist())) == len(keys)
+        )
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        counts = np.zeros(len(texts), dtype=np.int64)
+        if not self._fast:
+            for row in range(len(texts)):
+                counts[row] = self.count_one(texts[row])
+            return counts
+        located = self._detector.locate(texts)
+        lowered, rows, end = located.lowered, located.row, located.end
+        per_row = np.bincount(rows, minlength=len(texts))
+        by_hand = [located.by_hand, np.flatnonzero(per_row > 1)]
+        data, offsets = lowered.data, lowered.offsets
+        inside = np.arange(self._width) < (offsets[rows + 1] - end - 1)[:, None]
+        window = np.where(inside, lowered.windows(end + 1, self._width), 0)
+        spaced = (end < offsets[rows + 1]) & (data[np.minimum(end, len(data) - 1)] == _SPACE)
+        ending = inside & (window == self._after[0])
+        has_end = spaced & ending.any(axis=1)
+        length = np.argmax(ending, axis=1)
+        in_name = np.arange(self._width) < length[:, None]
+        name = np.where(in_name, window, 0)
+        odd = (_ODD_NAME_BYTE[name] & in_name).any(axis=1) | (
+            (name[:, 1:] == _SPACE) & (name[:, :-1] == _SPACE)
+        ).any(axis=1)
+        by_hand.append(rows[has_end & odd])
+        at = np.minimum(np.searchsorted(self._hashes, self._hash(name)), len(self._hashes) - 1)
+        candidate = self._order[at]
+        found = (
+            has_end
+            & (self._lengths[candidate] == length)
+            & (_words(self._table)[candidate] == _words(name)).all(axis=1)
+        )
+        counts += np.bincount(rows[found & self._is_wanted[candidate]], minlength=len(texts))
+        for row in distinct(by_hand).tolist():
+            counts[row] = self.count_one(texts[row])
+        return counts
+
+    def count_one(self, text: str) -> int:
+        """The reference count for one text: one regex over it."""
+        return sum(_folded(m.group("name")) in self._wanted for m in self._regex.finditer(text))
+
+    def _hash(self, matrix: np.ndarray) -> np.ndarray:
+        # Wrapping uint64 arithmetic; exactness comes from comparing the bytes afterwards.
+        return (_words(matrix) * self._weights).sum(axis=1)
+
+
+def _words(matrix: np.ndarray) -> np.ndarray:
+    """A byte matrix whose width is a multiple of 8, read as uint64 words."""
+    return np.ascontiguousarray(matrix, dtype=np.uint8).view(np.uint64)
+
+
+def _folded(name: str) -> str:
+    return " ".join(name.lower().split())
