@@ -17,7 +17,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from shortcutlab.data.columns import numpy_of
+from shortcutlab.data.columns import (
+    bool_array,
+    float_array,
+    int_array,
+    numpy_of,
+    scalars_array,
+    string_array,
+)
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 
 if TYPE_CHECKING:
@@ -66,21 +73,21 @@ def normalize_label_array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
         values = values.combine_chunks()
     kind = values.type
     if pa.types.is_boolean(kind):
-        return pa.array([str(v) for v in values.to_pylist()], pa.string())
+        return string_array([str(v) for v in values.to_pylist()])
     if pa.types.is_integer(kind):
         return pc.cast(values, pa.int64())
     if pa.types.is_floating(kind):
         return pc.cast(values, pa.float64())
     if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        values = pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())
+        values = pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())  # fmt: skip
     encoded = pc.dictionary_encode(pc.utf8_trim_whitespace(values))
     names = [str(v) for v in encoded.dictionary.to_pylist()]
     if names and all(_INT.match(v) for v in names):
-        dictionary = pa.array([int(v) for v in names], pa.int64())
+        dictionary = int_array(np.array([int(v) for v in names], dtype=np.int64))
     elif names and all(_FLOAT.match(v) for v in names):
-        dictionary = pa.array([float(v) for v in names], pa.float64())
+        dictionary = float_array(np.array([float(v) for v in names], dtype=np.float64))
     else:
-        return pa.array(encoded.dictionary.take(encoded.indices))
+        return encoded.dictionary.take(encoded.indices)
     return dictionary.take(encoded.indices)
 
 
@@ -90,7 +97,7 @@ def _pandas_dtype(kind: pa.DataType) -> str:
 
 def _coerce_like(given: Sequence[Any], sample: Label) -> list[Label]:
     """Convert user-given label names (strings from the command line) to the data's type."""
-    out: list[Label] = normalize_label_array(pa.array([str(v) for v in given])).to_pylist()
+    out: list[Label] = normalize_label_array(string_array([str(v) for v in given])).to_pylist()
     if isinstance(sample, str):
         out = [str(v) for v in given]
     elif isinstance(sample, float):
@@ -123,16 +130,16 @@ class LabelSpace:
         """Map label values (a sequence, a pandas Series or an Arrow array) to their ranks
         0..K-1; unknown values raise a DataError."""
         array = _as_arrow(labels)
-        value_set = pa.array(list(self.values)) if self.values else pa.array([])
+        value_set = scalars_array(self.values)
         if len(array) and array.type != value_set.type:
             try:
                 array = pc.cast(array, value_set.type)
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                array = pa.array([str(v) for v in array.to_pylist()])
+                array = string_array([str(v) for v in array.to_pylist()])
         ranks = pc.index_in(array, value_set=value_set)
         if ranks.null_count:
             missing = numpy_of(pc.is_null(ranks))
-            values = array.filter(pa.array(missing)).to_pylist()
+            values = array.filter(bool_array(missing)).to_pylist()
             unknown = sorted({str(v) for v in values})
             raise DataError(
                 f"{where} has labels {', '.join(unknown)} that are not in the label set "

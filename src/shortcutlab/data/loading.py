@@ -18,7 +18,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from shortcutlab.data.columns import numpy_of
+from shortcutlab.data.columns import (
+    bool_array,
+    bool_scalar,
+    filled,
+    int_array,
+    numpy_of,
+    string_array,
+)
 from shortcutlab.data.labels import normalize_label_array
 from shortcutlab.data.reading import (
     delimited_file,
@@ -135,14 +142,12 @@ class LoadedTable:
         """The rows at the given positions (a boolean mask or indices), same source."""
         rows = np.asarray(rows)
         indices = np.flatnonzero(rows) if rows.dtype == bool else rows
-        return LoadedTable(self.table.take(pa.array(indices, pa.int64())), self.source)
+        return LoadedTable(self.table.take(int_array(indices.astype(np.int64))), self.source)
 
     def with_texts(self, texts: list[str]) -> LoadedTable:
         """The same rows with new texts (e.g. after cleaning)."""
         position = self.table.schema.get_field_index(TEXT)
-        return LoadedTable(
-            self.table.set_column(position, TEXT, pa.array(texts, pa.string())), self.source
-        )
+        return LoadedTable(self.table.set_column(position, TEXT, string_array(texts)), self.source)
 
 
 def split_source_spec(spec: str | Path) -> tuple[Path, str | None]:
@@ -258,7 +263,7 @@ def _canonical(
     table = pa.table({ROW_ID: row_ids, **texts, LABEL: raw.column(label_col), **extras})
     keep = ~(empty_text | empty_label)
     if not keep.all():
-        table = table.filter(pa.array(keep))
+        table = table.filter(bool_array(keep))
     if table.num_rows == 0:
         raise DataError(f"{name} has no rows with a non-empty text and label.")
     position = table.schema.get_field_index(LABEL)
@@ -336,8 +341,8 @@ def _row_ids(raw: pa.Table) -> pa.Array:
         if pa.types.is_integer(column.type) and column.null_count == 0:
             ids = numpy_of(pc.cast(column, pa.int64()))
             if len(np.unique(ids)) == len(ids):
-                return pa.array(ids)
-    return pa.array(np.arange(raw.num_rows, dtype=np.int64))
+                return int_array(ids.astype(np.int64))
+    return int_array(np.arange(raw.num_rows, dtype=np.int64))
 
 
 def _as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -352,9 +357,9 @@ def _as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
 def _is_empty(values: pa.ChunkedArray) -> np.ndarray:
     missing = numpy_of(values.is_null())
     if pa.types.is_floating(values.type):
-        missing |= numpy_of(pc.is_nan(values).fill_null(True))
+        missing |= numpy_of(filled(pc.is_nan(values), bool_scalar(True)))
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-        blank = pc.match_substring_regex(values, BLANK_RE2).fill_null(False)
+        blank = filled(pc.match_substring_regex(values, BLANK_RE2), bool_scalar(False))
         missing |= numpy_of(blank)
     return missing
 

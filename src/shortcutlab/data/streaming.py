@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from shortcutlab.data.columns import bool_array
 from shortcutlab.errors import DataError
 
 BLOCK_BYTES = 1 << 20
@@ -78,7 +79,7 @@ class TextStream:
         columns = [self.text_col] + ([self.text_pair_col] if self.text_pair_col else [])
         position = 0
         for batch in self.file.batches(columns):
-            keep = pa.array(self.keep[position : position + batch.num_rows])
+            keep = bool_array(self.keep[position : position + batch.num_rows])
             position += batch.num_rows
             texts = batch.column(self.text_col).filter(keep)
             pairs = batch.column(self.text_pair_col).filter(keep) if self.text_pair_col else None

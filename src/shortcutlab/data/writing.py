@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.data.columns import filled, string_array, text_scalar
 from shortcutlab.data.reading import sha256_file, table_from_frame
 from shortcutlab.errors import ConfigError, OutputExistsError
 from shortcutlab.registry import check_choice
@@ -123,8 +124,9 @@ class TableWriter:
 def csv_rows(table: pa.Table) -> bytes:
     """The rows of ``table`` as CSV lines (no header)."""
     cells = [_csv_column(table.column(i)) for i in range(table.num_columns)]
-    lines = pc.binary_join_element_wise(*cells, ",") if len(cells) > 1 else cells[0]
-    return _concatenated(pc.binary_join_element_wise(lines, "", "\n"))
+    comma, empty, newline = text_scalar(","), text_scalar(""), text_scalar("\n")
+    lines = pc.binary_join_element_wise(*cells, comma) if len(cells) > 1 else cells[0]
+    return _concatenated(pc.binary_join_element_wise(lines, empty, newline))
 
 
 def _csv_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
@@ -136,13 +138,15 @@ def _csv_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
         text = column.cast(pa.string())
         needs_quotes = pc.match_substring_regex(text, '[",\r\n]')
-        quoted = pc.binary_join_element_wise('"', pc.replace_substring(text, '"', '""'), '"', "")
-        return pc.if_else(needs_quotes, quoted, text).fill_null("")
+        quote = text_scalar('"')
+        escaped = pc.replace_substring(text, '"', '""')
+        quoted = pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))
+        return filled(pc.if_else(needs_quotes, quoted, text), text_scalar(""))
     else:  # floats (repr, as pandas writes them), booleans, anything else: Python's text
         encoded = pc.dictionary_encode(column)
         names = [_csv_cell(_python_text(v)) for v in encoded.dictionary.to_pylist()]
-        text = pa.array(names, pa.string()).take(encoded.indices)
-    return text.fill_null("")
+        text = string_array(names).take(encoded.indices)
+    return filled(text, text_scalar(""))
 
 
 def _python_text(value: Any) -> str:

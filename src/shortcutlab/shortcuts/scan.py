@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
+
+from shortcutlab.data.columns import string_array
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 WINDOW_LIMIT = 64  # the widest window :meth:`LoweredBytes.windows` serves
@@ -29,7 +30,7 @@ class LoweredBytes:
     @classmethod
     def of(cls, texts: Sequence[str], *, ascii_only: bool = True) -> LoweredBytes:
         """Encode ``texts``; ``ascii_only`` folds A-Z only (enough for ASCII needles, and 10x faster)."""
-        array = pa.array(texts, type=pa.large_string())
+        array = string_array(texts, large=True)
         lowered = pc.ascii_lower(array) if ascii_only else pc.utf8_lower(array)
         _, offsets, data = lowered.buffers()
         start = lowered.offset

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from shortcutlab.casing import capitalize_first
+from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.shortcuts.scan import rows_containing
 
 SEP = "\x00"
@@ -92,27 +93,21 @@ def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.nda
         >>> random_sentence_starts(["Good. Bad!  Ugly", "One", "\\n Two"], np.array([0.99, 0.5, 0.9])).tolist()
         [12, 0, 2]
     """
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     if not len(texts):
         return np.zeros(0, dtype=np.int64)
-    array = pa.array(texts, pa.string())
+    array = string_array(texts)
     # A boundary at the very end of a text starts no sentence (the lookahead of _BOUNDARY).
-    counts = pc.count_substring_regex(array, _BOUNDARY_RE2).to_numpy().astype(np.int64)
-    counts -= pc.match_substring_regex(array, f"(?:{_BOUNDARY_RE2})$").to_numpy(
-        zero_copy_only=False
-    )
+    counts = numpy_of(pc.count_substring_regex(array, _BOUNDARY_RE2)).astype(np.int64)
+    counts -= numpy_of(pc.match_substring_regex(array, f"(?:{_BOUNDARY_RE2})$"))
     stripped = pc.utf8_ltrim(array, characters=_WHITESPACE_CHARS)
-    blank = pc.equal(pc.utf8_length(stripped), 0).to_numpy(zero_copy_only=False)
-    leads = pc.subtract(pc.utf8_length(array), pc.utf8_length(stripped)).to_numpy()
-    leads = np.where(blank, 0, leads).astype(np.int64)
+    stripped_lengths = numpy_of(pc.utf8_length(stripped))
+    blank = stripped_lengths == 0
+    leads = np.where(blank, 0, numpy_of(pc.utf8_length(array)) - stripped_lengths).astype(np.int64)
     # A line break in the leading white space makes a boundary that ends at the first
     # character: the same start as the text's own, counted once.
-    repeated = (
-        pc.match_substring_regex(array, f"^[{_WHITESPACE}]*\\n").to_numpy(zero_copy_only=False)
-        & ~blank
-    )
+    repeated = numpy_of(pc.match_substring_regex(array, f"^[{_WHITESPACE}]*\\n")) & ~blank
     starts = 1 + counts - repeated
     choice = np.minimum((uniforms * starts).astype(np.int64), starts - 1)
     positions = leads.copy()
@@ -121,10 +116,11 @@ def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.nda
     for k in np.unique(nth[later]).tolist():
         rows = later[nth[later] == k]
         # Split at the first k boundaries: what follows the last one starts sentence k + 1.
-        chosen = array.take(pa.array(rows))
+        chosen = array.take(int_array(rows))
         pieces = pc.split_pattern_regex(chosen, _BOUNDARY_RE2, max_splits=k)
-        rest = pc.utf8_length(pc.list_flatten(pieces)).to_numpy()[pieces.offsets.to_numpy()[1:] - 1]
-        positions[rows] = pc.utf8_length(chosen).to_numpy() - rest
+        lengths = numpy_of(pc.utf8_length(pc.list_flatten(pieces)))
+        rest = lengths[numpy_of(pieces.offsets)[1:] - 1]
+        positions[rows] = numpy_of(pc.utf8_length(chosen)) - rest
     return positions
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from shortcutlab.data.columns import int_array, string_array
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, SHORTCUT, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.writing import TableWriter, split_file
@@ -157,7 +158,7 @@ def render_splits(
                 continue
             local = job.rows[first:last] - start
             job_texts = texts if len(local) == len(texts) else [texts[i] for i in local]
-            rows = batch if len(local) == len(texts) else batch.take(pa.array(local))
+            rows = batch if len(local) == len(texts) else batch.take(int_array(local))
             if job.draws is not None and job.plan is not None and job.observed is not None:
                 part = slice(int(first), int(last))
                 plan = job.plan.take(part)
@@ -189,11 +190,11 @@ def _batches(table: LoadedTable) -> Any:
 
 
 def _chunk_table(rows: pa.Table, texts: Sequence[str], values: Sequence[str]) -> pa.Table:
-    columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: pa.array(texts, pa.string())}
+    columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: string_array(texts)}
     if TEXT_PAIR in rows.column_names:
         columns[TEXT_PAIR] = rows.column(TEXT_PAIR)
     columns[LABEL] = rows.column(LABEL)
-    columns[SHORTCUT] = pa.array(values, pa.string())
+    columns[SHORTCUT] = string_array(values)
     return pa.table(columns)
 
 
