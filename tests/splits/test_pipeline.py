@@ -3,7 +3,9 @@
 import pandas as pd
 import pytest
 
-from shortcutlab.splits import Benchmark, build_maze_benchmark, pipeline
+from shortcutlab.data import load_table
+from shortcutlab.shortcuts import make_shortcut
+from shortcutlab.splits import Benchmark, build_maze_benchmark, distractors_from_columns, pipeline
 from tests.conftest import folder_bytes
 
 
@@ -102,3 +104,31 @@ def test_a_file_that_changes_between_the_two_reads_is_refused(data_files, tmp_pa
     with pytest.raises(ValueError, match="changed while it was being read"):
         build_maze_benchmark(data_files / "train.csv", data_files / "test.csv", out=tmp_path / "b")
     assert not (tmp_path / "b").exists()
+
+
+def test_labels_the_texts_cannot_decide_get_no_observed_rate(corpus):
+    from shortcutlab.shortcuts import SplitPlan
+    from shortcutlab.shortcuts.base import UNDECIDABLE
+
+    bench = build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut="concept-correlation", strength=0.8
+    )
+    injector = make_shortcut(
+        "concept-correlation",
+        {
+            "distractors": distractors_from_columns(
+                *(load_table(corpus[r]) for r in ("train", "test"))
+            )
+        },
+    )
+    test = bench["test"]
+    ranks = bench.labels.ranks(test["label"])
+    plan = SplitPlan(ranks=ranks, labels=bench.labels, strength=1.0, role="test")
+    undecided = injector.observe(test["text"].tolist(), plan) == UNDECIDABLE
+    recorded = bench.manifest["splits"]["test"]["observed_rate"]
+    shares = pd.Series(undecided).groupby(ranks).mean()
+    assert (shares >= 0.5).any() and (shares < 0.5).any()  # the corpus has both kinds of label
+    for rank, share in shares.items():
+        value = recorded[str(bench.labels.values[rank])]
+        assert (value is None) == (share >= 0.5)
+    assert bench.manifest["splits"]["test"]["undecidable_rows"] == int(undecided.sum())

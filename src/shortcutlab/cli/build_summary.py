@@ -37,12 +37,24 @@ def benchmark_summary(console: Console, benchmark: Any) -> None:
     for split, record in splits.items():
         target, observed = record.get("target_rate"), record.get("observed_rate")
         cells = [
-            f"{_rate(target[label])} / {_rate(observed[label])}" if target else "-"
+            f"{_rate(target[label])} / {_rate(observed[label])}" if target else "—"
             for label in labels
         ]
         table.add_row(split, str(record["rows"]), *cells)
     console.print(table)
+    undecidable = sum(r.get("undecidable_rows") or 0 for r in splits.values())
+    if undecidable:
+        console.print(
+            f"Observed rates leave out {undecidable} rows whose text cannot tell the two sides "
+            f"apart (—: most of a label's rows)."
+        )
+    kept = manifest.get("kept_occurrences", {}).get("total", 0)
+    if kept:
+        console.print(
+            f"Kept {kept} occurrences of the vocabulary that are not the cue as inserted "
+            f"(e.g. a phrase mid-sentence); see kept_occurrences in the manifest."
+        )
 
 
 def _rate(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
+    return "—" if value is None else f"{value:.2f}"  # no rate: nothing to measure it on

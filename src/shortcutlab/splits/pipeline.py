@@ -218,10 +218,13 @@ def _record(
     }
     if job.draws is not None and plan is not None and job.observed is not None:
         decided = job.observed != UNDECIDABLE
+        k = len(labels)
+        observed = rates_by_label(job.observed > 0, plan.ranks, k, decided)
+        # Rows whose text cannot tell the sides apart are left out; where they are most of a
+        # label's rows, the rest is no measurement of that label: null, not a biased rate.
+        observed[rates_by_label(decided, plan.ranks, k) < 0.5] = np.nan
         record["target_rate"] = by_label(injector.target_rate(plan), labels)
-        record["observed_rate"] = by_label(
-            rates_by_label(job.observed > 0, plan.ranks, len(labels), decided), labels
-        )
+        record["observed_rate"] = by_label(observed, labels)
         record["undecidable_rows"] = int((~decided).sum())
         details = injector.details(job.draws, plan)
         if details is not None:
