@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -33,8 +34,30 @@ def _done(database):
         return 0
 
 
+def children(pid):
+    """Process ids whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def run_and_kill(spec, run, *, after_cells, extra=()):
-    """Start 'shortcutlab run' in a subprocess and SIGKILL it once ``after_cells`` cells are stored."""
+    """Start 'shortcutlab run' in a subprocess and SIGKILL it once ``after_cells`` cells are
+    stored; returns the process ids of its children (pool workers) at that moment."""
     command = [sys.executable, "-m", "shortcutlab", "run", str(spec), "--out", str(run), *extra]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
@@ -44,15 +67,21 @@ def run_and_kill(spec, run, *, after_cells, extra=()):
         and time.monotonic() < deadline
     ):
         time.sleep(0.05)
+    workers = children(process.pid)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
+    return workers
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_kill_nine_then_resume(tmp_path, jobs):
     (tmp_path / "spec.yaml").write_text(SPEC)
     run = tmp_path / "run"
-    run_and_kill(tmp_path / "spec.yaml", run, after_cells=3, extra=["--jobs", jobs])
+    workers = run_and_kill(tmp_path / "spec.yaml", run, after_cells=3, extra=["--jobs", jobs])
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [w for w in workers if alive(w)], "pool workers outlived their killed coordinator"
     with sqlite3.connect(run / "results.sqlite") as db:
         done = db.execute("SELECT count(*) FROM cells").fetchone()[0]
         orphans = db.execute(

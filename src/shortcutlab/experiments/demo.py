@@ -10,10 +10,9 @@ Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from shortcutlab.data.loading import load_table
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark, family_frame
+from shortcutlab.experiments.pool import worker_pool
 from shortcutlab.experiments.replicates import check_vary
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.reports.plots import plot_delta_vs_strength
@@ -157,10 +157,7 @@ def run_demo(
                 results[i] = _cell(*args)
                 progress(f"{args[2]} λ={args[3]:g}", len(results), len(cells))
         else:
-            # spawn: workers start clean, never inheriting the parent's threads or locks.
-            with ProcessPoolExecutor(
-                max_workers=jobs, mp_context=multiprocessing.get_context("spawn")
-            ) as pool:
+            with worker_pool(jobs) as pool:
                 futures = {pool.submit(_cell, *args): i for i, args in enumerate(arguments)}
                 for future in as_completed(futures):
                     i = futures[future]

@@ -8,15 +8,15 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import socket
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 from urllib.parse import urlparse
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.pool import worker_pool
 from shortcutlab.experiments.worker import Task, TaskOutcome, execute
 from shortcutlab.registry import Registry
 
@@ -61,10 +61,7 @@ class LocalExecutor(Executor):
                 if fail_fast and outcome.failed:
                     return
             return
-        # spawn: workers start clean, never inheriting the coordinator's threads, locks or store.
-        with ProcessPoolExecutor(
-            max_workers=self.jobs, mp_context=multiprocessing.get_context("spawn")
-        ) as pool:
+        with worker_pool(self.jobs) as pool:
             pending = {pool.submit(execute, task) for task in tasks}
             try:
                 while pending:

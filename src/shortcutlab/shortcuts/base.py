@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -165,6 +165,14 @@ class Shortcut(ABC):
     family: ClassVar[str]  # "occurrence", "concept", "style"
     # Whether :meth:`prepare` must see each whole cleaned table (the builder skips it otherwise).
     needs_preparation: ClassVar[bool] = False
+
+    def cached(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make`` builds for ``key`` (a matcher for some options), built once per injector:
+        a build cleans and observes batch after batch with the same options."""
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = make()
+        return cache[key]
 
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, for manifests and run records (scikit-learn style)."""

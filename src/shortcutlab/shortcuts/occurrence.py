@@ -100,12 +100,16 @@ class PhraseAtSentenceStart(BinaryCueShortcut):
 
     def clean(self, texts: Sequence[str]) -> Cleaning:
         """Remove the phrases: one-word phrases everywhere, longer ones where they are markers."""
-        phrases = self._parsed()
-        return clean_verified(texts, PhraseRemover(phrases), CueDetector(phrases), cue=self.name)
+        remover, detector = self._tools()
+        return clean_verified(texts, remover, detector, cue=self.name)
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """Occurrences of the phrases as the cue (merged where they overlap) in each text."""
-        return CueDetector(self._parsed()).count(texts).cue
+        return self._tools()[1].count(texts).cue
+
+    def _tools(self) -> tuple[PhraseRemover, CueDetector]:
+        phrases = self._parsed()
+        return self.cached(phrases, lambda: (PhraseRemover(phrases), CueDetector(phrases)))
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value != "" for value in values], dtype=bool)
@@ -222,18 +226,21 @@ class Category(BinaryCueShortcut):
             rf"(?:[^.!?\n]*?{_loose(after)}|[^.!?\n]*)" if after.strip() else r"\S+(?:\s+[A-Z]\S*)*"
         )
         pattern = rf"(?<![^\W_]){phrase_regex(lead)}(?![^\W_])\s*{name}"
-        remover = PatternRemover(pattern, needles([lead]))
-        return clean_verified(texts, remover, CueDetector([lead]), cue=self.name)
+        tools = self.cached(
+            ("clean", pattern),
+            lambda: (PatternRemover(pattern, needles([lead])), CueDetector([lead])),
+        )
+        return clean_verified(texts, *tools, cue=self.name)
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """Template sentences per text that name a country of the split's role (side A)."""
         lead = self._check()
-        test = plan.role == TEST_ROLE
-        countries = self.test_countries if test else self.train_countries
-        cities = self.test_cities if test else self.train_cities
+        countries, cities = self._names(plan)
         after = self.template.partition("{name}")[2]
-        count = NamedSentences(lead, after, [*countries, *cities], wanted=set(countries))
-        return count(texts)
+        key = ("observe", lead, after, tuple(countries), tuple(cities))
+        return self.cached(
+            key, lambda: NamedSentences(lead, after, [*countries, *cities], wanted=set(countries))
+        )(texts)
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value == "country" for value in values], dtype=bool)

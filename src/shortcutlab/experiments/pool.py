@@ -1,0 +1,36 @@
+"""Worker processes for the local executor and the demo.
+
+Workers are spawned (they start clean, never inheriting the coordinator's threads, locks or open
+store) and leave when their coordinator is gone: a ``kill -9`` of ``shortcutlab run`` must not
+leave pool workers behind, each holding a model and a benchmark in memory.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_leave_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In each worker: a daemon thread that ends the process once the coordinator has died."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)  # the coordinator is gone: nothing will read this worker's results
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
