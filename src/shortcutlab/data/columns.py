@@ -101,6 +101,22 @@ def filled(values: pa.Array | pa.ChunkedArray, value: pa.Scalar) -> pa.Array | p
     return pc.coalesce(values, value) if values.null_count else values
 
 
+# Python's str.isspace() characters (what ``not text.strip()`` tests) as an RE2 class.
+BLANK_RE2 = "^[" + "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace()) + "]*$"
+
+
+def empty_values(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Per value: missing (null, NaN) or, for text, nothing but white space."""
+    import pyarrow.compute as pc
+
+    missing = numpy_of(values.is_null())
+    if pa.types.is_floating(values.type):
+        missing |= numpy_of(filled(pc.is_nan(values), bool_scalar(True)))
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        missing |= numpy_of(filled(pc.match_substring_regex(values, BLANK_RE2), bool_scalar(False)))
+    return missing
+
+
 def scalars_array(values: Sequence[Any]) -> pa.Array:
     """A short list of labels (ints, floats or strings) as an Arrow array."""
     items = list(values)

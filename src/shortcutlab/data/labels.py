@@ -208,9 +208,9 @@ def _as_arrow(labels: Any) -> pa.Array:
     if hasattr(labels, "to_numpy") and hasattr(labels, "dtype"):  # a pandas Series
         labels = labels.tolist()
     values = list(labels)
-    if values and all(isinstance(v, bool) for v in values):
-        return pa.array([str(v) for v in values])
     try:
-        return pa.array(values)
+        array = pa.array(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return pa.array([str(v) for v in values])
+        return string_array([str(v) for v in values])
+    # Booleans are text labels here ("True"/"False"), as normalize_label_values makes them.
+    return string_array([str(v) for v in values]) if pa.types.is_boolean(array.type) else array

@@ -20,8 +20,7 @@ import pyarrow.compute as pc
 
 from shortcutlab.data.columns import (
     bool_array,
-    bool_scalar,
-    filled,
+    empty_values,
     int_array,
     numpy_of,
     string_array,
@@ -113,6 +112,23 @@ class LoadedTable:
     def texts(self) -> list[str]:
         return self.table.column(TEXT).to_pylist()
 
+    def column_names(self) -> list[str]:
+        """The canonical columns, then the input's other columns."""
+        if self.materialized is not None or self.stream is None or self.loader is None:
+            return self.table.column_names
+        stream = self.stream
+        used = {stream.text_col, stream.text_pair_col, self.loader["label_col"], ROW_ID}
+        canonical = [ROW_ID, TEXT, *([TEXT_PAIR] if stream.text_pair_col else []), LABEL]
+        others = [c for c in stream.file.names if c not in used and c not in CANONICAL_COLUMNS]
+        return canonical + others
+
+    def columns(self, names: list[str]) -> pa.Table:
+        """Some of the input's other columns for the table's rows; a streamed table reads only
+        these from its file."""
+        if self.materialized is not None or self.stream is None:
+            return self.table.select(names)
+        return self.stream.columns(names)
+
     def row_ids(self) -> np.ndarray:
         return numpy_of(self.index.column(ROW_ID))
 
@@ -196,9 +212,9 @@ def load_table(
     raw, path, fmt, digest = _read_any(source, encoding=encoding, split=split, role=role)
     name = f"'{path}'" if path is not None else f"the {role} table"
     _check_columns(raw.column_names, name, **options)
-    empty_text = _is_empty(raw.column(text_col))
+    empty_text = empty_values(raw.column(text_col))
     if text_pair_col is not None:
-        empty_text |= _is_empty(raw.column(text_pair_col))
+        empty_text |= empty_values(raw.column(text_pair_col))
     canonical = {TEXT: _as_text(raw.column(text_col))}
     if text_pair_col is not None:
         canonical[TEXT_PAIR] = _as_text(raw.column(text_pair_col))
@@ -249,7 +265,7 @@ def _canonical(
             f"{name} has no rows. Provide a table with a header and at least one row."
         )
     row_ids = _row_ids(raw)
-    empty_label = _is_empty(raw.column(label_col)) & ~empty_text
+    empty_label = empty_values(raw.column(label_col)) & ~empty_text
     for flag, mask in (("text", empty_text), ("label", empty_label)):
         if on_empty == "error" and mask.any():
             first = int(row_ids[int(np.argmax(mask))].as_py())
@@ -297,9 +313,9 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
         kept: dict[str, list[pa.Array]] = {c: [] for c in wanted if c not in (text_col, pair_col)}
         try:
             for batch in file.batches(wanted):
-                empty = _is_empty(batch.column(text_col))
+                empty = empty_values(batch.column(text_col))
                 if pair_col is not None:
-                    empty |= _is_empty(batch.column(pair_col))
+                    empty |= empty_values(batch.column(pair_col))
                 empty_parts.append(empty)
                 for column in kept:
                     kept[column].append(batch.column(column))
@@ -311,7 +327,7 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
     raw = pa.table({c: pa.chunked_array(parts, pa.string()) for c, parts in kept.items()})
     empty_text = np.concatenate(empty_parts)
     index, dropped = _canonical(raw, {}, {}, empty_text.copy(), label_col, loader["on_empty"], name)
-    keep = ~(empty_text | _is_empty(raw.column(label_col)))
+    keep = ~(empty_text | empty_values(raw.column(label_col)))
     if loader["on_empty"] == "keep":
         keep[:] = True
     source = TableSource(
@@ -352,20 +368,6 @@ def _as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return pa.chunked_array(
         [pa.array([None if v is None else str(v) for v in column.to_pylist()], pa.string())]
     )
-
-
-def _is_empty(values: pa.ChunkedArray) -> np.ndarray:
-    missing = numpy_of(values.is_null())
-    if pa.types.is_floating(values.type):
-        missing |= numpy_of(filled(pc.is_nan(values), bool_scalar(True)))
-    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-        blank = filled(pc.match_substring_regex(values, BLANK_RE2), bool_scalar(False))
-        missing |= numpy_of(blank)
-    return missing
-
-
-# Python's str.isspace() characters (what ``not text.strip()`` tests) as an RE2 class.
-BLANK_RE2 = "^[" + "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace()) + "]*$"
 
 
 def _read_any(

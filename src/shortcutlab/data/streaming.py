@@ -86,3 +86,14 @@ class TextStream:
             yield texts, pairs
         if position != len(self.keep):
             raise DataError(f"'{self.file.path}' changed while it was being read.")
+
+    def columns(self, names: list[str]) -> pa.Table:
+        """Other columns of the file, for the kept rows, read in one more pass."""
+        parts, position = [], 0
+        for batch in self.file.batches(names):
+            keep = bool_array(self.keep[position : position + batch.num_rows])
+            position += batch.num_rows
+            parts.append(pa.Table.from_batches([batch]).filter(keep))
+        if position != len(self.keep):
+            raise DataError(f"'{self.file.path}' changed while it was being read.")
+        return pa.concat_tables(parts).select(names)

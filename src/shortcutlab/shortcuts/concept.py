@@ -154,12 +154,15 @@ class ConceptOccurrence(BinaryCueShortcut):
         """1 where a text starts with a review from aspect A's pool, 0 where from aspect B's;
         UNDECIDABLE where it starts with reviews of both (the same review in both pools)."""
         aspects = self.resolved_aspects()
-        index = _LeadingReviews(
-            [
-                (text, aspect)
-                for aspect in aspects
-                for text in self.distractors[aspect].pool(plan.role).texts
-            ]
+        index = self.cached(
+            ("leading", plan.role, aspects),
+            lambda: _LeadingReviews(
+                [
+                    (text, aspect)
+                    for aspect in aspects
+                    for text in self.distractors[aspect].pool(plan.role).texts
+                ]
+            ),
         )
         out = np.zeros(len(texts), dtype=np.int64)
         for row, text in enumerate(texts):
@@ -252,20 +255,28 @@ class ConceptCorrelation(Shortcut):
     ) -> tuple[list[str], list[str]]:
         aspect = self.resolved_aspect()
         pool = self.distractors[aspect].pool(plan.role)
-        pool_ranks = _pool_ranks(pool, plan.labels, aspect)
-        by_rating = [np.flatnonzero(pool_ranks == r) for r in range(len(plan.labels))]
-        new_texts, values = [], []
-        for text, r, u in zip(
-            texts, draws.numbers["rating"].tolist(), draws.numbers["pick"].tolist(), strict=True
-        ):
-            candidates = by_rating[r]
+        by_rating = self.cached(
+            ("by_rating", plan.role, aspect, plan.labels),
+            lambda: [
+                np.flatnonzero(_pool_ranks(pool, plan.labels, aspect) == r)
+                for r in range(len(plan.labels))
+            ],
+        )
+        ratings = draws.numbers["rating"]
+        chosen = np.zeros(len(texts), dtype=np.int64)
+        for r in np.unique(ratings).tolist():
+            candidates, rows = by_rating[r], np.flatnonzero(ratings == r)
             if len(candidates) == 0:
                 raise DataError(
                     f"The distractor pool '{aspect}' has no review rated {plan.labels.values[r]}."
                 )
-            new_texts.append(_prepend(pool.texts[candidates[int(u * len(candidates))]], text))
-            values.append(f"{aspect}:{plan.labels.values[r]}")
-        return new_texts, values
+            picks = (draws.numbers["pick"][rows] * len(candidates)).astype(np.int64)
+            chosen[rows] = candidates[picks]
+        new_texts = [
+            _prepend(pool.texts[i], text) for i, text in zip(chosen.tolist(), texts, strict=True)
+        ]
+        names = [f"{aspect}:{value}" for value in plan.labels.values]
+        return new_texts, [names[r] for r in ratings.tolist()]
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """1 where the leading review's rating is the row's partner rating (its label, shifted by
@@ -273,8 +284,12 @@ class ConceptCorrelation(Shortcut):
         with ratings on both sides of that question."""
         aspect = self.resolved_aspect()
         pool = self.distractors[aspect].pool(plan.role)
-        ranks = _pool_ranks(pool, plan.labels, aspect).tolist()
-        index = _LeadingReviews(list(zip(pool.texts, ranks, strict=True)))
+
+        def make() -> _LeadingReviews:
+            ranks = _pool_ranks(pool, plan.labels, aspect).tolist()
+            return _LeadingReviews(list(zip(pool.texts, ranks, strict=True)))
+
+        index = self.cached(("leading", plan.role, aspect, plan.labels), make)
         out = np.zeros(len(texts), dtype=np.int64)
         for row, (text, partner) in enumerate(
             zip(texts, self._partners(plan).tolist(), strict=True)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-from shortcutlab.data.labels import normalize_label_values
+import pyarrow as pa
+
+from shortcutlab.data.columns import bool_array, empty_values
+from shortcutlab.data.labels import normalize_label_array
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
 from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.shortcuts.concept import Distractor, DistractorPool
@@ -15,7 +18,7 @@ TEXT_SUFFIX, LABEL_SUFFIX = "_text", "_label"
 
 def aspect_columns(table: LoadedTable) -> list[str]:
     """Aspect names with both ``NAME_text`` and ``NAME_label`` columns, in column order."""
-    columns = list(table.frame.columns)
+    columns = table.column_names()
     return [
         c[: -len(TEXT_SUFFIX)]
         for c in columns
@@ -23,14 +26,22 @@ def aspect_columns(table: LoadedTable) -> list[str]:
     ]
 
 
-def _pool_from_column(table: LoadedTable, aspect: str, role: str) -> DistractorPool:
-    frame = table.frame[[aspect + TEXT_SUFFIX, aspect + LABEL_SUFFIX]].dropna()
-    frame = frame[frame[aspect + TEXT_SUFFIX].astype(str).str.strip() != ""]
-    labels = normalize_label_values(frame[aspect + LABEL_SUFFIX])
+def _pools_from_columns(
+    table: LoadedTable, aspects: list[str], role: str
+) -> dict[str, DistractorPool]:
+    """Every aspect's pool of a table, its columns read in one pass."""
+    names = [name for aspect in aspects for name in (aspect + TEXT_SUFFIX, aspect + LABEL_SUFFIX)]
+    columns = table.columns(names)
+    return {aspect: _pool(table, columns, aspect, role) for aspect in aspects}
+
+
+def _pool(table: LoadedTable, columns: pa.Table, aspect: str, role: str) -> DistractorPool:
+    texts, labels = columns.column(aspect + TEXT_SUFFIX), columns.column(aspect + LABEL_SUFFIX)
+    keep = ~(empty_values(texts) | empty_values(labels))
     where = table.source.path or f"the {role} table"
     return DistractorPool(
-        texts=tuple(frame[aspect + TEXT_SUFFIX].astype(str)),
-        labels=tuple(labels.tolist()),
+        texts=tuple(str(t) for t in texts.filter(bool_array(keep)).to_pylist()),
+        labels=tuple(normalize_label_array(labels.filter(bool_array(keep))).to_pylist()),
         source=f"column {aspect}{TEXT_SUFFIX} of {where}",
     )
 
@@ -38,15 +49,12 @@ def _pool_from_column(table: LoadedTable, aspect: str, role: str) -> DistractorP
 def distractors_from_columns(train: LoadedTable, test: LoadedTable) -> dict[str, Distractor]:
     """Aspects present as ``NAME_text``/``NAME_label`` columns in both tables."""
     test_aspects = set(aspect_columns(test))
-    return {
-        aspect: Distractor(
-            aspect,
-            _pool_from_column(train, aspect, "train"),
-            _pool_from_column(test, aspect, "test"),
-        )
-        for aspect in aspect_columns(train)
-        if aspect in test_aspects
-    }
+    aspects = [aspect for aspect in aspect_columns(train) if aspect in test_aspects]
+    if not aspects:
+        return {}
+    train_pools = _pools_from_columns(train, aspects, "train")
+    test_pools = _pools_from_columns(test, aspects, "test")
+    return {a: Distractor(a, train_pools[a], test_pools[a]) for a in aspects}
 
 
 def distractor_from_files(
@@ -69,7 +77,7 @@ def distractor_from_files(
             role=f"distractor '{name}'",
         )
         return DistractorPool(
-            tuple(table.frame[TEXT]), tuple(table.frame[LABEL].tolist()), source=str(path)
+            tuple(table.texts()), tuple(table.index.column(LABEL).to_pylist()), source=str(path)
         )
 
     train_pool = pool(train_path)

@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
+from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
 from shortcutlab.data.reading import read_file
 from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
@@ -277,7 +279,8 @@ def _check_alignment(
         ", or add a row_id column" if by_order else ", keeping the data's row ids"
     )
     first: str | None = None
-    for row_id, text, label in zip(data.row_ids, data.texts, data.labels, strict=True):
+    for index in _suspects(rewrite_file, positions, data):
+        row_id, text, label = data.row_ids[index], data.texts[index], data.labels[index]
         position = positions.get(row_id)
         if position is None:
             first = f"row {row_id} is missing"
@@ -298,6 +301,25 @@ def _check_alignment(
     if first is not None:
         rule = "Rows must be in the data file's order" if by_order else "Row ids must be the data's"
         raise DataError(f"{name} does not match the {role} data: {first}. {rule}: {fix}.")
+
+
+def _suspects(rewrite_file: RewriteFile, positions: dict[int, int], data: _DataRows) -> list[int]:
+    """Data rows (indices, in order) that may not match their file row: all of them, unless Arrow
+    finds every label and text equal at once (the usual case), when there are none."""
+    index = [positions.get(row_id) for row_id in data.row_ids]
+    if any(p is None for p in index):
+        return list(range(len(data.row_ids)))
+    take = int_array(np.asarray(index, dtype=np.int64))
+    same = np.ones(len(index), dtype=bool)
+    pairs = []
+    if rewrite_file.labels is not None:
+        pairs.append((rewrite_file.labels, [str(v) for v in data.labels]))
+    if rewrite_file.originals is not None:
+        pairs.append((rewrite_file.originals, [str(t) for t in data.texts]))
+    for in_file, in_data in pairs:
+        # Equal as they are, for nearly every row; white space is compared row by row after.
+        same &= numpy_of(pc.equal(string_array(in_file).take(take), string_array(in_data)))
+    return np.flatnonzero(~same).tolist()
 
 
 def _mismatch(
