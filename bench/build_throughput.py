@@ -9,7 +9,7 @@ columns the concept shortcuts need) it prints concept and style builds next to s
 style build reads its rewrites from files made beforehand (the paper's release format), so it
 times the build, not the rewriting.
 
-    python bench/build_throughput.py [--rows 200000 1000000] [--data PATH/goemotions-maze]
+    python bench/build_throughput.py [--rows 200000 1000000] [--data PATH/goemotions-maze] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -84,6 +86,19 @@ def run(command: list[str]) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
+def medians(commands: list[Callable[[], list[str]]], repeat: int) -> list[tuple[float, float]]:
+    """Median wall time and peak RSS of each command over ``repeat`` rounds; the commands take
+    turns within a round, so a slow spell of the machine hits them alike."""
+    times: list[list[float]] = [[] for _ in commands]
+    peaks: list[list[float]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for i, command in enumerate(commands):
+            wall, rss = run(command())
+            times[i].append(wall)
+            peaks[i].append(rss)
+    return [(statistics.median(t), max(p)) for t, p in zip(times, peaks, strict=True)]
+
+
 def shortcutlab(*args: str) -> list[str]:
     return [sys.executable, "-m", "shortcutlab", "build", *args]
 
@@ -95,21 +110,31 @@ def repeated(source: Path, rows: int, target: Path) -> Path:
     return target
 
 
-def occurrence(workdir: Path, train: Path, test: Path, rows: int) -> None:
+def occurrence(workdir: Path, train: Path, test: Path, rows: int, repeat: int) -> None:
     plain = workdir / "plain.py"
     plain.write_text(PLAIN, encoding="utf-8")
     size = train.stat().st_size / 2**20
-    print(f"\n{rows:,} training rows ({size:.0f} MiB CSV), test {test.name}")
+    print(
+        f"\n{rows:,} training rows ({size:.0f} MiB CSV), test {test.name}; median of {repeat} runs"
+    )
     print(
         f"{'shortcut':<13}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
         f"{'tool MiB':>10}{'plain MiB':>10}{'tool RSS/input':>16}"
     )
     for name in ("single-term", "synonym", "category"):
         out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
-        out_plain.mkdir()
-        tool = run(shortcutlab("--train", str(train), "--test", str(test), "--shortcut", name,
-                               "--strength", "0.8", "--out", str(out_tool)))  # fmt: skip
-        base = run([sys.executable, str(plain), str(train), str(test), str(out_plain), name])
+
+        def tool_command(name: str = name, out: Path = out_tool) -> list[str]:
+            shutil.rmtree(out, ignore_errors=True)
+            return shortcutlab("--train", str(train), "--test", str(test), "--shortcut", name,
+                               "--strength", "0.8", "--out", str(out))  # fmt: skip
+
+        def plain_command(name: str = name, out: Path = out_plain) -> list[str]:
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            return [sys.executable, str(plain), str(train), str(test), str(out), name]
+
+        tool, base = medians([tool_command, plain_command], repeat)
         print(
             f"{name:<13}{tool[0]:>8.2f}{base[0]:>9.2f}{base[0] / tool[0]:>10.2f}x"
             f"{tool[1]:>10.0f}{base[1]:>10.0f}{tool[1] / size:>15.2f}x"
@@ -118,7 +143,7 @@ def occurrence(workdir: Path, train: Path, test: Path, rows: int) -> None:
         shutil.rmtree(out_plain)
 
 
-def families(workdir: Path, rows: int) -> None:
+def families(workdir: Path, rows: int, repeat: int) -> None:
     """Concept and style builds next to single-term, on the generated corpus."""
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.shortcuts.rewriters import make_rewriter
@@ -153,19 +178,27 @@ def families(workdir: Path, rows: int) -> None:
     ]
     print(f"\nGenerated corpus, {rows:,} training rows: other families next to single-term")
     print(f"{'shortcut':<22}{'tool s':>8}{'/ single-term':>15}{'tool MiB':>10}")
-    reference = None
-    for name, extra in (
+    variants = [
         ("single-term", []),
         ("concept-occurrence", []),
         ("concept-correlation", []),
         ("register", ["-o", "rewriter=file", "-o", f"rewrites={rewrites}"]),
-    ):
+    ]
+
+    def command(name: str, extra: list[str]) -> Callable[[], list[str]]:
         out = workdir / f"family-{name}"
-        wall, rss = run(shortcutlab(*data, "--shortcut", name, "--out", str(out), *extra))
-        reference = reference or wall
+
+        def make() -> list[str]:
+            shutil.rmtree(out, ignore_errors=True)
+            return shortcutlab(*data, "--shortcut", name, "--out", str(out), *extra)
+
+        return make
+
+    results = medians([command(name, extra) for name, extra in variants], repeat)
+    reference = results[0][0]
+    for (name, extra), (wall, rss) in zip(variants, results, strict=True):
         label = name + (" (file)" if extra else "")
         print(f"{label:<22}{wall:>8.2f}{wall / reference:>14.2f}x{rss:>10.0f}")
-        shutil.rmtree(out)
 
 
 def main() -> None:
@@ -173,6 +206,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000])
     default = Path(os.environ.get("SHORTCUTLAB_GOEMOTIONS", "../shared/data/goemotions-maze"))
     parser.add_argument("--data", type=Path, default=default)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per command (median)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -188,8 +222,9 @@ def main() -> None:
             corpus["test"][["text", "label"]].to_csv(test, index=False)
             print("Data: the generated corpus (the GoEmotions release was not found)")
         for rows in args.rows:
-            occurrence(workdir, repeated(source, rows, workdir / f"train{rows}.csv"), test, rows)
-        families(workdir, min(args.rows))
+            train = repeated(source, rows, workdir / f"train{rows}.csv")
+            occurrence(workdir, train, test, rows, args.repeat)
+        families(workdir, min(args.rows), args.repeat)
 
 
 if __name__ == "__main__":
