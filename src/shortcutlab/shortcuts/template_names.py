@@ -13,9 +13,11 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
+from shortcutlab.data.columns import numpy_of, string_array
 from shortcutlab.shortcuts.detection import CueDetector
 from shortcutlab.shortcuts.phrases import Phrase, phrase_regex
 from shortcutlab.shortcuts.scan import WINDOW_LIMIT, distinct
+from shortcutlab.shortcuts.text_ops import RE2_WHITESPACE
 
 _SPACE = 32
 _ODD_NAME_BYTE = np.zeros(256, dtype=bool)
@@ -62,6 +64,7 @@ class NamedSentences:
         hashes = self._hash(self._table)
         self._order = np.argsort(hashes)
         self._hashes = hashes[self._order]
+        self._re2 = _re2_patterns(lead, after, sorted(wanted, key=len, reverse=True))
         # The buffer path needs a one-character ending no name contains, and distinct hashes.
         self._fast = (
             self._width < WINDOW_LIMIT
@@ -71,6 +74,8 @@ class NamedSentences:
         )
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        if self._re2 is not None:
+            return self._count_re2(texts)
         counts = np.zeros(len(texts), dtype=np.int64)
         if not self._fast:
             for row in range(len(texts)):
@@ -105,6 +110,19 @@ class NamedSentences:
             counts[row] = self.count_one(texts[row])
         return counts
 
+    def _count_re2(self, texts: Sequence[str]) -> np.ndarray:
+        """Arrow's RE2 counts the sentences naming a wanted place in every text at once; a text
+        holding the template's words more than once (two sentences may touch, which a counting
+        pass without look-behind could miss) is counted by :meth:`count_one`."""
+        import pyarrow.compute as pc
+
+        pattern, lead = self._re2
+        array = string_array(texts)
+        counts = numpy_of(pc.count_substring_regex(array, pattern)).astype(np.int64)
+        for row in np.flatnonzero(numpy_of(pc.count_substring_regex(array, lead)) > 1).tolist():
+            counts[row] = self.count_one(texts[row])
+        return counts
+
     def count_one(self, text: str) -> int:
         """The reference count for one text: one regex over it."""
         return sum(_folded(m.group("name")) in self._wanted for m in self._regex.finditer(text))
@@ -112,6 +130,26 @@ class NamedSentences:
     def _hash(self, matrix: np.ndarray) -> np.ndarray:
         # Wrapping uint64 arithmetic; exactness comes from comparing the bytes afterwards.
         return (_words(matrix) * self._weights).sum(axis=1)
+
+
+def _re2_patterns(lead: Phrase, after: str, wanted: Sequence[str]) -> tuple[str, str] | None:
+    """The count regex in RE2 syntax (Python's Unicode white space spelled out), or None where
+    it could not mean the same as :meth:`NamedSentences.count_one`'s: an ending that does not
+    start with a non-word character would need the name's look-ahead."""
+    ending = after.strip()
+    if not ending or ending[0].isalnum() or ending[0] == "_" or not wanted:
+        return None
+    space = f"[{RE2_WHITESPACE}]+"
+    joints = {"space": space, "apostrophe": "['\\x{2019}\\x{2018}]", "hyphen": "-"}
+    words = [re.escape(w) for w in lead.words]
+    lead_re2 = words[0] + "".join(
+        joints[joint] + word for joint, word in zip(lead.joints, words[1:], strict=True)
+    )
+    names = "|".join(re.escape(n).replace("\\ ", space) for n in wanted)
+    # Not preceded by a letter or digit: the look-behind becomes a character matched before.
+    start = "(?:^|[^\\pL\\pN])"
+    ending_re2 = re.escape(ending).replace("\\ ", space)
+    return f"(?i){start}{lead_re2}{space}(?:{names}){ending_re2}", f"(?i){start}{lead_re2}"
 
 
 def _words(matrix: np.ndarray) -> np.ndarray:

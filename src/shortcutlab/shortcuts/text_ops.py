@@ -22,7 +22,7 @@ SEP = "\x00"
 _BOUNDARY = re.compile(r"(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*[^\S\x00]+|\n[^\S\x00]*)(?=[^\s\x00])")
 # The same boundary in RE2 syntax for Arrow: no lookahead, and Python's Unicode \s spelled out.
 _WHITESPACE_CHARS = "".join(c for c in map(chr, range(0x3001)) if c.isspace())
-_WHITESPACE = "".join(f"\\x{{{ord(c):x}}}" for c in _WHITESPACE_CHARS)
+_WHITESPACE = RE2_WHITESPACE = "".join(f"\\x{{{ord(c):x}}}" for c in _WHITESPACE_CHARS)
 _BOUNDARY_RE2 = (
     "(?:[.!?\\x{2026}]+[\"'\\x{201d}\\x{2019})\\]]*["
     + _WHITESPACE
