@@ -17,7 +17,7 @@ from shortcutlab.data.columns import numpy_of, string_array
 from shortcutlab.shortcuts.detection import CueDetector
 from shortcutlab.shortcuts.phrases import Phrase, phrase_regex
 from shortcutlab.shortcuts.scan import WINDOW_LIMIT, distinct
-from shortcutlab.shortcuts.text_ops import RE2_WHITESPACE
+from shortcutlab.shortcuts.text_ops import RE2_WHITESPACE_RANGES
 
 _SPACE = 32
 _ODD_NAME_BYTE = np.zeros(256, dtype=bool)
@@ -116,10 +116,15 @@ class NamedSentences:
         pass without look-behind could miss) is counted by :meth:`count_one`."""
         import pyarrow.compute as pc
 
-        pattern, lead = self._re2
+        pattern, word = self._re2
         array = string_array(texts)
-        counts = numpy_of(pc.count_substring_regex(array, pattern)).astype(np.int64)
-        for row in np.flatnonzero(numpy_of(pc.count_substring_regex(array, lead)) > 1).tolist():
+        # Lower-cased text instead of (?i): Arrow compiles the pattern on every call, and case
+        # folding makes that compile the larger part of the work.
+        lowered = pc.ascii_lower(array) if pattern.isascii() else pc.utf8_lower(array)
+        counts = numpy_of(pc.count_substring_regex(lowered, pattern)).astype(np.int64)
+        # Every text with two template sentences holds the template's longest word twice.
+        twice = numpy_of(pc.count_substring(lowered, word)) > 1
+        for row in np.flatnonzero(twice).tolist():
             counts[row] = self.count_one(texts[row])
         return counts
 
@@ -139,17 +144,18 @@ def _re2_patterns(lead: Phrase, after: str, wanted: Sequence[str]) -> tuple[str,
     ending = after.strip()
     if not ending or ending[0].isalnum() or ending[0] == "_" or not wanted:
         return None
-    space = f"[{RE2_WHITESPACE}]+"
+    space = f"[{RE2_WHITESPACE_RANGES}]+"
     joints = {"space": space, "apostrophe": "['\\x{2019}\\x{2018}]", "hyphen": "-"}
-    words = [re.escape(w) for w in lead.words]
+    words = [re.escape(w.lower()) for w in lead.words]
     lead_re2 = words[0] + "".join(
         joints[joint] + word for joint, word in zip(lead.joints, words[1:], strict=True)
     )
-    names = "|".join(re.escape(n).replace("\\ ", space) for n in wanted)
+    names = "|".join(re.escape(n.lower()).replace("\\ ", space) for n in wanted)
     # Not preceded by a letter or digit: the look-behind becomes a character matched before.
     start = "(?:^|[^\\pL\\pN])"
-    ending_re2 = re.escape(ending).replace("\\ ", space)
-    return f"(?i){start}{lead_re2}{space}(?:{names}){ending_re2}", f"(?i){start}{lead_re2}"
+    ending_re2 = re.escape(ending.lower()).replace("\\ ", space)
+    longest = max(lead.words, key=len).lower()
+    return f"{start}{lead_re2}{space}(?:{names}){ending_re2}", longest
 
 
 def _words(matrix: np.ndarray) -> np.ndarray:
