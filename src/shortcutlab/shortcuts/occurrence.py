@@ -264,19 +264,15 @@ class Category(BinaryCueShortcut):
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
     ) -> tuple[list[str], list[str]]:
         countries, cities = self._names(plan)
-        side_a = draws.side_a.tolist()
-        new_texts: list[str] = []
-        for text, is_country, ci, ti in zip(
-            texts,
-            side_a,
-            draws.numbers["country"].tolist(),
-            draws.numbers["city"].tolist(),
-            strict=True,
-        ):
-            name = countries[ci] if is_country else cities[ti]
-            sentence = self.template.format(name=name)
-            new_texts.append(f"{sentence} {text}" if text else sentence)
-        return new_texts, ["country" if a else "city" for a in side_a]
+        side_a = draws.side_a
+        # Each row's sentence, looked up among the lists' sentences made once.
+        sentences = [self.template.format(name=n) for n in (*countries, *cities)]
+        index = np.where(side_a, draws.numbers["country"], len(countries) + draws.numbers["city"])
+        new_texts = [
+            f"{sentences[i]} {text}" if text else sentences[i]
+            for i, text in zip(index.tolist(), texts, strict=True)
+        ]
+        return new_texts, ["country" if a else "city" for a in side_a.tolist()]
 
 
 def _default(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:
