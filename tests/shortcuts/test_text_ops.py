@@ -91,3 +91,31 @@ def test_sentence_starts_match_per_row_scan_when_separator_present():
 def test_insert_at():
     out = insert_at(["One. Two.", "x"], np.array([0]), np.array([5]), ["Honestly, "])
     assert out == ["One. Honestly, Two.", "x"]
+
+
+def test_random_sentence_starts_choose_as_the_per_row_sentence_starts_do():
+    """The RE2 fast path picks the same start as indexing :func:`sentence_starts` (the reference)."""
+    from shortcutlab.shortcuts.text_ops import random_sentence_starts
+
+    pieces = [
+        "Good.",
+        "Bad!",
+        "Wow. !",
+        "x!!\u201d",
+        "a\u2026",
+        "Q?\n\n",
+        " ",
+        "\u00a0",
+        "\n ",
+        "ok",
+        "e\u2028f",
+    ]
+    rng = np.random.default_rng(5)
+    texts = ["".join(rng.choice(pieces, size=rng.integers(0, 9))) for _ in range(3000)]
+    texts += ["A. B. C. D. E. F. G. " * 40, "", "  \n Lead"]
+    uniforms = rng.random(len(texts))
+    offsets, pointer = sentence_starts(texts)
+    counts = np.diff(pointer)
+    choice = np.minimum((uniforms * counts).astype(np.int64), counts - 1)
+    expected = offsets[pointer[:-1] + choice]
+    assert random_sentence_starts(texts, uniforms).tolist() == expected.tolist()

@@ -83,10 +83,6 @@ class LoadedTable:
         if self.index is None:
             self.index = self.table.select([ROW_ID, LABEL])
 
-    @classmethod
-    def from_frame(cls, frame: pd.DataFrame, source: TableSource) -> LoadedTable:
-        return cls(table_from_frame(frame), source, _frame=frame)
-
     @property
     def table(self) -> pa.Table:
         """Every column (read from the file on first use if the table was streamed)."""

@@ -71,29 +71,26 @@ class TextStream:
 
     def batches(self) -> Iterator[tuple[pa.Array, pa.Array | None]]:
         """(texts, text pairs) of the kept rows, in order, one file block at a time."""
+        columns = [self.text_col] + ([self.text_pair_col] if self.text_pair_col else [])
+        for batch in self._kept(columns):
+            pairs = batch.column(self.text_pair_col) if self.text_pair_col else None
+            yield batch.column(self.text_col), pairs
+
+    def columns(self, names: list[str]) -> pa.Table:
+        """Other columns of the file, for the kept rows, read in one more pass."""
+        return pa.Table.from_batches(list(self._kept(names))).select(names)
+
+    def _kept(self, columns: list[str]) -> Iterator[pa.RecordBatch]:
+        """The kept rows of ``columns``, block by block; a file that changed is refused."""
         if self.file.signature() != self.signature:
             raise DataError(
                 f"'{self.file.path}' changed while it was being read. Build again from a file "
                 f"that nothing else writes to."
             )
-        columns = [self.text_col] + ([self.text_pair_col] if self.text_pair_col else [])
         position = 0
         for batch in self.file.batches(columns):
             keep = bool_array(self.keep[position : position + batch.num_rows])
             position += batch.num_rows
-            texts = batch.column(self.text_col).filter(keep)
-            pairs = batch.column(self.text_pair_col).filter(keep) if self.text_pair_col else None
-            yield texts, pairs
+            yield batch.filter(keep)
         if position != len(self.keep):
             raise DataError(f"'{self.file.path}' changed while it was being read.")
-
-    def columns(self, names: list[str]) -> pa.Table:
-        """Other columns of the file, for the kept rows, read in one more pass."""
-        parts, position = [], 0
-        for batch in self.file.batches(names):
-            keep = bool_array(self.keep[position : position + batch.num_rows])
-            position += batch.num_rows
-            parts.append(pa.Table.from_batches([batch]).filter(keep))
-        if position != len(self.keep):
-            raise DataError(f"'{self.file.path}' changed while it was being read.")
-        return pa.concat_tables(parts).select(names)
