@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("neutral helpers", ("registry", "params", "cache_paths", "provenance", "casing", "torch_runtime")),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
-    ("components", ("models", "shortcuts")),
+    ("components", ("models", "shortcuts", "attributes")),
     ("builders", ("splits", "corpus", "reports")),
     ("engine", ("experiments", "serving")),
     ("interface", ("cli", "__main__", "__init__")),
