@@ -523,3 +523,24 @@ DISTRACTORS: dict[str, dict[str, object]] = {
         },
     },
 }
+
+# Rhetorical questions with an answer in the review's sentiment bucket, so a question mark says
+# nothing about the rating (MPS's QBS attribute has something natural to redistribute).
+QUESTIONS = (
+    "Would I buy it again?",
+    "Is it worth the money?",
+    "Would I recommend it?",
+    "Does it live up to the reviews?",
+)
+ANSWERS: dict[int, tuple[str, ...]] = {
+    2: ("Absolutely.", "Without a doubt.", "Yes, every time."),
+    1: ("Probably.", "I think so.", "Mostly, yes."),
+    0: ("Maybe.", "Hard to say.", "It depends."),
+    -1: ("Probably not.", "I doubt it.", "Not really."),
+    -2: ("Never.", "Absolutely not.", "No way."),
+}
+ASIDE_QUESTIONS = (
+    "Why is the manual so thin?",
+    "Who designs these boxes?",
+    "Why does everything need an app these days?",
+)

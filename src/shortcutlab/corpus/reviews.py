@@ -175,8 +175,33 @@ def _review(writer: _Writer, rating: int, levels: int, vague_share: float) -> tu
     return " ".join(sentences), product
 
 
+def _with_question(rng: np.random.Generator, text: str, centre: float, noise: float) -> str:
+    """Insert a rhetorical question (answered in the rating's sentiment) or an aside question."""
+    sentences = text.split(". ")
+    if rng.random() < 0.75:
+        bucket = int(np.clip(np.rint(centre + rng.normal(0.0, noise)), -2, 2))
+        answers = lx.ANSWERS[bucket]
+        question = (
+            f"{lx.QUESTIONS[int(rng.integers(len(lx.QUESTIONS)))]} "
+            f"{answers[int(rng.integers(len(answers)))]}"
+        )
+    else:
+        question = lx.ASIDE_QUESTIONS[int(rng.integers(len(lx.ASIDE_QUESTIONS)))]
+    position = int(rng.integers(len(sentences) + 1))
+    if position == len(sentences):
+        return f"{text} {question}"
+    sentences.insert(position, question.rstrip("."))
+    return ". ".join(sentences)
+
+
 def generate_reviews(
-    n: int, *, levels: int = 5, seed: int = 0, noise: float = 0.6, vague_share: float = 0.3
+    n: int,
+    *,
+    levels: int = 5,
+    seed: int | np.random.SeedSequence = 0,
+    noise: float = 0.6,
+    vague_share: float = 0.3,
+    question_share: float = 0.08,
 ) -> pd.DataFrame:
     """Generate ``n`` reviews with balanced ratings 1..``levels``.
 
@@ -184,7 +209,7 @@ def generate_reviews(
     ``ASPECT_label`` (its own rating: equal to the main rating 40 % of the time, otherwise uniform,
     so aspects correlate moderately as in real multi-aspect data). ``noise`` is the spread of
     sentence sentiment around the rating, in buckets; ``vague_share`` the share of short reviews
-    with one noisy opinion.
+    with one noisy opinion; ``question_share`` the share of reviews holding a question (MPS's QBS).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ConfigError(f"The 'n' parameter must be a positive integer. Got {n!r} instead.")
@@ -206,6 +231,16 @@ def generate_reviews(
             own = rating if writer.chance(0.4) else int(rng.integers(1, levels + 1))
             columns[f"{aspect}_text"].append(writer.distractor(aspect, round(_centre(own, levels))))
             columns[f"{aspect}_label"].append(own)
+    # Questions come from their own stream, so adding them left every other draw unchanged.
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    asking = np.random.default_rng(
+        np.random.SeedSequence(sequence.entropy, spawn_key=(*sequence.spawn_key, 7))
+    )
+    for i, rating in enumerate(ratings.tolist()):
+        if asking.random() < question_share:
+            columns["text"][i] = _with_question(
+                asking, columns["text"][i], _centre(rating, levels), noise
+            )
     return pd.DataFrame(columns)
 
 
