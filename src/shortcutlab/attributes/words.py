@@ -1,0 +1,65 @@
+"""Texts as runs of words, for whole-word counting by plain substring search (Arrow kernels).
+
+The frequent-words annotator and the concept keywords share this view. A text is normalised as
+the negation annotator does it (lower case, straight apostrophes, ``do n't`` joined), its ``n't``
+words are dropped (negations belong to NBS, and "ca n't" would otherwise leave the piece "ca"),
+English clitics are cut off their word ("film's" counts as "film", "i'm" as "i"), and every run of
+characters that are not letters or digits becomes a separator. Each word then sits between single
+spaces, ``" the  film  was  fun "``, so a whole word is the substring ``" film "`` and two
+neighbouring matches never share a space.
+
+Examples:
+    >>> spaced_words(["The film's plot -- it doesn't WORK!"]).to_pylist()
+    [' the  film  plot  it  work ']
+    >>> spaced_phrases(["Sci-Fi", "--"])
+    [' sci  fi ', '']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from shortcutlab.attributes.lexical import normalised
+
+_NOT_WORD = r"[\p{L}\p{N}]*n't"
+# The English clitics after a word; "o'brien" keeps both its parts as words.
+_CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
+_SEPARATORS = r"[^\p{L}\p{N}]+"
+
+
+def spaced_words(texts: Sequence[str] | pa.Array) -> pa.Array:
+    """Each text as its words, each word between single spaces (see the module docstring)."""
+    array = normalised(texts)
+    array = pc.replace_substring_regex(array, _NOT_WORD, " ")
+    array = pc.replace_substring_regex(array, _CLITIC, r"\1 \3")
+    array = pc.utf8_trim(pc.replace_substring_regex(array, _SEPARATORS, "  "), " ")
+    space = pa.scalar(" ", pa.large_string())
+    return pc.binary_join_element_wise(space, array, space, pa.scalar("", pa.large_string()))
+
+
+def spaced_phrases(phrases: Sequence[str]) -> list[str]:
+    """Phrases (keywords, a user's words) in the same form, in one pass; "" for one with no word."""
+    spaced = spaced_words(list(phrases)).to_pylist()
+    return [text if text.strip() else "" for text in spaced]
+
+
+def word_counts(spaced: pa.Array) -> dict[str, int]:
+    """Occurrences of every word in ``spaced`` (texts from :func:`spaced_words`)."""
+    words = pc.list_flatten(pc.split_pattern(spaced, " "))
+    counts = pc.value_counts(pc.filter(words, pc.not_equal(words, "")))
+    return dict(zip(counts.field(0).to_pylist(), counts.field(1).to_pylist(), strict=True))
+
+
+def phrase_counts(
+    spaced: pa.Array, phrases: Sequence[str], *, presence: bool = False
+) -> np.ndarray:
+    """Per text (rows) and spaced phrase (columns): occurrences (int64), or whether it occurs."""
+    counts = np.zeros((len(spaced), len(phrases)), dtype=bool if presence else np.int64)
+    kernel = pc.match_substring if presence else pc.count_substring
+    for column, phrase in enumerate(phrases):
+        counts[:, column] = kernel(spaced, phrase).to_numpy(zero_copy_only=False)
+    return counts
