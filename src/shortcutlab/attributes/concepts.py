@@ -205,6 +205,9 @@ class ConceptAttribute(Attribute):
             check_template(self.template, self.name)
 
     def _sentence_encoder(self) -> Any:
+        """One encoder per annotator: the pool and a test file share its loaded model."""
+        if getattr(self, "_loaded_encoder", None) is not None:
+            return self._loaded_encoder
         from shortcutlab.models.sentence_encoder import SentenceEncoder
 
         if self.encoder is None:
@@ -223,10 +226,12 @@ class ConceptAttribute(Attribute):
             device=self.device,
         )
         encoder.check()
+        self._loaded_encoder = encoder
         return encoder
 
     def _embedding_values(self, texts: list[str]) -> tuple[list[str | None], dict[str, Any]]:
         encoder = self._sentence_encoder()
+        encoded_before = int(getattr(encoder, "encoded_count_", 0))
         centres = encoder.embed([c.sentence() for c in self.categories])
         similarity = encoder.embed(texts) @ centres.T if texts else np.zeros((0, len(centres)))
         ranked = np.argsort(-similarity, axis=1, kind="stable")  # ties: the earlier category
@@ -239,7 +244,7 @@ class ConceptAttribute(Attribute):
         ]
         details = {
             "below_margin": int((margin < self.min_margin).sum()),
-            "encoded": int(getattr(encoder, "encoded_count_", 0)),
+            "encoded": int(getattr(encoder, "encoded_count_", 0)) - encoded_before,
         }
         return values, details
 
