@@ -129,3 +129,17 @@ def test_bad_option_syntax(tmp_path, pool):
         tmp_path, "The 'family' parameter must be one of 'maze', 'mps'. Got 'mp' instead.",
         *mps(pool, tmp_path / "out", "--family", "mp"),
     )  # fmt: skip
+
+
+def test_summary_with_many_labels_shows_the_dominant_sets_share(tmp_path):
+    cells = {(negated, label): 30 + 5 * label for negated in (True, False) for label in range(12)}
+    path = tmp_path / "many.csv"
+    negation_rows(cells, seed=1).to_csv(path, index=False)
+    result = invoke(*mps(path, tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    counts = manifest["splits"]["imbalanced"]["label_counts"]["with_negation"]
+    dominant = manifest["dominant"]["with_negation"]
+    share = sum(counts[str(label)] for label in dominant) / sum(counts.values())
+    row = next(line for line in result.stdout.splitlines() if line.startswith("with_negation"))
+    assert ",".join(map(str, dominant)) in row and f"{share:.2f}" in row and share >= 0.75

@@ -86,7 +86,7 @@ def mps_summary(console: Console, benchmark: Any) -> None:
     # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
     per_label = len(labels) <= 6
     table = Table(
-        title="Label shares per value (* dominant)",
+        title="Label shares per value" + (" (* dominant)" if per_label else ": the dominant set's"),
         title_justify="left",
         show_edge=False,
         pad_edge=False,

@@ -24,7 +24,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.writing import FORMATS, check_output_dir
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
-from shortcutlab.splits.benchmark import Benchmark
+from shortcutlab.splits.benchmark import Benchmark, save_splits
 from shortcutlab.splits.mps_manifest import excluded_rows, given_mapping, mps_manifest
 from shortcutlab.splits.mps_plan import (
     dominance_share,
@@ -39,7 +39,7 @@ from shortcutlab.splits.mps_rows import (
     draw_rows,
     group_codes,
     label_balanced_plan,
-    split_frame,
+    split_table,
     subset_rng,
     text_keys,
 )
@@ -168,7 +168,7 @@ def build_mps_benchmark(
         for name in TRAINING_SPLITS
     } | held.rows
     sources = {name: grouped.get("test", pool) if name == "test" else pool for name in plans}
-    splits = {name: split_frame(sources[name], rows[name], column) for name in plans}
+    tables = {name: split_table(sources[name], rows[name], column) for name in plans}
     arguments = {
         "attribute": fitted.name,
         "attribute_options": dict(attribute_options or {}),
@@ -202,10 +202,10 @@ def build_mps_benchmark(
         excluded=excluded_rows(grouped, held.keys, held.from_pool),
         inputs={role: table.source.to_json() for role, table in inputs.items()},
     )
-    benchmark = Benchmark(splits=splits, labels=label_space, manifest=manifest)
     if out is None:
-        return benchmark
-    benchmark.save(out, fmt=fmt, overwrite=overwrite)
+        splits = {name: table.to_pandas() for name, table in tables.items()}
+        return Benchmark(splits=splits, labels=label_space, manifest=manifest)
+    save_splits(tables, manifest, out, fmt=fmt, overwrite=overwrite)  # no pandas on the way
     return Benchmark.load(out)
 
 
