@@ -98,17 +98,28 @@ def test_dominant_sets_group_labels_of_similar_size():
 def test_assignment_maximises_share_and_spreads_sets():
     counts = np.array([[10, 80, 10], [70, 20, 10], [30, 30, 40]])
     assert assign_dominant(counts, [[0], [1], [2]]) == [1, 0, 2]
-    # Four groups, two sets: each set dominates two groups.
-    four = np.array([[9, 1], [8, 2], [7, 3], [6, 4]])
-    assigned = assign_dominant(four, [[0], [1]])
-    assert sorted(assigned) == [0, 0, 1, 1]
-    best = max(
-        itertools.permutations([0, 0, 1, 1]),
-        key=lambda p: sum(four[g, s] / 10 for g, s in enumerate(p)),
-    )
-    assert sum(four[g, s] for g, s in enumerate(assigned)) == sum(
-        four[g, s] for g, s in enumerate(best)
-    )
+    # Five groups leaning to label 0, three sets: every set dominates one or two groups.
+    five = np.array([[9, 1, 0], [8, 1, 1], [7, 2, 1], [6, 1, 3], [9, 0, 1]])
+    assigned = assign_dominant(five, [[0], [1], [2]])
+    assert sorted(assigned.count(j) for j in range(3)) == [1, 2, 2]
+
+
+def test_assignment_is_optimal_on_random_counts():
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        groups, n_sets = int(rng.integers(1, 7)), int(rng.integers(1, 5))
+        counts = rng.integers(0, 30, size=(groups, n_sets))
+        shares = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+        fewest, most = groups // n_sets, -(-groups // n_sets)
+        allowed = [
+            choice
+            for choice in itertools.product(range(n_sets), repeat=groups)
+            if all(fewest <= choice.count(j) <= most for j in range(n_sets))
+        ]
+        optimum = max(shares[np.arange(groups), list(choice)].sum() for choice in allowed)
+        assigned = assign_dominant(counts, [[j] for j in range(n_sets)])
+        assert tuple(assigned) in allowed
+        assert shares[np.arange(groups), assigned].sum() == pytest.approx(optimum)
 
 
 def test_normalised_entropy():

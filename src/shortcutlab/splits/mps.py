@@ -126,6 +126,7 @@ def build_mps_benchmark(
     pool_table = _load(train, "train", loader)
     test_table = _load(test, "test", loader) if test is not None else None
     label_space = _label_space(pool_table, labels)
+    share = dominance_share(dominance, len(label_space))
     if test_table is not None:
         _check_test_labels(test_table, label_space)
     fitted = _attribute(attribute, attribute_options).fitted(pool_table.texts())
@@ -150,7 +151,6 @@ def build_mps_benchmark(
 
     eligible = pool.groups >= 0
     training_pool = eligible & ~np.isin(pool.keys, held.keys)
-    share = dominance_share(dominance, len(label_space))
     plan = redistribute(
         pool.cell_counts(training_pool, len(kept), len(label_space)),
         kept,
@@ -322,9 +322,9 @@ def _grouped(
     ranks = labels.ranks(
         table.index.column(LABEL), where=f"The {table.source.path or 'input'} table"
     )
-    return GroupedTable(
-        table, ranks, np.asarray(values, dtype=object), group_codes(values, kept), keys
-    )
+    # Values are text in every output file; an annotator giving numbers gets them as text.
+    text = np.array([None if v is None else str(v) for v in values.tolist()], dtype=object)
+    return GroupedTable(table, ranks, text, group_codes(text, kept), keys)
 
 
 def _output_column(attribute: Attribute) -> str:
