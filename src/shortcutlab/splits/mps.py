@@ -133,8 +133,9 @@ def build_mps_benchmark(
     column = _output_column(fitted)
     inputs = {"train": pool_table} | ({"test": test_table} if test_table is not None else {})
     annotations = {role: annotate(fitted, table) for role, table in inputs.items()}
+    counts = {role: annotation.counts() for role, annotation in annotations.items()}
     kept = kept_values(
-        annotations["train"].counts(),
+        counts["train"],
         values,
         top_values if top_values is not None else getattr(fitted, "top_values", None),
         explicit_top=top_values is not None,
@@ -199,6 +200,7 @@ def build_mps_benchmark(
         plans=plans,
         held_per_label=held.per_label,
         annotations=annotations,
+        annotation_counts=counts,
         excluded=excluded_rows(grouped, held.keys, held.from_pool),
         inputs={role: table.source.to_json() for role, table in inputs.items()},
     )

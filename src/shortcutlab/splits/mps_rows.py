@@ -78,7 +78,7 @@ def text_keys(tables: Sequence[LoadedTable]) -> list[np.ndarray]:
         text = full.column(TEXT)
         if TEXT_PAIR in full.column_names:
             text = pc.binary_join_element_wise(text, full.column(TEXT_PAIR), text_scalar("\x1f"))
-        parts.extend(pa.chunked_array([text]).chunks)
+        parts.extend(text.chunks)
     combined = pa.chunked_array(parts, pa.string())
     # Only runs of white space, tabs and line breaks are replaced: "\s+" would rewrite every
     # single space too, about ten times slower on 100k rows.
