@@ -45,6 +45,9 @@ def test_many_labels_take_the_dominance_as_sets_of_similar_size(tmp_path):
 
     smaller = build_mps_benchmark(pool, dominant_labels=3)
     assert [len(s) for s in smaller.manifest["dominant"].values()] == [3, 3]
+    # Eight of twelve labels hold 2/3 of the rows with no imbalance at all: 0.6 is no dominance.
+    with pytest.raises(ConfigError, match=r"\(0.6\) must exceed 8/12"):
+        build_mps_benchmark(pool, dominant_labels=8, dominance=0.6)
 
 
 def test_more_groups_than_labels_tie_each_label_to_several_groups(tmp_path):
