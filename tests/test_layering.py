@@ -26,7 +26,10 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 # Bottom to top. A unit imports only units of its own layer or lower ones.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("_version", "errors")),
-    ("neutral helpers", ("registry", "params", "cache_paths", "provenance", "casing", "torch_runtime")),
+    (
+        "neutral helpers",
+        ("registry", "params", "cache_paths", "provenance", "casing", "torch_runtime"),
+    ),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
     ("components", ("models", "shortcuts", "attributes")),

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-# Next to the checkout, as for the GoEmotions release (tests/conftest.py); users do not have it.
-ROTTEN_TOMATOES = Path(
-    os.environ.get(
-        "SHORTCUTLAB_ROTTEN_TOMATOES",
-        Path(__file__).resolve().parents[3] / "shared" / "data" / "rotten-tomatoes",
-    )
-)
+from tests.conftest import ROTTEN_TOMATOES
 
 
 @pytest.fixture(autouse=True)

@@ -66,4 +66,3 @@ def test_echo_backend_is_deterministic():
         == echo_backend(messages, {"max_tokens": 2})
     )
     assert echo_backend(messages, {}) == "a b c"
-

@@ -34,6 +34,4 @@ def test_calibrated_overconfident_and_unknown():
     assert expected_calibration_error(
         confidence=np.full(4, 0.9), correct=np.zeros(4)
     ) == pytest.approx(0.9)
-    assert math.isnan(
-        expected_calibration_error(confidence=np.full(3, np.nan), correct=np.ones(3))
-    )
+    assert math.isnan(expected_calibration_error(confidence=np.full(3, np.nan), correct=np.ones(3)))

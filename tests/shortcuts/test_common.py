@@ -1,6 +1,5 @@
 """Common tests run over every registered shortcut (scikit-learn test_common style)."""
 
-
 import numpy as np
 import pytest
 
