@@ -2,6 +2,7 @@
 size, a separate test table, annotators that read columns) and every refused input."""
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -199,3 +200,22 @@ def test_test_table_labels_must_match_the_pool():
     )
     with pytest.raises(DataError, match="label\\(s\\) d that never occur in the training pool"):
         build_mps_benchmark(pool, unseen)
+
+
+def test_a_group_balanced_cannot_even_out_is_named_and_a_smaller_size_fixes_it(tmp_path):
+    # Negated rows: 200 of label 0, 20 of label 1; once negation is tied to 0 at 0.75, the
+    # largest group uses every row of label 1, so Balanced there is as skewed as Imbalanced.
+    pool = negation_rows({(True, 0): 200, (True, 1): 20, (False, 0): 300, (False, 1): 300})
+    with pytest.warns(UserWarning, match="as skewed as Imbalanced in the group 'with_negation'"):
+        build_mps_benchmark(pool, attribute="negation", test_size=40, out=tmp_path / "full")
+    full = read(tmp_path / "full", "balanced")
+    negated = full[full["negation"] == "with_negation"]["label"]
+    assert negated.value_counts(normalize=True).max() >= 0.74
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        build_mps_benchmark(
+            pool, attribute="negation", test_size=40, size=200, out=tmp_path / "small"
+        )
+    small = read(tmp_path / "small", "balanced")
+    negated = small[small["negation"] == "with_negation"]["label"]
+    assert negated.value_counts().tolist()[0] - negated.value_counts().tolist()[-1] <= 1

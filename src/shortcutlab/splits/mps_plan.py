@@ -3,6 +3,8 @@ of Imbalanced and Balanced, checked against what the pool holds (each refusal na
 
 from __future__ import annotations
 
+import warnings
+
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -12,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 from shortcutlab.splits.redistribute import (
     assign_dominant,
     capped_proportional,
@@ -20,6 +22,7 @@ from shortcutlab.splits.redistribute import (
     exact_share,
     imbalanced_counts,
     largest_group_size,
+    normalised_entropy,
     water_fill,
 )
 
@@ -236,7 +239,29 @@ def redistribute(
         ]
     )
     balanced = np.stack([water_fill(int(n), available[g]) for g, n in enumerate(sizes.tolist())])
+    _warn_unbalanced(kept, labels, imbalanced, balanced)
     return Redistribution(sets, assigned, maxima, sizes, imbalanced, balanced)
+
+
+def _warn_unbalanced(
+    kept: Sequence[str], labels: LabelSpace, imbalanced: np.ndarray, balanced: np.ndarray
+) -> None:
+    """Warn where Balanced is no more even than Imbalanced: that group's δ measures nothing.
+
+    The paper keeps such groups (its Table 11 balanced entropies are below 1, e.g. Rotten
+    Tomatoes QBS .87); the warning says so and how to leave room to even them out.
+    """
+    k = len(labels)
+    same = normalised_entropy(balanced, k) <= normalised_entropy(imbalanced, k) + 1e-9
+    for group in np.flatnonzero(same & (balanced.sum(axis=1) > 0)).tolist():
+        scarce = labels.values[int(np.argmin(balanced[group]))]
+        warnings.warn(
+            f"Balanced is as skewed as Imbalanced in the group {kept[group]!r} (too few rows of "
+            f"label {scarce!r} there), so that group does not tell the two apart. A smaller --size "
+            f"leaves room to even it out.",
+            ShortcutlabWarning,
+            stacklevel=3,
+        )
 
 
 def _set_size(dominant_labels: int | None, n_labels: int, n_groups: int) -> int:
