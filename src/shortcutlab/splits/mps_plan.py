@@ -3,9 +3,8 @@ of Imbalanced and Balanced, checked against what the pool holds (each refusal na
 
 from __future__ import annotations
 
-import warnings
-
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
