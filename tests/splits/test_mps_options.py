@@ -219,3 +219,40 @@ def test_a_group_balanced_cannot_even_out_is_named_and_a_smaller_size_fixes_it(t
     small = read(tmp_path / "small", "balanced")
     negated = small[small["negation"] == "with_negation"]["label"]
     assert negated.value_counts().tolist()[0] - negated.value_counts().tolist()[-1] <= 1
+
+
+def test_size_even_keeps_every_group_exactly_uniform_in_balanced(tmp_path):
+    pool = negation_rows({(True, 0): 200, (True, 1): 20, (False, 0): 300, (False, 1): 300})
+    build_mps_benchmark(pool, attribute="negation", test_size=40, size="even", out=tmp_path / "e")
+    balanced = read(tmp_path / "e", "balanced")
+    for _, labels in balanced.groupby("negation")["label"]:
+        assert labels.value_counts().nunique() == 1 and labels.nunique() == 2
+    imbalanced = read(tmp_path / "e", "imbalanced")
+    assert imbalanced.groupby("negation").size().equals(balanced.groupby("negation").size())
+    lacking = negation_rows({(True, 0): 50, (False, 0): 50, (False, 1): 50})
+    with pytest.raises(DataError, match="size='even' needs every label in every group"):
+        build_mps_benchmark(lacking, attribute="negation", test_size=10, size="even")
+
+
+def test_annotate_on_the_second_text_of_a_pair(tmp_path):
+    rows = pd.DataFrame(
+        {
+            "premise": [f"premise {i} never mentioned" for i in range(240)],
+            "hypothesis": [("it is not " if i % 4 == 0 else "it is ") + str(i) for i in range(240)],
+            "label": ["c" if i % 3 == 0 else "e" for i in range(240)],
+        }
+    )
+    build_mps_benchmark(
+        rows,
+        attribute="negation",
+        text_col="premise",
+        text_pair_col="hypothesis",
+        annotate_on="text_pair",
+        test_size=20,
+        out=tmp_path / "nli",
+    )
+    imbalanced = read(tmp_path / "nli", "imbalanced")
+    negated = imbalanced["text_pair"].str.contains(" not ")
+    assert (imbalanced["negation"] == "with_negation").eq(negated).all()
+    with pytest.raises(ConfigError, match="needs paired inputs"):
+        build_mps_benchmark(rows, attribute="negation", text_col="premise", annotate_on="text_pair")

@@ -143,8 +143,11 @@ def build(
         ),
     ] = None,
     size: Annotated[
-        int | None,
-        typer.Option(help="MPS: imbalanced (and balanced) rows; default: the largest feasible."),
+        str | None,
+        typer.Option(
+            help="MPS: imbalanced (and balanced) rows; default: the largest feasible; 'even': "
+            "groups only as large as Balanced can fill with uniform labels."
+        ),
     ] = None,
     test_size: Annotated[
         float | None,
@@ -156,6 +159,12 @@ def build(
     validation_size: Annotated[
         float, typer.Option(help="MPS: validation rows from the pool (count, or fraction < 1).")
     ] = 0,
+    annotate_on: Annotated[
+        str,
+        typer.Option(
+            help="MPS: the text the attribute reads: text, or text_pair (e.g. an NLI hypothesis)."
+        ),
+    ] = "text",
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
     """Build a benchmark: Shortcut Maze (train, validation, test, anti_test, original_test) or

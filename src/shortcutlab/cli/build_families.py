@@ -15,6 +15,7 @@ from shortcutlab.cli.options import (
     parse_key_values,
     parse_list,
     parse_named_paths,
+    parse_size,
     parse_strength,
     style_file_options,
 )
@@ -47,6 +48,7 @@ MPS_OPTIONS = (
     "size",
     "test_size",
     "validation_size",
+    "annotate_on",
 )
 
 
@@ -130,9 +132,10 @@ def build_mps(params: dict[str, Any]) -> Any:
         dominance=params["dominance"],
         dominant=parse_dominant(params["dominant"], flag="--dominant"),
         dominant_labels=params["dominant_labels"],
-        size=params["size"],
+        size=parse_size(params["size"], flag="--size"),
         test_size=count_or_fraction(params["test_size"]),
         validation_size=count_or_fraction(params["validation_size"]),
+        annotate_on=params["annotate_on"],
         seed=params["seed"],
         labels=parse_list(params["labels"]),
         **_shared(params),

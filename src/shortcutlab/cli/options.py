@@ -96,6 +96,16 @@ def count_or_fraction(value: float | None) -> int | float | None:
     return int(value) if float(value).is_integer() else value
 
 
+def parse_size(raw: str | None, *, flag: str) -> int | str | None:
+    """``"500"`` -> 500; ``"even"`` stays a word (the builder checks both)."""
+    if raw is None or raw.strip().lower() == "even":
+        return None if raw is None else "even"
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{flag} expects a whole number of rows or 'even'. Got {raw!r}.") from exc
+
+
 def parse_strength(raw: str, *, flag: str) -> float | str:
     """``"0.8"`` -> 0.8; ``"same"`` stays a word (the builder checks both)."""
     if raw.strip().lower() == "same":

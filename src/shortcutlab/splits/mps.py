@@ -36,6 +36,7 @@ from shortcutlab.splits.mps_rows import (
     GROUP,
     GroupedTable,
     annotate,
+    annotated_texts,
     draw_rows,
     group_codes,
     label_balanced_plan,
@@ -58,7 +59,7 @@ def build_mps_benchmark(
     dominance: float | None = None,
     dominant: Mapping[str, Any] | None = None,
     dominant_labels: int | None = None,
-    size: int | None = None,
+    size: int | str | None = None,
     test_size: float | None = None,
     validation_size: float = 0,
     seed: int = 0,
@@ -66,6 +67,7 @@ def build_mps_benchmark(
     text_col: str = TEXT,
     label_col: str = LABEL,
     text_pair_col: str | None = None,
+    annotate_on: str = TEXT,
     encoding: str = "utf-8",
     on_empty: str = "drop",
     out: str | Path | None = None,
@@ -89,11 +91,16 @@ def build_mps_benchmark(
         dominant: ``{value: label or [labels]}``, the dominant label(s) of every group; default:
             the assignment that maximises the dominant share already in the data.
         dominant_labels: labels per dominant set (default 1 below 10 labels, else ceil(K / G)).
-        size: Imbalanced (and Balanced) rows; default: the largest the dominance allows.
+        size: Imbalanced (and Balanced) rows; default: the largest the dominance allows, which
+            can leave a group of Balanced as skewed as Imbalanced (the paper's Table 11 has such
+            groups; a warning names them). ``"even"``: every group only as large as Balanced can
+            fill with exactly uniform labels.
         test_size: test rows (an int) or a fraction of the eligible pool rows; default 0.2 of
             the pool (at most half the rows of the rarest label), or with a test table as many
             as its rarest label allows.
         validation_size: validation rows drawn from the pool like the test set (0: none).
+        annotate_on: ``"text"`` or ``"text_pair"``: which text the attribute reads (the
+            hypothesis of an NLI pair, say); the model still gets both.
         seed: seeds every draw; the same inputs and seed give byte-identical files.
         out: write the splits and ``manifest.json`` into this folder (atomically, in ``fmt``).
 
@@ -110,6 +117,7 @@ def build_mps_benchmark(
         [32, 17, 32, 17]
     """
     check_choice("format", fmt, FORMATS)
+    check_choice("annotate_on", annotate_on, (TEXT, TEXT_PAIR))
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ConfigError(
             f"The 'seed' parameter must be a non-negative integer. Got {seed!r} instead."
@@ -129,10 +137,12 @@ def build_mps_benchmark(
     share = dominance_share(dominance, len(label_space))
     if test_table is not None:
         _check_test_labels(test_table, label_space)
-    fitted = _attribute(attribute, attribute_options).fitted(pool_table.texts())
+    fitted = _attribute(attribute, attribute_options).fitted(
+        annotated_texts(pool_table, annotate_on)
+    )
     column = _output_column(fitted)
     inputs = {"train": pool_table} | ({"test": test_table} if test_table is not None else {})
-    annotations = {role: annotate(fitted, table) for role, table in inputs.items()}
+    annotations = {role: annotate(fitted, table, annotate_on) for role, table in inputs.items()}
     counts = {role: annotation.counts() for role, annotation in annotations.items()}
     kept = kept_values(
         counts["train"],
@@ -186,6 +196,7 @@ def build_mps_benchmark(
         "text_col": text_col,
         "label_col": label_col,
         "text_pair_col": text_pair_col,
+        "annotate_on": annotate_on,
         "encoding": encoding,
         "on_empty": on_empty,
     }

@@ -25,6 +25,8 @@ from shortcutlab.splits.redistribute import (
     water_fill,
 )
 
+# size="even": groups no larger than Balanced can fill with exactly uniform labels.
+EVEN = "even"
 # A held-out set drawn from the pool takes this share of its eligible rows by default.
 DEFAULT_TEST_FRACTION = 0.2
 # Paper 002, A.8: 10 or more classes take a set of labels (75 % combined) instead of one label.
@@ -219,10 +221,22 @@ def redistribute(
         )
     if size is None:
         sizes = maxima
+    elif size == EVEN:
+        # Per group, the largest size at which Balanced is exactly uniform over the labels.
+        even = np.minimum(maxima, len(labels) * available.min(axis=1))
+        if (even == 0).any():
+            empty = kept[int(np.argmin(even))]
+            raise DataError(
+                f"size='even' needs every label in every group, and the group {empty!r} lacks "
+                f"one (rows per value and label: {counts}). Leave that value out with --values, "
+                f"or give --size as a number."
+            )
+        sizes = even
     else:
         if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
             raise ConfigError(
-                f"The 'size' parameter must be a positive number of rows. Got {size!r} instead."
+                f"The 'size' parameter must be a positive number of rows or 'even'. Got {size!r} "
+                "instead."
             )
         if size > maxima.sum():
             raise DataError(

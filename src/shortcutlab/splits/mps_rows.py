@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from shortcutlab.attributes import Annotation, Attribute
 from shortcutlab.data.columns import int_array, numpy_of, string_array, text_scalar
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.errors import ConfigError
 from shortcutlab.splits.redistribute import capped_proportional
 
 GROUP = "group"
@@ -51,14 +52,26 @@ class GroupedTable:
         return mask
 
 
-def annotate(attribute: Attribute, table: LoadedTable) -> Annotation:
+def annotated_texts(table: LoadedTable, on: str = TEXT) -> list[str]:
+    """The texts an annotator reads: the text, or the second text of a pair (an NLI hypothesis,
+    where negation is the known artifact)."""
+    if on == TEXT:
+        return table.texts()
+    if TEXT_PAIR not in table.table.column_names:
+        raise ConfigError(
+            "annotate_on='text_pair' needs paired inputs: name the second text with --text-pair-col."
+        )
+    return [text or "" for text in table.table.column(TEXT_PAIR).to_pylist()]
+
+
+def annotate(attribute: Attribute, table: LoadedTable, on: str = TEXT) -> Annotation:
     """The attribute's values for every row; an annotator that reads other columns gets every
     column of the input (it names the missing one itself)."""
     columns = None
     if attribute.needs_columns:
         full = table.table
         columns = {name: full.column(name).to_pylist() for name in full.column_names}
-    return attribute.annotate(table.texts(), columns)
+    return attribute.annotate(annotated_texts(table, on), columns)
 
 
 def group_codes(values: np.ndarray, kept: Sequence[str]) -> np.ndarray:
