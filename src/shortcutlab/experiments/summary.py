@@ -91,7 +91,7 @@ def group_statistics(
         for split in EVAL_SPLITS:
             if all(split in o.scores["splits"] for o in distinct):
                 values = [o.scores["splits"][split][metric] for o in distinct]
-                row[f"{split}_{metric}_mean"], row[f"{split}_{metric}_std"] = _mean_std(values)
+                row[f"{split}_{metric}_mean"], row[f"{split}_{metric}_std"] = mean_std(values)
         deltas = np.array([o.scores["delta"][metric] for o in distinct], dtype=np.float64)
         row[f"delta_{metric}_mean"] = float(deltas.mean())
         # VAR(Δ) of the paper's Table 9: the sample variance (ddof=1) over distinct fits.
@@ -155,7 +155,8 @@ def _aligned(paired: list[PairedPredictions]) -> list[PairedPredictions]:
     return paired
 
 
-def _mean_std(values: Sequence[float]) -> tuple[float, float]:
+def mean_std(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (ddof=1); the spread of one value is NaN, not 0."""
     array = np.asarray(values, dtype=np.float64)
     return float(array.mean()), float(array.std(ddof=1)) if len(array) > 1 else math.nan
 

@@ -1,0 +1,176 @@
+"""``shortcutlab run`` for MPS specs: build each (dataset, attribute, seed) once, run the cells.
+
+The run folder, store, executors and resume logic are the Maze engine's
+(:func:`~shortcutlab.experiments.run_folder.drive_run`). The store's ``cells`` row of an MPS cell
+carries the attribute's label in ``shortcut`` and the build's resolved dominance in
+``strength``; its ``rows`` table holds every build's test rows, so each stored prediction
+(``imbalanced/test``, ``balanced/test@question``, ...) can be scored again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LABEL, ROW_ID, LoadedTable
+from shortcutlab.experiments.mps_cell import OWN_TEST, MpsTask
+from shortcutlab.experiments.mps_grid import MpsBuildPlan, MpsCellPlan, plan_mps_grid
+from shortcutlab.experiments.mps_spec import MpsSpec
+from shortcutlab.experiments.run_folder import (
+    PendingWork,
+    PlannedCell,
+    RunReport,
+    benchmarks_root,
+    check_run_dir,
+    dataset_tables,
+    drive_run,
+    finished_cells,
+    outcome_records,
+)
+from shortcutlab.experiments.store import ResultStore
+from shortcutlab.models import make_model
+from shortcutlab.splits.benchmark import MANIFEST, Benchmark
+from shortcutlab.splits.mps import build_mps_benchmark
+
+Tables = dict[str, tuple[LoadedTable, LoadedTable | None]]
+
+
+def plan_mps_run(spec: MpsSpec, out: str | Path) -> list[PlannedCell]:
+    """The cells of an MPS run and whether each is already finished in ``out``."""
+    out = Path(out)
+    check_run_dir(out)
+    finished = finished_cells(out)
+    _, cells = plan_mps_grid(spec)
+    return [PlannedCell(c, c.id in finished) for c in cells]
+
+
+def run_mps_experiment(
+    spec: MpsSpec,
+    out: str | Path,
+    **options: Any,
+) -> RunReport:
+    """Run (or resume) an MPS grid into ``out`` (options: those of ``run_experiment``)."""
+    out = Path(out)
+    check_run_dir(out)
+    tables = {d.name: dataset_tables(d, test_required=False) for d in spec.datasets}
+    check_mps_models(spec, tables)
+    builds, cells = plan_mps_grid(spec)
+
+    def prepare(store: ResultStore, pending_ids: set[str]) -> PendingWork:
+        pending = [c for c in cells if c.id in pending_ids]
+        built = _build_needed(spec, builds, pending, tables, out, store)
+        by_id = {c.id: c for c in pending}
+        return PendingWork(
+            tasks=make_mps_tasks(pending, {b: str(folder) for b, (folder, _) in built.items()}),
+            records=lambda outcome: list(
+                outcome_records(outcome, lambda cell_id: _identity(by_id[cell_id], built))
+            ),
+            describe=lambda cell_id: describe_mps(by_id[cell_id]),
+        )
+
+    return drive_run(spec, out, [c.id for c in cells], prepare, **options)
+
+
+def check_mps_models(spec: MpsSpec, tables: Tables) -> None:
+    """Every model config is instantiated and checked against every dataset's label count."""
+    for dataset in spec.datasets:
+        labels = LabelSpace.infer(
+            tables[dataset.name][0].frame[LABEL].tolist(),
+            given=dataset.labels,
+            source=f"dataset '{dataset.name}'",
+        )
+        for model in spec.models:
+            probe = make_model(model.name, model.constructor_params())
+            try:
+                probe.check(len(labels))
+            finally:
+                probe.close()
+
+
+def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -> Benchmark:
+    """Build one MPS benchmark into ``folder`` (atomically) unless a complete one is there."""
+    if (folder / MANIFEST).exists():
+        return Benchmark.load(folder)
+    pool, test = tables[plan.dataset.name]
+    benchmark = build_mps_benchmark(
+        pool,
+        test,
+        attribute=plan.attribute.name,
+        attribute_options=plan.attribute.constructor_options(),
+        seed=plan.build_seed,
+        labels=list(plan.dataset.labels) if plan.dataset.labels else None,
+        text_pair_col=plan.dataset.text_pair,
+        **spec.build,
+    )
+    benchmark.save(folder)
+    return benchmark
+
+
+def mps_fit_key(cell: MpsCellPlan) -> tuple[str, str, int | None]:
+    """Cells with one key share their two fits: the seeds of a seed-independent model."""
+    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
+    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
+
+
+def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[MpsTask]:
+    """One task per pair of fits: the seeds of a seed-independent model share it."""
+    groups: dict[tuple[str, str, int | None], list[MpsCellPlan]] = {}
+    for cell in cells:
+        groups.setdefault(mps_fit_key(cell), []).append(cell)
+    return [
+        MpsTask(
+            benchmark_id=group[0].benchmark.id,
+            benchmark_dir=folders[group[0].benchmark.id],
+            cross_tests={b.label: (b.id, folders[b.id]) for b in group[0].cross},
+            model_name=group[0].model.name,
+            model_params=group[0].model.constructor_params(),
+            cells=[(c.id, c.fit_seed) for c in group],
+            average_last_epochs=group[0].model.average_last_epochs,
+            cpus=group[0].model.cpus,
+            gpus=group[0].model.gpus,
+            shared_fit=key[2] is None,
+        )
+        for key, group in groups.items()
+    ]
+
+
+def _build_needed(
+    spec: MpsSpec,
+    builds: list[MpsBuildPlan],
+    pending: list[MpsCellPlan],
+    tables: Tables,
+    out: Path,
+    store: ResultStore,
+) -> dict[str, tuple[Path, float]]:
+    """Build every benchmark a pending cell trains or cross-tests on; store each test set's rows.
+    Returns build id -> (folder, resolved dominance)."""
+    root = benchmarks_root(out)
+    needed = {b.id for c in pending for b in (c.benchmark, *c.cross)}
+    built = {}
+    for plan in builds:
+        if plan.id not in needed:
+            continue
+        benchmark = build_mps(plan, spec, tables, root / plan.id)
+        built[plan.id] = (root / plan.id, float(benchmark.manifest["dominance"]))
+        if not store.has_rows(plan.id):
+            test = benchmark[OWN_TEST]
+            truth = benchmark.labels.ranks(test[LABEL], where="The test split")
+            store.save_rows(plan.id, {OWN_TEST: (test[ROW_ID].to_numpy(), truth)})
+    return built
+
+
+def _identity(plan: MpsCellPlan, built: dict[str, tuple[Path, float]]) -> dict[str, Any]:
+    return {
+        "dataset": plan.benchmark.dataset.name,
+        "shortcut": plan.benchmark.label,
+        "strength": built[plan.benchmark.id][1],
+        "model": plan.model.id,
+        "seed": plan.seed,
+        "benchmark_id": plan.benchmark.id,
+        "config": plan.config,
+    }
+
+
+def describe_mps(cell: MpsCellPlan) -> str:
+    return f"{cell.benchmark.dataset.name} {cell.benchmark.label} {cell.model.id} seed {cell.seed}"
