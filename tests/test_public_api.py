@@ -18,6 +18,7 @@ def test_all_is_sorted_and_complete():
         "TextClassifier",
         "__version__",
         "build_maze_benchmark",
+        "build_mps_benchmark",
         "evaluate_benchmark",
         "generate_corpus",
         "load_results",

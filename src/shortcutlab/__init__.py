@@ -28,6 +28,7 @@ _LAZY = {
     "SHORTCUTS": "shortcutlab.shortcuts",
     "TextClassifier": "shortcutlab.models",
     "build_maze_benchmark": "shortcutlab.splits",
+    "build_mps_benchmark": "shortcutlab.splits",
     "evaluate_benchmark": "shortcutlab.experiments.evaluate",
     "generate_corpus": "shortcutlab.corpus",
     "load_results": "shortcutlab.experiments.results",
@@ -51,7 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.models import MODELS, TextClassifier, make_model
     from shortcutlab.reports import maze_table
     from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
-    from shortcutlab.splits import Benchmark, build_maze_benchmark
+    from shortcutlab.splits import Benchmark, build_maze_benchmark, build_mps_benchmark
 
 
 def __getattr__(name: str) -> Any:
@@ -79,6 +80,7 @@ __all__ = [
     "TextClassifier",
     "__version__",
     "build_maze_benchmark",
+    "build_mps_benchmark",
     "evaluate_benchmark",
     "generate_corpus",
     "load_results",

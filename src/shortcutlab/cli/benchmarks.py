@@ -1,4 +1,5 @@
-"""Commands that make and evaluate single benchmarks: generate, build, evaluate, demo, list."""
+"""Commands that make and evaluate single benchmarks: generate, build (Shortcut Maze or MPS),
+evaluate, demo, list."""
 
 from __future__ import annotations
 
@@ -9,36 +10,43 @@ from typing import Annotated
 import typer
 
 from shortcutlab.cli.app import app, err_console, out_console, user_errors
-from shortcutlab.cli.options import (
-    parse_floats,
-    parse_key_values,
-    parse_list,
-    parse_named_paths,
-    parse_strength,
-    style_file_options,
-)
+from shortcutlab.cli.options import parse_key_values
 
 EVALUATE_FORMATS = ("text", "md", "latex", "csv", "json")
 
 
 @app.command()
 def build(
+    ctx: typer.Context,
     train: Annotated[
         str,
         typer.Option(
-            help="Training table: CSV, TSV, JSONL, Parquet or a saved HF dataset (PATH::SPLIT)."
-        ),
-    ],
-    test: Annotated[str, typer.Option(help="Test table, same formats.")],
-    shortcut: Annotated[
-        str,
-        typer.Option(
-            help="single-term, synonym, category, concept-occurrence or concept-correlation."
+            help="Training table (MPS: the pool): CSV, TSV, JSONL, Parquet or a saved HF dataset (PATH::SPLIT)."
         ),
     ],
     out: Annotated[
         Path, typer.Option(help="Output folder (must not exist or be empty, unless --overwrite).")
     ],
+    family: Annotated[
+        str,
+        typer.Option(
+            help="maze: train / test / anti_test with an injected cue; mps: imbalanced / balanced / "
+            "test redistributed around an attribute."
+        ),
+    ] = "maze",
+    test: Annotated[
+        str | None,
+        typer.Option(
+            help="Test table, same formats (maze: required; mps: optional, else drawn from the pool)."
+        ),
+    ] = None,
+    shortcut: Annotated[
+        str | None,
+        typer.Option(
+            help="Maze: single-term, synonym, category, register, author, bible, "
+            "concept-occurrence or concept-correlation."
+        ),
+    ] = None,
     text_col: Annotated[str, typer.Option(help="Column holding the text.")] = "text",
     label_col: Annotated[str, typer.Option(help="Column holding the label.")] = "label",
     text_pair_col: Annotated[
@@ -99,59 +107,68 @@ def build(
         str | None,
         typer.Option(help="Encoding of the rewrite files (the paper's release: latin-1)."),
     ] = None,
+    attribute: Annotated[
+        str, typer.Option(help="MPS: the attribute the labels are redistributed around.")
+    ] = "negation",
+    attribute_option: Annotated[
+        list[str] | None,
+        typer.Option(help="MPS: attribute option KEY=VALUE (YAML value), e.g. lexicon=paper."),
+    ] = None,
+    values: Annotated[
+        str | None,
+        typer.Option(
+            help="MPS: attribute values to keep, comma-separated (default: all, or the top ones)."
+        ),
+    ] = None,
+    top_values: Annotated[
+        int | None, typer.Option(help="MPS: keep this many of the most frequent values.")
+    ] = None,
+    dominance: Annotated[
+        float | None,
+        typer.Option(
+            help="MPS: share of each imbalanced group taken by its dominant label(s), in (1/K, 1] "
+            "(default 0.75 for 2 labels, 0.5 for 3-9, 0.75 over a label set for 10+)."
+        ),
+    ] = None,
+    dominant: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="MPS: VALUE=LABEL (or LABEL,LABEL), the dominant label(s) of a group; give one per kept value."
+        ),
+    ] = None,
+    dominant_labels: Annotated[
+        int | None,
+        typer.Option(
+            help="MPS: labels per dominant set (default: 1, or ceil(K/G) for 10+ labels)."
+        ),
+    ] = None,
+    size: Annotated[
+        int | None,
+        typer.Option(help="MPS: imbalanced (and balanced) rows; default: the largest feasible."),
+    ] = None,
+    test_size: Annotated[
+        float | None,
+        typer.Option(
+            help="MPS: test rows (count, or fraction < 1 of the eligible pool); default 0.2 of the "
+            "pool, or all a test table's rarest label allows."
+        ),
+    ] = None,
+    validation_size: Annotated[
+        float, typer.Option(help="MPS: validation rows from the pool (count, or fraction < 1).")
+    ] = 0,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
-    """Build a Shortcut Maze benchmark: train, validation, test, anti_test, original_test."""
-    from shortcutlab.cli.build_summary import benchmark_summary
+    """Build a benchmark: Shortcut Maze (train, validation, test, anti_test, original_test) or
+    MPS (imbalanced, balanced, validation, test)."""
+    from shortcutlab.cli.build_families import build_maze, build_mps, check_family_options
+    from shortcutlab.cli.build_summary import benchmark_summary, mps_summary
     from shortcutlab.data.writing import check_output_dir
-    from shortcutlab.splits import build_maze_benchmark, distractor_from_files
 
     with user_errors():
+        check_family_options(ctx, family)
         check_output_dir(out, overwrite=overwrite)  # fail before the work, not after
-        test_paths = parse_named_paths(test_distractor, flag="--test-distractor")
-        distractors = None
-        if distractor:
-            train_paths = parse_named_paths(distractor, flag="--distractor")
-            distractors = {
-                name: distractor_from_files(
-                    name,
-                    path,
-                    test_paths.get(name),
-                    text_col=text_col,
-                    label_col=label_col,
-                    encoding=encoding,
-                )
-                for name, path in train_paths.items()
-            }
-        benchmark = build_maze_benchmark(
-            train,
-            test,
-            shortcut=shortcut,
-            shortcut_options=style_file_options(
-                parse_key_values(option, flag="--option"),
-                parse_named_paths(rewrites, flag="--rewrites"),
-                rewrite_encoding,
-                shortcut,
-            ),
-            strength=strength,
-            strength_mode=strength_mode,
-            test_strength=parse_strength(test_strength, flag="--test-strength"),
-            sampling=sampling,
-            schedule=parse_floats(schedule, flag="--schedule"),
-            seed=seed,
-            val_size=int(val_size) if float(val_size).is_integer() else val_size,
-            labels=parse_list(labels),
-            distractors=distractors,
-            text_col=text_col,
-            label_col=label_col,
-            text_pair_col=text_pair_col,
-            encoding=encoding,
-            on_empty=on_empty,
-            out=out,
-            fmt=fmt,
-            overwrite=overwrite,
-        )
-    benchmark_summary(out_console, benchmark)
+        benchmark = (build_mps if family == "mps" else build_maze)(ctx.params)
+    (mps_summary if family == "mps" else benchmark_summary)(out_console, benchmark)
 
 
 @app.command()

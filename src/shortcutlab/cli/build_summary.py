@@ -1,5 +1,5 @@
-"""What ``shortcutlab build`` prints: read from the manifest, with rich only (no pandas), so
-the command's start-up and memory stay those of the build itself."""
+"""What ``shortcutlab build`` prints (Shortcut Maze and MPS): read from the manifest, with rich
+only (no pandas), so the command's start-up and memory stay those of the build itself."""
 
 from __future__ import annotations
 
@@ -58,3 +58,68 @@ def benchmark_summary(console: Console, benchmark: Any) -> None:
 
 def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"  # no rate: nothing to measure it on
+
+
+def mps_summary(console: Console, benchmark: Any) -> None:
+    """Sizes, the label shares of every value in Imbalanced and Balanced, and their entropies."""
+    manifest = benchmark.manifest
+    sizes, entropy = manifest["sizes"], manifest["label_entropy"]
+    console.print(
+        f"Built MPS benchmark for the {manifest['arguments']['attribute']} attribute (dominance "
+        f"{manifest['dominance']:g}, seed {manifest['seed']}) in {benchmark.path}"
+    )
+    held = [f"test {sizes['test']} ({sizes['test_per_label']} per label)"]
+    if "validation" in sizes:
+        held.insert(
+            0, f"validation {sizes['validation']} ({sizes['validation_per_label']} per label)"
+        )
+    console.print(
+        f"Rows: imbalanced {sizes['imbalanced']}, balanced {sizes['balanced']}, {', '.join(held)}."
+    )
+    excluded = manifest["excluded"]["train"]
+    console.print(
+        f"Left out of the training pool: {excluded['no_value']} rows without a value, "
+        f"{excluded['value_not_kept']} with a value not kept, {excluded['held_out']} held out, "
+        f"{excluded['shares_text_with_held_out']} sharing a held-out text."
+    )
+    labels = [str(v) for v in benchmark.labels.values]
+    # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
+    per_label = len(labels) <= 6
+    table = Table(
+        title="Label shares per value: imbalanced / balanced",
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+    )
+    for name in ("value", "dominant", "rows"):
+        table.add_column(name, justify="right" if name == "rows" else "left")
+    for label in labels if per_label else ["dominant share"]:
+        table.add_column(label, justify="right")
+    table.add_column("entropy", justify="right")
+    imbalanced = manifest["splits"]["imbalanced"]["label_counts"]
+    balanced = manifest["splits"]["balanced"]["label_counts"]
+    for value in manifest["values"]:
+        dominant = [str(label) for label in manifest["dominant"][value]]
+        columns = [[label] for label in labels] if per_label else [dominant]
+        shares = [
+            f"{_share(imbalanced[value], group)} / {_share(balanced[value], group)}"
+            for group in columns
+        ]
+        table.add_row(
+            value,
+            ", ".join(dominant),
+            str(manifest["sizes"]["per_value"][value]),
+            *shares,
+            f"{_rate(entropy['imbalanced']['per_value'][value])} / "
+            f"{_rate(entropy['balanced']['per_value'][value])}",
+        )
+    console.print(table)
+    console.print(
+        "Normalised label entropy, mean over values (paper 002, Table 11): "
+        + ", ".join(f"{name} {_rate(record['mean'])}" for name, record in entropy.items())
+    )
+
+
+def _share(counts: dict[str, int], labels: list[str]) -> str:
+    total = sum(counts.values())
+    return "—" if total == 0 else f"{sum(counts[label] for label in labels) / total:.2f}"

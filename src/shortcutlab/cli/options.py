@@ -72,6 +72,30 @@ def parse_floats(raw: str | None, *, flag: str) -> list[float] | None:
         ) from exc
 
 
+def parse_dominant(pairs: list[str] | None, *, flag: str) -> dict[str, list[str]] | None:
+    """``["with_negation=neg", "without_negation=pos,neutral"]`` -> ``{"with_negation": ["neg"],
+    "without_negation": ["pos", "neutral"]}``; a value given twice collects both labels."""
+    if not pairs:
+        return None
+    parsed: dict[str, list[str]] = {}
+    for pair in pairs:
+        value, sep, raw = pair.partition("=")
+        labels = parse_list(raw) if sep else None
+        if not value.strip() or not labels:
+            raise ConfigError(
+                f"{flag} expects VALUE=LABEL or VALUE=LABEL,LABEL. Got {pair!r} instead."
+            )
+        parsed.setdefault(value.strip(), []).extend(labels)
+    return parsed
+
+
+def count_or_fraction(value: float | None) -> int | float | None:
+    """A size option: a whole number is a row count (``500.0`` -> 500), else a fraction."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
 def parse_strength(raw: str, *, flag: str) -> float | str:
     """``"0.8"`` -> 0.8; ``"same"`` stays a word (the builder checks both)."""
     if raw.strip().lower() == "same":

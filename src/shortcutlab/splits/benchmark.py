@@ -26,12 +26,22 @@ if TYPE_CHECKING:
     import pandas as pd
 
 MANIFEST = "manifest.json"
-SPLIT_ORDER = ("train", "validation", "test", "anti_test", "original_test")
+# Shortcut Maze splits, then the MPS ones (imbalanced and balanced are alternative training sets).
+SPLIT_ORDER = (
+    "train",
+    "imbalanced",
+    "balanced",
+    "validation",
+    "test",
+    "anti_test",
+    "original_test",
+)
 
 
 @dataclass
 class Benchmark:
-    """Train / validation / test / anti-test / original-test tables with their provenance.
+    """Named splits with their provenance: train / validation / test / anti-test / original-test
+    for a Shortcut Maze build, imbalanced / balanced / validation / test for an MPS build.
 
     Test, anti-test and original-test rows are paired by ``row_id``. A benchmark read from a
     folder loads each split on first access.

@@ -1,0 +1,292 @@
+"""The plan of an MPS build: kept values, dominance, held-out sizes and the per-group label counts
+of Imbalanced and Balanced, checked against what the pool holds (each refusal names the fix)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.splits.redistribute import (
+    assign_dominant,
+    capped_proportional,
+    dominant_sets,
+    exact_share,
+    imbalanced_counts,
+    largest_group_size,
+    water_fill,
+)
+
+# A held-out set drawn from the pool takes this share of its eligible rows by default.
+DEFAULT_TEST_FRACTION = 0.2
+# Paper 002, A.8: 10 or more classes take a set of labels (75 % combined) instead of one label.
+MANY_LABELS = 10
+
+
+@dataclass
+class Redistribution:
+    """Rows per (group, label) of Imbalanced and Balanced, with how they were decided."""
+
+    sets: list[list[int]]  # dominant label sets (label ranks)
+    assigned: list[int]  # per group: index into ``sets``
+    maxima: np.ndarray  # per group: the largest size the dominance allows
+    sizes: np.ndarray  # per group: the size used (the same in both sets)
+    imbalanced: np.ndarray  # groups x labels
+    balanced: np.ndarray  # groups x labels
+
+
+def kept_values(
+    counts: Mapping[str, int],
+    values: Sequence[str] | None,
+    top_values: int | None,
+    *,
+    explicit_top: bool = False,
+) -> list[str]:
+    """The attribute values a build keeps: ``values`` as given, else the ``top_values`` most
+    frequent (section 2.2: six for SCS/CCS, all for NBS/QBS/WFS); at least two.
+
+    Examples:
+        >>> kept_values({"a": 5, "b": 3, "c": 1}, None, 2)
+        ['a', 'b']
+    """
+    found = ", ".join(f"{v} ({n})" for v, n in counts.items()) or "none"
+    if values is not None:
+        kept = [str(v) for v in values]
+        if len(set(kept)) != len(kept):
+            raise ConfigError(f"The 'values' parameter repeats a value: {kept!r}.")
+        unknown = [v for v in kept if v not in counts]
+        if unknown:
+            raise ConfigError(
+                f"The 'values' parameter names {', '.join(map(repr, unknown))}, which no row has. "
+                f"Values found (rows): {found}."
+            )
+    else:
+        if top_values is not None and (
+            isinstance(top_values, bool)
+            or not isinstance(top_values, int | np.integer)
+            or top_values < 1
+        ):
+            label = "top_values" if explicit_top else "attribute's top_values"
+            raise ConfigError(
+                f"The {label!r} parameter must be a positive integer or None (all values). "
+                f"Got {top_values!r} instead."
+            )
+        kept = list(counts)[: top_values or None]
+    if len(kept) < 2:
+        raise DataError(
+            f"Every kept row is in one attribute group (values found, rows: {found}); MPS needs "
+            f"two or more groups to tie to different labels. Choose another attribute or keep more "
+            f"values with --values / --top-values."
+        )
+    return kept
+
+
+def dominance_share(dominance: float | None, n_labels: int) -> Fraction:
+    """The dominance as an exact fraction: the given one, or A.8's default for K labels (0.75 for
+    2 labels: 0.5 would be 1/K, no imbalance at all, and 0.75 gives a normalised entropy of 0.81,
+    within the paper's Table 11 range for its binary data sets)."""
+    if dominance is None:
+        return exact_share(0.75 if n_labels == 2 or n_labels >= MANY_LABELS else 0.5)
+    bad = isinstance(dominance, bool) or not isinstance(
+        dominance, int | float | np.integer | np.floating
+    )
+    if bad or not 1 / n_labels < float(dominance) <= 1:
+        raise ConfigError(
+            f"The 'dominance' parameter must be a share in (1/{n_labels}, 1] for {n_labels} labels "
+            f"(1/{n_labels} is no imbalance at all). Got {dominance!r} instead."
+        )
+    return exact_share(float(dominance))
+
+
+def held_out_per_label(
+    parameter: str,
+    size: float | None,
+    candidates: np.ndarray,
+    eligible_rows: int,
+    labels: LabelSpace,
+    *,
+    from_pool: bool,
+    optional: bool = False,
+) -> int:
+    """Rows per label of a label-balanced held-out set (``candidates`` is groups x labels).
+
+    ``size`` is rows in all (an int), a fraction of the ``eligible_rows`` (a float in (0, 1)),
+    or ``None``: from the pool 0.2 of it but at most half the rarest label's texts, from a test
+    table as many as its rarest label has; an ``optional`` set is then empty.
+    """
+    n_labels = len(labels)
+    per_label_available = candidates.sum(axis=0)
+    available = ", ".join(
+        f"{label} {n}" for label, n in zip(labels.values, per_label_available.tolist(), strict=True)
+    )
+    rarest = int(per_label_available.min())
+    flag = "--" + parameter.replace("_", "-")
+    if size is None or (optional and size == 0):
+        if optional:
+            return 0
+        per_label = (
+            min(math.floor(DEFAULT_TEST_FRACTION * eligible_rows / n_labels), rarest // 2)
+            if from_pool
+            else rarest
+        )
+        if per_label < 1:
+            raise DataError(
+                f"Too few distinct texts with a kept attribute value for a label-balanced test "
+                f"set (per label: {available}). Add rows of the rarest label or keep more values."
+            )
+        return per_label
+    whole = not isinstance(size, bool) and isinstance(size, int | np.integer)
+    fraction = not isinstance(size, bool) and isinstance(size, float | np.floating) and 0 < size < 1
+    if whole and size >= 1:
+        per_label = int(size) // n_labels
+    elif fraction:
+        per_label = math.floor(float(size) * eligible_rows / n_labels)
+    else:
+        raise ConfigError(
+            f"The {parameter!r} parameter must be a row count (an integer >= {n_labels}) or a "
+            f"fraction in (0, 1){' or 0 for none' if optional else ''}. Got {size!r} instead."
+        )
+    if per_label < 1:
+        raise ConfigError(
+            f"The {parameter!r} parameter gives {size!r}, less than one row for each of the "
+            f"{n_labels} labels. Raise {flag}."
+        )
+    if per_label > rarest:
+        raise DataError(
+            f"The {parameter!r} parameter asks for {per_label} rows of every label, but there are "
+            f"only {available} distinct texts per label with a kept value; the largest feasible "
+            f"size is {rarest * n_labels}. Lower {flag}."
+        )
+    return per_label
+
+
+def redistribute(
+    available: np.ndarray,
+    kept: Sequence[str],
+    labels: LabelSpace,
+    share: Fraction,
+    *,
+    dominant: Mapping[str, Any] | None,
+    dominant_labels: int | None,
+    size: int | None,
+    pool_label_counts: np.ndarray,
+) -> Redistribution:
+    """Decide the per-group sizes and label counts of Imbalanced and Balanced from the rows
+    ``available`` per (group, label) in the training pool (section 2.2, A.8)."""
+    n_labels = len(labels)
+    if dominant is not None:
+        if dominant_labels is not None:
+            raise ConfigError(
+                "Pass either 'dominant' (the label sets themselves) or 'dominant_labels' (their "
+                "size), not both."
+            )
+        sets, assigned = _given_sets(dominant, kept, labels)
+    else:
+        set_size = _set_size(dominant_labels, n_labels, len(kept))
+        sets = dominant_sets(pool_label_counts, set_size)
+        assigned = assign_dominant(available, sets)
+    largest = max(len(sets[s]) for s in assigned)
+    if share <= Fraction(largest, n_labels):
+        raise ConfigError(
+            f"The 'dominance' parameter ({float(share):g}) must exceed {largest}/{n_labels}, the "
+            f"share {largest} of {n_labels} labels have with no imbalance at all. Raise --dominance "
+            f"or use smaller dominant sets."
+        )
+    maxima = np.array(
+        [largest_group_size(available[g], sets[s], share) for g, s in enumerate(assigned)],
+        dtype=np.int64,
+    )
+    counts = _counts_text(available, kept, labels)
+    if (maxima == 0).any():
+        empty = kept[int(np.argmin(maxima))]
+        raise DataError(
+            f"Too few rows to reach dominance {float(share):g}: the group {empty!r} has no rows of "
+            f"its dominant label(s) (rows per value and label: {counts}). Map it to another label "
+            f"with --dominant or leave the value out with --values."
+        )
+    if size is None:
+        sizes = maxima
+    else:
+        if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
+            raise ConfigError(
+                f"The 'size' parameter must be a positive number of rows. Got {size!r} instead."
+            )
+        if size > maxima.sum():
+            raise DataError(
+                f"Too few rows to reach dominance {float(share):g} with {size} rows: the largest "
+                f"feasible size is {int(maxima.sum())} (rows per value and label: {counts}). Lower "
+                f"--size or --dominance."
+            )
+        sizes = capped_proportional(int(size), maxima, maxima)
+    imbalanced = np.stack(
+        [
+            imbalanced_counts(int(n), available[g], sets[assigned[g]], share)
+            for g, n in enumerate(sizes.tolist())
+        ]
+    )
+    balanced = np.stack([water_fill(int(n), available[g]) for g, n in enumerate(sizes.tolist())])
+    return Redistribution(sets, assigned, maxima, sizes, imbalanced, balanced)
+
+
+def _set_size(dominant_labels: int | None, n_labels: int, n_groups: int) -> int:
+    """Labels per dominant set: one below 10 labels, else enough that the groups share them
+    all, ceil(K / G) (A.8: "several labels (with similar sample sizes)")."""
+    if dominant_labels is None:
+        return 1 if n_labels < MANY_LABELS else math.ceil(n_labels / n_groups)
+    bad = isinstance(dominant_labels, bool) or not isinstance(dominant_labels, int | np.integer)
+    if bad or not 1 <= dominant_labels < n_labels:
+        raise ConfigError(
+            f"The 'dominant_labels' parameter must be an integer in [1, {n_labels - 1}]. "
+            f"Got {dominant_labels!r} instead."
+        )
+    return int(dominant_labels)
+
+
+def _given_sets(
+    dominant: Mapping[str, Any], kept: Sequence[str], labels: LabelSpace
+) -> tuple[list[list[int]], list[int]]:
+    """The user's ``{value: label or [labels]}`` as label-rank sets and a set per group."""
+    unknown = [str(v) for v in dominant if str(v) not in kept]
+    missing = [v for v in kept if v not in {str(k) for k in dominant}]
+    if unknown or missing:
+        problem = (
+            f"names value(s) {', '.join(map(repr, unknown))} that the build does not keep"
+            if unknown
+            else f"gives no label for value(s) {', '.join(map(repr, missing))}"
+        )
+        raise ConfigError(
+            f"The 'dominant' parameter {problem}. Give one label (or list of labels) for each "
+            f"kept value: {', '.join(kept)}."
+        )
+    rank_of = {str(v): r for r, v in enumerate(labels.values)}
+    by_value = {str(k): v for k, v in dominant.items()}
+    sets: list[list[int]] = []
+    assigned = []
+    for value in kept:
+        given = by_value[value]
+        names = [str(x) for x in (given if isinstance(given, list | tuple) else [given])]
+        bad = [n for n in names if n not in rank_of]
+        if bad or not names or len(set(names)) != len(names) or len(names) >= len(labels):
+            raise ConfigError(
+                f"The 'dominant' parameter gives {value!r} the label(s) {names!r}; give one or more "
+                f"distinct labels (fewer than all) from: {', '.join(rank_of)}."
+            )
+        ranks = [rank_of[n] for n in names]
+        if ranks not in sets:
+            sets.append(ranks)
+        assigned.append(sets.index(ranks))
+    return sets, assigned
+
+
+def _counts_text(available: np.ndarray, kept: Sequence[str], labels: LabelSpace) -> str:
+    return "; ".join(
+        f"{value}: "
+        + ", ".join(f"{label} {n}" for label, n in zip(labels.values, row, strict=True))
+        for value, row in zip(kept, available.tolist(), strict=True)
+    )
