@@ -77,13 +77,21 @@ def hand_built_mps(
         while n > 0:
             major = math.ceil(share * n)
             minor = math.ceil((n - major) / (k - 1))
-            if major <= counts.get(top, 0) and all(
-                counts.get(v, 0) >= max(minor, math.ceil(n / k)) for v in space.values if v != top
-            ) and counts.get(top, 0) >= math.ceil(n / k):
+            if (
+                major <= counts.get(top, 0)
+                and all(
+                    counts.get(v, 0) >= max(minor, math.ceil(n / k))
+                    for v in space.values
+                    if v != top
+                )
+                and counts.get(top, 0) >= math.ceil(n / k)
+            ):
                 break
             n -= 1
         wants = {
-            "imbalanced": {v: (major if v == top else (n - major) // (k - 1)) for v in space.values},
+            "imbalanced": {
+                v: (major if v == top else (n - major) // (k - 1)) for v in space.values
+            },
             "balanced": {v: n // k for v in space.values},
         }
         for name, want in wants.items():

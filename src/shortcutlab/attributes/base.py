@@ -31,7 +31,9 @@ class Annotation:
         """Rows per value, most frequent first (ties by name); rows without a value are left out."""
         present = [v for v in self.values.tolist() if v is not None]
         names, counts = np.unique(np.asarray(present, dtype=object).astype(str), return_counts=True)
-        order = sorted(zip(names.tolist(), counts.tolist(), strict=True), key=lambda p: (-p[1], p[0]))
+        order = sorted(
+            zip(names.tolist(), counts.tolist(), strict=True), key=lambda p: (-p[1], p[0])
+        )
         return {name: int(count) for name, count in order}
 
 

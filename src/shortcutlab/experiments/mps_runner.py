@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, LoadedTable
 from shortcutlab.experiments.mps_cell import OWN_TEST, MpsTask
 from shortcutlab.experiments.mps_grid import MpsBuildPlan, MpsCellPlan, plan_mps_grid
@@ -75,15 +74,12 @@ def run_mps_experiment(
 def check_mps_models(spec: MpsSpec, tables: Tables) -> None:
     """Every model config is instantiated and checked against every dataset's label count."""
     for dataset in spec.datasets:
-        labels = LabelSpace.infer(
-            tables[dataset.name][0].frame[LABEL].tolist(),
-            given=dataset.labels,
-            source=f"dataset '{dataset.name}'",
-        )
+        # The builder fixes the label order; only the count matters here.
+        k = len(dataset.labels or tables[dataset.name][0].frame[LABEL].unique())
         for model in spec.models:
             probe = make_model(model.name, model.constructor_params())
             try:
-                probe.check(len(labels))
+                probe.check(k)
             finally:
                 probe.close()
 

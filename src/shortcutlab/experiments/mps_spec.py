@@ -59,7 +59,16 @@ MPS_TOP_KEYS = (
     "cross_test",
     "min_group_size",
 )
-BUILD_KEYS = ("dominance", "size", "test_size", "validation_size", "top_values", "dominant_labels")
+BUILD_KEYS = (
+    "dominance",
+    "size",
+    "test_size",
+    "validation_size",
+    "top_values",
+    "values",
+    "dominant",
+    "dominant_labels",
+)
 #: Not a constructor parameter: the paper averages the metrics of the last epochs (section 3).
 AVERAGE_LAST_EPOCHS = "average_last_epochs"
 FILE_SUFFIXES = (".yaml", ".yml", ".txt", ".csv", ".tsv", ".json", ".jsonl")
@@ -273,14 +282,22 @@ def _build_options(raw: Any, where: str) -> dict[str, Any]:
         or not 0 < dominance <= 1
     ):
         raise ConfigError(f"{where}: dominance must be a number in (0, 1]. Got {dominance!r}.")
-    for key in ("size", "test_size", "top_values"):
+    for key in ("size", "top_values", "dominant_labels"):
         if options.get(key) is not None:
             natural(options[key], f"{where}: {key}", minimum=1)
-    validation = options.get("validation_size")
-    if validation is not None and (
-        isinstance(validation, bool) or not isinstance(validation, int | float) or validation < 0
-    ):
+    for key in ("test_size", "validation_size"):
+        value = options.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+        ):
+            raise ConfigError(
+                f"{where}: {key} must be a row count or a fraction in (0, 1). Got {value!r}."
+            )
+    if options.get("values") is not None:
+        as_list(options["values"], f"{where}: values")
+    if options.get("dominant") is not None and not isinstance(options["dominant"], dict):
         raise ConfigError(
-            f"{where}: validation_size must be a row count or a fraction in (0, 1). Got {validation!r}."
+            f"{where}: dominant must map attribute values to a label or a list of labels, e.g. "
+            f"{{with_negation: pos}}. Got {options['dominant']!r}."
         )
     return options
