@@ -32,7 +32,7 @@ def test_the_last_epochs_are_stored_and_averaged(tmp_path):
         "imbalanced/test/epoch-2",
         "imbalanced/test/epoch-3",
     ]
-    truth = rows[build][1]
+    truth = rows[(build, "test")][1]
     per_epoch = {
         fit: [_w_acc(truth, _predicted(run, cell_id, f"{fit}/test/epoch-{e}")) for e in (2, 3)]
         for fit in ("imbalanced", "balanced")

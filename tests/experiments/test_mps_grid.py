@@ -62,8 +62,10 @@ def _stored(run):
             for cell, *_ in cells
         }
         rows = {
-            b: (np.frombuffer(ids, np.int64), np.frombuffer(labels, np.int32))
-            for b, ids, labels in db.execute("SELECT benchmark_id, row_ids, labels FROM rows")
+            (b, split): (np.frombuffer(ids, np.int64), np.frombuffer(labels, np.int32))
+            for b, split, ids, labels in db.execute(
+                "SELECT benchmark_id, split, row_ids, labels FROM rows"
+            )
         }
     return cells, names, rows
 
@@ -99,7 +101,7 @@ def test_a_cell_stores_both_fits_on_its_own_and_the_other_attributes_test_sets(f
         bench = Benchmark.load(run / "benchmarks" / build)
         assert bench.manifest["attribute"]["name"] == attribute
         assert strength == bench.manifest["dominance"]  # the resolved dominance
-        assert np.array_equal(rows[build][0], bench["test"]["row_id"].to_numpy())
+        assert np.array_equal(rows[(build, "test")][0], bench["test"]["row_id"].to_numpy())
         assert list(bench["test"].columns[:5]) == ["row_id", "text", "label", attribute, "group"]
 
 
@@ -114,7 +116,7 @@ def test_printed_gaps_are_those_of_the_stored_predictions(finished):
         for cell_id, label, _, _, build in cells:
             if label != attribute:
                 continue
-            truth = rows[build][1]
+            truth = rows[(build, "test")][1]
             imbalanced = _predicted(run, cell_id, "imbalanced/test")
             balanced = _predicted(run, cell_id, "balanced/test")
             deltas.append(_w_acc(truth, balanced) - _w_acc(truth, imbalanced))
@@ -152,8 +154,9 @@ def test_cross_testing_scores_the_other_test_set(finished):
     cells, _, rows = _stored(run)
     loaded = load_results(run)
     cross = loaded.cross.set_index(["attribute", "tested_on"])
-    question_build = next(c[4] for c in cells if c[1] == "question" and c[3] == 0)
-    truth = rows[question_build][1]
+    negation_build = next(c[4] for c in cells if c[1] == "negation")
+    question_build = next(c[4] for c in cells if c[1] == "question")
+    scored_ids, truth = rows[(negation_build, "test@question")]
     expected = np.mean(
         [
             _w_acc(truth, _predicted(run, c[0], "balanced/test@question"))
@@ -162,6 +165,13 @@ def test_cross_testing_scores_the_other_test_set(finished):
         ]
     )
     assert cross.loc[("negation", "question"), "w_acc_balanced_mean"] == pytest.approx(expected)
+    # only the question test rows whose text the negation build never trained on are scored
+    own = Benchmark.load(run / "benchmarks" / negation_build)
+    seen = set(own["imbalanced"]["text"]) | set(own["balanced"]["text"])
+    question_test = Benchmark.load(run / "benchmarks" / question_build)["test"]
+    unseen = question_test[~question_test["text"].isin(seen)]
+    assert 0 < len(unseen) < len(question_test)
+    assert np.array_equal(scored_ids, unseen["row_id"].to_numpy())
 
 
 def test_label_distribution_figure_and_its_data(finished):
@@ -219,6 +229,8 @@ def test_vary_data_rebuilds_per_seed_and_bootstraps_each_build(tmp_path):
     assert loaded.groups["distinct_builds"].tolist() == [2, 2]
     cells, _, rows = _stored(tmp_path / "run")
     builds = [c[4] for c in cells if c[1] == "negation"]
-    assert not np.array_equal(rows[builds[0]][0], rows[builds[1]][0])  # two different test sets
+    assert not np.array_equal(
+        rows[(builds[0], "test")][0], rows[(builds[1], "test")][0]
+    )  # two different test sets
     assert loaded.groups["delta_isolated_std"].notna().all()
     assert (loaded.groups["ci_resamples"] == "rows,fits").all()

@@ -14,18 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from shortcutlab.data.loading import LABEL
+from shortcutlab.data.loading import LABEL, TEXT
 from shortcutlab.errors import DataError
 from shortcutlab.experiments.cell import fit_predict_frames, predicted_labels
-from shortcutlab.experiments.worker import (
-    CellOutcome,
-    TaskOutcome,
-    failed_outcome,
-    pin_threads,
-)
+from shortcutlab.experiments.worker import TaskOutcome, done_outcome, failed_outcome, pin_threads
 from shortcutlab.metrics import group_accuracies, mps_gaps, per_label_accuracy
-from shortcutlab.provenance import environment
 from shortcutlab.splits.benchmark import Benchmark
 
 FITS = ("imbalanced", "balanced")
@@ -74,11 +69,10 @@ def execute_mps(task: MpsTask, benchmarks: Mapping[str, Benchmark]) -> TaskOutco
     pin_threads(task.cpus)
     try:
         own = benchmarks[task.benchmark_id]
-        builds = {OWN_TEST: own} | {
-            cross_test_name(label): _same_labels(benchmarks[build], own, label)
+        tests = {OWN_TEST: own[OWN_TEST]} | {
+            cross_test_name(label): cross_test_table(own, benchmarks[build], label)
             for label, (build, _) in task.cross_tests.items()
         }
-        tests = {name: build[OWN_TEST] for name, build in builds.items()}
         probabilities: dict[str, np.ndarray] = {}
         predictions: dict[str, dict[str, np.ndarray]] = {}
         epochs: dict[str, list[int]] = {}
@@ -124,24 +118,9 @@ def execute_mps(task: MpsTask, benchmarks: Mapping[str, Benchmark]) -> TaskOutco
         metrics = score_mps(truths, groups, predictions, own.labels.values)
         if epochs:
             metrics["epochs"] = epochs
-        elapsed = time.perf_counter() - started
-        cells = [
-            CellOutcome(
-                cell_id=cell_id,
-                seed=seed,
-                status="done",
-                metrics=metrics,
-                probabilities=probabilities,
-                fit_seconds=fit_seconds,
-                predict_seconds=predict_seconds,
-                total_seconds=elapsed,
-                shared_fit=task.shared_fit,
-            )
-            for cell_id, seed in task.cells
-        ]
     except Exception as exc:  # noqa: BLE001 - a failed cell is recorded, the grid goes on
-        return failed_outcome(task, task.cells, exc, started)
-    return TaskOutcome(task=task, cells=cells, versions=environment())
+        return failed_outcome(task, exc, started)
+    return done_outcome(task, metrics, probabilities, fit_seconds, predict_seconds, started)
 
 
 def score_mps(
@@ -189,14 +168,22 @@ def score_mps(
     return {"tests": scored}
 
 
-def _same_labels(other: Benchmark, own: Benchmark, attribute: str) -> Benchmark:
+def cross_test_table(own: Benchmark, other: Benchmark, attribute: str) -> pd.DataFrame:
+    """The rows of ``other``'s test set whose text is in none of ``own``'s training splits.
+
+    Builds draw their test sets independently from one pool, so another attribute's test set can
+    hold rows this build trained on; scoring those would flatter both fits. Texts are compared
+    (not row ids: a separate test file numbers its rows from 0 like the pool).
+    """
     if list(other.labels.values) != list(own.labels.values):
         raise DataError(
             f"The {attribute} build has labels {list(other.labels.values)} but this build has "
             f"{list(own.labels.values)}, so its test set cannot be cross-tested. Give the "
             "dataset's 'labels' in the spec so every build uses one order."
         )
-    return other
+    seen = set().union(*(set(own[s][TEXT]) for s in own.splits if s != OWN_TEST))
+    test = other[OWN_TEST]
+    return test[~test[TEXT].isin(seen)].reset_index(drop=True)
 
 
 def _groups(table: Any, name: str) -> np.ndarray:

@@ -24,7 +24,6 @@ from shortcutlab.experiments.mps_cell import FITS, OWN_TEST, prediction_name
 from shortcutlab.experiments.mps_summary import (
     MPS_IDENTITY,
     FitPair,
-    MpsSeed,
     apply_mps_holm,
     mps_group_statistics,
     worst_group_accuracy,
@@ -32,7 +31,7 @@ from shortcutlab.experiments.mps_summary import (
 from shortcutlab.experiments.run_folder import BENCHMARKS
 from shortcutlab.experiments.spec_entries import option_label
 from shortcutlab.experiments.store import ResultStore
-from shortcutlab.experiments.summary import mean_std
+from shortcutlab.experiments.summary import SeedOutcome, mean_std
 from shortcutlab.reports import mps_tables
 from shortcutlab.splits.benchmark import MANIFEST
 
@@ -84,7 +83,7 @@ def load_mps_results(
     rows = []
     for keys, part in cells.groupby(list(MPS_IDENTITY), sort=False):
         seeds = [
-            MpsSeed(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=c._asdict())
+            SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=c._asdict())
             for c in part.itertuples()
         ]
         firsts = part.drop_duplicates("fit_id")

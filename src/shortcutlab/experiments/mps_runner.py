@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.loading import LABEL, ROW_ID, LoadedTable
-from shortcutlab.experiments.mps_cell import OWN_TEST, MpsTask
+from shortcutlab.experiments.mps_cell import OWN_TEST, MpsTask, cross_test_name, cross_test_table
 from shortcutlab.experiments.mps_grid import MpsBuildPlan, MpsCellPlan, plan_mps_grid
 from shortcutlab.experiments.mps_spec import MpsSpec
 from shortcutlab.experiments.run_folder import (
@@ -21,14 +21,15 @@ from shortcutlab.experiments.run_folder import (
     PlannedCell,
     RunReport,
     benchmarks_root,
+    check_model_configs,
     check_run_dir,
     dataset_tables,
     drive_run,
     finished_cells,
+    fit_groups,
     outcome_records,
 )
 from shortcutlab.experiments.store import ResultStore
-from shortcutlab.models import make_model
 from shortcutlab.splits.benchmark import MANIFEST, Benchmark
 from shortcutlab.splits.mps import build_mps_benchmark
 
@@ -75,13 +76,9 @@ def check_mps_models(spec: MpsSpec, tables: Tables) -> None:
     """Every model config is instantiated and checked against every dataset's label count."""
     for dataset in spec.datasets:
         # The builder fixes the label order; only the count matters here.
-        k = len(dataset.labels or tables[dataset.name][0].frame[LABEL].unique())
-        for model in spec.models:
-            probe = make_model(model.name, model.constructor_params())
-            try:
-                probe.check(k)
-            finally:
-                probe.close()
+        check_model_configs(
+            spec.models, len(dataset.labels or tables[dataset.name][0].frame[LABEL].unique())
+        )
 
 
 def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -> Benchmark:
@@ -103,17 +100,8 @@ def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -
     return benchmark
 
 
-def mps_fit_key(cell: MpsCellPlan) -> tuple[str, str, int | None]:
-    """Cells with one key share their two fits: the seeds of a seed-independent model."""
-    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
-    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
-
-
 def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[MpsTask]:
     """One task per pair of fits: the seeds of a seed-independent model share it."""
-    groups: dict[tuple[str, str, int | None], list[MpsCellPlan]] = {}
-    for cell in cells:
-        groups.setdefault(mps_fit_key(cell), []).append(cell)
     return [
         MpsTask(
             benchmark_id=group[0].benchmark.id,
@@ -127,7 +115,7 @@ def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[Mp
             gpus=group[0].model.gpus,
             shared_fit=key[2] is None,
         )
-        for key, group in groups.items()
+        for key, group in fit_groups(cells).items()
     ]
 
 
@@ -139,20 +127,33 @@ def _build_needed(
     out: Path,
     store: ResultStore,
 ) -> dict[str, tuple[Path, float]]:
-    """Build every benchmark a pending cell trains or cross-tests on; store each test set's rows.
-    Returns build id -> (folder, resolved dominance)."""
+    """Build every benchmark a pending cell trains or cross-tests on; store the rows each build's
+    fits are scored on (``test``, ``test@ATTRIBUTE``). Returns build id -> (folder, dominance)."""
     root = benchmarks_root(out)
     needed = {b.id for c in pending for b in (c.benchmark, *c.cross)}
-    built = {}
+    built, loaded = {}, {}
     for plan in builds:
         if plan.id not in needed:
             continue
-        benchmark = build_mps(plan, spec, tables, root / plan.id)
-        built[plan.id] = (root / plan.id, float(benchmark.manifest["dominance"]))
-        if not store.has_rows(plan.id):
-            test = benchmark[OWN_TEST]
-            truth = benchmark.labels.ranks(test[LABEL], where="The test split")
-            store.save_rows(plan.id, {OWN_TEST: (test[ROW_ID].to_numpy(), truth)})
+        loaded[plan.id] = build_mps(plan, spec, tables, root / plan.id)
+        built[plan.id] = (root / plan.id, float(loaded[plan.id].manifest["dominance"]))
+    # Rewritten on every (re)start: deterministic, so a resumed or extended run stores the same.
+    for cell in {c.benchmark.id: c for c in pending}.values():
+        own = loaded[cell.benchmark.id]
+        tests = {OWN_TEST: own[OWN_TEST]} | {
+            cross_test_name(b.label): cross_test_table(own, loaded[b.id], b.label)
+            for b in cell.cross
+        }
+        store.save_rows(
+            cell.benchmark.id,
+            {
+                name: (
+                    test[ROW_ID].to_numpy(),
+                    own.labels.ranks(test[LABEL], where=f"The {name} split"),
+                )
+                for name, test in tests.items()
+            },
+        )
     return built
 
 

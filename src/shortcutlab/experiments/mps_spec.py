@@ -27,6 +27,7 @@ from shortcutlab.experiments.spec_entries import (
     DatasetSpec,
     ModelSpec,
     canonical_hash,
+    component_record,
     existing_path,
     file_digest,
     named_entry,
@@ -91,11 +92,7 @@ class AttributeSpec:
         return option_label(self.name, self.options)
 
     def resolved(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            **self.options,
-            **({"files_sha256": self.files_sha256} if self.files_sha256 else {}),
-        }
+        return component_record(self.name, self.options, self.files_sha256)
 
     def constructor_options(self) -> dict[str, Any]:
         """``options`` with relative file paths resolved against the spec's folder."""

@@ -23,6 +23,8 @@ from shortcutlab.experiments.summary import (
     BOOTSTRAP_SEED,
     RESAMPLES_ROWS,
     RESAMPLES_ROWS_AND_FITS,
+    SeedOutcome,
+    distinct_outcomes,
     mean_std,
 )
 from shortcutlab.metrics import bootstrap_mps_gaps, bootstrap_p_value, holm, percentile_interval
@@ -31,16 +33,6 @@ MPS_IDENTITY = ("dataset", "attribute", "model")
 FIT_METRICS = ("accuracy", "w_acc", "wga")
 GAPS = ("delta_isolated", "delta_overall", "zeta")
 TESTED = ("delta_isolated", "delta_overall")  # ζ is a dispersion, not a test of the attribute
-
-
-@dataclass(frozen=True)
-class MpsSeed:
-    """One seed of a group: its own-test scores (a flat row of ``MpsRunResults.cells``)."""
-
-    seed: int
-    fit: Hashable  # seeds with equal keys share their fits
-    build: Hashable
-    scores: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -68,22 +60,17 @@ def mps_statistic_columns() -> list[str]:
 
 
 def mps_group_statistics(
-    seeds: Sequence[MpsSeed],
+    seeds: Sequence[SeedOutcome],
     predictions: Mapping[Hashable, FitPair],
     *,
     n_classes: int,
     n_resamples: int,
 ) -> dict[str, Any]:
-    """The tidy statistics of one group (without Holm); ``predictions`` per distinct fit."""
-    first_of_fit: dict[Hashable, MpsSeed] = {}
-    for seed in sorted(seeds, key=lambda s: s.seed):
-        first_of_fit.setdefault(seed.fit, seed)
-    distinct = list(first_of_fit.values())
+    """The tidy statistics of one group (without Holm). Each seed's ``scores`` is its flat row of
+    ``MpsRunResults.cells`` (own test set); ``predictions`` holds each distinct fit's pair."""
+    distinct, row = distinct_outcomes(seeds)
     varied = len(distinct) > 1
-    row: dict[str, Any] = {
-        "seeds": len(seeds),
-        "distinct_fits": len(distinct),
-        "distinct_builds": len({s.build for s in seeds}),
+    row |= {
         "ci_resamples": RESAMPLES_ROWS_AND_FITS if varied else RESAMPLES_ROWS,
         "epochs": distinct[0].scores.get("epochs"),
     }

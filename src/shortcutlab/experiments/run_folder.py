@@ -20,9 +20,10 @@ from shortcutlab.data.loading import LoadedTable, load_table
 from shortcutlab.data.writing import write_json
 from shortcutlab.errors import OutputExistsError
 from shortcutlab.experiments.executors import make_executor
-from shortcutlab.experiments.spec_entries import DatasetSpec
+from shortcutlab.experiments.spec_entries import DatasetSpec, ModelSpec
 from shortcutlab.experiments.store import DATABASE, CellRecord, ResultStore
 from shortcutlab.experiments.worker import GridTask, TaskOutcome
+from shortcutlab.models import make_model
 
 Progress = Callable[[str, int, int], None]
 SPEC_COPY = "spec.resolved.json"
@@ -56,6 +57,31 @@ class PendingWork:
     tasks: list[GridTask]
     records: Callable[[TaskOutcome], list[CellRecord]]
     describe: Callable[[str], str]
+
+
+def fit_key(cell: Any) -> tuple[str, str, int | None]:
+    """Cells with one key share their fit(s): the seeds of a seed-independent model on one build.
+    ``cell`` is a family's cell plan (``benchmark.id``, ``model``, ``fit_seed``)."""
+    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
+    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
+
+
+def fit_groups(cells: Iterable[Any]) -> dict[tuple[str, str, int | None], list[Any]]:
+    """Cells grouped by :func:`fit_key`: one task per group."""
+    groups: dict[tuple[str, str, int | None], list[Any]] = {}
+    for cell in cells:
+        groups.setdefault(fit_key(cell), []).append(cell)
+    return groups
+
+
+def check_model_configs(models: Iterable[ModelSpec], n_labels: int) -> None:
+    """Instantiate every model config and check it against the dataset's label count."""
+    for model in models:
+        probe = make_model(model.name, model.constructor_params())
+        try:
+            probe.check(n_labels)
+        finally:
+            probe.close()
 
 
 def dataset_tables(

@@ -14,8 +14,7 @@ from typing import Any
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, LoadedTable
 from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid, shortcut_label
-from shortcutlab.experiments.mps_grid import MpsCellPlan
-from shortcutlab.experiments.mps_runner import mps_fit_key, plan_mps_run, run_mps_experiment
+from shortcutlab.experiments.mps_runner import plan_mps_run, run_mps_experiment
 from shortcutlab.experiments.mps_spec import MpsSpec
 from shortcutlab.experiments.run_folder import (
     PendingWork,
@@ -23,16 +22,18 @@ from shortcutlab.experiments.run_folder import (
     Progress,
     RunReport,
     benchmarks_root,
+    check_model_configs,
     check_run_dir,
     dataset_tables,
     drive_run,
     finished_cells,
+    fit_groups,
+    fit_key,
     outcome_records,
 )
 from shortcutlab.experiments.spec import DatasetSpec, ExperimentSpec, load_spec
 from shortcutlab.experiments.store import DATABASE, ResultStore
 from shortcutlab.experiments.worker import Task
-from shortcutlab.models import make_model
 from shortcutlab.splits.benchmark import MANIFEST, Benchmark
 from shortcutlab.splits.distractors import distractor_from_files
 from shortcutlab.splits.maze import build_maze_benchmark
@@ -63,12 +64,7 @@ def check_models(spec: ExperimentSpec, tables: dict[str, tuple[LoadedTable, Load
         labels = LabelSpace.infer(
             train.frame[LABEL].tolist(), given=dataset.labels, source=f"dataset '{dataset.name}'"
         )
-        for model in spec.models:
-            probe = make_model(model.name, model.constructor_params())
-            try:
-                probe.check(len(labels))
-            finally:
-                probe.close()
+        check_model_configs(spec.models, len(labels))
 
 
 def build_benchmark(
@@ -98,17 +94,8 @@ def build_benchmark(
     return benchmark
 
 
-def fit_key(cell: CellPlan) -> tuple[str, str, int | None]:
-    """Cells with one key share one fit: the seeds of a seed-independent model on one build."""
-    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
-    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
-
-
 def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[Task]:
     """One task per fit: the seeds of a seed-independent model share it."""
-    groups: dict[tuple[str, str, int | None], list[CellPlan]] = {}
-    for cell in cells:
-        groups.setdefault(fit_key(cell), []).append(cell)
     return [
         Task(
             benchmark_id=group[0].benchmark.id,
@@ -120,7 +107,7 @@ def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[T
             gpus=group[0].model.gpus,
             shared_fit=key[2] is None,
         )
-        for key, group in groups.items()
+        for key, group in fit_groups(cells).items()
     ]
 
 
@@ -150,7 +137,7 @@ def estimate_seconds(out: str | Path, planned: list[PlannedCell]) -> float | Non
     pending = [p.cell for p in planned if not p.finished]
     if any(c.model.id not in per_model for c in pending):
         return None
-    fits = {mps_fit_key(c) if isinstance(c, MpsCellPlan) else fit_key(c) for c in pending}
+    fits = {fit_key(c) for c in pending}
     return sum(per_model[model] for _, model, _ in fits)
 
 

@@ -26,6 +26,7 @@ from shortcutlab.experiments.spec_entries import (
     DatasetSpec,
     ModelSpec,
     canonical_hash,
+    component_record,
     existing_path,
     file_digest,
     named_entry,
@@ -79,11 +80,7 @@ class ShortcutSpec:
     base_dir: str = "."
 
     def resolved(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            **self.options,
-            **({"files_sha256": self.files_sha256} if self.files_sha256 else {}),
-        }
+        return component_record(self.name, self.options, self.files_sha256)
 
     def constructor_options(self) -> dict[str, Any]:
         """``options`` with the rewrite files' relative paths resolved against the spec's folder."""

@@ -123,6 +123,12 @@ def option_label(name: str, options: Mapping[str, Any]) -> str:
     return f"{name}[{', '.join(f'{k}={v}' for k, v in sorted(options.items()))}]"
 
 
+def component_record(name: str, options: Mapping[str, Any], files_sha256: str) -> dict[str, Any]:
+    """A shortcut or attribute entry as stored: its name, options and the hash of the files its
+    options name (when any)."""
+    return {"name": name, **options, **({"files_sha256": files_sha256} if files_sha256 else {})}
+
+
 def canonical_hash(payload: Any) -> str:
     return hashlib.sha256(
         json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()

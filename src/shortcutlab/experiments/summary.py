@@ -77,16 +77,8 @@ def group_statistics(
 
     ``predictions`` holds each distinct fit's paired predictions, keyed like ``SeedOutcome.fit``.
     """
-    first_of_fit: dict[Hashable, SeedOutcome] = {}
-    for outcome in sorted(outcomes, key=lambda o: o.seed):
-        first_of_fit.setdefault(outcome.fit, outcome)
-    distinct = list(first_of_fit.values())
+    distinct, row = distinct_outcomes(outcomes)
     varied = len(distinct) > 1
-    row: dict[str, Any] = {
-        "seeds": len(outcomes),
-        "distinct_fits": len(distinct),
-        "distinct_builds": len({o.build for o in outcomes}),
-    }
     for metric in METRICS:
         for split in EVAL_SPLITS:
             if all(split in o.scores["splits"] for o in distinct):
@@ -118,6 +110,22 @@ def group_statistics(
     row["p_accuracy"] = float(max(o.scores["mcnemar"]["p_value"] for o in distinct))
     row["p_macro_f1"] = bootstrap_p_value(samples["macro_f1"], row["delta_macro_f1_mean"])
     return row
+
+
+def distinct_outcomes(
+    outcomes: Sequence[SeedOutcome],
+) -> tuple[list[SeedOutcome], dict[str, int]]:
+    """The first seed of each distinct fit (seeds sharing a fit are one measurement), and the
+    counts of seeds, distinct fits and distinct builds."""
+    first_of_fit: dict[Hashable, SeedOutcome] = {}
+    for outcome in sorted(outcomes, key=lambda o: o.seed):
+        first_of_fit.setdefault(outcome.fit, outcome)
+    counts = {
+        "seeds": len(outcomes),
+        "distinct_fits": len(first_of_fit),
+        "distinct_builds": len({o.build for o in outcomes}),
+    }
+    return list(first_of_fit.values()), counts
 
 
 def apply_holm(groups: pd.DataFrame) -> pd.DataFrame:

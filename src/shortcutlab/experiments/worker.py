@@ -30,6 +30,8 @@ class GridTask(Protocol):
 
     cpus: float
     gpus: float
+    cells: list[tuple[str, int]]  # (cell id, fit seed): every cell the task's fit(s) serve
+    shared_fit: bool
 
     def benchmark_dirs(self) -> dict[str, str]:
         """Benchmark id -> folder, for every benchmark the task reads."""
@@ -100,9 +102,34 @@ def run_task(task: GridTask, *benchmarks: Benchmark) -> TaskOutcome:
     return task.run({key: load_benchmark(folder) for key, folder in dirs.items()})
 
 
-def failed_outcome(
-    task: GridTask, cells: list[tuple[str, int]], exc: Exception, started: float
+def done_outcome(
+    task: GridTask,
+    metrics: dict[str, Any],
+    probabilities: dict[str, np.ndarray],
+    fit_seconds: float,
+    predict_seconds: float,
+    started: float,
 ) -> TaskOutcome:
+    """Every cell of ``task`` done with the same scores and predictions (they share the fit)."""
+    elapsed = time.perf_counter() - started
+    cells = [
+        CellOutcome(
+            cell_id=cell_id,
+            seed=seed,
+            status="done",
+            metrics=metrics,
+            probabilities=probabilities,
+            fit_seconds=fit_seconds,
+            predict_seconds=predict_seconds,
+            total_seconds=elapsed,
+            shared_fit=task.shared_fit,
+        )
+        for cell_id, seed in task.cells
+    ]
+    return TaskOutcome(task=task, cells=cells, versions=environment())
+
+
+def failed_outcome(task: GridTask, exc: Exception, started: float) -> TaskOutcome:
     """Every cell of ``task`` failed with ``exc`` (a user error's message, else the traceback)."""
     message = (
         str(exc)
@@ -117,7 +144,7 @@ def failed_outcome(
             error=message,
             total_seconds=time.perf_counter() - started,
         )
-        for c, s in cells
+        for c, s in task.cells
     ]
     return TaskOutcome(task=task, cells=failed, versions=environment())
 
@@ -149,21 +176,8 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
         metrics = score(truths, predictions, bench.labels.values, pairing, fitted.details)
         if fitted.usage:
             metrics["usage"] = fitted.usage
-        elapsed = time.perf_counter() - started
-        cells = [
-            CellOutcome(
-                cell_id=cell_id,
-                seed=seed,
-                status="done",
-                metrics=metrics,
-                probabilities=fitted.probabilities,
-                fit_seconds=fitted.fit_seconds,
-                predict_seconds=fitted.predict_seconds,
-                total_seconds=elapsed,
-                shared_fit=task.shared_fit,
-            )
-            for cell_id, seed in task.cells
-        ]
     except Exception as exc:  # noqa: BLE001 - a failed cell is recorded, the grid goes on
-        return failed_outcome(task, task.cells, exc, started)
-    return TaskOutcome(task=task, cells=cells, versions=environment())
+        return failed_outcome(task, exc, started)
+    return done_outcome(
+        task, metrics, fitted.probabilities, fitted.fit_seconds, fitted.predict_seconds, started
+    )

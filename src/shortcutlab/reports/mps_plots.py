@@ -15,8 +15,8 @@ PANELS = (("imbalanced", "Imbalanced"), ("balanced", "Balanced"))
 def plot_label_distribution(frame: pd.DataFrame, path: str | Path, *, title: str) -> Path:
     """Two panels (Imbalanced, Balanced): a bar per attribute value, stacked by label share.
 
-    ``frame`` has columns split, value, label, share (rows of ``MpsRunResults.label_counts`` for
-    one build); the file type follows the suffix (.png, .svg, .pdf).
+    ``frame`` has columns split, value, label, rows, share (rows of ``MpsRunResults.label_counts``
+    for one build); the file type follows the suffix (.png, .svg, .pdf).
     """
     import matplotlib
 
@@ -35,9 +35,17 @@ def plot_label_distribution(frame: pd.DataFrame, path: str | Path, *, title: str
             index="value", columns="label", values="share", sort=False
         )
         part = part.reindex(index=values, columns=labels).fillna(0.0)
+        sizes = frame[frame["split"] == split].groupby("value", sort=False)["rows"].sum()
+        ticks = [f"{value}\n{int(sizes.get(value, 0))} rows" for value in values]
         bottom = pd.Series(0.0, index=values)
         for i, label in enumerate(labels):
-            axis.bar(values, part[label], bottom=bottom, color=colours(i), label=str(label))
+            axis.bar(
+                ticks,
+                part[label].to_numpy(),
+                bottom=bottom.to_numpy(),
+                color=colours(i),
+                label=str(label),
+            )
             bottom += part[label]
         axis.set_title(name)
         axis.set_xlabel("attribute value")

@@ -155,7 +155,9 @@ def cross_notes() -> list[str]:
     return [
         "Each cell: Balanced fit / Imbalanced fit (the paper's red / black), mean over distinct "
         "fits; rows: the attribute whose builds the model was trained on; columns: the attribute "
-        "whose test set it was scored on (A.7). Spreads are in cross_test.csv."
+        "whose test set it was scored on (A.7), without the rows whose text the trained-on build "
+        "holds (builds draw their test sets from one pool independently). Spreads are in "
+        "cross_test.csv."
     ]
 
 
