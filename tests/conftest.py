@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.attributes import Annotation, Attribute
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.errors import DataError
 
 # The Shortcut Maze GoEmotions release, when present (users do not have it; those tests skip).
 GOEMOTIONS = Path(
     os.environ.get(
         "SHORTCUTLAB_GOEMOTIONS",
         Path(__file__).resolve().parents[2] / "shared" / "data" / "goemotions-maze",
+    )
+)
+
+# The Rotten Tomatoes sentence polarity data (one of the MPS paper's data sets), when present.
+ROTTEN_TOMATOES = Path(
+    os.environ.get(
+        "SHORTCUTLAB_ROTTEN_TOMATOES",
+        Path(__file__).resolve().parents[2] / "shared" / "data" / "rotten-tomatoes",
     )
 )
 
@@ -58,3 +71,42 @@ def tree_state(root: Path) -> dict[str, bytes | None]:
         str(path.relative_to(root)): None if path.is_dir() else path.read_bytes()
         for path in sorted(root.rglob("*"))
     }
+
+
+# Rows per (negated, label) of a three-label pool: negation leans to "a", its absence to "b", "c".
+THREE = {
+    (True, "a"): 120,
+    (True, "b"): 40,
+    (True, "c"): 50,
+    (False, "a"): 150,
+    (False, "b"): 300,
+    (False, "c"): 250,
+}
+
+
+def negation_rows(cells: Mapping[tuple[bool, Any], int], *, seed: int = 0) -> pd.DataFrame:
+    """Distinct texts with (``True``) or without a negation, ``n`` rows per (negated, label) cell,
+    in a seeded shuffled order."""
+    rows = []
+    for (negated, label), count in cells.items():
+        for _ in range(count):
+            opening = "I did not like" if negated else "I liked"
+            rows.append({"text": f"{opening} film number {len(rows)} .", "label": label})
+    return pd.DataFrame(rows).sample(frac=1, random_state=seed).reset_index(drop=True)
+
+
+class Topic(Attribute):
+    """A stand-in for the ``column`` attribute: values from the input's ``topic`` column."""
+
+    name = "topic"
+    needs_columns = ("topic",)
+
+    def annotate(self, texts, columns=None):
+        if columns is None or "topic" not in columns:
+            found = ", ".join(columns or [])
+            raise DataError(f"Column 'topic' not found. Columns found: {found}.")
+        values = [None if v in (None, "") else str(v) for v in columns["topic"]]
+        return Annotation(np.array(values, dtype=object))
+
+    def config(self):
+        return {"name": self.name}

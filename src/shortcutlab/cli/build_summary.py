@@ -86,33 +86,36 @@ def mps_summary(console: Console, benchmark: Any) -> None:
     # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
     per_label = len(labels) <= 6
     table = Table(
-        title="Label shares per value: imbalanced / balanced",
+        title="Label shares per value" + (" (* dominant)" if per_label else ": the dominant set's"),
         title_justify="left",
         show_edge=False,
         pad_edge=False,
     )
-    for name in ("value", "dominant", "rows"):
-        table.add_column(name, justify="right" if name == "rows" else "left")
-    for label in labels if per_label else ["dominant share"]:
+    table.add_column("value", no_wrap=True)
+    table.add_column("split")
+    table.add_column("rows", justify="right")
+    for label in labels if per_label else ["dominant", "share"]:
         table.add_column(label, justify="right")
     table.add_column("entropy", justify="right")
-    imbalanced = manifest["splits"]["imbalanced"]["label_counts"]
-    balanced = manifest["splits"]["balanced"]["label_counts"]
     for value in manifest["values"]:
         dominant = [str(label) for label in manifest["dominant"][value]]
-        columns = [[label] for label in labels] if per_label else [dominant]
-        shares = [
-            f"{_share(imbalanced[value], group)} / {_share(balanced[value], group)}"
-            for group in columns
-        ]
-        table.add_row(
-            value,
-            ", ".join(dominant),
-            str(manifest["sizes"]["per_value"][value]),
-            *shares,
-            f"{_rate(entropy['imbalanced']['per_value'][value])} / "
-            f"{_rate(entropy['balanced']['per_value'][value])}",
-        )
+        for split in ("imbalanced", "balanced"):
+            counts = manifest["splits"][split]["label_counts"][value]
+            if per_label:
+                mark = {
+                    label: "*" if label in dominant and split == "imbalanced" else " "
+                    for label in labels
+                }
+                cells = [f"{_share(counts, [label])}{mark[label]}" for label in labels]
+            else:
+                cells = [",".join(dominant), _share(counts, dominant)]
+            table.add_row(
+                value if split == "imbalanced" else "",
+                split,
+                str(sum(counts.values())),
+                *cells,
+                _rate(entropy[split]["per_value"][value]),
+            )
     console.print(table)
     console.print(
         "Normalised label entropy, mean over values (paper 002, Table 11): "

@@ -24,6 +24,7 @@ from shortcutlab.registry import check_choice
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
 MANIFEST = "manifest.json"
 # Shortcut Maze splits, then the MPS ones (imbalanced and balanced are alternative training sets).
@@ -69,18 +70,9 @@ class Benchmark:
 
     def save(self, out: str | Path, *, fmt: str = "csv", overwrite: bool = False) -> Path:
         """Write every split and ``manifest.json`` into ``out`` atomically; returns ``out``."""
-        check_choice("format", fmt, FORMATS)
-        out = Path(out)
-        manifest = json.loads(json.dumps(self.manifest))  # a deep copy that is known to be JSON
-        manifest.setdefault("arguments", {})["format"] = fmt
-        with atomic_output_dir(out, overwrite=overwrite) as tmp:
-            for name, frame in self.splits.items():
-                path = write_table(frame, split_file(tmp, name, fmt), fmt)
-                record = manifest.setdefault("splits", {}).setdefault(name, {})
-                record.update({"file": path.name, "sha256": sha256_file(path)})
-            write_json(tmp / MANIFEST, manifest)
-        self.path, self.manifest = out, manifest
-        return out
+        self.manifest = save_splits(self.splits, self.manifest, out, fmt=fmt, overwrite=overwrite)
+        self.path = Path(out)
+        return self.path
 
     @classmethod
     def load(cls, folder: str | Path) -> Benchmark:
@@ -152,3 +144,26 @@ class SplitFiles(Mapping[str, "pd.DataFrame"]):
 
     def __len__(self) -> int:
         return len(self._files)
+
+
+def save_splits(
+    splits: Mapping[str, pd.DataFrame | pa.Table],
+    manifest: dict[str, Any],
+    out: str | Path,
+    *,
+    fmt: str = "csv",
+    overwrite: bool = False,
+) -> dict[str, Any]:
+    """Write the splits (pandas or Arrow) and their manifest into ``out`` atomically; returns the
+    manifest as written (with the format and every file's name and sha256)."""
+    check_choice("format", fmt, FORMATS)
+    out = Path(out)
+    manifest = json.loads(json.dumps(manifest))  # a deep copy that is known to be JSON
+    manifest.setdefault("arguments", {})["format"] = fmt
+    with atomic_output_dir(out, overwrite=overwrite) as tmp:
+        for name, frame in splits.items():
+            path = write_table(frame, split_file(tmp, name, fmt), fmt)
+            record = manifest.setdefault("splits", {}).setdefault(name, {})
+            record.update({"file": path.name, "sha256": sha256_file(path)})
+        write_json(tmp / MANIFEST, manifest)
+    return manifest

@@ -24,7 +24,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.writing import FORMATS, check_output_dir
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
-from shortcutlab.splits.benchmark import Benchmark
+from shortcutlab.splits.benchmark import Benchmark, save_splits
 from shortcutlab.splits.mps_manifest import excluded_rows, given_mapping, mps_manifest
 from shortcutlab.splits.mps_plan import (
     dominance_share,
@@ -39,7 +39,7 @@ from shortcutlab.splits.mps_rows import (
     draw_rows,
     group_codes,
     label_balanced_plan,
-    split_frame,
+    split_table,
     subset_rng,
     text_keys,
 )
@@ -126,14 +126,16 @@ def build_mps_benchmark(
     pool_table = _load(train, "train", loader)
     test_table = _load(test, "test", loader) if test is not None else None
     label_space = _label_space(pool_table, labels)
+    share = dominance_share(dominance, len(label_space))
     if test_table is not None:
         _check_test_labels(test_table, label_space)
     fitted = _attribute(attribute, attribute_options).fitted(pool_table.texts())
     column = _output_column(fitted)
     inputs = {"train": pool_table} | ({"test": test_table} if test_table is not None else {})
     annotations = {role: annotate(fitted, table) for role, table in inputs.items()}
+    counts = {role: annotation.counts() for role, annotation in annotations.items()}
     kept = kept_values(
-        annotations["train"].counts(),
+        counts["train"],
         values,
         top_values if top_values is not None else getattr(fitted, "top_values", None),
         explicit_top=top_values is not None,
@@ -150,7 +152,6 @@ def build_mps_benchmark(
 
     eligible = pool.groups >= 0
     training_pool = eligible & ~np.isin(pool.keys, held.keys)
-    share = dominance_share(dominance, len(label_space))
     plan = redistribute(
         pool.cell_counts(training_pool, len(kept), len(label_space)),
         kept,
@@ -168,7 +169,7 @@ def build_mps_benchmark(
         for name in TRAINING_SPLITS
     } | held.rows
     sources = {name: grouped.get("test", pool) if name == "test" else pool for name in plans}
-    splits = {name: split_frame(sources[name], rows[name], column) for name in plans}
+    tables = {name: split_table(sources[name], rows[name], column) for name in plans}
     arguments = {
         "attribute": fitted.name,
         "attribute_options": dict(attribute_options or {}),
@@ -199,13 +200,14 @@ def build_mps_benchmark(
         plans=plans,
         held_per_label=held.per_label,
         annotations=annotations,
+        annotation_counts=counts,
         excluded=excluded_rows(grouped, held.keys, held.from_pool),
         inputs={role: table.source.to_json() for role, table in inputs.items()},
     )
-    benchmark = Benchmark(splits=splits, labels=label_space, manifest=manifest)
     if out is None:
-        return benchmark
-    benchmark.save(out, fmt=fmt, overwrite=overwrite)
+        splits = {name: table.to_pandas() for name, table in tables.items()}
+        return Benchmark(splits=splits, labels=label_space, manifest=manifest)
+    save_splits(tables, manifest, out, fmt=fmt, overwrite=overwrite)  # no pandas on the way
     return Benchmark.load(out)
 
 
@@ -322,9 +324,9 @@ def _grouped(
     ranks = labels.ranks(
         table.index.column(LABEL), where=f"The {table.source.path or 'input'} table"
     )
-    return GroupedTable(
-        table, ranks, np.asarray(values, dtype=object), group_codes(values, kept), keys
-    )
+    # Values are text in every output file; an annotator giving numbers gets them as text.
+    text = np.array([None if v is None else str(v) for v in values.tolist()], dtype=object)
+    return GroupedTable(table, ranks, text, group_codes(text, kept), keys)
 
 
 def _output_column(attribute: Attribute) -> str:

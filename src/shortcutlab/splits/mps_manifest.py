@@ -30,6 +30,7 @@ def mps_manifest(
     plans: Mapping[str, np.ndarray],
     held_per_label: Mapping[str, int],
     annotations: Mapping[str, Annotation],
+    annotation_counts: Mapping[str, dict[str, int]],
     excluded: dict[str, Any],
     inputs: dict[str, Any],
 ) -> dict[str, Any]:
@@ -55,7 +56,7 @@ def mps_manifest(
             "per_value": dict(zip(kept, plan.sizes.tolist(), strict=True)),
             "largest_per_value": dict(zip(kept, plan.maxima.tolist(), strict=True)),
         },
-        "annotation_counts": {role: a.counts() for role, a in annotations.items()},
+        "annotation_counts": dict(annotation_counts),
         "annotation_details": {role: a.details for role, a in annotations.items()},
         "excluded": excluded,
         "label_entropy": {

@@ -56,6 +56,11 @@ def kept_values(
         ['a', 'b']
     """
     found = ", ".join(f"{v} ({n})" for v, n in counts.items()) or "none"
+    if isinstance(values, str):
+        raise ConfigError(
+            f"The 'values' parameter must be a list of attribute values. Got the string {values!r}; "
+            f"pass [{values!r}] or use --values A,B."
+        )
     if values is not None:
         kept = [str(v) for v in values]
         if len(set(kept)) != len(kept):

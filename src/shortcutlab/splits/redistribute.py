@@ -115,24 +115,37 @@ def dominant_sets(label_counts: np.ndarray, set_size: int) -> list[list[int]]:
 
 
 def assign_dominant(counts: np.ndarray, sets: Sequence[Sequence[int]]) -> list[int]:
-    """The dominant set of every group: the assignment that maximises the sum, over groups, of
-    the set's share of the group (``counts`` is groups x labels).
+    """The dominant set of every group (``counts`` is groups x labels): the assignment that
+    maximises the sum, over groups, of the set's share of the group, with every set dominating
+    floor(G / J) or ceil(G / J) of the G groups.
 
-    Sets are repeated when there are more groups than sets, so every group gets one and the sets
-    are used as evenly as possible: different groups are tied to different labels, the
-    "cross-interactions" of section 2.2, not one label for all.
+    Sets are repeated (tiled) when there are more groups than sets: different groups are tied to
+    different labels, as evenly as the numbers allow, the "cross-interactions" of section 2.2,
+    not one label for all.
 
     Examples:
         >>> assign_dominant(np.array([[9, 1], [2, 8], [5, 5]]), [[0], [1]])
         [0, 1, 0]
+        >>> assign_dominant(np.array([[9, 1], [8, 2], [7, 3], [6, 4]]), [[0], [1]])
+        [0, 0, 1, 1]
     """
-    from scipy.optimize import linear_sum_assignment
-
     counts = np.asarray(counts, dtype=np.float64)
     totals = np.maximum(counts.sum(axis=1, keepdims=True), 1.0)
     shares = np.stack([counts[:, list(s)].sum(axis=1) for s in sets], axis=1) / totals
-    copies = -(-len(counts) // len(sets))
-    groups, columns = linear_sum_assignment(np.tile(shares, (1, copies)), maximize=True)
+    fewest, most = len(counts) // len(sets), -(-len(counts) // len(sets))
+    best = shares.argmax(axis=1)
+    used = np.bincount(best, minlength=len(sets))
+    if ((used >= fewest) & (used <= most)).all():
+        # Every group can have its own best set: no assignment scores higher (and scipy's
+        # import, half a second, is saved for the cases that need it).
+        return best.tolist()
+    from scipy.optimize import linear_sum_assignment
+
+    # Column c * J + j is copy c of set j. The first ``fewest`` copies of every set carry a bonus
+    # larger than any sum of shares, so all of them are used: no set dominates fewer groups.
+    weights = np.tile(shares, (1, most))
+    weights[:, : fewest * len(sets)] += len(counts) + 1
+    groups, columns = linear_sum_assignment(weights, maximize=True)
     assigned = [0] * len(counts)
     for group, column in zip(groups.tolist(), columns.tolist(), strict=True):
         assigned[group] = column % len(sets)

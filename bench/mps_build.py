@@ -1,0 +1,164 @@
+"""Whole-process `shortcutlab build --family mps` next to the plain pandas script a user would write.
+
+Both run as subprocesses in the same run (start-up, reading, annotating, drawing and writing
+included), taking turns within each round, on the same CSV: the Rotten Tomatoes sentences repeated
+to 100,000 rows, each copy's texts made distinct by a suffix (or generated rows when the data is
+absent). Every registered attribute that annotates offline without options is timed (negation,
+question, and frequent-words once it is registered). The plain script annotates with the same
+rules (pandas string methods; scikit-learn's counts for frequent words), draws a label-balanced
+test set, drops its texts from the pool and samples Imbalanced (dominance 0.75, the label most
+frequent in each group) and Balanced sets of the same per-group sizes with groupby-and-sample.
+It prints the median wall seconds of 3 runs and the peak RSS of both.
+
+    python bench/mps_build.py [--rows 100000] [--repeat 3] [--data PATH/sentences.csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_throughput import medians  # noqa: E402
+
+# Attributes that need no options and no network; others are listed as not timed.
+OFFLINE = ("negation", "question", "frequent-words")
+
+PLAIN = r"""
+import math, sys
+import numpy as np
+import pandas as pd
+
+pool_path, out, attribute = sys.argv[1:4]
+dominance = 0.75
+rng = np.random.default_rng(0)
+frame = pd.read_csv(pool_path)
+lowered = frame["text"].str.lower().str.replace("\u2019", "'")
+if attribute == "negation":
+    joined = lowered.str.replace(r"\s+n't", "n't", regex=True)
+    pattern = r"(?:^|[^a-z0-9'])(?:not|no|none|nobody|never|nothing|[a-z0-9]*n't)(?:$|[^a-z0-9'])"
+    found = joined.str.contains(pattern, regex=True)
+    frame["value"] = np.where(found, "with_negation", "without_negation")
+elif attribute == "question":
+    found = frame["text"].str.contains("[?\uff1f]", regex=True)
+    frame["value"] = np.where(found, "with_question", "without_question")
+else:  # frequent words: the six most frequent non-stop words; a row takes the first it holds
+    from sklearn.feature_extraction.text import CountVectorizer
+    vectorizer = CountVectorizer(stop_words="english")
+    counts = vectorizer.fit_transform(frame["text"])
+    top = np.asarray(counts.sum(axis=0)).ravel().argsort()[::-1][:6]
+    present = counts[:, top].toarray() > 0
+    words = vectorizer.get_feature_names_out()[top]
+    frame["value"] = np.where(present.any(axis=1), words[present.argmax(axis=1)], None)
+    frame = frame[frame["value"].notna()]
+frame["key"] = lowered.loc[frame.index].str.split().str.join(" ")
+k = frame["label"].nunique()
+
+candidates = frame.drop_duplicates("key")
+per_label = min(int(0.2 * len(frame) / k), candidates["label"].value_counts().min() // 2)
+shares = candidates["value"].value_counts(normalize=True)
+test = pd.concat(
+    cell.sample(n=min(len(cell), round(per_label * shares[value])), random_state=rng)
+    for (value, label), cell in candidates.groupby(["value", "label"])
+)
+train = frame[~frame["key"].isin(test["key"])]
+
+counts = train.groupby(["value", "label"]).size().unstack(fill_value=0)
+dominant = counts.idxmax(axis=1)
+imbalanced, balanced = [], []
+for value, row in counts.iterrows():
+    top = dominant[value]
+    others = row.drop(top).sum()
+    n = min(int(row[top] / dominance), int(others / (1 - dominance)), int(row.sum()))
+    n_top = math.ceil(dominance * n)
+    group = train[train["value"] == value]
+    imbalanced.append(group[group["label"] == top].sample(n=n_top, random_state=rng))
+    share, even = (n - n_top) // (k - 1), n // k
+    for label, cell in group.groupby("label"):
+        if label != top:
+            imbalanced.append(cell.sample(n=min(len(cell), share), random_state=rng))
+        balanced.append(cell.sample(n=min(len(cell), even), random_state=rng))
+for name, parts in (("imbalanced", imbalanced), ("balanced", balanced), ("test", [test])):
+    split = pd.concat(parts).sort_index().drop(columns="key")
+    split["group"] = split["label"].astype(str) + "|" + split["value"].astype(str)
+    split.to_csv(f"{out}/{name}.csv", index=False)
+"""
+
+
+def pool_file(source: Path | None, rows: int, target: Path) -> str:
+    """``rows`` rows of the source repeated, each copy's texts suffixed so every text is new."""
+    if source is not None and source.exists():
+        frame = pd.read_csv(source)
+        copies = -(-rows // len(frame))
+        parts = [frame.assign(text=frame["text"] + f" ( copy {i} )") for i in range(copies)]
+        pd.concat(parts, ignore_index=True).iloc[:rows].to_csv(target, index=False)
+        return f"{source} repeated to {rows:,} rows (a suffix per copy)"
+    rng = np.random.default_rng(0)
+    label = rng.integers(0, 2, rows)
+    negated = rng.random(rows) < np.where(label == 0, 0.3, 0.15)
+    question = rng.random(rows) < np.where(label == 0, 0.04, 0.01)
+    texts = [
+        f"{'this was not' if n else 'this was'} film {i} for me {'?' if q else '.'}"
+        for i, (n, q) in enumerate(zip(negated, question, strict=True))
+    ]
+    pd.DataFrame({"text": texts, "label": label}).to_csv(target, index=False)
+    return f"{rows:,} generated rows (the Rotten Tomatoes data was not found)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per command (median)")
+    default = Path(os.environ.get("SHORTCUTLAB_ROTTEN_TOMATOES", "../shared/data/rotten-tomatoes"))
+    parser.add_argument("--data", type=Path, default=default / "sentences.csv")
+    args = parser.parse_args()
+
+    from shortcutlab.attributes import ATTRIBUTES
+
+    timed = [name for name in OFFLINE if name in ATTRIBUTES]
+    skipped = [name for name in ATTRIBUTES.names() if name not in timed]
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        pool = workdir / "pool.csv"
+        described = pool_file(args.data, args.rows, pool)
+        plain = workdir / "plain.py"
+        plain.write_text(PLAIN, encoding="utf-8")
+        size = pool.stat().st_size / 2**20
+        print(f"Data: {described} ({size:.1f} MiB CSV); median of {args.repeat} runs, interleaved")
+        if skipped:
+            print(f"Not timed (need options or a model/server): {', '.join(skipped)}")
+        print(
+            f"{'attribute':<16}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
+            f"{'tool MiB':>10}{'plain MiB':>10}"
+        )
+        for name in timed:
+            out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
+
+            def tool_command(name: str = name, out: Path = out_tool) -> list[str]:
+                shutil.rmtree(out, ignore_errors=True)
+                return [sys.executable, "-m", "shortcutlab", "build", "--family", "mps",
+                        "--train", str(pool), "--attribute", name, "--out", str(out)]  # fmt: skip
+
+            def plain_command(name: str = name, out: Path = out_plain) -> list[str]:
+                shutil.rmtree(out, ignore_errors=True)
+                out.mkdir()
+                return [sys.executable, str(plain), str(pool), str(out), name]
+
+            commands: list[Callable[[], list[str]]] = [tool_command, plain_command]
+            tool, base = medians(commands, args.repeat)
+            print(
+                f"{name:<16}{tool[0]:>8.2f}{base[0]:>9.2f}{base[0] / tool[0]:>10.2f}x"
+                f"{tool[1]:>10.0f}{base[1]:>10.0f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""MPS build options (label sets for many classes, more groups than labels, a given mapping, a
+size, a separate test table, annotators that read columns) and every refused input."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from shortcutlab.errors import ConfigError, DataError, UnknownComponentError
+from shortcutlab.splits import build_mps_benchmark
+from tests.conftest import THREE, Topic, negation_rows
+
+
+def read(folder, split):
+    return pd.read_csv(folder / f"{split}.csv", keep_default_na=False)
+
+
+def dominant_shares(frame, column, dominant):
+    shares = {}
+    for value, labels in dominant.items():
+        group = frame[frame[column] == value]["label"]
+        shares[value] = group.isin(labels).mean()
+    return shares
+
+
+def test_many_labels_take_the_dominance_as_sets_of_similar_size(tmp_path):
+    cells = {}
+    for label in range(12):
+        cells[(True, label)] = 20 + 4 * label
+        cells[(False, label)] = 60 + 6 * (11 - label)
+    pool = negation_rows(cells, seed=1)
+    out = tmp_path / "many"
+    build_mps_benchmark(pool, attribute="negation", out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["dominance"] == 0.75  # A.8: 10 or more labels, combined over a set
+    sets = list(manifest["dominant"].values())
+    assert [len(s) for s in sets] == [6, 6] and not set(sets[0]) & set(sets[1])
+    # Sets of labels of similar pool size: the six largest labels together.
+    sizes = pool["label"].value_counts()
+    largest = set(sizes.sort_values(ascending=False, kind="stable").index[:6])
+    assert largest in (set(sets[0]), set(sets[1]))
+    shares = dominant_shares(read(out, "imbalanced"), "negation", manifest["dominant"])
+    assert all(share >= 0.75 for share in shares.values()), shares
+
+    smaller = build_mps_benchmark(pool, dominant_labels=3)
+    assert [len(s) for s in smaller.manifest["dominant"].values()] == [3, 3]
+    # Eight of twelve labels hold 2/3 of the rows with no imbalance at all: 0.6 is no dominance.
+    with pytest.raises(ConfigError, match=r"\(0.6\) must exceed 8/12"):
+        build_mps_benchmark(pool, dominant_labels=8, dominance=0.6)
+
+
+def test_more_groups_than_labels_tie_each_label_to_several_groups(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = []
+    for topic, lean in zip(["w", "x", "y", "z"], [0.8, 0.7, 0.3, 0.2], strict=True):
+        for _ in range(150):
+            rows.append(
+                {"text": f"a review {len(rows)}", "label": int(rng.random() < lean), "topic": topic}
+            )
+    pool = pd.DataFrame(rows)
+    pool.loc[:9, "topic"] = ""  # rows without a value are left out and counted
+    out = tmp_path / "topics"
+    build_mps_benchmark(pool, attribute=Topic(), out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["dominant"] == {"w": [1], "x": [1], "y": [0], "z": [0]}
+    assert manifest["excluded"]["train"]["no_value"] == 10
+    imbalanced = read(out, "imbalanced")
+    assert list(imbalanced.columns) == ["row_id", "text", "label", "topic", "group"]
+    assert set(imbalanced["topic"]) == {"w", "x", "y", "z"}
+    shares = dominant_shares(imbalanced, "topic", manifest["dominant"])
+    assert all(share >= 0.75 for share in shares.values()), shares
+
+
+def test_given_mapping_and_size(tmp_path):
+    pool = negation_rows(THREE, seed=2)
+    out = tmp_path / "given"
+    bench = build_mps_benchmark(
+        pool, dominant={"with_negation": "c", "without_negation": ["a"]}, size=200, out=out
+    )
+    manifest = bench.manifest
+    assert manifest["dominant"] == {"without_negation": ["a"], "with_negation": ["c"]}
+    imbalanced, balanced = read(out, "imbalanced"), read(out, "balanced")
+    assert len(imbalanced) == len(balanced) == 200
+    shares = dominant_shares(imbalanced, "negation", manifest["dominant"])
+    assert all(share >= 0.5 for share in shares.values()), shares
+    # The size is spread over the groups in proportion to their largest feasible sizes.
+    largest = manifest["sizes"]["largest_per_value"]
+    for value, rows in imbalanced["negation"].value_counts().items():
+        assert abs(rows - 200 * largest[value] / sum(largest.values())) < 1
+
+
+def test_size_too_large_names_the_largest_feasible_size(tmp_path):
+    pool = negation_rows(THREE, seed=2)
+    largest = build_mps_benchmark(pool).manifest["sizes"]["imbalanced"]
+    with pytest.raises(DataError, match=rf"largest feasible size is {largest} .*with_negation: a "):
+        build_mps_benchmark(pool, size=largest + 1, out=tmp_path / "big")
+    assert not (tmp_path / "big").exists()
+    assert len(build_mps_benchmark(pool, size=largest)["imbalanced"]) == largest
+
+
+def test_test_table_supplies_the_test_set(tmp_path):
+    pool = negation_rows(THREE, seed=2)
+    test = negation_rows(
+        {(True, "a"): 30, (False, "a"): 10, (True, "b"): 8, (False, "b"): 20, (False, "c"): 25},
+        seed=9,
+    )
+    test["text"] = "other " + test["text"]
+    # The pool holds some of the test table's texts in another spelling: they must leave it.
+    pool = pd.concat(
+        [pool, test.head(20).assign(text=lambda f: f["text"].str.upper())], ignore_index=True
+    )
+    out = tmp_path / "with-test"
+    build_mps_benchmark(pool, test, out=out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    drawn = read(out, "test")
+    assert drawn["label"].value_counts().tolist() == [25, 25, 25]  # the rarest label: c
+    assert (test.loc[drawn["row_id"], "text"].values == drawn["text"].values).all()
+    drawn_texts = set(drawn["text"].str.lower())
+    for split in ("imbalanced", "balanced"):
+        assert not set(read(out, split)["text"].str.lower()) & drawn_texts
+    shared = pool["text"].str.lower().isin(drawn_texts).sum()
+    assert manifest["excluded"]["train"]["shares_text_with_held_out"] == shared > 0
+    assert manifest["inputs"]["test"]["rows_read"] == len(test)
+
+
+def test_annotators_that_read_columns_get_every_input_column(tmp_path):
+    pool = negation_rows(THREE, seed=2).assign(topic=lambda f: np.where(f.index % 2, "odd", "even"))
+    bench = build_mps_benchmark(pool, attribute=Topic())
+    assert set(bench["imbalanced"]["topic"]) == {"odd", "even"}
+    with pytest.raises(
+        DataError, match="Column 'topic' not found. Columns found: row_id, text, label"
+    ):
+        build_mps_benchmark(pool.drop(columns="topic"), attribute=Topic(), out=tmp_path / "x")
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"dominance": 0.3}, ConfigError, r"must be a share in \(1/3, 1\]"),
+        ({"dominance": 1.2}, ConfigError, r"\(1/3, 1\]"),
+        ({"attribute": "negaton"}, UnknownComponentError, "Did you mean 'negation'"),
+        (
+            {"values": ["with_negation", "maybe"]},
+            ConfigError,
+            r"'maybe', which no row has. Values found \(rows\): without_negation \(700\), with_negation \(210\)",
+        ),
+        ({"top_values": 1}, DataError, "one attribute group"),
+        (
+            {"attribute": "question"},
+            DataError,
+            r"one attribute group \(values found, rows: without_question \(910\)\)",
+        ),
+        (
+            {"dominant": {"with_negation": "a"}},
+            ConfigError,
+            "gives no label for value\\(s\\) 'without_negation'",
+        ),
+        (
+            {"dominant": {"with_negation": "z", "without_negation": "a"}},
+            ConfigError,
+            "from: a, b, c",
+        ),
+        ({"test_size": 2}, ConfigError, "less than one row for each of the 3 labels"),
+        ({"test_size": 5000}, DataError, "largest feasible size is 810"),
+        ({"size": 0}, ConfigError, "positive number of rows"),
+        (
+            {"attribute_options": {"lexicon": "paper"}, "attribute": Topic()},
+            ConfigError,
+            "already configured",
+        ),
+    ],
+)
+def test_refused_options_write_nothing(tmp_path, options, error, message):
+    pool = negation_rows(THREE, seed=2)
+    with pytest.raises(error, match=message):
+        build_mps_benchmark(pool, out=tmp_path / "out", **options)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_group_without_its_dominant_label_is_refused():
+    pool = negation_rows({(True, "a"): 40, (False, "a"): 60, (False, "b"): 80}, seed=1)
+    with pytest.raises(DataError, match="'with_negation' has no rows of its dominant label"):
+        build_mps_benchmark(
+            pool, dominant={"with_negation": "b", "without_negation": "a"}, test_size=10
+        )
+
+
+def test_test_table_labels_must_match_the_pool():
+    pool = negation_rows(THREE, seed=2)
+    missing = negation_rows({(True, "a"): 5, (False, "b"): 5}, seed=1)
+    with pytest.raises(
+        DataError, match="no rows of label\\(s\\) c, so its test set cannot be label-balanced"
+    ):
+        build_mps_benchmark(pool, missing)
+    unseen = negation_rows(
+        {(True, "a"): 5, (False, "b"): 5, (False, "c"): 5, (False, "d"): 5}, seed=1
+    )
+    with pytest.raises(DataError, match="label\\(s\\) d that never occur in the training pool"):
+        build_mps_benchmark(pool, unseen)
