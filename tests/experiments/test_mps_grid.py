@@ -1,16 +1,20 @@
 """MPS grids (family: mps): what the store holds, what results print, resume and Ray equality."""
 
+import io
 import sqlite3
 
 import numpy as np
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
+from shortcutlab.cli.app import app
 from shortcutlab.experiments.results import load_results
 from shortcutlab.experiments.runner import run_experiment
 from shortcutlab.reports import mps_report
 from shortcutlab.splits import Benchmark
 from tests.experiments.mps_helpers import mps_pool
+from tests.metrics.test_metrics import _holm_by_definition
 
 SPEC = """
 family: mps
@@ -234,3 +238,41 @@ def test_vary_data_rebuilds_per_seed_and_bootstraps_each_build(tmp_path):
     )  # two different test sets
     assert loaded.groups["delta_isolated_std"].notna().all()
     assert (loaded.groups["ci_resamples"] == "rows,fits").all()
+
+
+def test_stars_follow_holm_over_every_delta_of_the_table(finished):
+    folder, _ = finished
+    groups = load_results(folder / "run").groups
+    p = np.concatenate([groups["p_delta_isolated"], groups["p_delta_overall"]])
+    adjusted = _holm_by_definition(p)
+    assert np.allclose(groups["p_delta_isolated_holm"], adjusted[: len(groups)])
+    assert np.allclose(groups["p_delta_overall_holm"], adjusted[len(groups) :])
+    table = load_results(folder / "run").gap_table()
+    for row in groups.itertuples():
+        shown = table.loc[("tfidf-svm", row.attribute), ("toy", "δ")]
+        assert shown.startswith(
+            f"{row.delta_isolated_mean:.3f}{'*' if adjusted[row.Index] < 0.05 else ''} "
+        )
+
+
+def test_cli_results_and_dry_run(finished, tmp_path):
+    folder, _ = finished
+    run = folder / "run"
+    runner = CliRunner()
+    printed = runner.invoke(app, ["results", str(run)])
+    assert printed.exit_code == 0, printed.output
+    assert "### δ and Δ per dataset × attribute (Tables 2-3)" in printed.stdout
+    assert (run / "figures" / "label_distribution-toy-question.png").stat().st_size > 5000
+    tidy = runner.invoke(app, ["results", str(run), "--format", "csv"])
+    frame = pd.read_csv(io.StringIO(tidy.stdout))
+    assert frame[["dataset", "attribute", "model"]].values.tolist() == [
+        ["toy", "negation", "tfidf-svm"],
+        ["toy", "question", "tfidf-svm"],
+    ]
+    written = runner.invoke(app, ["results", str(run), "--out", str(tmp_path / "report")])
+    assert written.exit_code == 0
+    for name in ("gaps.md", "cross_test.md", "groups.csv", "cross_test.csv", "cells.csv"):
+        assert (tmp_path / "report" / name).stat().st_size > 0
+    dry = runner.invoke(app, ["run", str(folder / "spec.yaml"), "--out", str(run), "--dry-run"])
+    assert dry.exit_code == 0
+    assert "attribute" in dry.stdout and "0 of 4 cells to run over 2 benchmarks" in dry.stdout

@@ -86,7 +86,7 @@ def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -
     if (folder / MANIFEST).exists():
         return Benchmark.load(folder)
     pool, test = tables[plan.dataset.name]
-    benchmark = build_mps_benchmark(
+    return build_mps_benchmark(
         pool,
         test,
         attribute=plan.attribute.name,
@@ -94,10 +94,9 @@ def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -
         seed=plan.build_seed,
         labels=list(plan.dataset.labels) if plan.dataset.labels else None,
         text_pair_col=plan.dataset.text_pair,
+        out=folder,  # written atomically, straight from Arrow
         **spec.build,
     )
-    benchmark.save(folder)
-    return benchmark
 
 
 def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[MpsTask]:
