@@ -7,6 +7,7 @@ from shortcutlab.cli.app import app
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.mps_spec import MpsSpec
 from shortcutlab.experiments.spec import ExperimentSpec, parse_spec
+from tests.experiments.mps_helpers import mps_pool
 
 BASE = {
     "family": "mps",
@@ -99,4 +100,20 @@ def test_the_cli_prints_one_line_and_exits_2(tmp_path):
         "Error: Unknown key 'dominanse' in spec.yaml: mps. Did you mean 'dominance'? Allowed keys: "
         "dominance, size, test_size, validation_size, top_values, values, dominant, dominant_labels."
     ]
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_build_that_refuses_its_input_leaves_no_run_folder(tmp_path):
+    mps_pool(300).to_csv(tmp_path / "pool.csv", index=False)
+    (tmp_path / "spec.yaml").write_text(
+        "family: mps\ndata: {train: pool.csv}\nattributes: [negation]\n"
+        "mps: {size: 100000}\nmodels: [tfidf-svm]\n"
+    )
+    result = CliRunner().invoke(
+        app, ["run", str(tmp_path / "spec.yaml"), "--out", str(tmp_path / "run")]
+    )
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: Too few rows to reach dominance")
+    assert "the largest feasible size is" in lines[0]
     assert not (tmp_path / "run").exists()

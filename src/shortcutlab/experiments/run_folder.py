@@ -18,7 +18,7 @@ from typing import Any
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import LoadedTable, load_table
 from shortcutlab.data.writing import write_json
-from shortcutlab.errors import OutputExistsError
+from shortcutlab.errors import OutputExistsError, ShortcutlabError
 from shortcutlab.experiments.executors import make_executor
 from shortcutlab.experiments.spec_entries import DatasetSpec, ModelSpec
 from shortcutlab.experiments.store import DATABASE, CellRecord, ResultStore
@@ -157,6 +157,7 @@ def drive_run(
     if (out / DATABASE).exists():  # refuse a different spec before touching anything
         with ResultStore(out / DATABASE) as existing:
             existing.check_spec(spec.fingerprint(), force=force)
+    fresh = not out.exists()
     runner.start()  # an unreachable cluster fails here, before the run folder is created
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -170,7 +171,13 @@ def drive_run(
             )
             progress = on_progress or (lambda message, done, total: None)
             progress("building benchmarks", report.skipped, report.total)
-            work = prepare(store, pending)
+            try:
+                work = prepare(store, pending)
+            except ShortcutlabError:
+                if fresh:  # a build refused its input: leave no half-made run folder behind
+                    store.close()
+                    shutil.rmtree(out, ignore_errors=True)
+                raise
 
             def record(outcome: TaskOutcome) -> None:
                 store.record(work.records(outcome))
