@@ -21,6 +21,7 @@ from shortcutlab.experiments.run_folder import (
     PlannedCell,
     RunReport,
     benchmarks_root,
+    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
@@ -64,7 +65,12 @@ def run_mps_experiment(
         return PendingWork(
             tasks=make_mps_tasks(pending, {b: str(folder) for b, (folder, _) in built.items()}),
             records=lambda outcome: list(
-                outcome_records(outcome, lambda cell_id: _identity(by_id[cell_id], built))
+                outcome_records(
+                    outcome,
+                    lambda cell_id: cell_identity(
+                        by_id[cell_id], built[by_id[cell_id].benchmark.id][1]
+                    ),
+                )
             ),
             describe=lambda cell_id: describe_mps(by_id[cell_id]),
         )
@@ -154,18 +160,6 @@ def _build_needed(
             },
         )
     return built
-
-
-def _identity(plan: MpsCellPlan, built: dict[str, tuple[Path, float]]) -> dict[str, Any]:
-    return {
-        "dataset": plan.benchmark.dataset.name,
-        "shortcut": plan.benchmark.label,
-        "strength": built[plan.benchmark.id][1],
-        "model": plan.model.id,
-        "seed": plan.seed,
-        "benchmark_id": plan.benchmark.id,
-        "config": plan.config,
-    }
 
 
 def describe_mps(cell: MpsCellPlan) -> str:

@@ -204,6 +204,20 @@ def _count(report: RunReport, outcome: TaskOutcome, describe: Callable[[str], st
             report.errors.append((describe(cell.cell_id), cell.error or ""))
 
 
+def cell_identity(cell: Any, strength: float) -> dict[str, Any]:
+    """What the store's cells row says of a cell plan besides its outcome: ``shortcut`` is the
+    build's label (a shortcut, or an MPS attribute), ``strength`` its λ (or resolved dominance)."""
+    return {
+        "dataset": cell.benchmark.dataset.name,
+        "shortcut": cell.benchmark.label,
+        "strength": strength,
+        "model": cell.model.id,
+        "seed": cell.seed,
+        "benchmark_id": cell.benchmark.id,
+        "config": cell.config,
+    }
+
+
 def outcome_records(
     outcome: TaskOutcome, identity: Callable[[str], dict[str, Any]]
 ) -> Iterable[CellRecord]:

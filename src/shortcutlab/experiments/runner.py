@@ -13,7 +13,7 @@ from typing import Any
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, LoadedTable
-from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid, shortcut_label
+from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid
 from shortcutlab.experiments.mps_runner import plan_mps_run, run_mps_experiment
 from shortcutlab.experiments.mps_spec import MpsSpec
 from shortcutlab.experiments.run_folder import (
@@ -22,6 +22,7 @@ from shortcutlab.experiments.run_folder import (
     Progress,
     RunReport,
     benchmarks_root,
+    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
@@ -178,7 +179,12 @@ def run_experiment(
         return PendingWork(
             tasks=make_tasks(pending, benchmark_dirs),
             records=lambda outcome: list(
-                outcome_records(outcome, lambda cell_id: _identity(by_id[cell_id]))
+                outcome_records(
+                    outcome,
+                    lambda cell_id: cell_identity(
+                        by_id[cell_id], by_id[cell_id].benchmark.strength
+                    ),
+                )
             ),
             describe=lambda cell_id: describe(by_id[cell_id]),
         )
@@ -214,18 +220,6 @@ def _build_needed(
                 plan.id, {s: (benchmark[s]["row_id"].to_numpy(), truths[s]) for s in truths}
             )
     return dirs
-
-
-def _identity(plan: CellPlan) -> dict[str, Any]:
-    return {
-        "dataset": plan.benchmark.dataset.name,
-        "shortcut": shortcut_label(plan.benchmark.shortcut),
-        "strength": plan.benchmark.strength,
-        "model": plan.model.id,
-        "seed": plan.seed,
-        "benchmark_id": plan.benchmark.id,
-        "config": plan.config,
-    }
 
 
 def describe(cell: CellPlan) -> str:
