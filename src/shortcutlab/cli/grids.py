@@ -40,7 +40,8 @@ def run(
         ),
     ] = False,
 ) -> None:
-    """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x seeds."""
+    """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x seeds (Maze),
+    or datasets x attributes x models x seeds (family: mps)."""
     from shortcutlab.cli import render
     from shortcutlab.experiments.runner import estimate_seconds, plan_run, run_experiment
 
@@ -73,11 +74,11 @@ def results(
         typer.Option(
             "--format",
             help="md or latex (the papers' tables, with footnotes); csv or json (tidy: one row per "
-            "dataset × model × shortcut × λ, statistics as columns).",
+            "dataset × model × shortcut × λ, or dataset × attribute × model, statistics as columns).",
         ),
     ] = "md",
     metric: Annotated[
-        str, typer.Option(help="Metric of the Table-9 view: accuracy or macro_f1.")
+        str, typer.Option(help="Metric of the Maze Table-9 view: accuracy or macro_f1.")
     ] = "accuracy",
     out: Annotated[
         Path | None, typer.Option(help="Write every table, groups.csv, cells.csv and figures here.")
@@ -86,18 +87,28 @@ def results(
         int | None, typer.Option(help="Bootstrap resamples (default: the spec's).")
     ] = None,
 ) -> None:
-    """Print a run's tables (Table 1 and Table 9, or the tidy statistics) and write the Δ-vs-λ figures."""
+    """Print a run's tables and write its figures: for a Maze run Table 1 and Table 9 (or the tidy
+    statistics) and the Δ-vs-λ figures; for an MPS run δ / Δ, W-ACC, ACC, cross-testing and label
+    entropy, and the label-distribution figures."""
     from shortcutlab.cli import render
     from shortcutlab.experiments.results import load_results
-    from shortcutlab.reports import run_report
+    from shortcutlab.reports import mps_report, run_report
 
     with user_errors():
         loaded = load_results(run_dir, bootstrap=bootstrap)
-        text = run_report.tables(loaded, fmt, metric)
-        written = (
-            run_report.write_report(loaded, out, fmt)
-            if out
-            else run_report.figures(loaded, run_dir / "figures")
-        )
+        if getattr(loaded, "family", "maze") == "mps":  # metric: MPS tables show W-ACC and ACC
+            text = mps_report.tables(loaded, fmt)
+            written = (
+                mps_report.write_mps_report(loaded, out, fmt)
+                if out
+                else mps_report.figures(loaded, run_dir / "figures")
+            )
+        else:
+            text = run_report.tables(loaded, fmt, metric)
+            written = (
+                run_report.write_report(loaded, out, fmt)
+                if out
+                else run_report.figures(loaded, run_dir / "figures")
+            )
     render.plain(out_console, text)
     err_console.print(f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False)

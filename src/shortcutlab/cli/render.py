@@ -203,14 +203,17 @@ def dry_run(console: Console, spec: Any, planned: list[Any], estimate: float | N
         show_edge=False,
         pad_edge=False,
     )
-    for column in ("dataset", "shortcut", "λ", "model", "seed", "status"):
+    mps = getattr(spec, "family", "maze") == "mps"
+    for column in ("dataset", "attribute" if mps else "shortcut", *(() if mps else ("λ",))):
+        table.add_column(column)
+    for column in ("model", "seed", "status"):
         table.add_column(column)
     for item in planned:
         cell = item.cell
         table.add_row(
             cell.benchmark.dataset.name,
             cell.benchmark.label,
-            f"{cell.benchmark.strength:g}",
+            *(() if mps else (f"{cell.benchmark.strength:g}",)),
             cell.model.id,
             str(cell.seed),
             "done" if item.finished else "pending",

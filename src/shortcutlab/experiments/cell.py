@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT
 from shortcutlab.errors import DataError
@@ -40,6 +41,9 @@ class Fitted:
     predict_seconds: float
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
     usage: dict[str, int] | None = None
+    epochs: dict[int, dict[str, np.ndarray]] = field(
+        default_factory=dict
+    )  # epoch -> split -> proba
 
 
 def predicted_labels(probabilities: np.ndarray) -> np.ndarray:
@@ -67,40 +71,82 @@ def fit_predict(
     benchmark: Benchmark, model: str, params: Mapping[str, Any] | None, seed: int
 ) -> Fitted:
     """Fit ``model`` on the train split (validation passed along) and predict every evaluated split."""
+    return fit_predict_frames(
+        benchmark,
+        "train",
+        {split: benchmark[split] for split in eval_splits(benchmark)},
+        model,
+        params,
+        seed,
+    )
+
+
+def fit_predict_frames(
+    benchmark: Benchmark,
+    train_split: str,
+    tests: Mapping[str, pd.DataFrame],
+    model: str,
+    params: Mapping[str, Any] | None,
+    seed: int,
+    *,
+    last_epochs: int | None = None,
+) -> Fitted:
+    """Fit ``model`` on ``train_split`` of ``benchmark`` (its validation split passed along) and
+    predict each table of ``tests`` (label ranks in the benchmark's order).
+
+    With ``last_epochs`` the tests are predicted after each of the model's last ``last_epochs``
+    scheduled epochs instead of once after fitting (``Fitted.epochs``; ``probabilities`` empty).
+    """
     labels, k = benchmark.labels, len(benchmark.labels)
-    train = benchmark["train"]
+    train = benchmark[train_split]
     validation = None
     if "validation" in benchmark.splits and len(benchmark["validation"]):
         val = benchmark["validation"]
         validation = (val[TEXT].tolist(), labels.ranks(val[LABEL], where="The validation split"))
     estimator = make_model(model, params, seed=seed)
     estimator.set_label_values(labels.values)
+
+    details: dict[str, dict[str, Any]] = {}
+
+    def predict_all() -> dict[str, np.ndarray]:
+        found = {}
+        for name, table in tests.items():
+            proba = np.asarray(estimator.predict_proba(table[TEXT].tolist()), dtype=np.float32)
+            if proba.shape != (len(table), k):
+                raise DataError(
+                    f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(table), k)}."
+                )
+            found[name] = proba
+            if getattr(estimator, "prediction_details_", None) is not None:
+                details[name] = estimator.prediction_details_
+        return found
+
+    per_epoch: dict[int, dict[str, np.ndarray]] = {}
+    if last_epochs is not None:
+        first = int(getattr(estimator, "epochs", last_epochs)) - last_epochs + 1
+        estimator.on_epoch_end(
+            lambda epoch: per_epoch.update({epoch: predict_all()}) if epoch >= first else None
+        )
     try:
         started = time.perf_counter()
         estimator.fit(
             train[TEXT].tolist(),
-            labels.ranks(train[LABEL], where="The train split"),
+            labels.ranks(train[LABEL], where=f"The {train_split} split"),
             n_classes=k,
             validation=validation,
         )
         fitted_at = time.perf_counter()
-        probabilities, details = {}, {}
-        for split in eval_splits(benchmark):
-            proba = np.asarray(
-                estimator.predict_proba(benchmark[split][TEXT].tolist()), dtype=np.float32
-            )
-            if proba.shape != (len(benchmark[split]), k):
-                raise DataError(
-                    f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(benchmark[split]), k)}."
-                )
-            probabilities[split] = proba
-            if getattr(estimator, "prediction_details_", None) is not None:
-                details[split] = estimator.prediction_details_
+        probabilities = predict_all() if last_epochs is None else {}
     finally:
         estimator.close()
     usage = dict(estimator.usage_) if getattr(estimator, "usage_", None) else None
     return Fitted(
-        probabilities, fitted_at - started, time.perf_counter() - fitted_at, details, usage
+        probabilities,
+        fitted_at - started,
+        time.perf_counter() - fitted_at,
+        details,
+        usage,
+        epochs=per_epoch,
     )
 
 

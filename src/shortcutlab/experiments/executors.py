@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.pool import worker_pool
-from shortcutlab.experiments.worker import Task, TaskOutcome, execute
+from shortcutlab.experiments.worker import GridTask, TaskOutcome, run_task
 from shortcutlab.registry import Registry
 
 OnOutcome = Callable[[TaskOutcome], None]
@@ -35,7 +35,9 @@ class Executor(ABC):
         """Release what :meth:`start` acquired."""
 
     @abstractmethod
-    def run(self, tasks: Sequence[Task], on_outcome: OnOutcome, *, fail_fast: bool = False) -> None:
+    def run(
+        self, tasks: Sequence[GridTask], on_outcome: OnOutcome, *, fail_fast: bool = False
+    ) -> None:
         """Execute ``tasks``; with ``fail_fast``, stop scheduling after the first failed task."""
 
 
@@ -53,16 +55,18 @@ class LocalExecutor(Executor):
             )
         self.jobs = jobs
 
-    def run(self, tasks: Sequence[Task], on_outcome: OnOutcome, *, fail_fast: bool = False) -> None:
+    def run(
+        self, tasks: Sequence[GridTask], on_outcome: OnOutcome, *, fail_fast: bool = False
+    ) -> None:
         if self.jobs == 1:
             for task in tasks:
-                outcome = execute(task)
+                outcome = run_task(task)
                 on_outcome(outcome)
                 if fail_fast and outcome.failed:
                     return
             return
         with worker_pool(self.jobs) as pool:
-            pending = {pool.submit(execute, task) for task in tasks}
+            pending = {pool.submit(run_task, task) for task in tasks}
             try:
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -124,19 +128,23 @@ class RayExecutor(Executor):
             ray.shutdown()
             self._started_ray = False
 
-    def run(self, tasks: Sequence[Task], on_outcome: OnOutcome, *, fail_fast: bool = False) -> None:
+    def run(
+        self, tasks: Sequence[GridTask], on_outcome: OnOutcome, *, fail_fast: bool = False
+    ) -> None:
         import ray
 
         from shortcutlab.splits.benchmark import Benchmark
 
-        remote = ray.remote(max_retries=0)(execute)
+        remote = ray.remote(max_retries=0)(run_task)
         references: dict[str, Any] = {}
-        pending: dict[Any, Task] = {}
+        pending: dict[Any, GridTask] = {}
         for task in tasks:
-            if task.benchmark_id not in references:  # each benchmark goes to the object store once
-                references[task.benchmark_id] = ray.put(Benchmark.load(task.benchmark_dir))
+            dirs = task.benchmark_dirs()
+            for key, folder in dirs.items():  # each benchmark goes to the object store once
+                if key not in references:
+                    references[key] = ray.put(Benchmark.load(folder))
             ref = remote.options(num_cpus=task.cpus, num_gpus=task.gpus).remote(
-                task, references[task.benchmark_id]
+                task, *(references[key] for key in dirs)
             )
             pending[ref] = task
         try:

@@ -18,13 +18,12 @@ from shortcutlab.experiments.spec import (
     ShortcutSpec,
     canonical_hash,
 )
+from shortcutlab.experiments.spec_entries import option_label
 
 
 def shortcut_label(shortcut: ShortcutSpec) -> str:
     """``single-term`` or, with options, ``single-term[term=frankly]``: unique within a spec."""
-    if not shortcut.options:
-        return shortcut.name
-    return f"{shortcut.name}[{', '.join(f'{k}={v}' for k, v in sorted(shortcut.options.items()))}]"
+    return option_label(shortcut.name, shortcut.options)
 
 
 @dataclass(frozen=True)

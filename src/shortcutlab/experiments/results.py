@@ -7,15 +7,14 @@ per metric, and decides the paper's ``*``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from shortcutlab.errors import DataError
 from shortcutlab.experiments.cell import EVAL_SPLITS, METRICS, paired_indices, predicted_labels
+from shortcutlab.experiments.mps_results import MpsRunResults, load_mps_results
 from shortcutlab.experiments.store import ResultStore
 from shortcutlab.experiments.summary import (
     IDENTITY,
@@ -118,19 +117,17 @@ class RunResults:
         )
 
 
-def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> RunResults:
-    """Read a run folder's store and compute the per-group statistics of the current spec's cells."""
+def load_results(
+    run_dir: str | Path, *, bootstrap: int | None = None
+) -> RunResults | MpsRunResults:
+    """Read a run folder's store and compute the per-group statistics of the current spec's cells
+    (an :class:`MpsRunResults` for an MPS run)."""
     run_dir = Path(run_dir)
     with ResultStore.for_run(run_dir) as store:
         spec = store.spec()
-        wanted = set(json.loads(store.meta("cell_ids") or "[]"))
-        frame = store.cells()
-        if wanted:
-            frame = frame[frame["cell_id"].isin(wanted)]
-        if frame.empty:
-            raise DataError(
-                f"'{run_dir}' has no finished cells yet. Run 'shortcutlab run' on its spec first."
-            )
+        if spec.get("family") == "mps":
+            return load_mps_results(run_dir, store, spec, bootstrap=bootstrap)
+        frame = store.spec_cells()
         cells = _flatten(frame, spec)
         scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
         groups = _groups(cells, scores, store, bootstrap or int(spec.get("bootstrap", 1000)))

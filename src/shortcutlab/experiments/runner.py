@@ -7,69 +7,39 @@ flight.
 
 from __future__ import annotations
 
-import shutil
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, LoadedTable, load_table
-from shortcutlab.data.writing import write_json
-from shortcutlab.errors import OutputExistsError
-from shortcutlab.experiments.executors import make_executor
-from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid, shortcut_label
+from shortcutlab.data.loading import LABEL, LoadedTable
+from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid
+from shortcutlab.experiments.mps_runner import plan_mps_run, run_mps_experiment
+from shortcutlab.experiments.mps_spec import MpsSpec
+from shortcutlab.experiments.run_folder import (
+    PendingWork,
+    PlannedCell,
+    Progress,
+    RunReport,
+    benchmarks_root,
+    cell_identity,
+    check_model_configs,
+    check_run_dir,
+    dataset_tables,
+    drive_run,
+    finished_cells,
+    fit_groups,
+    fit_key,
+    outcome_records,
+)
 from shortcutlab.experiments.spec import DatasetSpec, ExperimentSpec, load_spec
-from shortcutlab.experiments.store import DATABASE, CellRecord, ResultStore
-from shortcutlab.experiments.worker import Task, TaskOutcome
-from shortcutlab.models import make_model
+from shortcutlab.experiments.store import DATABASE, ResultStore
+from shortcutlab.experiments.worker import Task
 from shortcutlab.splits.benchmark import MANIFEST, Benchmark
 from shortcutlab.splits.distractors import distractor_from_files
 from shortcutlab.splits.maze import build_maze_benchmark
 
-Progress = Callable[[str, int, int], None]
-SPEC_COPY = "spec.resolved.json"
-
-
-@dataclass
-class RunReport:
-    run_dir: Path
-    total: int
-    skipped: int
-    done: int = 0
-    failed: int = 0
-    errors: list[tuple[str, str]] = field(default_factory=list)
-    wall_seconds: float = 0.0
-
-
-@dataclass
-class PlannedCell:
-    cell: CellPlan
-    finished: bool
-
-
-def _tables(dataset: DatasetSpec) -> tuple[LoadedTable, LoadedTable]:
-    if dataset.builtin:
-        corpus = generate_corpus(
-            train_size=dataset.generator["train_size"],
-            test_size=dataset.generator["test_size"],
-            levels=dataset.generator["levels"],
-            seed=dataset.generator["seed"],
-        )
-        return load_table(corpus["train"], role="train"), load_table(corpus["test"], role="test")
-    options = dict(
-        text_col=dataset.text,
-        label_col=dataset.label,
-        text_pair_col=dataset.text_pair,
-        encoding=dataset.encoding,
-        on_empty=dataset.on_empty,
-    )
-    return (
-        load_table(dataset.resolve(dataset.train or ""), role="train", **options),
-        load_table(dataset.resolve(dataset.test or ""), role="test", **options),
-    )
+__all__ = ["RunReport", "estimate_seconds", "plan_run", "run_experiment"]
 
 
 def _distractors(dataset: DatasetSpec) -> dict[str, Any] | None:
@@ -95,12 +65,7 @@ def check_models(spec: ExperimentSpec, tables: dict[str, tuple[LoadedTable, Load
         labels = LabelSpace.infer(
             train.frame[LABEL].tolist(), given=dataset.labels, source=f"dataset '{dataset.name}'"
         )
-        for model in spec.models:
-            probe = make_model(model.name, model.constructor_params())
-            try:
-                probe.check(len(labels))
-            finally:
-                probe.close()
+        check_model_configs(spec.models, len(labels))
 
 
 def build_benchmark(
@@ -130,17 +95,8 @@ def build_benchmark(
     return benchmark
 
 
-def fit_key(cell: CellPlan) -> tuple[str, str, int | None]:
-    """Cells with one key share one fit: the seeds of a seed-independent model on one build."""
-    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
-    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
-
-
 def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[Task]:
     """One task per fit: the seeds of a seed-independent model share it."""
-    groups: dict[tuple[str, str, int | None], list[CellPlan]] = {}
-    for cell in cells:
-        groups.setdefault(fit_key(cell), []).append(cell)
     return [
         Task(
             benchmark_id=group[0].benchmark.id,
@@ -152,30 +108,20 @@ def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[T
             gpus=group[0].model.gpus,
             shared_fit=key[2] is None,
         )
-        for key, group in groups.items()
+        for key, group in fit_groups(cells).items()
     ]
 
 
-def _check_run_dir(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise OutputExistsError(f"The run folder '{out}' is a file. Choose a folder with --out.")
-    if out.is_dir() and any(out.iterdir()) and not (out / DATABASE).exists():
-        raise OutputExistsError(
-            f"'{out}' is not empty and is not a run folder. Choose another --out."
-        )
-
-
 def plan_run(
-    spec: ExperimentSpec | str | Path, out: str | Path
-) -> tuple[ExperimentSpec, list[PlannedCell]]:
+    spec: ExperimentSpec | MpsSpec | str | Path, out: str | Path
+) -> tuple[ExperimentSpec | MpsSpec, list[PlannedCell]]:
     """The cells of a run and whether each is already finished in ``out`` (for --dry-run)."""
-    spec = spec if isinstance(spec, ExperimentSpec) else load_spec(spec)
+    spec = spec if isinstance(spec, ExperimentSpec | MpsSpec) else load_spec(spec)
+    if isinstance(spec, MpsSpec):
+        return spec, plan_mps_run(spec, out)
     out = Path(out)
-    _check_run_dir(out)
-    finished: set[str] = set()
-    if (out / DATABASE).exists():
-        with ResultStore(out / DATABASE) as store:
-            finished = store.finished()
+    check_run_dir(out)
+    finished = finished_cells(out)
     _, cells = plan_grid(spec)
     return spec, [PlannedCell(c, c.id in finished) for c in cells]
 
@@ -197,7 +143,7 @@ def estimate_seconds(out: str | Path, planned: list[PlannedCell]) -> float | Non
 
 
 def run_experiment(
-    spec: ExperimentSpec | str | Path,
+    spec: ExperimentSpec | MpsSpec | str | Path,
     out: str | Path,
     *,
     executor: str = "local",
@@ -207,51 +153,43 @@ def run_experiment(
     force: bool = False,
     on_progress: Progress | None = None,
 ) -> RunReport:
-    """Run (or resume) the grid of ``spec`` into the run folder ``out``."""
+    """Run (or resume) the grid of ``spec`` (a Maze or an MPS grid) into the run folder ``out``."""
     started = time.perf_counter()
-    spec = spec if isinstance(spec, ExperimentSpec) else load_spec(spec)
+    spec = spec if isinstance(spec, ExperimentSpec | MpsSpec) else load_spec(spec)
+    options = dict(
+        executor=executor,
+        jobs=jobs,
+        address=address,
+        fail_fast=fail_fast,
+        force=force,
+        on_progress=on_progress,
+    )
+    if isinstance(spec, MpsSpec):
+        return run_mps_experiment(spec, out, **options)
     out = Path(out)
-    _check_run_dir(out)
-    runner = make_executor(executor, jobs=jobs, address=address)
-    tables = {d.name: _tables(d) for d in spec.datasets}
+    check_run_dir(out)
+    tables = {d.name: dataset_tables(d) for d in spec.datasets}
     check_models(spec, tables)
-    if (out / DATABASE).exists():  # refuse a different spec before touching anything
-        with ResultStore(out / DATABASE) as existing:
-            existing.check_spec(spec.fingerprint(), force=force)
     benchmarks, cells = plan_grid(spec)
-    runner.start()  # an unreachable cluster fails here, before the run folder is created
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with ResultStore(out / DATABASE) as store:
-            store.write_spec(spec.resolved(), spec.fingerprint(), [c.id for c in cells])
-            _write_spec_copy(out, spec)
-            finished = store.finished()
-            pending = [c for c in cells if c.id not in finished]
-            report = RunReport(run_dir=out, total=len(cells), skipped=len(cells) - len(pending))
-            progress = on_progress or (lambda message, done, total: None)
-            progress("building benchmarks", report.skipped, report.total)
-            benchmark_dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
-            tasks = make_tasks(pending, benchmark_dirs)
-            by_id = {c.id: c for c in pending}
 
-            def record(outcome: TaskOutcome) -> None:
-                store.record(_records(outcome, by_id))
-                for cell in outcome.cells:
-                    if cell.status == "done":
-                        report.done += 1
-                    else:
-                        report.failed += 1
-                        plan = by_id[cell.cell_id]
-                        report.errors.append((describe(plan), cell.error or ""))
-                progress(
-                    describe(by_id[outcome.cells[-1].cell_id]),
-                    report.skipped + report.done + report.failed,
-                    report.total,
+    def prepare(store: ResultStore, pending_ids: set[str]) -> PendingWork:
+        pending = [c for c in cells if c.id in pending_ids]
+        benchmark_dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
+        by_id = {c.id: c for c in pending}
+        return PendingWork(
+            tasks=make_tasks(pending, benchmark_dirs),
+            records=lambda outcome: list(
+                outcome_records(
+                    outcome,
+                    lambda cell_id: cell_identity(
+                        by_id[cell_id], by_id[cell_id].benchmark.strength
+                    ),
                 )
+            ),
+            describe=lambda cell_id: describe(by_id[cell_id]),
+        )
 
-            runner.run(tasks, record, fail_fast=fail_fast)
-    finally:
-        runner.close()
+    report = drive_run(spec, out, [c.id for c in cells], prepare, **options)
     report.wall_seconds = time.perf_counter() - started
     return report
 
@@ -264,12 +202,7 @@ def _build_needed(
     out: Path,
     store: ResultStore,
 ) -> dict[str, Path]:
-    root = out / "benchmarks"
-    root.mkdir(exist_ok=True)
-    for leftover in root.glob(
-        ".*.partial"
-    ):  # an interrupted build leaves only a hidden temp folder
-        shutil.rmtree(leftover, ignore_errors=True)
+    root = benchmarks_root(out)
     needed = {c.benchmark.id for c in pending}
     dirs = {}
     for plan in benchmarks:
@@ -287,38 +220,6 @@ def _build_needed(
                 plan.id, {s: (benchmark[s]["row_id"].to_numpy(), truths[s]) for s in truths}
             )
     return dirs
-
-
-def _records(outcome: TaskOutcome, by_id: dict[str, CellPlan]) -> list[CellRecord]:
-    records = []
-    for cell in outcome.cells:
-        plan = by_id[cell.cell_id]
-        records.append(
-            CellRecord(
-                cell_id=cell.cell_id,
-                dataset=plan.benchmark.dataset.name,
-                shortcut=shortcut_label(plan.benchmark.shortcut),
-                strength=plan.benchmark.strength,
-                model=plan.model.id,
-                seed=plan.seed,
-                benchmark_id=plan.benchmark.id,
-                config=plan.config,
-                status=cell.status,
-                metrics=cell.metrics,
-                error=cell.error,
-                probabilities=cell.probabilities,
-                fit_seconds=cell.fit_seconds,
-                predict_seconds=cell.predict_seconds,
-                total_seconds=cell.total_seconds,
-                shared_fit=cell.shared_fit,
-                versions=outcome.versions,
-            )
-        )
-    return records
-
-
-def _write_spec_copy(out: Path, spec: ExperimentSpec) -> None:
-    write_json(out / SPEC_COPY, spec.resolved())
 
 
 def describe(cell: CellPlan) -> str:

@@ -14,16 +14,27 @@ Examples:
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from shortcutlab.errors import ConfigError, InputFileError
+from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.mps_spec import parse_mps_spec
 from shortcutlab.experiments.replicates import VARY
+from shortcutlab.experiments.spec_entries import (
+    DatasetSpec,
+    ModelSpec,
+    canonical_hash,
+    component_record,
+    existing_path,
+    file_digest,
+    named_entry,
+    parse_datasets,
+    parse_models,
+    parse_seeds,
+    read_spec_file,
+)
 from shortcutlab.experiments.spec_values import (
     as_list,
     bootstrap,
@@ -36,6 +47,12 @@ from shortcutlab.experiments.spec_values import (
 )
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES
 
+if TYPE_CHECKING:
+    from shortcutlab.experiments.mps_spec import MpsSpec
+
+__all__ = ["DatasetSpec", "ExperimentSpec", "ModelSpec", "ShortcutSpec", "canonical_hash"]
+
+FAMILIES = ("maze", "mps")
 TOP_KEYS = (
     "name",
     "data",
@@ -51,66 +68,8 @@ TOP_KEYS = (
     "models",
     "seeds",
     "bootstrap",
+    "family",
 )
-FILE_DATA_KEYS = (
-    "name",
-    "train",
-    "test",
-    "text",
-    "label",
-    "text_pair",
-    "labels",
-    "encoding",
-    "on_empty",
-    "distractors",
-)
-BUILTIN_DATA_KEYS = ("name", "builtin", "train_size", "test_size", "levels", "seed")
-BUILTINS = ("reviews",)
-MODEL_ENGINE_KEYS = ("name", "id", "resources")
-RESOURCE_KEYS = ("cpus", "gpus")
-
-
-@dataclass(frozen=True)
-class DatasetSpec:
-    """One dataset of the grid: files (``train``/``test``) or a built-in generated corpus."""
-
-    name: str
-    builtin: str | None = None
-    train: str | None = None
-    test: str | None = None
-    text: str = "text"
-    label: str = "label"
-    text_pair: str | None = None
-    labels: tuple[Any, ...] | None = None
-    encoding: str = "utf-8"
-    on_empty: str = "drop"
-    distractors: dict[str, dict[str, str]] = field(default_factory=dict)
-    generator: dict[str, int] = field(default_factory=dict)
-    fingerprint: str = ""
-    base_dir: str = "."
-
-    def resolve(self, written: str) -> str:
-        """A data path as written in the spec, resolved against the spec's folder."""
-        path_part, sep, split = written.partition("::")
-        path = Path(path_part) if Path(path_part).is_absolute() else Path(self.base_dir) / path_part
-        return f"{path}{sep}{split}"
-
-    def resolved(self) -> dict[str, Any]:
-        if self.builtin:
-            return {"name": self.name, "builtin": self.builtin, **self.generator}
-        return {
-            "name": self.name,
-            "train": self.train,
-            "test": self.test,
-            "text": self.text,
-            "label": self.label,
-            "text_pair": self.text_pair,
-            "labels": list(self.labels) if self.labels else None,
-            "encoding": self.encoding,
-            "on_empty": self.on_empty,
-            "distractors": self.distractors or None,
-            "sha256": self.fingerprint,
-        }
 
 
 @dataclass(frozen=True)
@@ -121,11 +80,7 @@ class ShortcutSpec:
     base_dir: str = "."
 
     def resolved(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            **self.options,
-            **({"files_sha256": self.files_sha256} if self.files_sha256 else {}),
-        }
+        return component_record(self.name, self.options, self.files_sha256)
 
     def constructor_options(self) -> dict[str, Any]:
         """``options`` with the rewrite files' relative paths resolved against the spec's folder."""
@@ -135,38 +90,6 @@ class ShortcutSpec:
                 options["rewrites"], lambda path: str(_resolved_path(path, Path(self.base_dir)))
             )
         return options
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A model configuration: registry ``name``, constructor ``params``, resource requests."""
-
-    id: str
-    name: str
-    params: dict[str, Any] = field(default_factory=dict)
-    cpus: float = 1.0
-    gpus: float = 0.0
-    base_dir: str = "."
-
-    def constructor_params(self) -> dict[str, Any]:
-        """``params`` with a relative local ``path`` resolved against the spec's folder."""
-        params = dict(self.params)
-        path = params.get("path")
-        if (
-            isinstance(path, str)
-            and not Path(path).is_absolute()
-            and (Path(self.base_dir) / path).exists()
-        ):
-            params["path"] = str(Path(self.base_dir) / path)
-        return params
-
-    def resolved(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            **self.params,
-            "resources": {"cpus": self.cpus, "gpus": self.gpus},
-        }
 
 
 @dataclass(frozen=True)
@@ -208,79 +131,44 @@ class ExperimentSpec:
         return canonical_hash(self.resolved())
 
 
-def canonical_hash(payload: Any) -> str:
-    return hashlib.sha256(
-        json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
-    ).hexdigest()
+def load_spec(path: str | Path) -> ExperimentSpec | MpsSpec:
+    """Read and validate a YAML spec; relative data and model paths are relative to the file.
 
-
-def load_spec(path: str | Path) -> ExperimentSpec:
-    """Read and validate a YAML spec; relative data and model paths are relative to the file."""
+    ``family: mps`` gives an :class:`~shortcutlab.experiments.mps_spec.MpsSpec`; Maze grids (the
+    default family) an :class:`ExperimentSpec`.
+    """
     path = Path(path)
-    if not path.is_file():
-        raise InputFileError(f"The spec file '{path}' does not exist. Check the path.")
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(
-            f"'{path}' is not valid YAML{where}: {getattr(exc, 'problem', exc)}."
-        ) from exc
-    if not isinstance(raw, dict):
-        raise ConfigError(
-            f"'{path}' must hold a mapping of keys (name, data, shortcuts, ...). Got {type(raw).__name__}."
-        )
-    return parse_spec(raw, source=path.name, base_dir=path.parent)
+    return parse_spec(read_spec_file(path), source=path.name, base_dir=path.parent)
 
 
 def parse_spec(
     raw: Mapping[str, Any], *, source: str = "spec", base_dir: str | Path = "."
-) -> ExperimentSpec:
-    """Validate a spec mapping (as read from YAML) into an :class:`ExperimentSpec`."""
-    from shortcutlab.models import MODELS
+) -> ExperimentSpec | MpsSpec:
+    """Validate a spec mapping (as read from YAML): a Maze grid, or an MPS grid (``family: mps``)."""
     from shortcutlab.shortcuts import SHORTCUTS
 
+    family = choice(raw.get("family", "maze"), FAMILIES, f"{source}: family")
+    if family == "mps":
+        return parse_mps_spec(raw, source=source, base_dir=base_dir)
     check_keys(raw, TOP_KEYS, source)
     base = Path(base_dir)
     for required in ("shortcuts", "strengths", "models"):
         if required not in raw:
             raise ConfigError(f"{source} has no '{required}' key; a grid needs it.")
-    if ("data" in raw) == ("datasets" in raw):
-        raise ConfigError(
-            f"{source} needs exactly one of 'data' (one dataset) or 'datasets' (a list)."
-        )
-    entries = [raw["data"]] if "data" in raw else as_list(raw["datasets"], f"{source}: datasets")
-    datasets = [
-        _dataset(entry, f"{source}: {'data' if 'data' in raw else f'datasets[{i}]'}", base)
-        for i, entry in enumerate(entries)
-    ]
-    unique([d.name for d in datasets], f"{source}: datasets", "name")
+    datasets = parse_datasets(raw, source, base)
 
     shortcuts = [
         _shortcut(entry, f"{source}: shortcuts[{i}]", SHORTCUTS, base)
         for i, entry in enumerate(as_list(raw["shortcuts"], f"{source}: shortcuts"))
     ]
     unique([canonical_hash(s.resolved()) for s in shortcuts], f"{source}: shortcuts", "entry")
-    models = [
-        _model(entry, f"{source}: models[{i}]", MODELS, base)
-        for i, entry in enumerate(as_list(raw["models"], f"{source}: models"))
-    ]
-    unique(
-        [m.id for m in models],
-        f"{source}: models",
-        "id (give two configs of one model distinct 'id's)",
-    )
+    models = parse_models(raw, source, base)
     strengths = [
         unit_interval(v, f"{source}: strengths[{i}]")
         for i, v in enumerate(as_list(raw["strengths"], f"{source}: strengths"))
     ]
     unique(strengths, f"{source}: strengths", "value")
-    seeds = [
-        natural(v, f"{source}: seeds[{i}]")
-        for i, v in enumerate(as_list(raw.get("seeds", [0, 1, 2, 3, 4]), f"{source}: seeds"))
-    ]
-    unique(seeds, f"{source}: seeds", "value")
+    seeds = parse_seeds(raw, source)
     strength_mode = choice(
         raw.get("strength_mode", "mix"), STRENGTH_MODES, f"{source}: strength_mode"
     )
@@ -314,104 +202,8 @@ def _test_strength(value: Any, where: str) -> float | str:
     return unit_interval(value, where)
 
 
-def _dataset(entry: Any, where: str, base: Path) -> DatasetSpec:
-    if not isinstance(entry, dict):
-        raise ConfigError(
-            f"{where} must be a mapping with 'train' and 'test' (or 'builtin'). Got {entry!r}."
-        )
-    if "builtin" in entry:
-        check_keys(entry, BUILTIN_DATA_KEYS, where)
-        builtin = choice(entry["builtin"], BUILTINS, f"{where}: builtin")
-        generator = {
-            "train_size": natural(
-                entry.get("train_size", 4000), f"{where}: train_size", minimum=10
-            ),
-            "test_size": natural(entry.get("test_size", 2000), f"{where}: test_size", minimum=10),
-            "levels": natural(entry.get("levels", 5), f"{where}: levels"),
-            "seed": natural(entry.get("seed", 0), f"{where}: seed"),
-        }
-        if generator["levels"] not in (4, 5):
-            raise ConfigError(f"{where}: levels must be 4 or 5. Got {generator['levels']}.")
-        return DatasetSpec(
-            name=str(entry.get("name", builtin)),
-            builtin=builtin,
-            generator=generator,
-            fingerprint=canonical_hash(generator),
-        )
-    check_keys(entry, FILE_DATA_KEYS, where)
-    for key in ("train", "test"):
-        if key not in entry:
-            raise ConfigError(
-                f"{where} has no '{key}' file. Give both 'train' and 'test', or 'builtin: reviews'."
-            )
-    files = {key: _existing(entry[key], base, f"{where}: {key}") for key in ("train", "test")}
-    distractors: dict[str, dict[str, str]] = {}
-    resolved_distractors: list[Path] = []
-    for aspect, paths in (entry.get("distractors") or {}).items():
-        paths = {"train": paths} if isinstance(paths, str) else paths
-        if not isinstance(paths, dict):
-            raise ConfigError(
-                f"{where}: distractors.{aspect} must be a path or a mapping with 'train' (and 'test')."
-            )
-        check_keys(paths, ("train", "test"), f"{where}: distractors.{aspect}")
-        for role, written in paths.items():
-            resolved_distractors.append(
-                _existing(written, base, f"{where}: distractors.{aspect}.{role}")
-            )
-        distractors[str(aspect)] = {role: str(written) for role, written in paths.items()}
-    digest = hashlib.sha256()
-    for path in [files["train"], files["test"], *resolved_distractors]:
-        digest.update(_file_digest(path).encode())
-    labels = entry.get("labels")
-    return DatasetSpec(
-        name=str(entry.get("name", Path(str(entry["train"])).parent.name or "data")),
-        train=str(entry["train"]),
-        test=str(entry["test"]),
-        text=str(entry.get("text", "text")),
-        label=str(entry.get("label", "label")),
-        text_pair=entry.get("text_pair"),
-        labels=tuple(labels) if labels else None,
-        encoding=str(entry.get("encoding", "utf-8")),
-        on_empty=choice(entry.get("on_empty", "drop"), ("drop", "error"), f"{where}: on_empty"),
-        distractors=distractors,
-        fingerprint=digest.hexdigest(),
-        base_dir=str(base),
-    )
-
-
-def _file_digest(path: Path) -> str:
-    if path.is_dir():
-        digest = hashlib.sha256()
-        for file in sorted(p for p in path.rglob("*") if p.is_file()):
-            digest.update(str(file.relative_to(path)).encode())
-            digest.update(file.read_bytes())
-        return digest.hexdigest()
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _existing(value: Any, base: Path, where: str) -> Path:
-    text = str(value)
-    path_part = text.split("::")[0]
-    path = Path(path_part) if Path(path_part).is_absolute() else base / path_part
-    if not path.exists():
-        raise InputFileError(f"{where} names '{text}', which does not exist (looked for '{path}').")
-    return path
-
-
-def _named_entry(entry: Any, where: str, registry: Any, shape: str) -> tuple[dict[str, Any], str]:
-    """A spec entry as a mapping with a registered ``name`` (a bare string is shorthand for the name)."""
-    if isinstance(entry, str):
-        entry = {"name": entry}
-    if not isinstance(entry, dict) or "name" not in entry:
-        raise ConfigError(f"{where} must be {shape}. Got {entry!r}.")
-    name = str(entry["name"])
-    if name not in registry:
-        raise ConfigError(f"{where}: {registry.unknown_message(name)}")
-    return entry, name
-
-
 def _shortcut(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec:
-    entry, name = _named_entry(
+    entry, name = named_entry(
         entry, where, registry, "a shortcut name or a mapping with 'name' and its options"
     )
     options = {k: v for k, v in entry.items() if k != "name"}
@@ -421,7 +213,7 @@ def _shortcut(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec
         hashes: list[str] = []
 
         def existing(path: Any) -> Any:
-            hashes.append(_file_digest(_existing(path, base, f"{where}: rewrites")))
+            hashes.append(file_digest(existing_path(path, base, f"{where}: rewrites")))
             return path
 
         _map_paths(options["rewrites"], existing)
@@ -442,32 +234,3 @@ def _map_paths(rewrites: dict[str, Any], function: Any) -> dict[str, Any]:
 def _resolved_path(value: Any, base: Path) -> Path:
     path = Path(str(value))
     return path if path.is_absolute() else base / path
-
-
-def _model(entry: Any, where: str, registry: Any, base: Path) -> ModelSpec:
-    entry, name = _named_entry(
-        entry, where, registry, "a mapping with 'name' and the model's parameters"
-    )
-    params = {k: v for k, v in entry.items() if k not in MODEL_ENGINE_KEYS}
-    allowed = [p for p in registry.parameters(name) if p != "seed"]
-    check_keys(params, [*allowed, *MODEL_ENGINE_KEYS], f"{where} ({name})")
-    resources = entry.get("resources") or {}
-    if not isinstance(resources, dict):
-        raise ConfigError(
-            f"{where}: resources must be a mapping like {{cpus: 2, gpus: 1}}. Got {resources!r}."
-        )
-    check_keys(resources, RESOURCE_KEYS, f"{where}: resources")
-    cpus, gpus = resources.get("cpus", 1), resources.get("gpus", 0)
-    for key, value, minimum in (("cpus", cpus, 1e-9), ("gpus", gpus, 0)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-            raise ConfigError(
-                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {value!r}."
-            )
-    return ModelSpec(
-        id=str(entry.get("id", name)),
-        name=name,
-        params=params,
-        cpus=float(cpus),
-        gpus=float(gpus),
-        base_dir=str(base),
-    )

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab._version import __version__
-from shortcutlab.errors import ConfigError, InputFileError
+from shortcutlab.errors import ConfigError, DataError, InputFileError
 
 DATABASE = "results.sqlite"
 
@@ -233,6 +233,18 @@ class ResultStore:
             params=(status,) if status else (),
         )
         frame["metrics"] = frame["metrics"].map(lambda text: json.loads(text) if text else None)
+        return frame
+
+    def spec_cells(self) -> pd.DataFrame:
+        """The finished cells of the stored spec (a run extended and shrunk again keeps others)."""
+        wanted = set(json.loads(self.meta("cell_ids") or "[]"))
+        frame = self.cells()
+        if wanted:
+            frame = frame[frame["cell_id"].isin(wanted)]
+        if frame.empty:
+            raise DataError(
+                f"'{self.path.parent}' has no finished cells yet. Run 'shortcutlab run' on its spec first."
+            )
         return frame
 
     def rows(self, benchmark_id: str, split: str) -> tuple[np.ndarray, np.ndarray]:

@@ -77,21 +77,13 @@ def group_statistics(
 
     ``predictions`` holds each distinct fit's paired predictions, keyed like ``SeedOutcome.fit``.
     """
-    first_of_fit: dict[Hashable, SeedOutcome] = {}
-    for outcome in sorted(outcomes, key=lambda o: o.seed):
-        first_of_fit.setdefault(outcome.fit, outcome)
-    distinct = list(first_of_fit.values())
+    distinct, row = distinct_outcomes(outcomes)
     varied = len(distinct) > 1
-    row: dict[str, Any] = {
-        "seeds": len(outcomes),
-        "distinct_fits": len(distinct),
-        "distinct_builds": len({o.build for o in outcomes}),
-    }
     for metric in METRICS:
         for split in EVAL_SPLITS:
             if all(split in o.scores["splits"] for o in distinct):
                 values = [o.scores["splits"][split][metric] for o in distinct]
-                row[f"{split}_{metric}_mean"], row[f"{split}_{metric}_std"] = _mean_std(values)
+                row[f"{split}_{metric}_mean"], row[f"{split}_{metric}_std"] = mean_std(values)
         deltas = np.array([o.scores["delta"][metric] for o in distinct], dtype=np.float64)
         row[f"delta_{metric}_mean"] = float(deltas.mean())
         # VAR(Δ) of the paper's Table 9: the sample variance (ddof=1) over distinct fits.
@@ -118,6 +110,22 @@ def group_statistics(
     row["p_accuracy"] = float(max(o.scores["mcnemar"]["p_value"] for o in distinct))
     row["p_macro_f1"] = bootstrap_p_value(samples["macro_f1"], row["delta_macro_f1_mean"])
     return row
+
+
+def distinct_outcomes(
+    outcomes: Sequence[SeedOutcome],
+) -> tuple[list[SeedOutcome], dict[str, int]]:
+    """The first seed of each distinct fit (seeds sharing a fit are one measurement), and the
+    counts of seeds, distinct fits and distinct builds."""
+    first_of_fit: dict[Hashable, SeedOutcome] = {}
+    for outcome in sorted(outcomes, key=lambda o: o.seed):
+        first_of_fit.setdefault(outcome.fit, outcome)
+    counts = {
+        "seeds": len(outcomes),
+        "distinct_fits": len(first_of_fit),
+        "distinct_builds": len({o.build for o in outcomes}),
+    }
+    return list(first_of_fit.values()), counts
 
 
 def apply_holm(groups: pd.DataFrame) -> pd.DataFrame:
@@ -155,7 +163,8 @@ def _aligned(paired: list[PairedPredictions]) -> list[PairedPredictions]:
     return paired
 
 
-def _mean_std(values: Sequence[float]) -> tuple[float, float]:
+def mean_std(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (ddof=1); the spread of one value is NaN, not 0."""
     array = np.asarray(values, dtype=np.float64)
     return float(array.mean()), float(array.std(ddof=1)) if len(array) > 1 else math.nan
 

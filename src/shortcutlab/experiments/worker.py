@@ -3,6 +3,9 @@
 A task is one fit, shared by several seeds when the model cannot depend on its seed. Workers
 never touch the result store; they return outcomes to the coordinating process, which records
 them. Threads are pinned to the task's CPU request, so every executor computes the same numbers.
+
+Executors see any task through :class:`GridTask` (the benchmarks it reads, its resources, and
+``run``), so grid families (Maze :class:`Task`, MPS tasks) share them.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from __future__ import annotations
 import functools
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -21,8 +25,27 @@ from shortcutlab.provenance import environment
 from shortcutlab.splits.benchmark import Benchmark
 
 
+class GridTask(Protocol):
+    """What executors need of a task: its resource request, the benchmarks it reads, and ``run``."""
+
+    cpus: float
+    gpus: float
+    cells: list[tuple[str, int]]  # (cell id, fit seed): every cell the task's fit(s) serve
+    shared_fit: bool
+
+    def benchmark_dirs(self) -> dict[str, str]:
+        """Benchmark id -> folder, for every benchmark the task reads."""
+        ...
+
+    def run(self, benchmarks: Mapping[str, Benchmark]) -> TaskOutcome:
+        """Fit and score, with ``benchmarks`` keyed like :meth:`benchmark_dirs`."""
+        ...
+
+
 @dataclass
 class Task:
+    """A Maze task: one fit on one benchmark, scored for each of its cells."""
+
     benchmark_id: str
     benchmark_dir: str
     model_name: str
@@ -31,6 +54,12 @@ class Task:
     cpus: float = 1.0
     gpus: float = 0.0
     shared_fit: bool = False  # the model cannot depend on its seed: one fit serves every seed
+
+    def benchmark_dirs(self) -> dict[str, str]:
+        return {self.benchmark_id: self.benchmark_dir}
+
+    def run(self, benchmarks: Mapping[str, Benchmark]) -> TaskOutcome:
+        return execute(self, benchmarks[self.benchmark_id])
 
 
 @dataclass
@@ -49,7 +78,7 @@ class CellOutcome:
 
 @dataclass
 class TaskOutcome:
-    task: Task
+    task: GridTask
     cells: list[CellOutcome]
     versions: dict[str, str] = field(default_factory=dict)
 
@@ -58,10 +87,66 @@ class TaskOutcome:
         return any(c.status == "failed" for c in self.cells)
 
 
-@functools.lru_cache(maxsize=4)
-def _load(benchmark_dir: str) -> Benchmark:
+@functools.lru_cache(maxsize=8)
+def load_benchmark(benchmark_dir: str) -> Benchmark:
     """Workers reuse a benchmark across the tasks they run (a per-process cache)."""
     return Benchmark.load(benchmark_dir)
+
+
+def run_task(task: GridTask, *benchmarks: Benchmark) -> TaskOutcome:
+    """Run ``task`` in a worker. ``benchmarks`` (in ``task.benchmark_dirs()`` order) come from
+    Ray's object store; without them each is read from its folder."""
+    dirs = task.benchmark_dirs()
+    if benchmarks:
+        return task.run(dict(zip(dirs, benchmarks, strict=True)))
+    return task.run({key: load_benchmark(folder) for key, folder in dirs.items()})
+
+
+def done_outcome(
+    task: GridTask,
+    metrics: dict[str, Any],
+    probabilities: dict[str, np.ndarray],
+    fit_seconds: float,
+    predict_seconds: float,
+    started: float,
+) -> TaskOutcome:
+    """Every cell of ``task`` done with the same scores and predictions (they share the fit)."""
+    elapsed = time.perf_counter() - started
+    cells = [
+        CellOutcome(
+            cell_id=cell_id,
+            seed=seed,
+            status="done",
+            metrics=metrics,
+            probabilities=probabilities,
+            fit_seconds=fit_seconds,
+            predict_seconds=predict_seconds,
+            total_seconds=elapsed,
+            shared_fit=task.shared_fit,
+        )
+        for cell_id, seed in task.cells
+    ]
+    return TaskOutcome(task=task, cells=cells, versions=environment())
+
+
+def failed_outcome(task: GridTask, exc: Exception, started: float) -> TaskOutcome:
+    """Every cell of ``task`` failed with ``exc`` (a user error's message, else the traceback)."""
+    message = (
+        str(exc)
+        if isinstance(exc, ShortcutlabError)
+        else f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
+    )
+    failed = [
+        CellOutcome(
+            cell_id=c,
+            seed=s,
+            status="failed",
+            error=message,
+            total_seconds=time.perf_counter() - started,
+        )
+        for c, s in task.cells
+    ]
+    return TaskOutcome(task=task, cells=failed, versions=environment())
 
 
 def pin_threads(cpus: float) -> None:
@@ -82,7 +167,7 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
     started = time.perf_counter()
     pin_threads(task.cpus)
     try:
-        bench = benchmark if benchmark is not None else _load(task.benchmark_dir)
+        bench = benchmark if benchmark is not None else load_benchmark(task.benchmark_dir)
         truths, pairing = truths_and_pairing(bench)
         fitted = fit_predict(bench, task.model_name, task.model_params, task.cells[0][1])
         predictions = {
@@ -91,35 +176,8 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
         metrics = score(truths, predictions, bench.labels.values, pairing, fitted.details)
         if fitted.usage:
             metrics["usage"] = fitted.usage
-        elapsed = time.perf_counter() - started
-        cells = [
-            CellOutcome(
-                cell_id=cell_id,
-                seed=seed,
-                status="done",
-                metrics=metrics,
-                probabilities=fitted.probabilities,
-                fit_seconds=fitted.fit_seconds,
-                predict_seconds=fitted.predict_seconds,
-                total_seconds=elapsed,
-                shared_fit=task.shared_fit,
-            )
-            for cell_id, seed in task.cells
-        ]
     except Exception as exc:  # noqa: BLE001 - a failed cell is recorded, the grid goes on
-        message = (
-            str(exc)
-            if isinstance(exc, ShortcutlabError)
-            else f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
-        )
-        cells = [
-            CellOutcome(
-                cell_id=c,
-                seed=s,
-                status="failed",
-                error=message,
-                total_seconds=time.perf_counter() - started,
-            )
-            for c, s in task.cells
-        ]
-    return TaskOutcome(task=task, cells=cells, versions=environment())
+        return failed_outcome(task, exc, started)
+    return done_outcome(
+        task, metrics, fitted.probabilities, fitted.fit_seconds, fitted.predict_seconds, started
+    )

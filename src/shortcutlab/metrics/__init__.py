@@ -16,18 +16,28 @@ from shortcutlab.metrics.significance import (
     mcnemar_exact,
     percentile_interval,
 )
+from shortcutlab.metrics.worst_group import (
+    bootstrap_mps_gaps,
+    group_accuracies,
+    mps_gaps,
+    worst_label_accuracy,
+)
 
 __all__ = [
     "INVALID",
     "accuracy",
     "bootstrap_delta",
     "bootstrap_deltas",
+    "bootstrap_mps_gaps",
     "bootstrap_p_value",
     "confusion",
     "expected_calibration_error",
+    "group_accuracies",
     "holm",
     "macro_f1",
     "mcnemar_exact",
+    "mps_gaps",
     "per_label_accuracy",
     "percentile_interval",
+    "worst_label_accuracy",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,11 +24,30 @@ class TextClassifier(ABC):
     #: False when the seed cannot change the fitted model (a deterministic solver): evaluations
     #: then fit once and reuse it for every seed instead of repeating identical work.
     uses_seed: ClassVar[bool] = True
+    #: True for models trained in epochs: they call :meth:`end_of_epoch` after each one, so a
+    #: caller can predict with every epoch's weights (MPS averages the last epochs' metrics).
+    trains_in_epochs: ClassVar[bool] = False
 
     def depends_on_seed(self) -> bool:
         """Whether this configuration's fit or predictions can change with its seed (else the
         seeds of an evaluation share one fit)."""
         return self.uses_seed
+
+    def on_epoch_end(self, callback: Callable[[int], None] | None) -> None:
+        """Have ``callback(epoch)`` called after each training epoch of the next :meth:`fit`;
+        :meth:`predict_proba` inside it predicts with that epoch's weights."""
+        if not self.trains_in_epochs:
+            raise ConfigError(
+                f"The {self.name} model is not trained in epochs, so it has no per-epoch "
+                "predictions; average_last_epochs applies to models such as bow-mlp and transformer."
+            )
+        self._epoch_callback = callback
+
+    def end_of_epoch(self, epoch: int) -> None:
+        """Called by models trained in epochs after each epoch (1-based)."""
+        callback = getattr(self, "_epoch_callback", None)
+        if callback is not None:
+            callback(epoch)
 
     def get_params(self) -> dict[str, Any]:
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]

@@ -70,6 +70,7 @@ class BowMlp(TextClassifier):
 
     name = "bow-mlp"
     uses_seed = True
+    trains_in_epochs = True
 
     def __init__(
         self,
@@ -138,13 +139,16 @@ class BowMlp(TextClassifier):
 
         device = resolve_device(self.device, self.name)
         encoded = self._encode(texts)
+        # Called after fit (weights on the CPU) or from an end-of-epoch callback (weights on the
+        # training device, in train mode): leave the network as it was found.
+        home, training = next(self.network_.parameters()).device, self.network_.training
         network = self.network_.to(device).eval()
         chunks = []
         with torch.inference_mode():
             for start in range(0, len(encoded), _PREDICT_BATCH):
                 ids, offsets = _bags(encoded[start : start + _PREDICT_BATCH], device)
                 chunks.append(torch.softmax(network(ids, offsets).float(), dim=-1).cpu().numpy())
-        self.network_.to("cpu")
+        self.network_.to(home).train(training)
         probabilities = np.concatenate(chunks) if chunks else np.zeros((0, len(self.classes_)))
         return expand_columns(probabilities.astype(np.float64), self.classes_, self.n_classes_)
 
@@ -197,6 +201,7 @@ class BowMlp(TextClassifier):
                 else:
                     stale += 1
             history.append(record)
+            self.end_of_epoch(epoch)
             if stale >= self.patience:
                 break
         self.best_epoch_ = history[-1]["epoch"]

@@ -40,6 +40,7 @@ class TransformerClassifier(TextClassifier):
 
     name = "transformer"
     uses_seed = True
+    trains_in_epochs = True
 
     def __init__(
         self,
@@ -130,6 +131,7 @@ class TransformerClassifier(TextClassifier):
                 padder=self.padder_,
                 columns=self._columns(),
                 generator=torch.Generator().manual_seed(self.seed),
+                end_of_epoch=self.end_of_epoch,
             )
         return self
 

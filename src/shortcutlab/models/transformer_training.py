@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,8 +104,12 @@ def train(
     padder: Padder,
     columns: torch.Tensor | None,
     generator: torch.Generator,
+    end_of_epoch: Callable[[int], None] | None = None,
 ) -> tuple[list[dict], int]:
-    """Fine-tune ``model`` in place; return the per-epoch history and the epoch whose weights it keeps."""
+    """Fine-tune ``model`` in place; return the per-epoch history and the epoch whose weights it keeps.
+
+    ``end_of_epoch(epoch)`` runs after each epoch, with that epoch's weights in ``model``.
+    """
     from transformers import get_linear_schedule_with_warmup
 
     s = settings
@@ -142,6 +146,8 @@ def train(
                 best_loss = record["val_loss"]
                 best_state = trainable_snapshot(model)
         history.append(record)
+        if end_of_epoch is not None:
+            end_of_epoch(epoch)
     if best_state is None:
         return history, s.epochs
     model.load_state_dict(best_state, strict=False)  # only trainable tensors were saved

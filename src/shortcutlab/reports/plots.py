@@ -58,8 +58,16 @@ def plot_delta_vs_strength(
     axis.set_title(title or f"{METRIC_NAMES[metric]} drop with shortcut strength")
     axis.legend(fontsize="small")
     axis.grid(alpha=0.3)
+    return save_figure(figure, path)
+
+
+def save_figure(figure: Any, path: Path) -> Path:
+    """Write ``figure`` (type from the suffix) with no timestamp or version string in the file,
+    so the same results give the same bytes; then close it."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
     figure.tight_layout()
-    # No timestamps or version strings in the file: the same results give the same bytes.
     metadata = (
         {"Software": None} if path.suffix.lower() == ".png" else {"Date": None, "Creator": None}
     )

@@ -238,7 +238,14 @@ _LATEX_ESCAPES = {
     "<": r"$<$",
     ">": r"$>$",
 }
-_LATEX_SYMBOLS = {"Δ": r"$\Delta$", "λ": r"$\lambda$", "−": "-"}
+_LATEX_SYMBOLS = {
+    "Δ": r"$\Delta$",
+    "δ": r"$\delta$",
+    "ζ": r"$\zeta$",
+    "λ": r"$\lambda$",
+    "±": r"$\pm$",
+    "−": "-",
+}
 
 
 def latex_escape(text: Any) -> str:

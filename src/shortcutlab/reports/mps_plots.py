@@ -1,0 +1,57 @@
+"""Figure of an MPS build: the label distribution within each attribute value, Imbalanced next to
+Balanced, as stacked bars of label shares (paper 002, figures 21-25)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from shortcutlab.reports.plots import save_figure
+
+PANELS = (("imbalanced", "Imbalanced"), ("balanced", "Balanced"))
+
+
+def plot_label_distribution(frame: pd.DataFrame, path: str | Path, *, title: str) -> Path:
+    """Two panels (Imbalanced, Balanced): a bar per attribute value, stacked by label share.
+
+    ``frame`` has columns split, value, label, rows, share (rows of ``MpsRunResults.label_counts``
+    for one build); the file type follows the suffix (.png, .svg, .pdf).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    values = list(dict.fromkeys(frame["value"]))
+    labels = list(dict.fromkeys(frame["label"]))
+    colours = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20")
+    figure, axes = plt.subplots(
+        1, 2, figsize=(max(6.4, 1.6 * len(values) + 2.5), 4.2), dpi=110, sharey=True
+    )
+    for axis, (split, name) in zip(axes, PANELS, strict=True):
+        part = frame[frame["split"] == split].pivot_table(
+            index="value", columns="label", values="share", sort=False
+        )
+        part = part.reindex(index=values, columns=labels).fillna(0.0)
+        sizes = frame[frame["split"] == split].groupby("value", sort=False)["rows"].sum()
+        ticks = [f"{value}\n{int(sizes.get(value, 0))} rows" for value in values]
+        bottom = pd.Series(0.0, index=values)
+        for i, label in enumerate(labels):
+            axis.bar(
+                ticks,
+                part[label].to_numpy(),
+                bottom=bottom.to_numpy(),
+                color=colours(i),
+                label=str(label),
+            )
+            bottom += part[label]
+        axis.set_title(name)
+        axis.set_xlabel("attribute value")
+        axis.tick_params(axis="x", labelrotation=30 if len(values) > 3 else 0)
+    axes[0].set_ylabel("share of the value's rows")
+    axes[0].set_ylim(0, 1)
+    axes[1].legend(title="label", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    figure.suptitle(title)
+    return save_figure(figure, path)
