@@ -281,11 +281,15 @@ def demo(
     jobs: Annotated[
         int | None, typer.Option(help="Worker processes (default: the CPUs available, up to 8).")
     ] = None,
+    mps: Annotated[
+        bool, typer.Option(help="Also run the MPS section (negation, question, product type).")
+    ] = True,
     overwrite: Annotated[
         bool, typer.Option(help="Replace a non-empty folder that is not a previous demo.")
     ] = False,
 ) -> None:
-    """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate tfidf-logreg."""
+    """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate
+    tfidf-logreg; then an MPS grid (negation, question, product type) on the same corpus."""
     from shortcutlab.cli import render
     from shortcutlab.experiments.demo import run_demo
 
@@ -299,6 +303,7 @@ def demo(
                 seeds=seeds,
                 vary=vary,
                 jobs=jobs,
+                mps=mps,
                 overwrite=overwrite,
                 on_progress=update,
             )

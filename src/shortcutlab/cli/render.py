@@ -19,6 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from shortcutlab.reports.mps_tables import mps_notes
 from shortcutlab.reports.tables import (
     format_cell,
     per_label_table,
@@ -36,9 +37,11 @@ def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 
     for name in names:
         table.add_column(str(name or ""))
     for column in frame.columns:
-        table.add_column(
-            format_cell(column, 1) if isinstance(column, float) else str(column), justify="right"
-        )
+        if isinstance(column, tuple):  # ("reviews", "δ") -> "reviews δ", as the md tables do
+            header = " ".join(str(part) for part in column)
+        else:
+            header = format_cell(column, 1) if isinstance(column, float) else str(column)
+        table.add_column(header, justify="right")
     previous: Any = None
     for position, key in enumerate(frame.index):
         keys = list(key) if isinstance(key, tuple) else [key]
@@ -155,9 +158,18 @@ def demo(console: Console, result: Any, *, elapsed: float) -> None:
         else f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
         f"{', '.join(flagged)}."
     )
+    written = "summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
+    if result.mps is not None:
+        console.print(
+            frame_table(
+                result.mps.gap_table(),
+                title="MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)",
+            )
+        )
+        notes(console, mps_notes(result.mps.groups))
+        written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
     console.print(
-        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: "
-        f"summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
+        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}"
     )
 
 

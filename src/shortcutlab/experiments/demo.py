@@ -1,10 +1,11 @@
-"""``shortcutlab demo``: the whole Shortcut Maze pipeline on the embedded corpus in a few minutes.
+"""``shortcutlab demo``: the whole Shortcut Maze pipeline, then an MPS grid, on the embedded corpus.
 
 Generates the review corpus, builds every shortcut type at several strengths (the style shortcuts
 with the offline ``rules`` rewriter), evaluates ``tfidf-logreg`` over seeds (by default each seed
 re-draws the benchmark too, ``vary="both"``: the fit of ``tfidf-logreg`` does not depend on its
 seed, so only a re-drawn benchmark makes VAR(Δ) a measurement), and writes splits, results,
-Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots.
+Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots. The MPS section
+(``experiments/demo_mps.py``) follows in ``mps/``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import load_table
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.demo_mps import run_mps_demo
 from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark, family_frame
+from shortcutlab.experiments.mps_results import MpsRunResults
 from shortcutlab.experiments.pool import worker_pool
 from shortcutlab.experiments.replicates import check_vary
 from shortcutlab.provenance import environment, tool_record
@@ -64,6 +67,7 @@ class DemoResult:
     results: list[EvaluationResult]
     groups: pd.DataFrame
     tables: dict[str, pd.DataFrame]
+    mps: MpsRunResults | None = None
 
 
 def default_jobs() -> int:
@@ -126,6 +130,7 @@ def run_demo(
     seed: int = 0,
     vary: str = "both",
     jobs: int | None = None,
+    mps: bool = True,
     overwrite: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> DemoResult:
@@ -183,6 +188,19 @@ def run_demo(
                 title=f"Embedded corpus: {metric.replace('_', '-')} drop",
             )
         (tmp / "summary.csv").write_text(tidy_text(groups, "csv"), encoding="utf-8")
+        mps_results = None
+        if mps:
+            mps_results = run_mps_demo(
+                tmp,
+                train_size=train_size,
+                test_size=test_size,
+                levels=levels,
+                seeds=seeds,
+                seed=seed,
+                vary=vary,
+                jobs=jobs,
+                on_progress=lambda message, done, total: progress(f"MPS: {message}", done, total),
+            )
         write_json(tmp / "results.json", [r.to_json() for r in ordered])
         write_json(
             tmp / MARKER,
@@ -198,11 +216,12 @@ def run_demo(
                     "seeds": seeds,
                     "seed": seed,
                     "vary": vary,
+                    "mps": mps,
                     "model": "tfidf-logreg",
                 },
             },
         )
-    return DemoResult(out=out, results=ordered, groups=groups, tables=tables)
+    return DemoResult(out=out, results=ordered, groups=groups, tables=tables, mps=mps_results)
 
 
 def demo_arguments(out: Path) -> dict[str, Any]:

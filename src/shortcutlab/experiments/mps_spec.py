@@ -85,14 +85,17 @@ class AttributeSpec:
     options: dict[str, Any] = field(default_factory=dict)
     files_sha256: str = ""  # contents of the files an option names (category lists), when any
     base_dir: str = "."
+    id: str | None = None  # a short name for tables, as models have
 
     @property
     def label(self) -> str:
-        """``negation`` or, with options, ``frequent-words[k=6]``: unique within a spec."""
-        return option_label(self.name, self.options)
+        """The ``id``, else ``negation`` or, with options, ``frequent-words[k=6]``: unique within a
+        spec."""
+        return self.id or option_label(self.name, self.options)
 
     def resolved(self) -> dict[str, Any]:
-        return component_record(self.name, self.options, self.files_sha256)
+        record = component_record(self.name, self.options, self.files_sha256)
+        return record | ({"id": self.id} if self.id else {})
 
     def constructor_options(self) -> dict[str, Any]:
         """``options`` with relative file paths resolved against the spec's folder."""
@@ -209,8 +212,10 @@ def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:
     entry, name = named_entry(
         entry, where, ATTRIBUTES, "an attribute name or a mapping with 'name' and its options"
     )
-    options = {k: v for k, v in entry.items() if k != "name"}
+    options = {k: v for k, v in entry.items() if k not in ("name", "id")}
     check_keys(options, ATTRIBUTES.parameters(name), f"{where} ({name})")
+    if "id" in entry and (not isinstance(entry["id"], str) or not entry["id"].strip()):
+        raise ConfigError(f"{where}: id must be a non-empty name. Got {entry['id']!r}.")
     files = [
         existing_path(value, base, f"{where}: {key}")
         for key, value in options.items()
@@ -221,6 +226,7 @@ def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:
         options=options,
         files_sha256=canonical_hash([file_digest(path) for path in files]) if files else "",
         base_dir=str(base),
+        id=str(entry["id"]).strip() if "id" in entry else None,
     )
     try:  # the annotator checks its own option values
         make_attribute(name, spec.constructor_options())
