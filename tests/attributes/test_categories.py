@@ -37,7 +37,7 @@ def test_an_inline_mapping_may_hold_the_categories_alone():
     assert listed.names == ["A", "B"] and listed.dataset_name is None and listed.source == "inline"
 
 
-@pytest.mark.parametrize("name", PACKAGED_LISTS)
+@pytest.mark.parametrize("name", [n for n in PACKAGED_LISTS if n.startswith("rotten-tomatoes")])
 def test_the_packaged_rotten_tomatoes_lists_copy_the_papers_figures(name):
     listed = load_categories(name, "x")
     assert listed.dataset_name == "Rotten Tomatoes" and listed.source == f"packaged:{name}"
@@ -106,7 +106,15 @@ def test_malformed_files_are_config_errors(tmp_path, content, message):
 
 
 def test_a_name_that_is_neither_a_file_nor_a_packaged_list_is_a_config_error(tmp_path):
-    with pytest.raises(ConfigError, match=r"neither a file nor a packaged list \(rotten-tomatoes"):
+    with pytest.raises(ConfigError, match=r"neither a file nor a packaged list \(reviews-products, rotten-tomatoes"):
         load_categories(str(tmp_path / "missing.yaml"), "sentence-concept")
     with pytest.raises(ConfigError, match="sentence-concept needs the 'categories' option"):
         load_categories(None, "sentence-concept")
+
+
+def test_the_packaged_product_types_cover_every_product_of_the_embedded_corpus():
+    from shortcutlab.corpus.lexicon import PRODUCTS
+
+    listed = load_categories("reviews-products", "x")
+    keywords = {k for c in listed.categories for k in c.keywords}
+    assert {product for product, _, _ in PRODUCTS} <= keywords and len(listed.categories) == 5
