@@ -32,7 +32,7 @@ def test_tiny_bert_tokenizer_is_a_bert_wordpiece(tiny_bert):
     tokenizer = AutoTokenizer.from_pretrained(tiny_bert)
     tokens = tokenizer.convert_ids_to_tokens(tokenizer("This THING stopped")["input_ids"])
     assert tokens[:3] == ["[CLS]", "this", "thing"] and tokens[-1] == "[SEP]"
-    assert "##ed" in tokens  # a word piece
+    assert any(t.startswith("##") for t in tokens)  # word pieces
     assert tokenizer.pad_token_id == 0 and len(tokenizer) <= 800
 
 
