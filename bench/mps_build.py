@@ -3,9 +3,11 @@
 Both run as subprocesses in the same run (start-up, reading, annotating, drawing and writing
 included), taking turns within each round, on the same CSV: the Rotten Tomatoes sentences repeated
 to 100,000 rows, each copy's texts made distinct by a suffix (or generated rows when the data is
-absent). Every registered attribute that annotates offline without options is timed (negation,
-question, and frequent-words once it is registered). The plain script annotates with the same
-rules (pandas string methods; scikit-learn's counts for frequent words), draws a label-balanced
+absent). The paper's five attributes are timed with offline annotators: negation, question,
+frequent-words, and the two concept levels with the keyword method and the packaged Rotten
+Tomatoes category lists. The plain script annotates with the same
+rules (pandas string methods; scikit-learn's counts for frequent words; a regex count per
+category for the keyword concepts), draws a label-balanced
 test set, drops its texts from the pool and samples Imbalanced (dominance 0.75, the label most
 frequent in each group) and Balanced sets of the same per-group sizes with groupby-and-sample.
 It prints the median wall seconds of 3 runs and the peak RSS of both.
@@ -29,8 +31,37 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_throughput import medians  # noqa: E402
 
-# Attributes that need no options and no network; others are listed as not timed.
-OFFLINE = ("negation", "question", "frequent-words")
+# The five attributes of the paper with offline annotators: (label, build options, plain mode).
+# SCS and CCS use the keyword method with the packaged Rotten Tomatoes category lists.
+OFFLINE = (
+    ("negation", ["--attribute", "negation"], "negation"),
+    ("question", ["--attribute", "question"], "question"),
+    ("frequent-words", ["--attribute", "frequent-words"], "frequent-words"),
+    (
+        "scs-keywords",
+        [
+            "--attribute",
+            "sentence-concept",
+            "--attribute-option",
+            "method=keywords",
+            "--attribute-option",
+            "categories=rotten-tomatoes-sentence",
+        ],
+        "rotten-tomatoes-sentence",
+    ),  # fmt: skip
+    (
+        "ccs-keywords",
+        [
+            "--attribute",
+            "core-word-concept",
+            "--attribute-option",
+            "method=keywords",
+            "--attribute-option",
+            "categories=rotten-tomatoes-core-word",
+        ],
+        "rotten-tomatoes-core-word",
+    ),  # fmt: skip
+)
 
 PLAIN = r"""
 import math, sys
@@ -50,6 +81,21 @@ if attribute == "negation":
 elif attribute == "question":
     found = frame["text"].str.contains("[?\uff1f]", regex=True)
     frame["value"] = np.where(found, "with_question", "without_question")
+elif attribute.startswith("rotten-tomatoes"):  # keyword concepts: most hits wins, six kept
+    import re, yaml
+    from importlib import resources
+    listed = yaml.safe_load(
+        resources.files("shortcutlab.attributes.resources").joinpath(f"{attribute}.yaml").read_text()
+    )["categories"]
+    names = list(listed)
+    hits = np.stack([
+        lowered.str.count(r"\b(?:" + "|".join(re.escape(w.lower()) for w in spec["keywords"]) + r")\b").to_numpy()
+        for spec in listed.values()
+    ], axis=1)
+    best = np.array(names, dtype=object)[hits.argmax(axis=1)]
+    frame["value"] = np.where(hits.max(axis=1) > 0, best, None)
+    frame = frame[frame["value"].notna()]
+    frame = frame[frame["value"].isin(frame["value"].value_counts().index[:6])]
 else:  # frequent words: the six most frequent non-stop words; a row takes the first it holds
     from sklearn.feature_extraction.text import CountVectorizer
     vectorizer = CountVectorizer(stop_words="english")
@@ -123,8 +169,9 @@ def main() -> None:
 
     from shortcutlab.attributes import ATTRIBUTES
 
-    timed = [name for name in OFFLINE if name in ATTRIBUTES]
-    skipped = [name for name in ATTRIBUTES.names() if name not in timed]
+    timed = list(OFFLINE)
+    covered = {options[1] for _, options, _ in OFFLINE}
+    skipped = [name for name in ATTRIBUTES.names() if name not in covered]
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         pool = workdir / "pool.csv"
@@ -139,18 +186,18 @@ def main() -> None:
             f"{'attribute':<16}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
             f"{'tool MiB':>10}{'plain MiB':>10}"
         )
-        for name in timed:
+        for name, options, mode in timed:
             out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
 
-            def tool_command(name: str = name, out: Path = out_tool) -> list[str]:
+            def tool_command(options: list[str] = options, out: Path = out_tool) -> list[str]:
                 shutil.rmtree(out, ignore_errors=True)
                 return [sys.executable, "-m", "shortcutlab", "build", "--family", "mps",
-                        "--train", str(pool), "--attribute", name, "--out", str(out)]  # fmt: skip
+                        "--train", str(pool), *options, "--out", str(out)]  # fmt: skip
 
-            def plain_command(name: str = name, out: Path = out_plain) -> list[str]:
+            def plain_command(mode: str = mode, out: Path = out_plain) -> list[str]:
                 shutil.rmtree(out, ignore_errors=True)
                 out.mkdir()
-                return [sys.executable, str(plain), str(pool), str(out), name]
+                return [sys.executable, str(plain), str(pool), str(out), mode]
 
             commands: list[Callable[[], list[str]]] = [tool_command, plain_command]
             tool, base = medians(commands, args.repeat)
