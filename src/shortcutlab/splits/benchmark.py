@@ -9,17 +9,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import TEXT_PAIR, load_table
 from shortcutlab.data.writing import (
     FORMATS,
     atomic_output_dir,
+    check_output_dir,
     sha256_file,
     split_file,
     write_json,
     write_table,
 )
-from shortcutlab.errors import DataError, InputFileError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning
 from shortcutlab.registry import check_choice
 
 if TYPE_CHECKING:
@@ -144,6 +147,18 @@ class SplitFiles(Mapping[str, "pd.DataFrame"]):
 
     def __len__(self) -> int:
         return len(self._files)
+
+
+def check_build_start(fmt: str, seed: Any, out: str | Path | None, overwrite: bool) -> None:
+    """What every builder refuses before any work: an unknown format, a bad seed, an output
+    folder it may not write (failing here, not after the build)."""
+    check_choice("format", fmt, FORMATS)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ConfigError(
+            f"The 'seed' parameter must be a non-negative integer. Got {seed!r} instead."
+        )
+    if out is not None:
+        check_output_dir(Path(out), overwrite=overwrite)
 
 
 def save_splits(

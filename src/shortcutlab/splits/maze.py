@@ -19,7 +19,7 @@ import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
-from shortcutlab.data.writing import FORMATS, atomic_output_dir, check_output_dir, write_json
+from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.registry import check_choice
@@ -27,7 +27,7 @@ from shortcutlab.shortcuts import make_shortcut
 from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Shortcut, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
-from shortcutlab.splits.benchmark import MANIFEST, Benchmark
+from shortcutlab.splits.benchmark import MANIFEST, Benchmark, check_build_start
 from shortcutlab.splits.distractors import distractors_from_columns
 from shortcutlab.splits.pipeline import (
     FileSink,
@@ -107,13 +107,7 @@ def build_maze_benchmark(
     test_lambda = _test_strength(test_strength, strength)
     check_choice("strength_mode", strength_mode, STRENGTH_MODES)
     check_choice("sampling", sampling, SAMPLING)
-    check_choice("format", fmt, FORMATS)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ConfigError(
-            f"The 'seed' parameter must be a non-negative integer. Got {seed!r} instead."
-        )
-    if out is not None:
-        check_output_dir(Path(out), overwrite=overwrite)  # fail before the work, not after
+    check_build_start(fmt, seed, out, overwrite)
     # A file's texts are read again batch by batch while rendering, not held whole in memory.
     loader = dict(
         text_col=text_col,

@@ -21,10 +21,9 @@ import pyarrow.compute as pc
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
-from shortcutlab.data.writing import FORMATS, check_output_dir
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
-from shortcutlab.splits.benchmark import Benchmark, save_splits
+from shortcutlab.splits.benchmark import Benchmark, check_build_start, save_splits
 from shortcutlab.splits.mps_manifest import excluded_rows, given_mapping, mps_manifest
 from shortcutlab.splits.mps_plan import (
     dominance_share,
@@ -116,14 +115,8 @@ def build_mps_benchmark(
         >>> bench["balanced"].groupby("negation")["label"].value_counts().tolist()
         [32, 17, 32, 17]
     """
-    check_choice("format", fmt, FORMATS)
     check_choice("annotate_on", annotate_on, (TEXT, TEXT_PAIR))
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ConfigError(
-            f"The 'seed' parameter must be a non-negative integer. Got {seed!r} instead."
-        )
-    if out is not None:
-        check_output_dir(Path(out), overwrite=overwrite)  # fail before the work, not after
+    check_build_start(fmt, seed, out, overwrite)
     loader = dict(
         text_col=text_col,
         label_col=label_col,
