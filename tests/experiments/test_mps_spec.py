@@ -98,7 +98,8 @@ def test_the_cli_prints_one_line_and_exits_2(tmp_path):
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "Error: Unknown key 'dominanse' in spec.yaml: mps. Did you mean 'dominance'? Allowed keys: "
-        "dominance, size, test_size, validation_size, top_values, values, dominant, dominant_labels."
+        "dominance, size, test_size, validation_size, top_values, values, dominant, dominant_labels, "
+        "label_mix."
     ]
     assert not (tmp_path / "run").exists()
 
@@ -117,3 +118,19 @@ def test_a_build_that_refuses_its_input_leaves_no_run_folder(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("Error: Too few rows to reach dominance")
     assert "the largest feasible size is" in lines[0]
     assert not (tmp_path / "run").exists()
+
+
+def test_size_even_label_mix_and_attribute_ids_are_spec_options():
+    spec = parse_spec(
+        {
+            **BASE,
+            "attributes": [{"name": "question", "id": "Q"}, "negation"],
+            "mps": {"size": "even", "label_mix": "matched"},
+        }
+    )
+    assert spec.resolved()["mps"] == {"size": "even", "label_mix": "matched"}
+    assert [a.label for a in spec.attributes] == ["Q", "negation"]
+    with pytest.raises(ConfigError, match="label_mix"):
+        parse_spec({**BASE, "mps": {"label_mix": "balanced"}})
+    with pytest.raises(ConfigError, match="size"):
+        parse_spec({**BASE, "mps": {"size": "uneven"}})

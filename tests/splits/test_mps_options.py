@@ -212,7 +212,7 @@ def test_a_group_balanced_cannot_even_out_is_named_and_a_smaller_size_fixes_it(t
     negated = full[full["negation"] == "with_negation"]["label"]
     assert negated.value_counts(normalize=True).max() >= 0.74
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.filterwarnings("error", message="Balanced is as skewed")
         build_mps_benchmark(
             pool, attribute="negation", test_size=40, size=200, out=tmp_path / "small"
         )
@@ -256,3 +256,52 @@ def test_annotate_on_the_second_text_of_a_pair(tmp_path):
     assert (imbalanced["negation"] == "with_negation").eq(negated).all()
     with pytest.raises(ConfigError, match="needs paired inputs"):
         build_mps_benchmark(rows, attribute="negation", text_col="premise", annotate_on="text_pair")
+
+
+def test_label_mix_matched_gives_imbalanced_the_label_prior_of_balanced(tmp_path):
+    # Negation ties to label 0 and is rare: sized to their maxima the groups make Imbalanced
+    # mostly label 1 overall, and a warning says δ would measure that prior too.
+    pool = negation_rows({(True, 0): 150, (True, 1): 60, (False, 0): 400, (False, 1): 500})
+    with pytest.warns(UserWarning, match="also learn different label priors"):
+        build_mps_benchmark(pool, attribute="negation", test_size=40, out=tmp_path / "paper")
+    paper = read(tmp_path / "paper", "imbalanced")["label"].value_counts(normalize=True)
+    assert paper[1] > 0.6
+    build_mps_benchmark(
+        pool, attribute="negation", test_size=40, label_mix="matched", out=tmp_path / "matched"
+    )
+    matched = read(tmp_path / "matched", "imbalanced")
+    shares = matched["label"].value_counts(normalize=True)
+    assert abs(shares[0] - 0.5) < 0.01
+    for value, group in matched.groupby("negation"):  # the dominance still holds per group
+        assert group["label"].value_counts(normalize=True).max() >= 0.75
+    manifest = json.loads((tmp_path / "matched" / "manifest.json").read_text())
+    assert manifest["label_mix"]["imbalanced"] == {
+        str(k): round(v, 4) for k, v in sorted(shares.items())
+    }
+    three = negation_rows(THREE)  # three labels, two groups: one label is dominant nowhere
+    with pytest.raises(DataError, match="are dominant in no group"):
+        build_mps_benchmark(three, attribute="negation", test_size=30, label_mix="matched")
+
+
+def test_a_size_share_that_the_dominance_cannot_fill_is_rounded_down_not_a_crash(tmp_path):
+    # d = 0.4 and a negated group holding labels 0 and 1 only: its feasible sizes skip 5, 7, 9,
+    # ... (label 1 may not outnumber label 0), so a share of --size can land on an infeasible
+    # size; it is rounded down to the next size the dominance fills exactly.
+    cells = {(True, 0): 8, (True, 1): 10, (False, 0): 100, (False, 1): 100, (False, 2): 100}
+    pool = negation_rows(cells)
+    test = negation_rows({(n, label): 5 for n in (True, False) for label in range(3)}, seed=1)
+    test["text"] = "test " + test["text"]
+    build_mps_benchmark(
+        pool,
+        test,
+        attribute="negation",
+        dominance=0.4,
+        dominant={"with_negation": 0, "without_negation": 1},
+        size=146,
+        out=tmp_path / "odd",
+    )
+    imbalanced = read(tmp_path / "odd", "imbalanced")
+    for value, group in imbalanced.groupby("negation"):
+        dominant = 0 if value == "with_negation" else 1
+        assert (group["label"] == dominant).sum() == -(-2 * len(group) // 5)  # ceil(0.4 n)
+    assert len(imbalanced) <= 146

@@ -159,6 +159,13 @@ def build(
     validation_size: Annotated[
         float, typer.Option(help="MPS: validation rows from the pool (count, or fraction < 1).")
     ] = 0,
+    label_mix: Annotated[
+        str,
+        typer.Option(
+            help="MPS: paper (every group as large as allowed; Imbalanced's label prior follows "
+            "the group sizes) or matched (group sizes that hold every label equally often)."
+        ),
+    ] = "paper",
     annotate_on: Annotated[
         str,
         typer.Option(

@@ -49,6 +49,7 @@ MPS_OPTIONS = (
     "test_size",
     "validation_size",
     "annotate_on",
+    "label_mix",
 )
 
 
@@ -136,6 +137,7 @@ def build_mps(params: dict[str, Any]) -> Any:
         test_size=count_or_fraction(params["test_size"]),
         validation_size=count_or_fraction(params["validation_size"]),
         annotate_on=params["annotate_on"],
+        label_mix=params["label_mix"],
         seed=params["seed"],
         labels=parse_list(params["labels"]),
         **_shared(params),

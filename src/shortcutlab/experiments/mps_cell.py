@@ -145,7 +145,8 @@ def score_mps(
         entry: dict[str, Any] = {"rows": len(truth), **gaps}
         for fit in FITS:
             epochs = np.atleast_2d(predictions[fit][test])
-            entry[f"worst_label_{fit}"] = names[gaps[f"worst_label_{fit}"]]
+            worst = gaps[f"worst_label_{fit}"]  # -1: no test row (an empty cross-test)
+            entry[f"worst_label_{fit}"] = names[worst] if worst >= 0 else None
             per_label = np.mean(
                 [per_label_accuracy(y_true=truth, y_pred=e, n_classes=k) for e in epochs], axis=0
             )

@@ -180,8 +180,9 @@ def _cross_groups(cross: pd.DataFrame) -> pd.DataFrame:
 def _order(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
     """Spec order for datasets, attributes (and tested-on attributes) and models; seeds ascending."""
     attributes = {
-        option_label(
-            a["name"], {k: v for k, v in a.items() if k not in ("name", "files_sha256")}
+        a.get("id")
+        or option_label(
+            a["name"], {k: v for k, v in a.items() if k not in ("name", "files_sha256", "id")}
         ): i
         for i, a in enumerate(spec["attributes"])
     }

@@ -69,6 +69,7 @@ BUILD_KEYS = (
     "values",
     "dominant",
     "dominant_labels",
+    "label_mix",
 )
 #: Not a constructor parameter: the paper averages the metrics of the last epochs (section 3).
 AVERAGE_LAST_EPOCHS = "average_last_epochs"
@@ -286,8 +287,10 @@ def _build_options(raw: Any, where: str) -> dict[str, Any]:
     ):
         raise ConfigError(f"{where}: dominance must be a number in (0, 1]. Got {dominance!r}.")
     for key in ("size", "top_values", "dominant_labels"):
-        if options.get(key) is not None:
+        if options.get(key) is not None and not (key == "size" and options[key] == "even"):
             natural(options[key], f"{where}: {key}", minimum=1)
+    if options.get("label_mix") is not None:
+        choice(options["label_mix"], ("paper", "matched"), f"{where}: label_mix")
     for key in ("test_size", "validation_size"):
         value = options.get(key)
         if value is not None and (

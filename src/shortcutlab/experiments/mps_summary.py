@@ -33,6 +33,9 @@ MPS_IDENTITY = ("dataset", "attribute", "model")
 FIT_METRICS = ("accuracy", "w_acc", "wga")
 GAPS = ("delta_isolated", "delta_overall", "zeta")
 TESTED = ("delta_isolated", "delta_overall")  # ζ is a dispersion, not a test of the attribute
+# Only δ is starred: Δ = ζ + δ, and ζ > 0 whenever per-label accuracies differ at all, so Δ = 0 is
+# rejected even when the attribute does nothing; Δ keeps its interval and unadjusted p.
+STARRED = ("delta_isolated",)
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ def mps_statistic_columns() -> list[str]:
     columns += ["worst_label_imbalanced", "worst_label_balanced", "smallest_group_rows"]
     for gap in GAPS:
         columns += [f"{gap}_{stat}" for stat in ("mean", "std", "ci_low", "ci_high")]
-    for gap in TESTED:
+    columns += ["p_delta_overall"]
+    for gap in STARRED:
         columns += [f"p_{gap}", f"p_{gap}_holm", f"significant_{gap}"]
     return columns
 
@@ -108,12 +112,12 @@ def mps_group_statistics(
 
 
 def apply_mps_holm(groups: pd.DataFrame) -> pd.DataFrame:
-    """Holm–Bonferroni over every δ and Δ test of ``groups`` together (one family: the table) and
-    the ``*`` decision: adjusted two-sided p below ALPHA, whichever the sign."""
+    """Holm–Bonferroni over every δ test of ``groups`` (one family: the table) and the ``*``
+    decision: adjusted two-sided p below ALPHA, whichever the sign."""
     groups = groups.copy()
-    p_values = np.concatenate([groups[f"p_{gap}"].to_numpy(dtype=np.float64) for gap in TESTED])
-    adjusted = holm(p_values).reshape(len(TESTED), len(groups))
-    for gap, values in zip(TESTED, adjusted, strict=True):
+    p_values = np.concatenate([groups[f"p_{gap}"].to_numpy(dtype=np.float64) for gap in STARRED])
+    adjusted = holm(p_values).reshape(len(STARRED), len(groups))
+    for gap, values in zip(STARRED, adjusted, strict=True):
         groups[f"p_{gap}_holm"] = values
         groups[f"significant_{gap}"] = values < ALPHA
     return groups[[c for c in [*MPS_IDENTITY, *mps_statistic_columns()] if c in groups]]

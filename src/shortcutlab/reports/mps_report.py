@@ -15,14 +15,14 @@ import pandas as pd
 
 from shortcutlab.registry import check_choice
 from shortcutlab.reports.mps_plots import plot_label_distribution
-from shortcutlab.reports.mps_tables import cross_notes, mps_notes, wga_notes
+from shortcutlab.reports.mps_tables import cross_notes, label_mix_notes, mps_notes, wga_notes
 from shortcutlab.reports.run_report import FORMATS, SUFFIX, TIDY
 from shortcutlab.reports.tables import render, tidy_text
 
 
 def sections(results: Any) -> dict[str, tuple[str, pd.DataFrame, list[str]]]:
     """Name -> (title, table, footnotes) of every paper-layout table of the run."""
-    notes = mps_notes(results.groups)
+    notes = mps_notes(results.groups) + label_mix_notes(results.label_counts)
     found = {
         "gaps": ("δ and Δ per dataset × attribute (Tables 2-3)", results.gap_table(), notes),
         "w_acc": ("W-ACC of the Imbalanced and Balanced fits", results.fit_table("w_acc"), []),

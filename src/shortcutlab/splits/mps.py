@@ -26,6 +26,7 @@ from shortcutlab.registry import check_choice
 from shortcutlab.splits.benchmark import Benchmark, check_build_start, save_splits
 from shortcutlab.splits.mps_manifest import excluded_rows, given_mapping, mps_manifest
 from shortcutlab.splits.mps_plan import (
+    LABEL_MIXES,
     dominance_share,
     held_out_per_label,
     kept_values,
@@ -59,6 +60,7 @@ def build_mps_benchmark(
     dominant: Mapping[str, Any] | None = None,
     dominant_labels: int | None = None,
     size: int | str | None = None,
+    label_mix: str = "paper",
     test_size: float | None = None,
     validation_size: float = 0,
     seed: int = 0,
@@ -94,12 +96,16 @@ def build_mps_benchmark(
             can leave a group of Balanced as skewed as Imbalanced (the paper's Table 11 has such
             groups; a warning names them). ``"even"``: every group only as large as Balanced can
             fill with exactly uniform labels.
+        label_mix: ``"paper"`` (every group as large as allowed, as the paper builds it: groups
+            tied to different labels differ in size, so Imbalanced's overall label mix is skewed
+            and δ also measures that label prior; a warning says how much) or ``"matched"``
+            (group sizes chosen so Imbalanced holds every label equally often).
         test_size: test rows (an int) or a fraction of the eligible pool rows; default 0.2 of
             the pool (at most half the rows of the rarest label), or with a test table as many
             as its rarest label allows.
         validation_size: validation rows drawn from the pool like the test set (0: none).
         annotate_on: ``"text"`` or ``"text_pair"``: which text the attribute reads (the
-            hypothesis of an NLI pair, say); the model still gets both.
+            hypothesis of an NLI pair, say); both texts stay in the splits.
         seed: seeds every draw; the same inputs and seed give byte-identical files.
         out: write the splits and ``manifest.json`` into this folder (atomically, in ``fmt``).
 
@@ -116,6 +122,7 @@ def build_mps_benchmark(
         [32, 17, 32, 17]
     """
     check_choice("annotate_on", annotate_on, (TEXT, TEXT_PAIR))
+    check_choice("label_mix", label_mix, LABEL_MIXES)
     check_build_start(fmt, seed, out, overwrite)
     loader = dict(
         text_col=text_col,
@@ -163,6 +170,7 @@ def build_mps_benchmark(
         dominant=dominant,
         dominant_labels=dominant_labels,
         size=size,
+        label_mix=label_mix,
         pool_label_counts=np.bincount(pool.ranks[eligible], minlength=len(label_space)),
     )
     plans = {"imbalanced": plan.imbalanced, "balanced": plan.balanced}
@@ -182,6 +190,7 @@ def build_mps_benchmark(
         "dominant": given_mapping(dominant),
         "dominant_labels": dominant_labels,
         "size": size,
+        "label_mix": label_mix,
         "test_size": test_size,
         "validation_size": validation_size,
         "seed": int(seed),

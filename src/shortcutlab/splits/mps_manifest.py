@@ -68,6 +68,18 @@ def mps_manifest(
             name: {"rows": int(counts.sum()), "label_counts": label_counts(counts, kept, labels)}
             for name, counts in plans.items()
         },
+        # Overall label shares per split: δ compares fits whose training label priors differ by
+        # this much as well (label_mix="matched" makes Imbalanced's equal to uniform).
+        "label_mix": {
+            name: dict(
+                zip(
+                    label_names,
+                    (counts.sum(axis=0) / max(counts.sum(), 1)).round(4).tolist(),
+                    strict=True,
+                )
+            )
+            for name, counts in plans.items()
+        },
     }
 
 

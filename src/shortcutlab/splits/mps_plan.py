@@ -19,14 +19,23 @@ from shortcutlab.splits.redistribute import (
     capped_proportional,
     dominant_sets,
     exact_share,
+    feasible_at_most,
     imbalanced_counts,
+    label_mix_distance,
     largest_group_size,
+    matched_sizes,
     normalised_entropy,
     water_fill,
 )
 
 # size="even": groups no larger than Balanced can fill with exactly uniform labels.
 EVEN = "even"
+# label_mix: "paper" sizes every group to its maximum, as the paper does, so Imbalanced's overall
+# label mix follows the groups' sizes; "matched" sizes them so every label is equally frequent.
+PAPER, MATCHED = "paper", "matched"
+LABEL_MIXES = (PAPER, MATCHED)
+# Total variation distance between the label mixes of Imbalanced and Balanced worth a warning.
+LABEL_MIX_TOLERANCE = 0.05
 # A held-out set drawn from the pool takes this share of its eligible rows by default.
 DEFAULT_TEST_FRACTION = 0.2
 # Paper 002, A.8: 10 or more classes take a set of labels (75 % combined) instead of one label.
@@ -183,8 +192,9 @@ def redistribute(
     *,
     dominant: Mapping[str, Any] | None,
     dominant_labels: int | None,
-    size: int | None,
+    size: int | str | None,
     pool_label_counts: np.ndarray,
+    label_mix: str = PAPER,
 ) -> Redistribution:
     """Decide the per-group sizes and label counts of Imbalanced and Balanced from the rows
     ``available`` per (group, label) in the training pool (section 2.2, A.8)."""
@@ -219,32 +229,42 @@ def redistribute(
             f"its dominant label(s) (rows per value and label: {counts}). Map it to another label "
             f"with --dominant or leave the value out with --values."
         )
-    if size is None:
-        sizes = maxima
-    elif size == EVEN:
+    caps = maxima
+    if size == EVEN:
         # Per group, the largest size at which Balanced is exactly uniform over the labels.
-        even = np.minimum(maxima, len(labels) * available.min(axis=1))
-        if (even == 0).any():
-            empty = kept[int(np.argmin(even))]
+        caps = np.minimum(maxima, len(labels) * available.min(axis=1))
+        if (caps == 0).any():
+            empty = kept[int(np.argmin(caps))]
             raise DataError(
                 f"size='even' needs every label in every group, and the group {empty!r} lacks "
                 f"one (rows per value and label: {counts}). Leave that value out with --values, "
                 f"or give --size as a number."
             )
-        sizes = even
+    if label_mix == MATCHED:
+        caps = _matched(caps, available, sets, assigned, share, kept, labels, counts)
+    if size is None or size == EVEN:
+        sizes = caps
     else:
         if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
             raise ConfigError(
                 f"The 'size' parameter must be a positive number of rows or 'even'. Got {size!r} "
                 "instead."
             )
-        if size > maxima.sum():
+        if size > caps.sum():
             raise DataError(
                 f"Too few rows to reach dominance {float(share):g} with {size} rows: the largest "
-                f"feasible size is {int(maxima.sum())} (rows per value and label: {counts}). Lower "
+                f"feasible size is {int(caps.sum())} (rows per value and label: {counts}). Lower "
                 f"--size or --dominance."
             )
-        sizes = capped_proportional(int(size), maxima, maxima)
+        sizes = capped_proportional(int(size), caps, caps)
+    # A share of a total can land on a size the dominance cannot fill exactly: round it down.
+    sizes = np.array(
+        [
+            feasible_at_most(int(n), available[g], sets[assigned[g]], share)
+            for g, n in enumerate(sizes.tolist())
+        ],
+        dtype=np.int64,
+    )
     imbalanced = np.stack(
         [
             imbalanced_counts(int(n), available[g], sets[assigned[g]], share)
@@ -253,7 +273,77 @@ def redistribute(
     )
     balanced = np.stack([water_fill(int(n), available[g]) for g, n in enumerate(sizes.tolist())])
     _warn_unbalanced(kept, labels, imbalanced, balanced)
+    _warn_label_mix(labels, imbalanced, balanced, label_mix)
     return Redistribution(sets, assigned, maxima, sizes, imbalanced, balanced)
+
+
+def _matched(
+    caps: np.ndarray,
+    available: np.ndarray,
+    sets: list[list[int]],
+    assigned: list[int],
+    share: Fraction,
+    kept: Sequence[str],
+    labels: LabelSpace,
+    counts: str,
+) -> np.ndarray:
+    """Group sizes (at most ``caps``) whose union holds every label equally often, so Imbalanced
+    differs from Balanced in how labels sit within groups, not in the label prior."""
+    compositions = np.stack(
+        [
+            imbalanced_counts(int(n), available[g], sets[assigned[g]], share) / max(int(n), 1)
+            for g, n in enumerate(caps.tolist())
+        ]
+    )
+    matched = matched_sizes(caps, compositions)
+    if matched.sum() == 0:
+        never = [
+            labels.values[r] for r in range(len(labels)) if all(r not in sets[s] for s in assigned)
+        ]
+        reason = (
+            f"labels {', '.join(map(repr, never))} are dominant in no group"
+            if never
+            else "the groups' sizes allow no such mix"
+        )
+        raise DataError(
+            f"label_mix='matched' needs group sizes whose union holds every label equally often, "
+            f"and {reason} (rows per value and label: {counts}). Use label_mix='paper', or tie "
+            f"every label to a group with --dominant / --dominant-labels."
+        )
+    dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
+    if dropped:
+        warnings.warn(
+            f"label_mix='matched' leaves the groups {', '.join(map(repr, dropped))} out of the "
+            f"training sets: no uniform label mix can use them.",
+            ShortcutlabWarning,
+            stacklevel=4,
+        )
+    return matched
+
+
+def _warn_label_mix(
+    labels: LabelSpace, imbalanced: np.ndarray, balanced: np.ndarray, label_mix: str
+) -> None:
+    """Warn when Imbalanced and Balanced differ in their overall label mix: δ then also measures
+    that label prior, not only the attribute (the paper's own builds have this shift)."""
+    distance = label_mix_distance(imbalanced, balanced)
+    if distance <= LABEL_MIX_TOLERANCE:
+        return
+    shares = imbalanced.sum(axis=0) / imbalanced.sum()
+    balanced_shares = balanced.sum(axis=0) / balanced.sum()
+    top = int(np.argmax(np.abs(shares - balanced_shares)))
+    fix = (
+        "--label-mix matched sizes the groups so both sets hold the labels equally often."
+        if label_mix == PAPER
+        else "Balanced cannot even out every group; --size even as well keeps both uniform."
+    )
+    warnings.warn(
+        f"Imbalanced is {shares[top]:.0%} label {labels.values[top]!r} overall and Balanced "
+        f"{balanced_shares[top]:.0%}: the two fits also learn different label priors, and δ "
+        f"measures that with the attribute. {fix}",
+        ShortcutlabWarning,
+        stacklevel=4,
+    )
 
 
 def _warn_unbalanced(

@@ -160,18 +160,15 @@ def other_label_cap(dominant: np.ndarray, set_size: int) -> np.ndarray:
     return np.asarray(dominant, dtype=np.int64) // set_size
 
 
-def largest_group_size(available: np.ndarray, dominant_set: Sequence[int], share: Fraction) -> int:
-    """The largest group size ``n`` with exactly ``ceil(share * n)`` rows from the dominant set
-    and the rest from the other labels, given the rows ``available`` per label.
-
-    Every ``n`` up to the group's rows is checked: with a per-label cap on the other labels the
-    feasible sizes need not form an interval.
+def feasible_sizes(
+    available: np.ndarray, dominant_set: Sequence[int], share: Fraction
+) -> np.ndarray:
+    """Per size ``n`` in 0..rows: whether a group of ``n`` rows can hold exactly ``ceil(share * n)``
+    rows of the dominant set and the rest from the other labels (under :func:`other_label_cap`).
 
     Examples:
-        >>> largest_group_size(np.array([30, 100]), [1], Fraction(3, 4))  # 93 + 30 rows
-        123
-        >>> largest_group_size(np.array([30, 100]), [0], Fraction(3, 4))
-        40
+        >>> feasible_sizes(np.array([10, 10]), [0], Fraction(2, 5))[:9].tolist()  # 5, 7: no
+        [True, True, True, True, True, False, True, False, True]
     """
     available = np.asarray(available, dtype=np.int64)
     inside = np.zeros(len(available), dtype=bool)
@@ -185,7 +182,80 @@ def largest_group_size(available: np.ndarray, dominant_set: Sequence[int], share
     below = np.searchsorted(ordered, cap, side="right")  # labels holding no more than the cap
     prefix = np.concatenate([[0], np.cumsum(ordered)])
     other_room = prefix[below] + (len(ordered) - below) * cap
-    feasible = (dominant <= available[inside].sum()) & (sizes - dominant <= other_room)
+    return (dominant <= available[inside].sum()) & (sizes - dominant <= other_room)
+
+
+def feasible_at_most(
+    size: int, available: np.ndarray, dominant_set: Sequence[int], share: Fraction
+) -> int:
+    """The largest feasible group size no larger than ``size`` (feasible sizes need not form an
+    interval, so a share of a total can land on an infeasible one).
+
+    Examples:
+        >>> feasible_at_most(7, np.array([10, 10]), [0], Fraction(2, 5))
+        6
+    """
+    feasible = feasible_sizes(available, dominant_set, share)[: int(size) + 1]
+    return int(np.flatnonzero(feasible).max(initial=0))
+
+
+def matched_sizes(maxima: np.ndarray, compositions: np.ndarray) -> np.ndarray:
+    """Group sizes (at most ``maxima``) with the most rows whose overall label mix is uniform.
+
+    ``compositions`` (groups x labels) holds each group's label shares in Imbalanced. Groups tied
+    to different labels have different sizes, so the union of the groups is skewed towards the
+    labels of the large groups; a model trained on it then also learns that label prior. This
+    solves max Σ n_g subject to Σ_g n_g (c_g − 1/K) = 0 and 0 <= n_g <= maxima_g (a linear
+    program); zero everywhere when no mix of the groups is uniform.
+
+    Examples:
+        >>> matched_sizes(np.array([100, 400]), np.array([[0.75, 0.25], [0.25, 0.75]])).tolist()
+        [100, 100]
+    """
+    from scipy.optimize import linprog
+
+    maxima = np.asarray(maxima, dtype=np.float64)
+    compositions = np.asarray(compositions, dtype=np.float64)
+    k = compositions.shape[1]
+    solved = linprog(
+        c=-np.ones(len(maxima)),
+        A_eq=(compositions - 1.0 / k).T,
+        b_eq=np.zeros(k),
+        bounds=list(zip(np.zeros(len(maxima)), maxima, strict=True)),
+        method="highs",
+    )
+    if not solved.success:
+        return np.zeros(len(maxima), dtype=np.int64)
+    return np.floor(np.asarray(solved.x) + 1e-6).astype(np.int64)
+
+
+def label_mix_distance(first: np.ndarray, second: np.ndarray) -> float:
+    """Total variation distance between the overall label mixes of two count tables (groups x
+    labels): 0 when both sets hold the labels in the same proportions.
+
+    Examples:
+        >>> round(label_mix_distance(np.array([[3, 1], [1, 3]]), np.array([[6, 2], [2, 2]])), 3)
+        0.167
+    """
+    p = np.asarray(first, dtype=np.float64).sum(axis=0)
+    q = np.asarray(second, dtype=np.float64).sum(axis=0)
+    return float(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
+
+
+def largest_group_size(available: np.ndarray, dominant_set: Sequence[int], share: Fraction) -> int:
+    """The largest group size ``n`` with exactly ``ceil(share * n)`` rows from the dominant set
+    and the rest from the other labels, given the rows ``available`` per label.
+
+    Every ``n`` up to the group's rows is checked: with a per-label cap on the other labels the
+    feasible sizes need not form an interval.
+
+    Examples:
+        >>> largest_group_size(np.array([30, 100]), [1], Fraction(3, 4))  # 93 + 30 rows
+        123
+        >>> largest_group_size(np.array([30, 100]), [0], Fraction(3, 4))
+        40
+    """
+    feasible = feasible_sizes(available, dominant_set, share)
     return int(np.flatnonzero(feasible).max(initial=0))
 
 
