@@ -272,7 +272,7 @@ def test_label_mix_matched_gives_imbalanced_the_label_prior_of_balanced(tmp_path
     matched = read(tmp_path / "matched", "imbalanced")
     shares = matched["label"].value_counts(normalize=True)
     assert abs(shares[0] - 0.5) < 0.01
-    for value, group in matched.groupby("negation"):  # the dominance still holds per group
+    for _, group in matched.groupby("negation"):  # the dominance still holds per group
         assert group["label"].value_counts(normalize=True).max() >= 0.75
     manifest = json.loads((tmp_path / "matched" / "manifest.json").read_text())
     assert manifest["label_mix"]["imbalanced"] == {
