@@ -19,7 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from shortcutlab.reports.mps_tables import mps_notes
+from shortcutlab.reports.mps_tables import label_mix_notes, mps_notes
 from shortcutlab.reports.tables import (
     format_cell,
     per_label_table,
@@ -166,7 +166,7 @@ def demo(console: Console, result: Any, *, elapsed: float) -> None:
                 title="MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)",
             )
         )
-        notes(console, mps_notes(result.mps.groups))
+        notes(console, mps_notes(result.mps.groups) + label_mix_notes(result.mps.label_counts))
         written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
     console.print(
         f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}"
