@@ -63,11 +63,14 @@ class FrequentWords(Attribute):
         self.given = words is not None
         self.words: list[str] | None = _checked_words(words) if words is not None else None
         self.pool_counts: dict[str, int] | None = None
+        self._fitted_on: tuple[Sequence[str] | None, Any] = (None, None)
 
     def fitted(self, texts: Sequence[str]) -> FrequentWords:
         """A copy with the words (unless given) and their occurrence counts taken from ``texts``."""
         spaced = spaced_words(texts)
         twin = FrequentWords(self.k, self.words, self.stop_words, self.min_length)
+        # Annotating the pool right after fitting on it (what a build does) reuses its words.
+        twin._fitted_on = (texts, spaced)
         if twin.words is not None:
             totals = phrase_counts(spaced, spaced_phrases(twin.words)).sum(axis=0)
             twin.pool_counts = {w: int(n) for w, n in zip(twin.words, totals, strict=True)}
@@ -90,7 +93,8 @@ class FrequentWords(Attribute):
         if self.pool_counts is None:
             return self.fitted(texts).annotate(texts, columns)
         words = list(self.pool_counts)
-        spaced = spaced_words(texts)
+        fitted_texts, fitted_spaced = self._fitted_on
+        spaced = fitted_spaced if texts is fitted_texts else spaced_words(texts)
         present = phrase_counts(spaced, spaced_phrases(words), presence=True)
         values = np.full(len(texts), None, dtype=object)
         assigned = np.zeros(len(texts), dtype=bool)

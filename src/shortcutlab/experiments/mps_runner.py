@@ -21,14 +21,13 @@ from shortcutlab.experiments.run_folder import (
     PlannedCell,
     RunReport,
     benchmarks_root,
-    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
     drive_run,
     finished_cells,
     fit_groups,
-    outcome_records,
+    pending_work,
 )
 from shortcutlab.experiments.store import ResultStore
 from shortcutlab.splits.benchmark import MANIFEST, Benchmark
@@ -61,19 +60,8 @@ def run_mps_experiment(
     def prepare(store: ResultStore, pending_ids: set[str]) -> PendingWork:
         pending = [c for c in cells if c.id in pending_ids]
         built = _build_needed(spec, builds, pending, tables, out, store)
-        by_id = {c.id: c for c in pending}
-        return PendingWork(
-            tasks=make_mps_tasks(pending, {b: str(folder) for b, (folder, _) in built.items()}),
-            records=lambda outcome: list(
-                outcome_records(
-                    outcome,
-                    lambda cell_id: cell_identity(
-                        by_id[cell_id], built[by_id[cell_id].benchmark.id][1]
-                    ),
-                )
-            ),
-            describe=lambda cell_id: describe_mps(by_id[cell_id]),
-        )
+        tasks = make_mps_tasks(pending, {b: str(folder) for b, (folder, _) in built.items()})
+        return pending_work(pending, tasks, lambda cell: built[cell.benchmark.id][1], describe_mps)
 
     return drive_run(spec, out, [c.id for c in cells], prepare, **options)
 

@@ -59,6 +59,27 @@ class PendingWork:
     describe: Callable[[str], str]
 
 
+def pending_work(
+    pending: list[Any],
+    tasks: list[GridTask],
+    strength: Callable[[Any], float],
+    describe: Callable[[Any], str],
+) -> PendingWork:
+    """The :class:`PendingWork` of ``pending`` cell plans: records carry each cell's identity,
+    with ``strength(cell)`` as its λ (or resolved dominance)."""
+    by_id = {cell.id: cell for cell in pending}
+    return PendingWork(
+        tasks=tasks,
+        records=lambda outcome: list(
+            outcome_records(
+                outcome,
+                lambda cell_id: cell_identity(by_id[cell_id], strength(by_id[cell_id])),
+            )
+        ),
+        describe=lambda cell_id: describe(by_id[cell_id]),
+    )
+
+
 def fit_key(cell: Any) -> tuple[str, str, int | None]:
     """Cells with one key share their fit(s): the seeds of a seed-independent model on one build.
     ``cell`` is a family's cell plan (``benchmark.id``, ``model``, ``fit_seed``)."""

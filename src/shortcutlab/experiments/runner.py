@@ -22,7 +22,6 @@ from shortcutlab.experiments.run_folder import (
     Progress,
     RunReport,
     benchmarks_root,
-    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
@@ -30,7 +29,7 @@ from shortcutlab.experiments.run_folder import (
     finished_cells,
     fit_groups,
     fit_key,
-    outcome_records,
+    pending_work,
 )
 from shortcutlab.experiments.spec import DatasetSpec, ExperimentSpec, load_spec
 from shortcutlab.experiments.store import DATABASE, ResultStore
@@ -175,19 +174,8 @@ def run_experiment(
     def prepare(store: ResultStore, pending_ids: set[str]) -> PendingWork:
         pending = [c for c in cells if c.id in pending_ids]
         benchmark_dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
-        by_id = {c.id: c for c in pending}
-        return PendingWork(
-            tasks=make_tasks(pending, benchmark_dirs),
-            records=lambda outcome: list(
-                outcome_records(
-                    outcome,
-                    lambda cell_id: cell_identity(
-                        by_id[cell_id], by_id[cell_id].benchmark.strength
-                    ),
-                )
-            ),
-            describe=lambda cell_id: describe(by_id[cell_id]),
-        )
+        tasks = make_tasks(pending, benchmark_dirs)
+        return pending_work(pending, tasks, lambda cell: cell.benchmark.strength, describe)
 
     report = drive_run(spec, out, [c.id for c in cells], prepare, **options)
     report.wall_seconds = time.perf_counter() - started

@@ -137,12 +137,12 @@ def build_mps_benchmark(
     share = dominance_share(dominance, len(label_space))
     if test_table is not None:
         _check_test_labels(test_table, label_space)
-    fitted = _attribute(attribute, attribute_options).fitted(
-        annotated_texts(pool_table, annotate_on)
-    )
-    column = _output_column(fitted)
     inputs = {"train": pool_table} | ({"test": test_table} if test_table is not None else {})
-    annotations = {role: annotate(fitted, table, annotate_on) for role, table in inputs.items()}
+    # Read once: the pool's texts are fitted on and then annotated (the same list both times).
+    texts = {role: annotated_texts(table, annotate_on) for role, table in inputs.items()}
+    fitted = _attribute(attribute, attribute_options).fitted(texts["train"])
+    column = _output_column(fitted)
+    annotations = {role: annotate(fitted, table, texts[role]) for role, table in inputs.items()}
     counts = {role: annotation.counts() for role, annotation in annotations.items()}
     kept = kept_values(
         counts["train"],

@@ -64,14 +64,15 @@ def annotated_texts(table: LoadedTable, on: str = TEXT) -> list[str]:
     return [text or "" for text in table.table.column(TEXT_PAIR).to_pylist()]
 
 
-def annotate(attribute: Attribute, table: LoadedTable, on: str = TEXT) -> Annotation:
-    """The attribute's values for every row; an annotator that reads other columns gets every
-    column of the input (it names the missing one itself)."""
+def annotate(attribute: Attribute, table: LoadedTable, texts: list[str]) -> Annotation:
+    """The attribute's values for every row of ``table`` (``texts``: what it reads, from
+    :func:`annotated_texts`); an annotator that reads other columns gets every column of the
+    input (it names the missing one itself)."""
     columns = None
     if attribute.needs_columns:
         full = table.table
         columns = {name: full.column(name).to_pylist() for name in full.column_names}
-    return attribute.annotate(annotated_texts(table, on), columns)
+    return attribute.annotate(texts, columns)
 
 
 def group_codes(values: np.ndarray, kept: Sequence[str]) -> np.ndarray:
