@@ -1,0 +1,122 @@
+"""The mitigation contract: a method takes a backend's name and parameters plus the training rows
+(with their groups when it reads them) and returns a fitted predictor.
+
+``fit(context)`` returns anything with ``predict_proba(inputs)`` and ``close()`` (a
+:class:`~shortcutlab.models.base.TextClassifier` is one); the engine predicts the test splits with
+it, so a mitigated cell is scored exactly like a plain one.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from shortcutlab.data.pairs import TextInput
+from shortcutlab.errors import ConfigError
+from shortcutlab.models import make_model
+from shortcutlab.models.base import TextClassifier
+
+#: What a method reads of the group labels: nothing, the training rows' groups, or only the
+#: held-out (validation) rows' groups.
+GROUPS_NONE, GROUPS_TRAIN, GROUPS_HELD_OUT = "none", "train", "held-out"
+
+
+class Predictor(Protocol):
+    """What a mitigation's fit returns."""
+
+    def predict_proba(self, inputs: Sequence[TextInput]) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class TrainingRows:
+    """Rows given to a mitigation: model inputs, label ranks and group codes (``None`` when the
+    method reads no groups or the rows have none; -1 marks a row without a group)."""
+
+    inputs: list[TextInput]
+    labels: np.ndarray
+    groups: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def take(self, rows: np.ndarray) -> TrainingRows:
+        return TrainingRows(
+            [self.inputs[i] for i in rows],
+            self.labels[rows],
+            None if self.groups is None else self.groups[rows],
+        )
+
+
+@dataclass
+class MitigationContext:
+    """Everything a mitigation may read: the backend, the seed and the rows.
+
+    ``validation`` holds the held-out rows (the benchmark's validation split), or None.
+    ``group_names[g]`` names group code ``g`` (``"label|value"``).
+    """
+
+    model: str
+    params: dict[str, Any]
+    seed: int
+    n_classes: int
+    label_values: tuple[Any, ...]
+    train: TrainingRows
+    validation: TrainingRows | None = None
+    group_names: tuple[str, ...] = ()
+    group_source: str = ""  # the column the groups came from ("" when none were read)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def new_model(self, **overrides: Any) -> TextClassifier:
+        """A fresh, unfitted instance of the backend (``overrides`` replace its parameters)."""
+        model = make_model(self.model, {**self.params, **overrides}, seed=self.seed)
+        model.set_label_values(self.label_values)
+        return model
+
+    def validation_pair(self) -> tuple[list[TextInput], np.ndarray] | None:
+        """The ``validation=`` argument of a backend's fit."""
+        if self.validation is None or not len(self.validation):
+            return None
+        return self.validation.inputs, self.validation.labels
+
+
+class Mitigation(ABC):
+    """Base class of mitigations. Constructors only store their keyword parameters."""
+
+    name: ClassVar[str]
+    #: Which group labels the method reads (see GROUPS_*).
+    groups_needed: ClassVar[str] = GROUPS_NONE
+    #: Backends (model registry names) it works with.
+    backends: ClassVar[tuple[str, ...]] = ()
+    #: True when the method draws random numbers itself (subsamples, splits), so its result
+    #: depends on the seed even for a seed-independent backend.
+    uses_seed: ClassVar[bool] = False
+
+    def get_params(self) -> dict[str, Any]:
+        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        return {name: getattr(self, name) for name in names}
+
+    def check_params(self) -> None:  # noqa: B027 - optional hook
+        """Raise a ConfigError for bad parameter values (called on construction by the factory)."""
+
+    def check_backend(self, model: str) -> None:
+        """Refuse a backend this method cannot train, naming the ones it can."""
+        if model not in self.backends:
+            raise ConfigError(
+                f"The {self.name} mitigation does not support the {model} model. "
+                f"Models it supports: {', '.join(self.backends)}."
+            )
+
+    def depends_on_seed(self, model_depends_on_seed: bool) -> bool:
+        """Whether a cell's result can change with its seed (else the seeds share one fit)."""
+        return model_depends_on_seed or self.uses_seed
+
+    @abstractmethod
+    def fit(self, context: MitigationContext) -> Predictor:
+        """Train on ``context.train`` and return the fitted predictor."""
