@@ -34,6 +34,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("clients and pure functions", ("llm", "metrics")),
     ("components", ("models", "shortcuts", "attributes")),
     ("builders", ("splits", "corpus", "reports")),
+    # Mitigations train models on a benchmark's splits; attributions explain fitted models on them.
+    ("training methods", ("mitigations", "attribution")),
     ("engine", ("experiments", "serving")),
     ("interface", ("cli", "__main__", "__init__")),
 )
