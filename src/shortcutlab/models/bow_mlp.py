@@ -23,6 +23,7 @@ from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
 from shortcutlab.models.base import (
     TextClassifier,
     check_fitted_kind,
+    check_sample_weight,
     check_training_data,
     expand_columns,
 )
@@ -122,11 +123,12 @@ class BowMlp(TextClassifier):
         check_seed(self.name, self.seed)
         resolve_device(self.device, self.name)
 
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         import torch
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
+        check_sample_weight(self, sample_weight, len(labels))
         validation = checked_validation(validation, n_classes)
         device = resolve_device(self.device, self.name)
         self.n_classes_ = n_classes

@@ -16,6 +16,7 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.models.base import (
     TextClassifier,
     check_fitted_kind,
+    check_sample_weight,
     check_training_data,
     expand_columns,
 )
@@ -102,13 +103,14 @@ class TransformerClassifier(TextClassifier):
             )
         self._check_head(self._source().load(_auto_config), n_classes)
 
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         import torch
 
         from shortcutlab.models.transformer_training import Batches, LoopSettings, Padder, train
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
+        check_sample_weight(self, sample_weight, len(labels))
         validation = checked_validation(validation, n_classes)
         self.device_ = resolve_device(self.device, self.name)
         self.precision_ = resolve_precision(self.precision, self.name, self.device_)
