@@ -218,16 +218,17 @@ SAMPLE_WEIGHT_MODELS = (
     "tfidf-logreg",
     "tfidf-svm",
     "bow-mlp",
+    "transformer",
     "sentence-encoder",
     "majority",
 )
 
 #: Backends with a last layer (:class:`LastLayerModel`): ``features`` and ``last_layer``, which
 #: last-layer methods (DFR, LLR, AFR) refit. Kept in step with the registry by a test.
-FEATURE_MODELS = ("tfidf-logreg", "sentence-encoder", "bow-mlp")
+FEATURE_MODELS = ("tfidf-logreg", "sentence-encoder", "bow-mlp", "transformer")
 
 #: Backends that accept a training objective (``accepts_objective``; kept in step by a test).
-OBJECTIVE_MODELS = ("bow-mlp",)
+OBJECTIVE_MODELS = ("bow-mlp", "transformer")
 
 
 @runtime_checkable
