@@ -3,6 +3,12 @@
 ``fit(texts, labels, n_classes=K)`` with labels as ranks 0..K-1 in the benchmark's label order, then
 ``predict_proba(texts)`` returns an (n, K) array whose columns follow that same order, even for
 labels the training split happened to lack.
+
+``fit(..., sample_weight=w)`` weighs each training row's loss (backends with
+``supports_sample_weight``); the weights are checked and scaled to mean 1 by
+:func:`check_sample_weight`, so C and learning rates keep their meaning. Weights enter the loss
+only: what a backend learns without labels (a TF-IDF vocabulary and IDF, a bag-of-words
+vocabulary) still comes from every row.
 """
 
 from __future__ import annotations
@@ -10,12 +16,13 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.models.objectives import check_objective
 
 
 class TextClassifier(ABC):
@@ -30,6 +37,12 @@ class TextClassifier(ABC):
     trains_in_epochs: ClassVar[bool] = False
     #: True for models that read paired inputs: ``(first, second)`` tuples (data/pairs.py).
     accepts_pairs: ClassVar[bool] = False
+    #: True for models whose fit takes ``sample_weight`` (kept in step with
+    #: :data:`SAMPLE_WEIGHT_MODELS` by a test over the registry).
+    supports_sample_weight: ClassVar[bool] = False
+    #: True for models trained by gradient steps on per-row losses, which accept a training
+    #: objective (models/objectives.py) through :meth:`set_objective`.
+    accepts_objective: ClassVar[bool] = False
 
     def depends_on_seed(self) -> bool:
         """Whether this configuration's fit or predictions can change with its seed (else the
@@ -52,6 +65,21 @@ class TextClassifier(ABC):
         if callback is not None:
             callback(epoch)
 
+    def set_objective(self, objective: Any) -> None:
+        """Have the next :meth:`fit` backpropagate ``objective.loss(...)`` instead of the mean
+        cross-entropy (a :class:`~shortcutlab.models.objectives.TrainingObjective`); None restores it."""
+        if not self.accepts_objective:
+            raise ConfigError(
+                f"The {self.name} model is not trained by gradient steps on per-row losses, so it "
+                f"takes no training objective. Models that do: {', '.join(OBJECTIVE_MODELS)}."
+            )
+        check_objective(self.name, objective)
+        self._objective = objective
+
+    def objective(self) -> Any:
+        """The objective given to :meth:`set_objective` (None when the plain loss is used)."""
+        return getattr(self, "_objective", None)
+
     def get_params(self) -> dict[str, Any]:
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
         return {name: _plain(getattr(self, name)) for name in names}
@@ -73,8 +101,10 @@ class TextClassifier(ABC):
         *,
         n_classes: int,
         validation: tuple[Sequence[str], np.ndarray] | None = None,
+        sample_weight: np.ndarray | None = None,
     ) -> TextClassifier:
-        """Train on ``texts`` with integer ``labels`` in [0, n_classes)."""
+        """Train on ``texts`` with integer ``labels`` in [0, n_classes), each row's loss weighted
+        by ``sample_weight`` when given (see :func:`check_sample_weight`)."""
 
     @abstractmethod
     def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
@@ -100,6 +130,48 @@ def check_training_data(texts: Sequence[str], labels: np.ndarray, n_classes: int
             f"fit() labels must be integers in [0, {n_classes}); got values {np.unique(labels)[:10].tolist()}."
         )
     return labels.astype(np.int64)
+
+
+def check_sample_weight(
+    model: TextClassifier, sample_weight: Any, n_rows: int
+) -> np.ndarray | None:
+    """Validate ``fit(sample_weight=...)`` and return it as float64 scaled to mean 1 (None stays None).
+
+    Weights must be finite, non-negative, one per row and not all zero; a model without
+    ``supports_sample_weight`` refuses any, and so does a model given a training objective (the
+    objective decides the loss; put the weights into it instead).
+
+    Examples:
+        >>> from shortcutlab.models.majority import MajorityClass
+        >>> check_sample_weight(MajorityClass(), [1, 3], 2).tolist()
+        [0.5, 1.5]
+    """
+    if sample_weight is None:
+        return None
+    if not model.supports_sample_weight:
+        raise ConfigError(
+            f"The {model.name} model takes no sample weights. Models that do: "
+            f"{', '.join(SAMPLE_WEIGHT_MODELS)}."
+        )
+    if model.objective() is not None:
+        raise ConfigError(
+            f"The {model.name} model was given both a training objective and sample weights; "
+            "give one of them (an objective can weigh rows itself)."
+        )
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"fit() sample_weight must be numbers; got {sample_weight!r}.") from exc
+    if weights.shape != (n_rows,):
+        raise DataError(
+            f"fit() got {n_rows} rows but sample_weight has shape {weights.shape}; give one "
+            "weight per row."
+        )
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise DataError("fit() sample_weight must be finite and non-negative (a weight per row).")
+    if not weights.any():
+        raise DataError("fit() sample_weight is zero for every row; at least one row must count.")
+    return weights / weights.mean()
 
 
 def check_input_kind(model: TextClassifier, inputs: Sequence[Any]) -> None:
@@ -139,6 +211,51 @@ PAIR_MODELS = (
     "llm-prompt",
     "majority",
 )
+
+
+#: Backends whose fit takes ``sample_weight`` (``supports_sample_weight``; kept in step by a test).
+SAMPLE_WEIGHT_MODELS = (
+    "tfidf-logreg",
+    "tfidf-svm",
+    "bow-mlp",
+    "transformer",
+    "sentence-encoder",
+    "majority",
+)
+
+#: Backends with a last layer (:class:`LastLayerModel`): ``features`` and ``last_layer``, which
+#: last-layer methods (DFR, LLR, AFR) refit. Kept in step with the registry by a test.
+FEATURE_MODELS = ("tfidf-logreg", "sentence-encoder", "bow-mlp", "transformer")
+
+#: Backends that accept a training objective (``accepts_objective``; kept in step by a test).
+OBJECTIVE_MODELS = ("bow-mlp", "transformer")
+
+
+@runtime_checkable
+class LastLayerModel(Protocol):
+    """A fitted model whose predictions are a softmax over one linear layer of its features:
+    ``softmax(features(x) @ W.T + b) == predict_proba(x)`` with ``(W, b) = last_layer()``.
+
+    ``W`` has shape (n_classes, d) and ``b`` (n_classes,), in the benchmark's label order; a label
+    the training split lacked has a zero row in ``W`` and a bias of ``-inf`` (probability 0).
+    ``features`` returns a dense float array, or a scipy sparse matrix for TF-IDF.
+    """
+
+    def features(self, inputs: Sequence[Any]) -> Any: ...
+
+    def last_layer(self) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+def expand_last_layer(
+    weights: np.ndarray, bias: np.ndarray, classes: np.ndarray, n_classes: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Place a head's rows (for ``classes``) into (n_classes, d) weights and (n_classes,) biases;
+    labels absent from ``classes`` get zero weights and a bias of ``-inf``."""
+    full_weights = np.zeros((n_classes, weights.shape[1]), dtype=np.float64)
+    full_bias = np.full(n_classes, -np.inf, dtype=np.float64)
+    full_weights[classes] = weights
+    full_bias[classes] = bias
+    return full_weights, full_bias
 
 
 def expand_columns(probabilities: np.ndarray, classes: np.ndarray, n_classes: int) -> np.ndarray:

@@ -20,7 +20,7 @@ import numpy as np
 
 from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
-from shortcutlab.models.base import TextClassifier, check_training_data
+from shortcutlab.models.base import TextClassifier, check_sample_weight, check_training_data
 from shortcutlab.models.prompts import (
     PAIR_RATIONALE_PROMPT,
     RATIONALE_PROMPT,
@@ -139,9 +139,10 @@ class LLMPrompt(TextClassifier):
         self.label_values_ = list(values)
 
     # -- the contract ---------------------------------------------------------------------------
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
+        check_sample_weight(self, sample_weight, len(labels))  # refuses any: prompts weigh no rows
         self.n_classes_ = n_classes
         self.names_ = self._names(n_classes)
         self.paired_ = is_paired(texts)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shortcutlab.data.pairs import TextInput
-from shortcutlab.models.base import TextClassifier, check_training_data
+from shortcutlab.models.base import TextClassifier, check_sample_weight, check_training_data
 
 
 class MajorityClass(TextClassifier):
@@ -21,13 +21,18 @@ class MajorityClass(TextClassifier):
     name = "majority"
     uses_seed = False
     accepts_pairs = True  # it reads no input at all
+    supports_sample_weight = True  # the prior is then the weighted label distribution
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         labels = check_training_data(texts, labels, n_classes)
-        self.prior_ = np.bincount(labels, minlength=n_classes) / len(labels)
+        weights = check_sample_weight(self, sample_weight, len(labels))
+        if weights is None:
+            self.prior_ = np.bincount(labels, minlength=n_classes) / len(labels)
+        else:
+            self.prior_ = np.bincount(labels, weights=weights, minlength=n_classes) / weights.sum()
         return self
 
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:

@@ -21,7 +21,12 @@ import numpy as np
 from shortcutlab.cache_paths import default_cache_dir
 from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
 from shortcutlab.errors import ConfigError
-from shortcutlab.models.base import TextClassifier, check_fitted_kind, check_training_data
+from shortcutlab.models.base import (
+    TextClassifier,
+    check_fitted_kind,
+    check_sample_weight,
+    check_training_data,
+)
 from shortcutlab.models.embedding_cache import CACHE_FILE, EmbeddingCache, text_key
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.hf_loading import ModelSource, model_source
@@ -39,6 +44,7 @@ class SentenceEncoder(TextClassifier):
     name = "sentence-encoder"
     uses_seed = False  # the encoder is frozen and lbfgs is deterministic
     accepts_pairs = True
+    supports_sample_weight = True
 
     def __init__(
         self,
@@ -75,15 +81,16 @@ class SentenceEncoder(TextClassifier):
         resolve_device(self.device, self.name)
         self._source()
 
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         from sklearn.linear_model import LogisticRegression
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
+        weights = check_sample_weight(self, sample_weight, len(labels))
         self.encoded_count_ = 0
         classifier = LogisticRegression(C=self.C, max_iter=self.max_iter, random_state=self.seed)
         self.paired_ = is_paired(texts)
-        self.head_ = SklearnHead(classifier, n_classes).fit(self.features(texts), labels)
+        self.head_ = SklearnHead(classifier, n_classes).fit(self.features(texts), labels, weights)
         return self
 
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
@@ -98,6 +105,11 @@ class SentenceEncoder(TextClassifier):
         both = self.embed(firsts + seconds)  # one pass, so a text in both parts is embedded once
         u, v = both[: len(firsts)], both[len(firsts) :]
         return np.hstack([u, v, np.abs(u - v), u * v])
+
+    def last_layer(self) -> tuple[np.ndarray, np.ndarray]:
+        """(W, b) with softmax(features(x) @ W.T + b) == predict_proba(x) (models/base.py
+        :class:`~shortcutlab.models.base.LastLayerModel`)."""
+        return self.head_.last_layer()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One float32 row per text, read from the cache; only unseen texts reach the encoder."""

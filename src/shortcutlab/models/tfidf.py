@@ -13,7 +13,12 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.pairs import TextInput, is_paired
-from shortcutlab.models.base import TextClassifier, check_fitted_kind, check_training_data
+from shortcutlab.models.base import (
+    TextClassifier,
+    check_fitted_kind,
+    check_sample_weight,
+    check_training_data,
+)
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.pair_features import PairFeatures
 from shortcutlab.params import check_positive_float, check_positive_int
@@ -37,6 +42,7 @@ class TfidfLogReg(TextClassifier):
     name = "tfidf-logreg"
     uses_seed = False  # lbfgs is deterministic: every seed gives the same model
     accepts_pairs = True
+    supports_sample_weight = True
 
     def __init__(
         self,
@@ -64,25 +70,37 @@ class TfidfLogReg(TextClassifier):
         check_positive_float(self.name, "C", self.C)
         check_positive_int(self.name, "max_iter", self.max_iter)
 
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
+        weights = check_sample_weight(self, sample_weight, len(labels))
         classifier = LogisticRegression(
             C=self.C, max_iter=self.max_iter, class_weight=self.class_weight, random_state=self.seed
         )
         self.paired_ = is_paired(texts)
         self.head_ = SklearnHead(make_pipeline(tfidf_features(self, texts), classifier), n_classes)
         with one_blas_thread():
-            self.head_.fit(list(texts), labels)
+            self.head_.fit(list(texts), labels, weights)
         return self
 
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
         check_fitted_kind(self.name, self.paired_, texts)
         with one_blas_thread():
             return self.head_.predict_proba(list(texts), len(texts))
+
+    def features(self, inputs: Sequence[TextInput]) -> Any:
+        """The logistic regression's input, a scipy sparse matrix: the TF-IDF vectors, or for
+        pairs [TF-IDF(x1) | TF-IDF(x2) | overlap] (models/pair_features.py)."""
+        check_fitted_kind(self.name, self.paired_, inputs)
+        return self.head_.transform(list(inputs))
+
+    def last_layer(self) -> tuple[np.ndarray, np.ndarray]:
+        """(W, b) with softmax(features(x) @ W.T + b) == predict_proba(x) (models/base.py
+        :class:`~shortcutlab.models.base.LastLayerModel`)."""
+        return self.head_.last_layer()
 
 
 def tfidf_vectorizer(model: Any) -> Any:

@@ -11,7 +11,12 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.pairs import TextInput, is_paired
-from shortcutlab.models.base import TextClassifier, check_fitted_kind, check_training_data
+from shortcutlab.models.base import (
+    TextClassifier,
+    check_fitted_kind,
+    check_sample_weight,
+    check_training_data,
+)
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.tfidf import one_blas_thread, tfidf_features
 from shortcutlab.params import check_one_of, check_positive_float, check_positive_int, require
@@ -32,6 +37,7 @@ class TfidfSvm(TextClassifier):
     name = "tfidf-svm"
     uses_seed = True  # liblinear's dual coordinate descent visits rows in a random_state order
     accepts_pairs = True
+    supports_sample_weight = True  # LinearSVC and its calibrator both weigh rows
 
     def __init__(
         self,
@@ -71,16 +77,17 @@ class TfidfSvm(TextClassifier):
         )
         check_positive_int(self.name, "max_iter", self.max_iter)
 
-    def fit(self, texts, labels, *, n_classes, validation=None):  # type: ignore[no-untyped-def]
+    def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         from sklearn.pipeline import make_pipeline
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
+        weights = check_sample_weight(self, sample_weight, len(labels))
         self.paired_ = is_paired(texts)
         pipeline = make_pipeline(tfidf_features(self, texts), self._calibrated_svm(labels))
         self.head_ = SklearnHead(pipeline, n_classes)
         with one_blas_thread():
-            self.head_.fit(list(texts), labels)
+            self.head_.fit(list(texts), labels, weights)
         return self
 
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
