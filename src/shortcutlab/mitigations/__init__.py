@@ -15,6 +15,9 @@ from shortcutlab.registry import Registry
 
 MITIGATIONS: Registry[type[Mitigation]] = Registry("mitigation")
 MITIGATIONS.add("erm", "shortcutlab.mitigations.erm:Erm")
+MITIGATIONS.add("reweight", "shortcutlab.mitigations.reweight:Reweight")
+MITIGATIONS.add("downsample", "shortcutlab.mitigations.downsample:Downsample")
+MITIGATIONS.add("groupdro", "shortcutlab.mitigations.groupdro:GroupDro")
 
 
 def make_mitigation(name: str, params: Mapping[str, Any] | None = None) -> Mitigation:
