@@ -18,6 +18,10 @@ MITIGATIONS.add("erm", "shortcutlab.mitigations.erm:Erm")
 MITIGATIONS.add("reweight", "shortcutlab.mitigations.reweight:Reweight")
 MITIGATIONS.add("downsample", "shortcutlab.mitigations.downsample:Downsample")
 MITIGATIONS.add("groupdro", "shortcutlab.mitigations.groupdro:GroupDro")
+MITIGATIONS.add("jtt", "shortcutlab.mitigations.jtt:Jtt")
+MITIGATIONS.add("dfr", "shortcutlab.mitigations.dfr:Dfr")
+MITIGATIONS.add("afr", "shortcutlab.mitigations.afr:Afr")
+MITIGATIONS.add("llr", "shortcutlab.mitigations.llr:Llr")
 
 
 def make_mitigation(name: str, params: Mapping[str, Any] | None = None) -> Mitigation:
