@@ -22,6 +22,7 @@ import numpy as np
 
 from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.models.objectives import check_objective
 
 
 class TextClassifier(ABC):
@@ -72,6 +73,7 @@ class TextClassifier(ABC):
                 f"The {self.name} model is not trained by gradient steps on per-row losses, so it "
                 f"takes no training objective. Models that do: {', '.join(OBJECTIVE_MODELS)}."
             )
+        check_objective(self.name, objective)
         self._objective = objective
 
     def objective(self) -> Any:
@@ -215,16 +217,18 @@ PAIR_MODELS = (
 SAMPLE_WEIGHT_MODELS = (
     "tfidf-logreg",
     "tfidf-svm",
+    "bow-mlp",
+    "transformer",
     "sentence-encoder",
     "majority",
 )
 
 #: Backends with a last layer (:class:`LastLayerModel`): ``features`` and ``last_layer``, which
 #: last-layer methods (DFR, LLR, AFR) refit. Kept in step with the registry by a test.
-FEATURE_MODELS = ("tfidf-logreg", "sentence-encoder")
+FEATURE_MODELS = ("tfidf-logreg", "sentence-encoder", "bow-mlp", "transformer")
 
 #: Backends that accept a training objective (``accepts_objective``; kept in step by a test).
-OBJECTIVE_MODELS: tuple[str, ...] = ()
+OBJECTIVE_MODELS = ("bow-mlp", "transformer")
 
 
 @runtime_checkable

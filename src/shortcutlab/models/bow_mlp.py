@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,9 @@ from shortcutlab.models.base import (
     check_sample_weight,
     check_training_data,
     expand_columns,
+    expand_last_layer,
 )
+from shortcutlab.models.objectives import objective_loss, training_objective
 from shortcutlab.models.torch_utils import check_seed, checked_validation, class_targets, seeded
 from shortcutlab.params import (
     check_bool,
@@ -85,6 +87,8 @@ class BowMlp(TextClassifier):
     uses_seed = True
     trains_in_epochs = True
     accepts_pairs = True
+    supports_sample_weight = True
+    accepts_objective = True
 
     def __init__(
         self,
@@ -128,7 +132,8 @@ class BowMlp(TextClassifier):
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
-        check_sample_weight(self, sample_weight, len(labels))
+        weights = check_sample_weight(self, sample_weight, len(labels))
+        objective = training_objective(self.objective(), weights)
         validation = checked_validation(validation, n_classes)
         device = resolve_device(self.device, self.name)
         self.n_classes_ = n_classes
@@ -148,7 +153,7 @@ class BowMlp(TextClassifier):
         with seeded(self.seed, device):
             self.network_ = self._network().to(device)
             self.history_ = self._train(
-                train, validation, device, torch.Generator().manual_seed(self.seed)
+                train, validation, device, torch.Generator().manual_seed(self.seed), objective
             )
         self.network_.to("cpu")
         return self
@@ -156,9 +161,41 @@ class BowMlp(TextClassifier):
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
         import torch
 
-        check_fitted_kind(self.name, self.paired_, texts)
+        probabilities = self._map_batches(
+            texts,
+            lambda network, ids, offsets: torch.softmax(network(ids, offsets).float(), dim=-1),
+            len(self.classes_),
+        )
+        return expand_columns(probabilities.astype(np.float64), self.classes_, self.n_classes_)
+
+    def features(self, inputs: Sequence[TextInput]) -> np.ndarray:
+        """The output layer's input: the hidden layer's ReLU activation, float32 (n, hidden_dim)."""
+        return self._map_batches(
+            inputs,
+            lambda network, ids, offsets: network.hidden(ids, offsets).float(),
+            self.network_.mlp[-1].in_features,
+        )
+
+    def last_layer(self) -> tuple[np.ndarray, np.ndarray]:
+        """(W, b) with softmax(features(x) @ W.T + b) == predict_proba(x) (models/base.py
+        :class:`~shortcutlab.models.base.LastLayerModel`)."""
+        output = self.network_.mlp[-1]
+        return expand_last_layer(
+            output.weight.detach().cpu().double().numpy(),
+            output.bias.detach().cpu().double().numpy(),
+            self.classes_,
+            self.n_classes_,
+        )
+
+    def _map_batches(
+        self, inputs: Sequence[TextInput], read: Callable[..., Any], width: int
+    ) -> np.ndarray:
+        """Stack ``read(network, ids, offsets)`` over batches of ``inputs`` (eval mode, no grad)."""
+        import torch
+
+        check_fitted_kind(self.name, self.paired_, inputs)
         device = resolve_device(self.device, self.name)
-        encoded = self._encode(texts)
+        encoded = self._encode(inputs)
         # Called after fit (weights on the CPU) or from an end-of-epoch callback (weights on the
         # training device, in train mode): leave the network as it was found.
         home, training = next(self.network_.parameters()).device, self.network_.training
@@ -167,10 +204,9 @@ class BowMlp(TextClassifier):
         with torch.inference_mode():
             for start in range(0, len(encoded), _PREDICT_BATCH):
                 ids, offsets = _bags(encoded[start : start + _PREDICT_BATCH], device)
-                chunks.append(torch.softmax(network(ids, offsets).float(), dim=-1).cpu().numpy())
+                chunks.append(read(network, ids, offsets).cpu().numpy())
         self.network_.to(home).train(training)
-        probabilities = np.concatenate(chunks) if chunks else np.zeros((0, len(self.classes_)))
-        return expand_columns(probabilities.astype(np.float64), self.classes_, self.n_classes_)
+        return np.concatenate(chunks) if chunks else np.zeros((0, width), dtype=np.float32)
 
     def _encode(self, inputs: Sequence[TextInput]) -> list[Any]:
         """Token id arrays, one per text, or a pair of them per pair."""
@@ -198,9 +234,10 @@ class BowMlp(TextClassifier):
             paired=self.paired_,
         )
 
-    def _train(self, train: Any, validation: Any, device: str, generator: Any) -> list[dict]:
+    def _train(
+        self, train: Any, validation: Any, device: str, generator: Any, objective: Any
+    ) -> list[dict]:
         import torch
-        import torch.nn.functional as F
 
         (encoded, targets), network = train, self.network_
         targets = torch.as_tensor(targets, dtype=torch.long)
@@ -209,6 +246,8 @@ class BowMlp(TextClassifier):
         )
         history: list[dict] = []
         best_loss, best_state, stale = float("inf"), None, 0
+        if objective is not None:
+            objective.start(network, len(encoded))
         for epoch in range(1, self.epochs + 1):
             network.train()
             order = torch.randperm(len(encoded), generator=generator).tolist()
@@ -216,7 +255,16 @@ class BowMlp(TextClassifier):
             for start in range(0, len(order), self.batch_size):
                 rows = order[start : start + self.batch_size]
                 ids, offsets = _bags([encoded[i] for i in rows], device)
-                loss = F.cross_entropy(network(ids, offsets), targets[rows].to(device))
+                logits = network(ids, offsets)
+                loss = objective_loss(
+                    objective,
+                    logits,
+                    targets[rows].to(device),
+                    torch.as_tensor(rows, device=device),
+                    model=network,
+                    inputs={"ids": ids, "offsets": offsets},
+                    outputs=logits,
+                )
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 optimizer.step()

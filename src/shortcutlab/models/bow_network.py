@@ -32,8 +32,12 @@ class BagOfWordsNetwork(nn.Module):
         )
 
     def forward(self, ids: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+        return self.mlp[-1](self.hidden(ids, offsets))
+
+    def hidden(self, ids: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+        """The penultimate activation: the input of the output layer ``mlp[-1]``."""
         bags = self.bag(ids, offsets)
         if self.paired:
             u, v = bags.chunk(2)
             bags = torch.cat([u, v, (u - v).abs(), u * v], dim=-1)
-        return self.mlp(bags)
+        return self.mlp[1](self.mlp[0](bags))

@@ -19,8 +19,10 @@ from shortcutlab.models.base import (
     check_sample_weight,
     check_training_data,
     expand_columns,
+    expand_last_layer,
 )
 from shortcutlab.models.hf_loading import ModelSource, model_source
+from shortcutlab.models.objectives import training_objective
 from shortcutlab.models.torch_utils import check_seed, checked_validation, class_targets, seeded
 from shortcutlab.params import (
     check_bool,
@@ -49,6 +51,8 @@ class TransformerClassifier(TextClassifier):
     uses_seed = True
     trains_in_epochs = True
     accepts_pairs = True
+    supports_sample_weight = True
+    accepts_objective = True
 
     def __init__(
         self,
@@ -110,7 +114,8 @@ class TransformerClassifier(TextClassifier):
 
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
-        check_sample_weight(self, sample_weight, len(labels))
+        weights = check_sample_weight(self, sample_weight, len(labels))
+        objective = training_objective(self.objective(), weights)
         validation = checked_validation(validation, n_classes)
         self.device_ = resolve_device(self.device, self.name)
         self.precision_ = resolve_precision(self.precision, self.name, self.device_)
@@ -142,6 +147,7 @@ class TransformerClassifier(TextClassifier):
                 columns=self._columns(),
                 generator=torch.Generator().manual_seed(self.seed),
                 end_of_epoch=self.end_of_epoch,
+                objective=objective,
             )
         return self
 
@@ -161,6 +167,43 @@ class TransformerClassifier(TextClassifier):
         for batch, logits in batches:
             probabilities[batch] = torch.softmax(logits, dim=-1).double().cpu().numpy()
         return expand_columns(probabilities, self.classes_, self.n_classes_)
+
+    def features(self, inputs: Sequence[TextInput]) -> np.ndarray:
+        """float32 (n, d): the input of the final classification ``Linear`` (BERT: the pooled
+        [CLS] state), captured by a forward pre-hook (models/transformer_features.py)."""
+        from shortcutlab.models.transformer_features import last_layer_input
+
+        check_fitted_kind(self.name, self.paired_, inputs)
+        rows = self._tokenize(inputs) if len(inputs) else []
+        return last_layer_input(
+            self.model_, rows, self.eval_batch_size, self.padder_, self.precision_
+        )
+
+    def last_layer(self) -> tuple[np.ndarray, np.ndarray]:
+        """(W, b) with softmax(features(x) @ W.T + b) == predict_proba(x) (models/base.py
+        :class:`~shortcutlab.models.base.LastLayerModel`); a layer without bias gets zeros."""
+        from shortcutlab.models.transformer_features import classification_layer
+
+        layer = classification_layer(self.model_)
+        weights = layer.weight.detach().cpu().double().numpy()
+        bias = np.zeros(len(weights))
+        if layer.bias is not None:
+            bias = layer.bias.detach().cpu().double().numpy()
+        # The layer has a row per benchmark label; training and prediction read the seen ones.
+        return expand_last_layer(
+            weights[self.classes_], bias[self.classes_], self.classes_, self.n_classes_
+        )
+
+    def embed(self, inputs: Sequence[TextInput], pooling: str = "cls") -> np.ndarray:
+        """float32 (n, hidden): the fine-tuned model's last-layer token states, the first real
+        token's (``"cls"``) or their mean over real tokens (``"mean"``)."""
+        from shortcutlab.models.transformer_features import pooled_states
+
+        check_fitted_kind(self.name, self.paired_, inputs)
+        rows = self._tokenize(inputs) if len(inputs) else []
+        return pooled_states(
+            self.model_, rows, self.eval_batch_size, self.padder_, self.precision_, pooling
+        )
 
     def _source(self) -> ModelSource:
         return model_source(self.name, "path", self.path)

@@ -17,6 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from shortcutlab.models.objectives import objective_loss
 from shortcutlab.torch_runtime import length_batches
 
 #: Trainer's default max_grad_norm; BERT-style fine-tuning is tuned with clipping at 1.
@@ -92,11 +93,16 @@ def autocast(precision: str, device: str) -> contextlib.AbstractContextManager:
     return torch.autocast(device_type=torch.device(device).type, dtype=dtype)
 
 
-def class_logits(model: Any, inputs: dict, columns: torch.Tensor | None, precision: str) -> Any:
-    """The model's fp32 logits for the training labels only (``columns``; None means all)."""
+def model_outputs(model: Any, inputs: dict, precision: str, hidden_states: bool = False) -> Any:
+    """The model's forward output (a ``ModelOutput``), with every layer's hidden states if asked."""
+    extra = {"output_hidden_states": True} if hidden_states else {}
     with autocast(precision, str(inputs["input_ids"].device)):
-        logits = model(**inputs).logits
-    logits = logits.float()
+        return model(**inputs, **extra)
+
+
+def class_logits(outputs: Any, columns: torch.Tensor | None) -> Any:
+    """The fp32 logits of ``outputs`` for the training labels only (``columns``; None means all)."""
+    logits = outputs.logits.float()
     return logits if columns is None else logits.index_select(1, columns)
 
 
@@ -124,10 +130,13 @@ def train(
     columns: torch.Tensor | None,
     generator: torch.Generator,
     end_of_epoch: Callable[[int], None] | None = None,
+    objective: Any = None,
 ) -> tuple[list[dict], int]:
     """Fine-tune ``model`` in place; return the per-epoch history and the epoch whose weights it keeps.
 
     ``end_of_epoch(epoch)`` runs after each epoch, with that epoch's weights in ``model``.
+    ``objective`` (models/objectives.py) replaces the mean cross-entropy of each batch; the
+    validation loss stays the plain mean cross-entropy.
     """
     from transformers import get_linear_schedule_with_warmup
 
@@ -143,6 +152,9 @@ def train(
     targets = torch.as_tensor(train_split.targets, device=s.device)
     history: list[dict] = []
     best_loss, best_state = math.inf, None
+    hidden_states = objective is not None and objective.needs_hidden_states
+    if objective is not None:
+        objective.start(model, len(train_split.rows))
     for epoch in range(1, s.epochs + 1):
         model.train()
         order = torch.randperm(len(train_split.rows), generator=generator)
@@ -152,8 +164,17 @@ def train(
             group = batches[start : start + s.grad_accum]
             for batch in group:
                 inputs = padder([train_split.rows[i] for i in batch.tolist()])
-                logits = class_logits(model, inputs, columns, s.precision)
-                loss = F.cross_entropy(logits, targets[batch.to(s.device)])
+                outputs = model_outputs(model, inputs, s.precision, hidden_states)
+                index = batch.to(s.device)
+                loss = objective_loss(
+                    objective,
+                    class_logits(outputs, columns),
+                    targets[index],
+                    index,
+                    model=model,
+                    inputs=inputs,
+                    outputs=outputs,
+                )
                 total += loss.detach() * len(batch)
                 scaled = loss / len(group)
                 (scaler.scale(scaled) if scaler else scaled).backward()
@@ -205,12 +226,34 @@ def predict_batches(
     columns: Any,
 ) -> list[tuple[np.ndarray, torch.Tensor]]:
     """(row indices, fp32 logits) over batches of similar length; the caller restores the order."""
+    return forward_batches(
+        model,
+        rows,
+        batch_size,
+        padder,
+        precision,
+        lambda _, outputs: class_logits(outputs, columns),
+    )
+
+
+def forward_batches(
+    model: Any,
+    rows: Sequence[Any],
+    batch_size: int,
+    padder: Padder,
+    precision: str,
+    read: Callable[[dict, Any], torch.Tensor],
+    hidden_states: bool = False,
+) -> list[tuple[np.ndarray, torch.Tensor]]:
+    """(row indices, ``read(inputs, outputs)``) over batches of similar length, in eval mode
+    without gradients; the caller restores the row order."""
     model.eval()
     results = []
     with torch.inference_mode():
         for batch in length_batches([len(row) for row in rows], batch_size):
             inputs = padder([rows[i] for i in batch])
-            results.append((batch, class_logits(model, inputs, columns, precision)))
+            outputs = model_outputs(model, inputs, precision, hidden_states)
+            results.append((batch, read(inputs, outputs)))
     return results
 
 
