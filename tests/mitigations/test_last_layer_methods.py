@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
 from shortcutlab.splits.benchmark import Benchmark
@@ -21,6 +23,19 @@ def test_methods_without_training_groups_raise_anti_test_accuracy(
 ):
     scores = accuracies(cue_bench, method)
     assert scores["anti_test"] > erm_scores["anti_test"] + gain
+
+
+def test_jtt_warns_when_the_identification_model_makes_no_error():
+    # Every text has its own word, so a weakly penalised model fits every training row.
+    frame = pd.DataFrame(
+        {"row_id": range(40), "text": [f"word{i} shared" for i in range(40)], "label": [0, 1] * 20}
+    )
+    bench = Benchmark(
+        splits={"train": frame, "test": frame, "anti_test": frame}, labels=LabelSpace((0, 1))
+    )
+    with pytest.warns(ShortcutlabWarning, match="jtt: the identification model gets all 40"):
+        scores = accuracies(bench, "jtt", model_params={"C": 1e4})
+    assert scores == accuracies(bench, "erm", model_params={"C": 1e4})
 
 
 def test_dfr_refuses_too_few_held_out_rows_and_prints_the_counts():

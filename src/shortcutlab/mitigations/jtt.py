@@ -8,14 +8,18 @@ scratch on the reweighted rows. No group label is read. Defaults are the paper's
 
 Backends trained in epochs (bow-mlp, transformer) train the identification model for T epochs
 and keep the last one (no early stopping, as in the paper); the others have no epochs, so their
-plain fit identifies the errors. Every backend that learns from rows takes sample weights, so
-upweighting never needs row duplication.
+plain fit identifies the errors (if it fits every training row, JTT warns and equals erm).
+Every backend that learns from rows takes sample weights, so upweighting never needs row
+duplication.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, misclassified
 from shortcutlab.models import MODELS
@@ -39,6 +43,14 @@ class Jtt(Mitigation):
 
     def fit(self, context: MitigationContext) -> Predictor:
         errors = self.error_set(context)
+        if not errors.any():
+            warnings.warn(
+                f"jtt: the identification model gets all {len(errors)} training rows right, so "
+                "there is nothing to upweight and the second fit is erm's. A backend trained in "
+                "epochs (a small first_epochs) or a more regularised one (a smaller C) makes errors.",
+                ShortcutlabWarning,
+                stacklevel=2,
+            )
         weights = np.where(errors, float(self.upweight), 1.0)
         return fit_backend(context, sample_weight=weights)
 
