@@ -15,6 +15,16 @@ from shortcutlab.registry import Registry
 
 MITIGATIONS: Registry[type[Mitigation]] = Registry("mitigation")
 MITIGATIONS.add("erm", "shortcutlab.mitigations.erm:Erm")
+MITIGATIONS.add("reweight", "shortcutlab.mitigations.reweight:Reweight")
+MITIGATIONS.add("downsample", "shortcutlab.mitigations.downsample:Downsample")
+MITIGATIONS.add("groupdro", "shortcutlab.mitigations.groupdro:GroupDro")
+MITIGATIONS.add("jtt", "shortcutlab.mitigations.jtt:Jtt")
+MITIGATIONS.add("dfr", "shortcutlab.mitigations.dfr:Dfr")
+MITIGATIONS.add("afr", "shortcutlab.mitigations.afr:Afr")
+MITIGATIONS.add("llr", "shortcutlab.mitigations.llr:Llr")
+MITIGATIONS.add("nfl-co", "shortcutlab.mitigations.nfl:NflCo")
+MITIGATIONS.add("nfl-cp", "shortcutlab.mitigations.nfl:NflCp")
+MITIGATIONS.add("cat-augment", "shortcutlab.mitigations.cat_augment:CatAugment")
 
 
 def make_mitigation(name: str, params: Mapping[str, Any] | None = None) -> Mitigation:

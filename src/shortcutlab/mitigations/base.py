@@ -94,6 +94,9 @@ class Mitigation(ABC):
     groups_needed: ClassVar[str] = GROUPS_NONE
     #: Backends (model registry names) it works with.
     backends: ClassVar[tuple[str, ...]] = ()
+    #: True when the method refits on the held-out (validation) rows, with or without their
+    #: groups (dfr, llr): the benchmark then needs a validation split.
+    reads_held_out: ClassVar[bool] = False
     #: True when the method draws random numbers itself (subsamples, splits), so its result
     #: depends on the seed even for a seed-independent backend.
     uses_seed: ClassVar[bool] = False

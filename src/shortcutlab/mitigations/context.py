@@ -22,6 +22,7 @@ from shortcutlab.mitigations.base import (
     MitigationContext,
     TrainingRows,
 )
+from shortcutlab.mitigations.fitting import missing_held_out
 from shortcutlab.mitigations.groups import (
     AUTO,
     GROUP_LABELS,
@@ -74,12 +75,9 @@ def mitigation_context(
     names: tuple[str, ...] = ()
     column = ""
     needed = mitigation.groups_needed
+    if (needed == GROUPS_HELD_OUT or mitigation.reads_held_out) and VALIDATION not in frames:
+        raise missing_held_out(mitigation.name)
     if needed != GROUPS_NONE:
-        if needed == GROUPS_HELD_OUT and VALIDATION not in frames:
-            raise ConfigError(
-                f"The {mitigation.name} mitigation refits on held-out rows, but the benchmark has "
-                "no validation split. Rebuild it with --val-size (e.g. 0.2) or set val_size in the spec."
-            )
         found = resolve_group_column(frames["train"], group_source)
         if found is None:
             raise ConfigError(

@@ -1,0 +1,26 @@
+"""``reweight``: every training row's loss weighted by 1 / (rows in its group), so each
+(label, cue value) group carries the same total weight.
+
+The group-balanced importance weighting that Sagawa et al. (2020, "Distributionally Robust Neural
+Networks for Group Shifts", section 5) compare GroupDRO with, and SubpopBench's ReWeight. The
+weights have mean 1, so the backend's C or learning rate keeps its meaning.
+"""
+
+from __future__ import annotations
+
+from shortcutlab.mitigations.balancing import group_balanced_weights, require_groups
+from shortcutlab.mitigations.base import GROUPS_TRAIN, Mitigation, MitigationContext, Predictor
+from shortcutlab.mitigations.fitting import fit_backend
+from shortcutlab.models.base import SAMPLE_WEIGHT_MODELS
+
+
+class Reweight(Mitigation):
+    """Group-balanced loss weights on the training rows; backends whose fit takes sample weights."""
+
+    name = "reweight"
+    groups_needed = GROUPS_TRAIN
+    backends = SAMPLE_WEIGHT_MODELS
+
+    def fit(self, context: MitigationContext) -> Predictor:
+        weights = group_balanced_weights(require_groups(context.train, self.name))
+        return fit_backend(context, sample_weight=weights)
