@@ -15,6 +15,8 @@ from shortcutlab.registry import Registry
 
 MITIGATIONS: Registry[type[Mitigation]] = Registry("mitigation")
 MITIGATIONS.add("erm", "shortcutlab.mitigations.erm:Erm")
+MITIGATIONS.add("a2r", "shortcutlab.mitigations.a2r:A2R")
+MITIGATIONS.add("cr", "shortcutlab.mitigations.cr:CR")
 
 
 def make_mitigation(name: str, params: Mapping[str, Any] | None = None) -> Mitigation:
