@@ -25,6 +25,9 @@ MITIGATIONS.add("llr", "shortcutlab.mitigations.llr:Llr")
 MITIGATIONS.add("nfl-co", "shortcutlab.mitigations.nfl:NflCo")
 MITIGATIONS.add("nfl-cp", "shortcutlab.mitigations.nfl:NflCp")
 MITIGATIONS.add("cat-augment", "shortcutlab.mitigations.cat_augment:CatAugment")
+# Rationalization models (Shortcut Maze section 3.3), last in order.
+MITIGATIONS.add("a2r", "shortcutlab.mitigations.a2r:A2R")
+MITIGATIONS.add("cr", "shortcutlab.mitigations.cr:CR")
 
 
 def make_mitigation(name: str, params: Mapping[str, Any] | None = None) -> Mitigation:
