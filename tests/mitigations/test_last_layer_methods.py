@@ -38,6 +38,16 @@ def test_jtt_warns_when_the_identification_model_makes_no_error():
     assert scores == accuracies(bench, "erm", model_params={"C": 1e4})
 
 
+def test_jtt_first_params_regularise_only_the_identification_model(cue_bench):
+    # The final model keeps the backend's C; a heavily penalised identifier misclassifies other
+    # rows than the backend's own fit, so the upweighted second fit changes.
+    plain = accuracies(cue_bench, "jtt", {"upweight": 20}, model_params={"C": 1e4})
+    identified = accuracies(
+        cue_bench, "jtt", {"first_params": {"C": 0.01}, "upweight": 20}, model_params={"C": 1e4}
+    )
+    assert identified != plain
+
+
 def test_dfr_refuses_too_few_held_out_rows_and_prints_the_counts():
     small = cue_benchmark(n_validation=30, seed=3)  # 5% of 30 label-0 rows: one or two cue rows
     counts = small["validation"].groupby(["label", "shortcut"]).size()
@@ -96,6 +106,7 @@ def test_last_layer_methods_refuse_backends_without_features():
             {"first_epochs": 1.5},
             "'first_epochs' parameter of jtt must be a positive integer",
         ),
+        ("jtt", {"first_params": [1]}, "'first_params' parameter must be a mapping"),
         ("dfr", {"C": -1}, "'C' parameter of dfr must be a positive float"),
         ("dfr", {"min_group": 1}, "'min_group' parameter of dfr must be an integer >= 2"),
         ("llr", {"selection": "random"}, "'selection' parameter of llr must be one of"),

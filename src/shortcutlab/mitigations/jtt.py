@@ -9,6 +9,9 @@ scratch on the reweighted rows. No group label is read. Defaults are the paper's
 Backends trained in epochs (bow-mlp, transformer) train the identification model for T epochs
 and keep the last one (no early stopping, as in the paper); the others have no epochs, so their
 plain fit identifies the errors (if it fits every training row, JTT warns and equals erm).
+``first_params`` overrides the identification model's parameters only (e.g. ``{C: 0.1}`` for a
+TF-IDF model that separates its training rows): the paper tunes the identifier's ℓ2 penalty apart
+from the final model's (its section 4 and appendix hyper-parameter tables).
 Every backend that learns from rows takes sample weights, so upweighting never needs row
 duplication.
 """
@@ -16,10 +19,11 @@ duplication.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import ShortcutlabWarning
+from shortcutlab.errors import ConfigError, ShortcutlabWarning
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, misclassified
 from shortcutlab.models import MODELS
@@ -33,13 +37,24 @@ class Jtt(Mitigation):
     name = "jtt"
     backends = SAMPLE_WEIGHT_MODELS
 
-    def __init__(self, first_epochs: int = 2, upweight: float = 6.0) -> None:
+    def __init__(
+        self,
+        first_epochs: int = 2,
+        upweight: float = 6.0,
+        first_params: dict[str, Any] | None = None,
+    ) -> None:
         self.first_epochs = first_epochs
         self.upweight = upweight
+        self.first_params = first_params
 
     def check_params(self) -> None:
         check_positive_int(self.name, "first_epochs", self.first_epochs)
         check_positive_float(self.name, "upweight", self.upweight)
+        if self.first_params is not None and not isinstance(self.first_params, dict):
+            raise ConfigError(
+                f"The jtt 'first_params' parameter must be a mapping of model parameters, e.g. "
+                f"{{C: 0.1}}. Got {self.first_params!r} instead."
+            )
 
     def fit(self, context: MitigationContext) -> Predictor:
         errors = self.error_set(context)
@@ -47,7 +62,8 @@ class Jtt(Mitigation):
             warnings.warn(
                 f"jtt: the identification model gets all {len(errors)} training rows right, so "
                 "there is nothing to upweight and the second fit is erm's. A backend trained in "
-                "epochs (a small first_epochs) or a more regularised one (a smaller C) makes errors.",
+                "epochs (a small first_epochs) or a more regularised identifier "
+                "(first_params: {C: 0.1}) makes errors.",
                 ShortcutlabWarning,
                 stacklevel=2,
             )
@@ -56,10 +72,12 @@ class Jtt(Mitigation):
 
     def error_set(self, context: MitigationContext) -> np.ndarray:
         """The training rows the identification model misclassifies (a boolean mask)."""
+        overrides = dict(self.first_params or {})
         if MODELS.get(context.model).trains_in_epochs:
-            identifier = fit_backend(context, validation=False, epochs=self.first_epochs)
+            overrides.setdefault("epochs", self.first_epochs)
+            identifier = fit_backend(context, validation=False, **overrides)
         else:
-            identifier = fit_backend(context)
+            identifier = fit_backend(context, **overrides)
         try:
             return misclassified(identifier, context.train)
         finally:
