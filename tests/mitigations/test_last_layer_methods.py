@@ -61,6 +61,28 @@ def test_dfr_refuses_too_few_held_out_rows_and_prints_the_counts():
     assert "\n" not in message
 
 
+def without_validation_rows(bench: Benchmark, drop) -> Benchmark:
+    validation = bench["validation"]
+    kept = validation[~drop(validation)].reset_index(drop=True)
+    return Benchmark(splits={**bench.splits, "validation": kept}, labels=bench.labels)
+
+
+def test_dfr_refuses_a_group_without_held_out_rows_and_prints_its_zero_count(cue_bench):
+    # The training rows have the group 0|zq; the held-out rows lose every row of it.
+    bench = without_validation_rows(cue_bench, lambda v: (v.label == 0) & (v.shortcut == "zq"))
+    with pytest.raises(DataError, match=r"held-out rows per group are .*0\|zq: 0"):
+        accuracies(bench, "dfr", {"C": 0.3, "n_subsamples": 2})
+
+
+def test_dfr_refuses_held_out_rows_without_a_training_label(cue_bench):
+    bench = without_validation_rows(cue_bench, lambda v: v.label == 1)
+    with pytest.raises(DataError) as error:
+        accuracies(bench, "dfr", {"C": 0.3, "n_subsamples": 2})
+    message = str(error.value)
+    assert "held-out rows, but they have no row with label 1" in message
+    assert "--val-size" in message and "\n" not in message
+
+
 def test_dfr_with_a_fixed_c_skips_tuning_and_is_seeded(cue_bench):
     first = accuracies(cue_bench, "dfr", {"C": 0.3, "n_subsamples": 3}, seed=4)
     assert accuracies(cue_bench, "dfr", {"C": 0.3, "n_subsamples": 3}, seed=4) == first

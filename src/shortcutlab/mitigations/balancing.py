@@ -80,12 +80,31 @@ def balanced_rows(
 def require_group_sizes(
     groups: np.ndarray, names: Sequence[str], *, minimum: int, method: str, split: str
 ) -> None:
-    """Refuse groups with fewer than ``minimum`` rows, printing every group's count."""
-    counts = np.bincount(groups, minlength=len(names))
-    present = counts[np.unique(groups)]
-    if present.min() < minimum:
+    """Refuse when any group in ``names`` (every group seen in any split, so also one these rows
+    lack entirely) has fewer than ``minimum`` rows here, printing every group's count."""
+    counts = np.bincount(groups[groups >= 0], minlength=len(names))
+    if counts.min() < minimum:
         raise DataError(
             f"The {method} mitigation needs at least {minimum} {split} rows in every group; "
             f"the {split} rows per group are {group_counts(groups, names)}. Use a larger "
             "validation split (--val-size) or lower min_group."
+        )
+
+
+def require_labels_covered(
+    train_labels: np.ndarray,
+    held_out_labels: np.ndarray,
+    label_values: Sequence[object],
+    *,
+    method: str,
+) -> None:
+    """Refuse held-out rows that lack a label the training rows have: a head refitted on them
+    could never predict it."""
+    missing = np.setdiff1d(np.unique(train_labels), np.unique(held_out_labels))
+    if len(missing):
+        names = ", ".join(repr(label_values[rank]) for rank in missing)
+        raise DataError(
+            f"The {method} mitigation refits on the held-out rows, but they have no row with "
+            f"label {names}, which the training rows have. Use a larger (or stratified) "
+            "validation split (--val-size)."
         )

@@ -24,6 +24,7 @@ from shortcutlab.mitigations.balancing import (
     balanced_rows,
     require_group_sizes,
     require_groups,
+    require_labels_covered,
 )
 from shortcutlab.mitigations.base import GROUPS_HELD_OUT, Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, held_out_rows
@@ -80,6 +81,9 @@ class Dfr(Mitigation):
     def fit(self, context: MitigationContext) -> Predictor:
         held_out = held_out_rows(context, self.name)
         groups = require_groups(held_out, self.name, "held-out")
+        require_labels_covered(
+            context.train.labels, held_out.labels, context.label_values, method=self.name
+        )
         require_group_sizes(
             groups, context.group_names, minimum=self.min_group, method=self.name, split="held-out"
         )
