@@ -124,9 +124,14 @@ def test_probabilities_have_one_column_per_label_rank_and_sum_to_one(fitted):
     assert predictor.rationales(["", "!!!"]) == [[], []]
 
 
-def test_a_label_absent_from_training_still_gets_its_column():
-    predictor = make_mitigation("cr").fit(context("bow-mlp", {**BOW, "epochs": 1}, n_classes=4))
-    assert predictor.predict_proba(cue_rows(5, 5)[0]).shape == (5, 4)
+@pytest.mark.parametrize("name", ["a2r", "cr"])
+def test_a_label_absent_from_training_gets_a_column_of_exact_zeros(name):
+    predictor = make_mitigation(name).fit(context("bow-mlp", {**BOW, "epochs": 2}, n_classes=4))
+    probabilities = predictor.predict_proba(cue_rows(5, 5)[0])
+    assert probabilities.shape == (5, 4)
+    assert probabilities[:, 3].tolist() == [0.0] * 5  # label 3 has no training row
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
+    assert all(np.isfinite(epoch["train_loss"]) for epoch in predictor.history_)
 
 
 @pytest.mark.parametrize("name", ["a2r", "cr"])

@@ -112,7 +112,12 @@ def continuity_penalty(mask: torch.Tensor, selectable: torch.Tensor) -> torch.Te
 
 
 def js_divergence(logits_p: torch.Tensor, logits_q: torch.Tensor) -> torch.Tensor:
-    """Mean Jensen-Shannon divergence between two predictors' class distributions (in nats)."""
+    """Mean Jensen-Shannon divergence between two predictors' class distributions (in nats).
+
+    Columns that are -inf in both (labels without training rows) carry no probability and are
+    left out: their 0·log 0 terms would otherwise be NaN."""
+    kept = ~(torch.isinf(logits_p) & torch.isinf(logits_q)).all(dim=0)
+    logits_p, logits_q = logits_p[:, kept], logits_q[:, kept]
     log_p, log_q = F.log_softmax(logits_p, dim=-1), F.log_softmax(logits_q, dim=-1)
     log_m = torch.logsumexp(torch.stack([log_p, log_q]), dim=0) - np.log(2.0)
     kl_pm = F.kl_div(log_m, log_p, log_target=True, reduction="batchmean")

@@ -48,8 +48,25 @@ def fit_rationale_model(
     with seeded(settings.seed, settings.device):  # initial weights and dropout
         network = backend.network(context.n_classes, objective.reads_full_input)
         network.to(settings.device)
+        mask_absent_labels(network, context.train.labels, context.n_classes)
         history = _train(network, backend.pad_id, train, validation, objective, settings)
     return RationalePredictor(backend, network, settings, context.n_classes, history)
+
+
+def mask_absent_labels(network: Any, labels: np.ndarray, n_classes: int) -> None:
+    """Give labels without a training row a logit of -inf in every class head, in training and
+    prediction, so their probability is exactly 0 as with every other backend (the heads have a
+    column per benchmark label)."""
+    absent = torch.as_tensor(np.bincount(labels, minlength=n_classes) == 0)
+    if not absent.any():
+        return
+
+    def masked(module: Any, inputs: Any, logits: torch.Tensor) -> torch.Tensor:
+        return logits.masked_fill(absent.to(logits.device), float("-inf"))
+
+    for head in (network.rationale_head, network.full_input_head):
+        if head is not None:
+            head.register_forward_hook(masked)
 
 
 def _train(
