@@ -84,9 +84,12 @@ def test_nfl_co_keeps_token_states_near_the_pretrained_ones(small_bench, tiny_be
         return float((cosine * mask).sum() / mask.sum())
 
     plain = similarity(_fine_tuned(small_bench, tiny_bert, "erm"))
-    constrained = similarity(_fine_tuned(small_bench, tiny_bert, "nfl-co", {"strength": 10.0}))
+    fitted = _fine_tuned(small_bench, tiny_bert, "nfl-co", {"strength": 10.0})
+    constrained = similarity(fitted)
     assert constrained > plain
     assert constrained > 0.95
+    # The objective (with its frozen copy of the encoder) is not kept alive by the fitted model.
+    assert fitted.objective() is None
 
 
 def test_nfl_is_transformer_only():

@@ -30,13 +30,17 @@ def fit_backend(
     if objective is not None:
         model.set_objective(objective)
     extra = {} if sample_weight is None else {"sample_weight": sample_weight}
-    model.fit(
-        rows.inputs,
-        rows.labels,
-        n_classes=context.n_classes,
-        validation=context.validation_pair() if validation else None,
-        **extra,
-    )
+    try:
+        model.fit(
+            rows.inputs,
+            rows.labels,
+            n_classes=context.n_classes,
+            validation=context.validation_pair() if validation else None,
+            **extra,
+        )
+    finally:
+        if objective is not None:  # the returned model must not keep it (NFL-CO's frozen copy)
+            model.set_objective(None)
     return model
 
 
