@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -108,8 +108,15 @@ class Mitigation(ABC):
     def check_params(self) -> None:  # noqa: B027 - optional hook
         """Raise a ConfigError for bad parameter values (called on construction by the factory)."""
 
-    def check_backend(self, model: str) -> None:
-        """Refuse a backend this method cannot train, naming the ones it can."""
+    def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
+        """Refuse a backend this method cannot train, naming the ones it can.
+
+        ``params`` are the model's constructor parameters: with them, refusals that depend on
+        them (jtt's ``first_params``, groupdro's linear-probe ``class_weight``, a2r/cr's
+        transformer ``lora``) happen here too. A grid calls this for every (model, mitigation)
+        pair with the model's params before anything runs, so a bad combination fails before
+        any fit; without ``params`` only the backend itself is checked.
+        """
         if model not in self.backends:
             raise ConfigError(
                 f"The {self.name} mitigation does not support the {model} model. "

@@ -19,6 +19,7 @@ duplication.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy as np
 from shortcutlab.errors import ConfigError, ShortcutlabWarning
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, misclassified
-from shortcutlab.models import MODELS
+from shortcutlab.models import MODELS, make_model
 from shortcutlab.models.base import SAMPLE_WEIGHT_MODELS
 from shortcutlab.params import check_positive_float, check_positive_int
 
@@ -55,6 +56,12 @@ class Jtt(Mitigation):
                 f"The jtt 'first_params' parameter must be a mapping of model parameters, e.g. "
                 f"{{C: 0.1}}. Got {self.first_params!r} instead."
             )
+
+    def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
+        """Also refuses ``first_params`` the backend would refuse on top of ``params``."""
+        super().check_backend(model, params)
+        if params is not None and self.first_params:
+            make_model(model, {**params, **self.first_params}).check()
 
     def fit(self, context: MitigationContext) -> Predictor:
         errors = self.error_set(context)

@@ -25,6 +25,9 @@ the linear probes, which have no early-stopped variant.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
 from shortcutlab.errors import ConfigError, DataError
@@ -69,8 +72,8 @@ class Llr(Mitigation):
         check_non_negative_float(self.name, "reg", self.reg)
         check_positive_int(self.name, "max_iter", self.max_iter)
 
-    def check_backend(self, model: str) -> None:
-        super().check_backend(model)
+    def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
+        super().check_backend(model, params)
         if self.selection == "disagreement" and not MODELS.get(model).trains_in_epochs:
             epoch_models = [m for m in self.backends if MODELS.get(m).trains_in_epochs]
             raise ConfigError(
@@ -80,7 +83,7 @@ class Llr(Mitigation):
             )
 
     def fit(self, context: MitigationContext) -> Predictor:
-        self.check_backend(context.model)
+        self.check_backend(context.model, context.params)
         held_out = held_out_rows(context, self.name)
         model = fit_backend(context)
         probabilities = model.predict_proba(held_out.inputs)

@@ -17,9 +17,12 @@ row, the character spans ``(start, end)`` (half-open, ``text[start:end]``) of th
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
 from typing import Any
 
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
+from shortcutlab.mitigations.rationale_settings import refuse_unsupported
+from shortcutlab.models import make_model
 from shortcutlab.params import check_non_negative_float, check_positive_float, require
 
 RATIONALE_BACKENDS = ("bow-mlp", "transformer")
@@ -53,10 +56,16 @@ class RationaleMitigation(Mitigation):
         check_non_negative_float(self.name, "continuity_weight", self.continuity_weight)
         check_positive_float(self.name, "temperature", self.temperature)
 
+    def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
+        """Also refuses transformer params it cannot honour (``lora``, ``grad_accum``)."""
+        super().check_backend(model, params)
+        if params is not None:
+            refuse_unsupported(self.name, make_model(model, params))
+
     def fit(self, context: MitigationContext) -> Predictor:
         from shortcutlab.mitigations.rationale_training import fit_rationale_model
 
-        self.check_backend(context.model)
+        self.check_backend(context.model, context.params)
         return fit_rationale_model(context, self.objective(), self.name)
 
     def selector_penalties(self) -> Any:

@@ -70,8 +70,7 @@ def rationale_settings(context: MitigationContext, mitigation: str) -> tuple[Any
             device=device,
             seed=model.seed,
         )
-    _refuse(mitigation, "lora", model.lora, None, "it fine-tunes two encoders in full")
-    _refuse(mitigation, "grad_accum", model.grad_accum, 1, "it steps once per batch")
+    refuse_unsupported(mitigation, model)
     return model, TrainingSettings(
         epochs=model.epochs,
         lr=model.lr,
@@ -87,6 +86,15 @@ def rationale_settings(context: MitigationContext, mitigation: str) -> tuple[Any
         device=device,
         seed=model.seed,
     )
+
+
+def refuse_unsupported(mitigation: str, model: Any) -> None:
+    """Refuse the transformer parameters a rationale model cannot honour (``model``: an
+    unfitted backend instance, so its defaults are filled in)."""
+    if model.name != "transformer":
+        return
+    _refuse(mitigation, "lora", model.lora, None, "it fine-tunes two encoders in full")
+    _refuse(mitigation, "grad_accum", model.grad_accum, 1, "it steps once per batch")
 
 
 def _refuse(mitigation: str, parameter: str, value: Any, default: Any, why: str) -> None:
