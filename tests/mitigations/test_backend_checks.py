@@ -7,6 +7,7 @@ import pytest
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, make_mitigation
+from tests.mitigations.conftest import accuracies
 
 
 @pytest.mark.parametrize("name", MITIGATIONS.names())
@@ -52,3 +53,16 @@ def test_rationale_models_refuse_transformer_params_before_fitting(name, params,
     ):
         mitigation.check_backend("transformer", {"path": "unused", **params})
     mitigation.check_backend("bow-mlp", {"epochs": 1})
+
+
+def test_groupdro_refuses_a_linear_probe_class_weight_it_would_ignore(cue_bench):
+    mitigation = make_mitigation("groupdro")
+    message = (
+        "^The groupdro mitigation trains the tfidf-logreg head under its own group-weighted loss "
+        "and cannot apply class_weight='balanced'; remove class_weight"
+    )
+    with pytest.raises(ConfigError, match=message):
+        mitigation.check_backend("tfidf-logreg", {"class_weight": "balanced"})
+    with pytest.raises(ConfigError, match=message):  # fit refuses too, before training
+        accuracies(cue_bench, "groupdro", model_params={"class_weight": "balanced"})
+    mitigation.check_backend("tfidf-logreg", {"class_weight": None})

@@ -17,10 +17,12 @@ the same objective, ``head_epochs`` passes of Adam at ``head_lr`` over batches o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.balancing import require_groups
 from shortcutlab.mitigations.base import GROUPS_TRAIN, Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
@@ -100,7 +102,20 @@ class GroupDro(Mitigation):
         check_positive_float(self.name, "head_lr", self.head_lr)
         check_positive_int(self.name, "head_batch_size", self.head_batch_size)
 
+    def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
+        """Also refuses a linear probe's ``class_weight``: the head is trained here under the
+        GroupDRO loss, which would silently ignore it."""
+        super().check_backend(model, params)
+        class_weight = (params or {}).get("class_weight")
+        if model in LINEAR_PROBES and class_weight is not None:
+            raise ConfigError(
+                f"The groupdro mitigation trains the {model} head under its own group-weighted "
+                f"loss and cannot apply class_weight={class_weight!r}; remove class_weight from "
+                "this model's parameters (or use reweight)."
+            )
+
     def fit(self, context: MitigationContext) -> Predictor:
+        self.check_backend(context.model, context.params)
         groups = require_groups(context.train, self.name)
         objective = GroupDroObjective(groups, self.step_size, self.adjustment)
         if context.model not in LINEAR_PROBES:
