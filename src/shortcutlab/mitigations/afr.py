@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from shortcutlab.mitigations.balancing import stratified_split
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
 from shortcutlab.mitigations.last_layer import head_logits, refit_near_erm, softmax
@@ -84,18 +85,3 @@ class Afr(Mitigation):
             weights[rows] /= weights[rows].sum() * len(present)
         return weights
 
-
-def stratified_split(
-    labels: np.ndarray, fraction: float, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted row positions of a ``fraction`` / rest split within every label; a label with two
-    rows or more puts at least one on each side."""
-    first, second = [], []
-    for label in np.unique(labels):
-        members = rng.permutation(np.flatnonzero(labels == label))
-        cut = int(round(fraction * len(members)))
-        if len(members) >= 2:
-            cut = min(max(cut, 1), len(members) - 1)
-        first.append(members[:cut])
-        second.append(members[cut:])
-    return np.sort(np.concatenate(first)), np.sort(np.concatenate(second))

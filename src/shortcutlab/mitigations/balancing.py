@@ -77,6 +77,22 @@ def balanced_rows(
     return np.sort(np.concatenate(kept))
 
 
+def stratified_split(
+    codes: np.ndarray, fraction: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted row positions of a ``fraction`` / rest split within every code (label or group);
+    a code with two rows or more puts at least one on each side."""
+    first, second = [], []
+    for code in np.unique(codes):  # sorted codes, so the draws do not depend on row order
+        members = rng.permutation(np.flatnonzero(codes == code))
+        cut = int(round(fraction * len(members)))
+        if len(members) >= 2:
+            cut = min(max(cut, 1), len(members) - 1)
+        first.append(members[:cut])
+        second.append(members[cut:])
+    return np.sort(np.concatenate(first)), np.sort(np.concatenate(second))
+
+
 def require_group_sizes(
     groups: np.ndarray, names: Sequence[str], *, minimum: int, method: str, split: str
 ) -> None:

@@ -25,6 +25,7 @@ from shortcutlab.mitigations.balancing import (
     require_group_sizes,
     require_groups,
     require_labels_covered,
+    stratified_split,
 )
 from shortcutlab.mitigations.base import GROUPS_HELD_OUT, Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, held_out_rows
@@ -35,7 +36,8 @@ from shortcutlab.mitigations.last_layer import (
     standardised_head,
 )
 from shortcutlab.mitigations.linear_head import Head
-from shortcutlab.models.base import FEATURE_MODELS, expand_last_layer
+from shortcutlab.models.base import FEATURE_MODELS
+from shortcutlab.models.heads import linear_classifier_layer
 from shortcutlab.params import check_positive_float, check_positive_int, require
 
 #: The paper's grid of inverse L1 strengths (its code's C_OPTIONS).
@@ -111,7 +113,7 @@ class Dfr(Mitigation):
     ) -> float:
         """The grid's C with the best worst-group accuracy on one half of the held-out rows,
         for a head fitted on a balanced subsample of the other half (ties: the larger C)."""
-        fit_half, score_half = _group_halves(groups, rng)
+        fit_half, score_half = stratified_split(groups, 0.5, rng)
         rows = fit_half[balanced_rows(groups[fit_half], rng)]
         best, best_score = C_GRID[0], -1.0
         for c in C_GRID:
@@ -139,11 +141,7 @@ class Dfr(Mitigation):
             # saga stops at max_iter on near-separable subsamples; the averaged head is what counts.
             warnings.simplefilter("ignore", ConvergenceWarning)
             classifier.fit(features, labels)
-        weights, bias = classifier.coef_, classifier.intercept_
-        if len(classifier.classes_) == 2:  # one row w: softmax over (0, w) is its sigmoid
-            weights = np.vstack([np.zeros_like(weights), weights])
-            bias = np.concatenate([[0.0], bias])
-        return expand_last_layer(weights, bias, classifier.classes_, n_classes)
+        return linear_classifier_layer(classifier, n_classes)
 
 
 def _standardised(features: Any, mean: np.ndarray, scale: np.ndarray) -> Any:
@@ -151,13 +149,3 @@ def _standardised(features: Any, mean: np.ndarray, scale: np.ndarray) -> Any:
         return features.tocsr().multiply(1.0 / scale).tocsr()
     return (np.asarray(features, dtype=np.float64) - mean) / scale
 
-
-def _group_halves(groups: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Row positions split in two halves with every group in both (each group has >= 2 rows)."""
-    first, second = [], []
-    for group in np.unique(groups):
-        members = rng.permutation(np.flatnonzero(groups == group))
-        half = len(members) // 2
-        first.append(members[:half])
-        second.append(members[half:])
-    return np.sort(np.concatenate(first)), np.sort(np.concatenate(second))

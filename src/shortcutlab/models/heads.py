@@ -66,21 +66,29 @@ class SklearnHead:
         """(W, b) of a fitted linear classifier (``coef_``, ``intercept_``), one row per benchmark
         label, such that softmax(transform(x) @ W.T + b) is its predict_proba.
 
-        A binary scikit-learn model stores one row w with P(second class) = sigmoid(x·w + b);
-        softmax over the rows (0, w) and biases (0, b) gives exactly that. A constant head has zero
-        weights and the log of its prior as biases.
+        A constant head has zero weights and the log of its prior as biases.
         """
         if self.constant is not None:
             with np.errstate(divide="ignore"):
                 bias = np.log(self.constant)
             return np.zeros((self.n_classes, self.n_features)), bias
         classifier = self.estimator[-1] if _is_pipeline(self.estimator) else self.estimator
-        weights = np.asarray(classifier.coef_, dtype=np.float64)
-        bias = np.asarray(classifier.intercept_, dtype=np.float64)
-        if len(classifier.classes_) == 2 and weights.shape[0] == 1:
-            weights = np.vstack([np.zeros_like(weights), weights])
-            bias = np.concatenate([[0.0], bias])
-        return expand_last_layer(weights, bias, classifier.classes_, self.n_classes)
+        return linear_classifier_layer(classifier, self.n_classes)
+
+
+def linear_classifier_layer(classifier: Any, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """(W, b) of a fitted scikit-learn linear classifier, one row per label rank in
+    [0, n_classes) (labels it never saw: zero weights, bias -inf).
+
+    A binary model stores one row w with P(second class) = sigmoid(x·w + b); softmax over the
+    rows (0, w) and biases (0, b) gives exactly that.
+    """
+    weights = np.asarray(classifier.coef_, dtype=np.float64)
+    bias = np.asarray(classifier.intercept_, dtype=np.float64)
+    if len(classifier.classes_) == 2 and weights.shape[0] == 1:
+        weights = np.vstack([np.zeros_like(weights), weights])
+        bias = np.concatenate([[0.0], bias])
+    return expand_last_layer(weights, bias, classifier.classes_, n_classes)
 
 
 def _is_pipeline(estimator: Any) -> bool:
