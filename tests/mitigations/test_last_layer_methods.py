@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 from shortcutlab.mitigations import make_mitigation
+from shortcutlab.mitigations.base import MitigationContext, TrainingRows
 from shortcutlab.mitigations.context import mitigation_context
 from shortcutlab.splits.benchmark import Benchmark
 from tests.mitigations.conftest import accuracies
@@ -143,3 +145,34 @@ def test_last_layer_methods_refuse_backends_without_features():
 def test_bad_parameters_are_refused(method, params, message):
     with pytest.raises(ConfigError, match=message):
         make_mitigation(method, params)
+
+
+def held_out_features(seed: int, n: int = 12, noise: int = 30):
+    """Dense held-out features with a weak label signal, a cue column and many noise columns (so
+    the L1 strength matters), their labels and their groups (label, cue)."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat([0, 0, 1, 1], n)
+    cue = np.tile(np.repeat([0, 1], n), 2)
+    features = np.column_stack(
+        [labels + rng.normal(0, 1, 4 * n), cue + rng.normal(0, 0.3, 4 * n)]
+        + [rng.normal(size=(4 * n, noise))]
+    )
+    return features, labels, labels * 2 + cue
+
+
+def tuned_c(features, labels, groups, seed):
+    context = MitigationContext("tfidf-logreg", {}, seed, 2, (0, 1), TrainingRows([], labels))
+    rng = np.random.default_rng(seed)
+    return make_mitigation("dfr").tuned_c(features, labels, groups, rng, context)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dfr_tuning_standardises_the_raw_features_itself(seed):
+    # Rescaling the columns changes nothing, so the tuning standardises the raw features it gets
+    # (before, it got features already standardised on every held-out row, the scored half too;
+    # on these seeds an unstandardised tuning picks another C for 4 of the 6).
+    features, labels, groups = held_out_features(seed)
+    scales = np.r_[0.05, 1.0, np.full(features.shape[1] - 2, 20.0)]
+    assert tuned_c(features * scales, labels, groups, seed) == tuned_c(
+        features, labels, groups, seed
+    )

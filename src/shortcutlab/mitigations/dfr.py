@@ -91,11 +91,11 @@ class Dfr(Mitigation):
         )
         model = fit_backend(context)
         raw = model.features(held_out.inputs)
-        mean, scale = feature_standardisation(raw)
-        features = _standardised(raw, mean, scale)
         labels = held_out.labels
         rng = np.random.default_rng(np.random.SeedSequence(context.seed))
-        c = self.C if self.C is not None else self.tuned_c(features, labels, groups, rng, context)
+        c = self.C if self.C is not None else self.tuned_c(raw, labels, groups, rng, context)
+        mean, scale = feature_standardisation(raw)
+        features = _standardised(raw, mean, scale)
         heads = [
             self._l1_head(features[rows], labels[rows], c, rng, context.n_classes)
             for rows in (balanced_rows(groups, rng) for _ in range(self.n_subsamples))
@@ -105,20 +105,28 @@ class Dfr(Mitigation):
 
     def tuned_c(
         self,
-        features: Any,
+        raw: Any,
         labels: np.ndarray,
         groups: np.ndarray,
         rng: np.random.Generator,
         context: MitigationContext,
     ) -> float:
         """The grid's C with the best worst-group accuracy on one half of the held-out rows,
-        for a head fitted on a balanced subsample of the other half (ties: the larger C)."""
+        for a head fitted on a balanced subsample of the other half (ties: the larger C).
+
+        ``raw`` are the unstandardised features: the fitting half plays the part all held-out
+        rows play in the final fit, so the standardisation comes from it alone and the scored
+        half stays unseen until it is scored."""
         fit_half, score_half = stratified_split(groups, 0.5, rng)
-        rows = fit_half[balanced_rows(groups[fit_half], rng)]
+        mean, scale = feature_standardisation(raw[fit_half])
+        fitting = _standardised(raw[fit_half], mean, scale)
+        scored = _standardised(raw[score_half], mean, scale)
+        rows = balanced_rows(groups[fit_half], rng)
+        fit_labels = labels[fit_half][rows]
         best, best_score = C_GRID[0], -1.0
         for c in C_GRID:
-            head = self._l1_head(features[rows], labels[rows], c, rng, context.n_classes)
-            predicted = head_logits(features[score_half], head).argmax(axis=1)
+            head = self._l1_head(fitting[rows], fit_labels, c, rng, context.n_classes)
+            predicted = head_logits(scored, head).argmax(axis=1)
             correct = predicted == labels[score_half]
             score = min(correct[groups[score_half] == g].mean() for g in np.unique(groups))
             if score > best_score:
