@@ -16,7 +16,9 @@ from shortcutlab.splits.benchmark import Benchmark
 
 def context_of(bench: Benchmark, method: str, **settings):
     mitigation = make_mitigation(method)
-    return mitigation_context(bench, mitigation, model="tfidf-logreg", params={}, seed=0, **settings)
+    return mitigation_context(
+        bench, mitigation, model="tfidf-logreg", params={}, seed=0, **settings
+    )
 
 
 def with_columns(bench: Benchmark, change) -> Benchmark:
@@ -65,7 +67,7 @@ def test_held_out_methods_get_the_validation_groups_only(cue_bench):
     context = context_of(cue_bench, "dfr")
     assert context.train.groups is None
     validation = cue_bench["validation"]
-    names = (validation["label"].astype(str) + "|" + validation["shortcut"].replace("", "none"))
+    names = validation["label"].astype(str) + "|" + validation["shortcut"].replace("", "none")
     assert [context.group_names[g] for g in context.validation.groups] == names.tolist()
     # The names cover every split's groups, so a group missing from one split still has a code.
     assert context.group_names == ("0|none", "0|zq", "1|none", "1|zq")

@@ -84,4 +84,3 @@ class Afr(Mitigation):
             rows = labels == label
             weights[rows] /= weights[rows].sum() * len(present)
         return weights
-

@@ -156,4 +156,3 @@ def _standardised(features: Any, mean: np.ndarray, scale: np.ndarray) -> Any:
     if hasattr(features, "tocsr"):
         return features.tocsr().multiply(1.0 / scale).tocsr()
     return (np.asarray(features, dtype=np.float64) - mean) / scale
-
