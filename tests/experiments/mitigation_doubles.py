@@ -1,6 +1,7 @@
 """Small mitigations registered only inside tests (the real methods live in
 shortcutlab.mitigations): a group-balanced subsample that reads training groups and draws with
-its seed, a method that needs held-out rows, and one that needs paired inputs.
+its seed, a method that needs held-out rows, one that needs paired inputs, and the plain fit
+under another name.
 
 ``patch_registry(monkeypatch)`` adds them to the registry until the patch is undone (one test,
 or one module); ``register()`` adds them for good, for a ``shortcutlab`` process a test starts.
@@ -99,7 +100,24 @@ class PairsOnly(Mitigation):
         return model
 
 
-DOUBLES = {cls.name: cls for cls in (GroupDownsample, HeldOutOnly, PairsOnly)}
+class PlainCopy(Mitigation):
+    """The plain fit under another name: predictions identical to erm's."""
+
+    name = "test-plain-copy"
+    backends = BACKENDS
+
+    def fit(self, context: MitigationContext) -> Predictor:
+        model = context.new_model()
+        model.fit(
+            context.train.inputs,
+            context.train.labels,
+            n_classes=context.n_classes,
+            validation=context.validation_pair(),
+        )
+        return model
+
+
+DOUBLES = {cls.name: cls for cls in (GroupDownsample, HeldOutOnly, PairsOnly, PlainCopy)}
 
 
 def register() -> None:

@@ -34,7 +34,12 @@ BASE = {
     "val_size": 0.2,
     "bootstrap": 200,
 }
-MITIGATIONS = ["erm", "test-downsample", {"name": "test-held-out", "id": "held"}]
+MITIGATIONS = [
+    "erm",
+    "test-downsample",
+    {"name": "test-held-out", "id": "held"},
+    {"name": "test-plain-copy", "id": "copy"},
+]
 
 
 @pytest.fixture
@@ -80,8 +85,17 @@ def test_an_added_mitigation_only_adds_cells(registered):
     _, before = plan_grid(spec())
     extended = spec(mitigations=MITIGATIONS, groups="shortcut")
     _, after = plan_grid(extended)
-    assert {c.id for c in before} < {c.id for c in after} and len(after) == 3 * len(before)
-    assert [c.mitigation.id for c in after] == ["erm"] * 2 + ["test-downsample"] * 2 + ["held"] * 2
+    assert {c.id for c in before} < {c.id for c in after} and len(after) == 4 * len(before)
+    assert [c.mitigation.id for c in after] == [
+        "erm",
+        "erm",
+        "test-downsample",
+        "test-downsample",
+        "held",
+        "held",
+        "copy",
+        "copy",
+    ]
     downsample = next(c for c in after if c.mitigation.id == "test-downsample")
     assert downsample.config["mitigation"] == {"name": "test-downsample", "params": {}}
     assert (downsample.config["groups"], downsample.config["group_labels"]) == ("shortcut", "train")
@@ -142,12 +156,12 @@ def test_the_held_out_method_may_run_with_validation_group_labels(registered):
 
 def test_store_fit_sharing_and_group_provenance(finished):
     out, report = finished
-    assert (report.total, report.done, report.failed) == (6, 6, 0)
+    assert (report.total, report.done, report.failed) == (8, 8, 0)
     with sqlite3.connect(out / "results.sqlite") as db:
         rows = db.execute(
             "SELECT mitigation, seed, shared_fit, metrics FROM cells ORDER BY mitigation, seed"
         ).fetchall()
-        assert db.execute("SELECT count(*) FROM predictions").fetchone()[0] == 6 * 3
+        assert db.execute("SELECT count(*) FROM predictions").fetchone()[0] == 8 * 3
     shared = {(m, s): bool(f) for m, s, f, _ in rows}
     # tfidf-logreg ignores its seed; the subsample draws with it, so its seeds are fitted apart.
     assert shared == {
@@ -155,6 +169,8 @@ def test_store_fit_sharing_and_group_provenance(finished):
         ("erm", 1): True,
         ("held", 0): True,
         ("held", 1): True,
+        ("copy", 0): True,
+        ("copy", 1): True,
         ("test-downsample", 0): False,
         ("test-downsample", 1): False,
     }
@@ -200,7 +216,10 @@ def test_each_mitigation_against_erm_on_the_same_rows(finished):
     out, _ = finished
     loaded = load_results(out)
     comparisons = loaded.comparisons.set_index("mitigation")
-    assert list(comparisons.index) == ["test-downsample", "held"]
+    assert list(comparisons.index) == ["test-downsample", "held", "copy"]
+    assert comparisons["same_predictions"].tolist() == [False, False, True]
+    assert np.isnan(comparisons.loc["copy", "p_delta_change_accuracy"])
+    assert comparisons.loc["copy", "delta_change_accuracy_mean"] == 0.0
     cells = loaded.cells.set_index(["mitigation", "seed"])
     for mitigation, pairs in (("test-downsample", [0, 1]), ("held", [0])):
         changes, tests, p_values = [], [], []
@@ -228,12 +247,10 @@ def test_each_mitigation_against_erm_on_the_same_rows(finished):
         assert row["p_test_change_accuracy"] == pytest.approx(max(p_values), abs=1e-12)
         assert row["delta_change_accuracy_ci_low"] <= row["delta_change_accuracy_ci_high"]
         assert row["ci_resamples"] == ("rows,fits" if len(pairs) > 1 else "rows")
-    for column in (
-        "p_delta_change_accuracy",
-        "p_test_change_macro_f1",
-    ):  # the family: every comparison
-        raw = loaded.comparisons[column].to_numpy()
-        assert loaded.comparisons[f"{column}_holm"].tolist() == pytest.approx(
+    tested = loaded.comparisons[~loaded.comparisons["same_predictions"]]
+    for column in ("p_delta_change_accuracy", "p_test_change_macro_f1"):  # every tested one
+        raw = tested[column].to_numpy()
+        assert tested[f"{column}_holm"].tolist() == pytest.approx(
             _holm_by_definition(raw).tolist(), abs=1e-12
         )
 
@@ -256,6 +273,8 @@ def test_results_print_table3_and_the_comparison(finished):
         "test-downsample on the train rows; held on the validation rows." in text
     )
     assert "CI over rows: percentile bootstrap over the paired test / anti-test rows" in text
+    assert "| copy | 0 (same predictions) | — | — | — | — | 0 (same predictions) | — | — |" in text
+    assert "over the 2 comparisons of this run" in text
     table3 = loaded.table3("accuracy", marked=False)
     groups = loaded.groups.set_index("mitigation")
     assert table3[("held", "Anti")].iloc[0] == groups.loc["held", "anti_test_accuracy_mean"]
@@ -269,7 +288,8 @@ def test_killed_and_resumed_grid_with_mitigations_gives_the_clean_tables(finishe
         "name: mitigated\n"
         "data: {builtin: reviews, train_size: 400, test_size: 300}\n"
         "shortcuts: [single-term]\nstrengths: [1.0]\nmodels: [{name: tfidf-logreg}]\n"
-        "mitigations: [erm, test-downsample, {name: test-held-out, id: held}]\n"
+        "mitigations: [erm, test-downsample, {name: test-held-out, id: held},\n"
+        "  {name: test-plain-copy, id: copy}]\n"
         "seeds: [0, 1]\nval_size: 0.2\nbootstrap: 200\n"
     )
     run = tmp_path / "run"
@@ -283,10 +303,10 @@ def test_killed_and_resumed_grid_with_mitigations_gives_the_clean_tables(finishe
     with sqlite3.connect(run / "results.sqlite") as db:
         done = db.execute("SELECT count(*) FROM cells").fetchone()[0]
         stored = {m for (m,) in db.execute("SELECT DISTINCT mitigation FROM cells")}
-    assert 2 <= done < 6, "the kill should land mid-run"
-    assert stored <= {"erm", "test-downsample", "held"}
+    assert 2 <= done < 8, "the kill should land mid-run"
+    assert stored <= {"erm", "test-downsample", "held", "copy"}
     report = run_experiment(tmp_path / "spec.yaml", run)
-    assert report.skipped == done and report.done == 6 - done
+    assert report.skipped == done and report.done == 8 - done
     assert results_text(run) == results_text(finished[0])
 
 

@@ -18,6 +18,7 @@ in :mod:`~shortcutlab.experiments.summary`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
@@ -49,6 +50,7 @@ COMPARISON_IDENTITY = (*SETTING, "mitigation")
 def comparison_columns() -> list[str]:
     """The statistics of a comparison row, in order (after the identity columns)."""
     columns = ["baseline", "seeds", "distinct_pairs", "paired_rows", "test_rows", "ci_resamples"]
+    columns += ["same_predictions"]
     for metric in METRICS:
         columns += [
             f"delta_change_{metric}_{stat}" for stat in ("mean", "std", "ci_low", "ci_high")
@@ -140,6 +142,13 @@ def _pair_statistics(
     )
     test_truth = _same_rows([t[0] for pair in tested for t in pair], None)
     row["paired_rows"], row["test_rows"] = len(truth), len(test_truth)
+    # A method that predicts every row as erm does changes nothing: there is nothing to test.
+    row["same_predictions"] = all(
+        np.array_equal(m.test, e.test)
+        and np.array_equal(m.anti_test, e.anti_test)
+        and np.array_equal(tm[1], te[1])
+        for (m, e), (tm, te) in zip(paired, tested, strict=True)
+    )
     options = dict(
         n_classes=n_classes, n_resamples=n_resamples, seed=BOOTSTRAP_SEED, resample_fits=varied
     )
@@ -187,6 +196,8 @@ def _pair_statistics(
             for m, e in tested
         )
     )
+    if row["same_predictions"]:
+        row |= {key: math.nan for key in row if key.startswith("p_")}
     return row
 
 
@@ -206,17 +217,19 @@ def _same_rows(truths: list[np.ndarray], row_ids: list[np.ndarray] | None) -> np
 
 def apply_comparison_holm(comparisons: pd.DataFrame) -> pd.DataFrame:
     """Holm–Bonferroni over every comparison of the grid, per metric and per question (change of
-    Δ, test change); a change is significant when its adjusted p is below ALPHA, either sign."""
+    Δ, test change); a change is significant when its adjusted p is below ALPHA, either sign. A
+    method with erm's very predictions has no p (NaN) and is no member of the family."""
     comparisons = comparisons.copy()
     if comparisons.empty:
         return comparisons.reindex(columns=[*COMPARISON_IDENTITY, *comparison_columns()])
     for metric in METRICS:
         for question in ("delta_change", "test_change"):
             p = comparisons[f"p_{question}_{metric}"].to_numpy(dtype=np.float64)
-            comparisons[f"p_{question}_{metric}_holm"] = holm(p)
-            comparisons[f"significant_{question}_{metric}"] = (
-                comparisons[f"p_{question}_{metric}_holm"] < ALPHA
-            )
+            adjusted = np.full(len(p), math.nan)
+            tested = ~np.isnan(p)
+            adjusted[tested] = holm(p[tested])
+            comparisons[f"p_{question}_{metric}_holm"] = adjusted
+            comparisons[f"significant_{question}_{metric}"] = adjusted < ALPHA
     return comparisons[[*COMPARISON_IDENTITY, *comparison_columns()]]
 
 

@@ -21,6 +21,8 @@ SETTING = ["dataset", "model", "shortcut", "strength"]
 SETTING_NAMES = ["dataset", "model", "shortcut", "λ"]
 TABLE3_COLUMNS = {"Test": "Test", "Anti": "Anti-Test", "Δ": "Δ"}
 RESAMPLED = {"rows": "rows", "rows,fits": "rows, fits"}
+SAME = "0 (same predictions)"
+NOT_TESTED = "—"
 
 
 def table3(groups: pd.DataFrame, *, metric: str = "accuracy", marked: bool = True) -> pd.DataFrame:
@@ -60,6 +62,9 @@ def vs_erm_table(comparisons: pd.DataFrame, *, metric: str = "accuracy") -> pd.D
     for _, row in comparisons.iterrows():
         index.append((*(row[c] for c in SETTING), row["mitigation"]))
         drop, test = f"delta_change_{metric}", f"test_change_{metric}"
+        if row["same_predictions"]:
+            data.append([SAME, *[NOT_TESTED] * 4, SAME, *[NOT_TESTED] * 2])
+            continue
         data.append(
             [
                 _signed(row[f"{drop}_mean"], row[f"significant_{drop}"]),
@@ -96,7 +101,7 @@ def vs_erm_notes(comparisons: pd.DataFrame, *, metric: str = "accuracy") -> list
     if comparisons.empty:
         return []
     name = METRIC_NAMES[metric]
-    tests = len(comparisons)
+    tests = int((~comparisons["same_predictions"]).sum())
     baseline = comparisons["baseline"].iloc[0]
     test_p = (
         "exact McNemar on the test rows (the largest p over distinct fit pairs)"
@@ -112,14 +117,19 @@ def vs_erm_notes(comparisons: pd.DataFrame, *, metric: str = "accuracy") -> list
         f"separately. Δ change p: a normal approximation on the paired bootstrap standard error; "
         f"Test p: {test_p}.",
     ]
-    rows_only = comparisons["ci_resamples"] == "rows"
+    if comparisons["same_predictions"].any():
+        notes.append(
+            f"{SAME}: the mitigation predicted every test and anti-test row as {baseline} did, so "
+            "there is no change to test (— : no interval or p; left out of the Holm family)."
+        )
+    rows_only = (comparisons["ci_resamples"] == "rows") & ~comparisons["same_predictions"]
     if rows_only.any():
         notes.append(
             "CI over rows: percentile bootstrap over the paired test / anti-test rows (one draw "
             "serves both methods), conditional on the fitted models: nothing varied between seeds "
             "(one fit each), so training variance is not included."
         )
-    if not rows_only.all():
+    if ((comparisons["ci_resamples"] != "rows") & ~comparisons["same_predictions"]).any():
         notes.append(
             "CI over rows, fits: two-level percentile bootstrap over the paired rows and the "
             "distinct (mitigation, erm) fit pairs of the seeds."
