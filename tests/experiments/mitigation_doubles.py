@@ -15,6 +15,7 @@ import pytest
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.base import GROUPS_HELD_OUT, GROUPS_TRAIN
+from shortcutlab.mitigations.erm import Erm
 
 BACKENDS = ("tfidf-logreg", "tfidf-svm", "majority", "bow-mlp")
 
@@ -100,21 +101,10 @@ class PairsOnly(Mitigation):
         return model
 
 
-class PlainCopy(Mitigation):
+class PlainCopy(Erm):
     """The plain fit under another name: predictions identical to erm's."""
 
     name = "test-plain-copy"
-    backends = BACKENDS
-
-    def fit(self, context: MitigationContext) -> Predictor:
-        model = context.new_model()
-        model.fit(
-            context.train.inputs,
-            context.train.labels,
-            n_classes=context.n_classes,
-            validation=context.validation_pair(),
-        )
-        return model
 
 
 DOUBLES = {cls.name: cls for cls in (GroupDownsample, HeldOutOnly, PairsOnly, PlainCopy)}
