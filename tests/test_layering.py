@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
     ("components", ("models", "shortcuts", "attributes")),
-    ("builders", ("splits", "corpus", "reports", "mitigations")),
+    ("builders", ("splits", "corpus", "reports")),
     ("engine", ("experiments", "serving")),
     ("interface", ("cli", "__main__", "__init__")),
 )
