@@ -1,6 +1,7 @@
 """Maze grids crossed with mitigations: the spec keys, cell ids, up-front refusals, the mitigated
 fit path, the store, fit sharing and the comparison with erm on the same rows."""
 
+import dataclasses
 import sqlite3
 
 import numpy as np
@@ -279,6 +280,13 @@ def test_results_print_table3_and_the_comparison(finished):
     groups = loaded.groups.set_index("mitigation")
     assert table3[("held", "Anti")].iloc[0] == groups.loc["held", "anti_test_accuracy_mean"]
     assert "Table 1" not in text and "| mitigation | shortcut | row |" in text  # Table 9 per method
+
+
+def test_without_erm_the_comparison_is_named_missing(finished):
+    loaded = load_results(finished[0])
+    alone = dataclasses.replace(loaded, comparisons=loaded.comparisons.iloc[:0])
+    text = run_report.tables(alone, "md", "accuracy")
+    assert "against erm" not in text and "No comparison with erm: the grid has no plain erm" in text
 
 
 def test_killed_and_resumed_grid_with_mitigations_gives_the_clean_tables(finished, tmp_path):

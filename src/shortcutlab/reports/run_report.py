@@ -21,6 +21,10 @@ FORMATS = ("md", "csv", "json", "latex")
 SUFFIX = {"md": ".md", "csv": ".csv", "json": ".json", "latex": ".tex"}
 METRICS = ("accuracy", "macro_f1")
 TIDY = ("csv", "json")
+NO_BASELINE = [
+    "No comparison with erm: the grid has no plain erm entry (without parameters). Add erm to "
+    "mitigations to compare each method with the plain fit on the same rows."
+]
 
 
 def llm_tables(results: Any) -> dict[str, Any]:
@@ -50,14 +54,15 @@ def mitigation_sections(results: Any, metric: str) -> dict[str, tuple[str, Any, 
     if not getattr(results, "has_mitigations", False):
         return {}
     shown = metric.replace("_", "-")
+    compared = not results.comparisons.empty
     found = {
         f"table3-{metric}": (
             f"Table 3 layout, {shown}: Test / Anti / Δ per mitigation",
             results.table3(metric),
-            group_notes(results.groups),
+            group_notes(results.groups) + ([] if compared else NO_BASELINE),
         )
     }
-    if not results.comparisons.empty:
+    if compared:
         baseline = results.comparisons["baseline"].iloc[0]
         found[f"vs_erm-{metric}"] = (
             f"Each mitigation against {baseline} on the same rows, {shown}",
