@@ -55,10 +55,11 @@ def alive(pid):
     return state != "Z"
 
 
-def run_and_kill(spec, run, *, after_cells, extra=()):
+def run_and_kill(spec, run, *, after_cells, extra=(), launcher=("-m", "shortcutlab")):
     """Start 'shortcutlab run' in a subprocess and SIGKILL it once ``after_cells`` cells are
-    stored; returns the process ids of its children (pool workers) at that moment."""
-    command = [sys.executable, "-m", "shortcutlab", "run", str(spec), "--out", str(run), *extra]
+    stored; returns the process ids of its children (pool workers) at that moment. ``launcher``
+    starts the CLI (a test module that registers test components first, say)."""
+    command = [sys.executable, *launcher, "run", str(spec), "--out", str(run), *extra]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while (

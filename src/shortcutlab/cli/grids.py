@@ -40,9 +40,9 @@ def run(
         ),
     ] = False,
 ) -> None:
-    """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x seeds (Maze),
-    datasets x attributes x models x seeds (family: mps), or datasets x models x CAT augmentation
-    x seeds (family: cat)."""
+    """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x mitigations
+    x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
+    datasets x models x CAT augmentation x seeds (family: cat)."""
     from shortcutlab.cli import render
     from shortcutlab.experiments.runner import estimate_seconds, plan_run, run_experiment
 
@@ -89,8 +89,9 @@ def results(
     ] = None,
 ) -> None:
     """Print a run's tables and write its figures: for a Maze run Table 1 and Table 9 (or the tidy
-    statistics) and the Δ-vs-λ figures; for an MPS run δ / Δ, W-ACC, ACC, cross-testing and label
-    entropy, and the label-distribution figures."""
+    statistics) and the Δ-vs-λ figures, with mitigations Table 3 (Test / Anti / Δ per mitigation)
+    and each mitigation against erm; for an MPS run δ / Δ (per mitigation), W-ACC, ACC,
+    cross-testing and label entropy, and the label-distribution figures."""
     from shortcutlab.cli import render
     from shortcutlab.experiments.results import load_results
     from shortcutlab.reports import cat_report, mps_report, run_report

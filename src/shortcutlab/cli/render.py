@@ -220,7 +220,9 @@ def dry_run(console: Console, spec: Any, planned: list[Any], estimate: float | N
     second = {"mps": "attribute", "cat": "training"}.get(family, "shortcut")
     for column in ("dataset", second, *(() if no_strength else ("λ",))):
         table.add_column(column)
-    for column in ("model", "seed", "status"):
+    settings = getattr(spec, "mitigation", None)
+    mitigations = settings is not None and "mitigations" in settings.resolved()
+    for column in ("model", *(("mitigation",) if mitigations else ()), "seed", "status"):
         table.add_column(column)
     for item in planned:
         cell = item.cell
@@ -229,6 +231,7 @@ def dry_run(console: Console, spec: Any, planned: list[Any], estimate: float | N
             cell.label if family == "cat" else cell.benchmark.label,
             *(() if no_strength else (f"{cell.benchmark.strength:g}",)),
             cell.model.id,
+            *((cell.mitigation.id,) if mitigations else ()),
             str(cell.seed),
             "done" if item.finished else "pending",
         )
@@ -243,6 +246,12 @@ def dry_run(console: Console, spec: Any, planned: list[Any], estimate: float | N
     console.print(
         f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; {guess}."
     )
+    if mitigations:
+        console.print(
+            f"Mitigations: {', '.join(m.id for m in settings.mitigations)}; groups: "
+            f"{settings.groups}, group_labels: {settings.group_labels}.",
+            markup=False,
+        )
 
 
 def run_report(console: Console, errors: Console, report: Any) -> None:

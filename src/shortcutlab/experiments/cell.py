@@ -1,4 +1,5 @@
-"""One cell of work: fit a model on a benchmark with one seed, predict, score.
+"""One cell of work: fit a model (under a mitigation; erm is the plain fit) on a benchmark with
+one seed, predict, score.
 
 ``evaluate_benchmark`` and the grid engine both use these functions, so a grid cell and a
 single evaluation give the same numbers.
@@ -16,7 +17,7 @@ import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID
 from shortcutlab.data.pairs import model_inputs
-from shortcutlab.errors import DataError
+from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.metrics import (
     INVALID,
     accuracy,
@@ -25,11 +26,14 @@ from shortcutlab.metrics import (
     mcnemar_exact,
     per_label_accuracy,
 )
-from shortcutlab.models import make_model
+from shortcutlab.mitigations import Mitigation, Predictor, make_mitigation
+from shortcutlab.mitigations.context import mitigation_context
+from shortcutlab.mitigations.groups import AUTO
 from shortcutlab.models.base import check_input_kind
 from shortcutlab.splits.benchmark import Benchmark
 
 EVAL_SPLITS = ("test", "anti_test", "original_test")
+ERM = "erm"
 METRICS = ("accuracy", "macro_f1")
 
 
@@ -46,6 +50,7 @@ class Fitted:
     epochs: dict[int, dict[str, np.ndarray]] = field(
         default_factory=dict
     )  # epoch -> split -> proba
+    groups_read: str = ""  # the column a mitigation read groups from ("" when none)
 
 
 def predicted_labels(probabilities: np.ndarray) -> np.ndarray:
@@ -70,9 +75,17 @@ def eval_splits(benchmark: Benchmark) -> list[str]:
 
 
 def fit_predict(
-    benchmark: Benchmark, model: str, params: Mapping[str, Any] | None, seed: int
+    benchmark: Benchmark,
+    model: str,
+    params: Mapping[str, Any] | None,
+    seed: int,
+    *,
+    mitigation: Mitigation | None = None,
+    group_source: str = AUTO,
+    group_labels: str = "train",
 ) -> Fitted:
-    """Fit ``model`` on the train split (validation passed along) and predict every evaluated split."""
+    """Fit ``model`` (under ``mitigation``; default erm) on the train split, its validation split
+    passed along, and predict every evaluated split."""
     return fit_predict_frames(
         benchmark,
         "train",
@@ -80,6 +93,9 @@ def fit_predict(
         model,
         params,
         seed,
+        mitigation=mitigation,
+        group_source=group_source,
+        group_labels=group_labels,
     )
 
 
@@ -92,58 +108,79 @@ def fit_predict_frames(
     seed: int,
     *,
     last_epochs: int | None = None,
+    mitigation: Mitigation | None = None,
+    group_source: str = AUTO,
+    group_labels: str = "train",
 ) -> Fitted:
-    """Fit ``model`` on ``train_split`` of ``benchmark`` (its validation split passed along) and
-    predict each table of ``tests`` (label ranks in the benchmark's order).
+    """Fit ``model`` under ``mitigation`` (default erm: the backend's own fit) on ``train_split``
+    of ``benchmark`` (its validation split passed along) and predict each table of ``tests``
+    (label ranks in the benchmark's order) with the predictor the mitigation returns.
 
-    With ``last_epochs`` the tests are predicted after each of the model's last ``last_epochs``
-    scheduled epochs instead of once after fitting (``Fitted.epochs``; ``probabilities`` empty).
+    ``group_source`` and ``group_labels`` say where a method that reads groups finds them
+    (:func:`~shortcutlab.mitigations.context.mitigation_context`); ``Fitted.groups_read`` names
+    the column it read. With ``last_epochs`` (plain erm only) the tests are predicted after each
+    of the model's last ``last_epochs`` scheduled epochs instead of once after fitting
+    (``Fitted.epochs``; ``probabilities`` empty).
     """
-    labels, k = benchmark.labels, len(benchmark.labels)
-    train = benchmark[train_split]
-    validation = None
-    if "validation" in benchmark.splits and len(benchmark["validation"]):
-        val = benchmark["validation"]
-        validation = (model_inputs(val), labels.ranks(val[LABEL], where="The validation split"))
-    estimator = make_model(model, params, seed=seed)
-    estimator.set_label_values(labels.values)
-    train_inputs = model_inputs(train)
-    check_input_kind(estimator, train_inputs)
-
+    mitigation = mitigation if mitigation is not None else make_mitigation(ERM)
+    k = len(benchmark.labels)
+    context = mitigation_context(
+        benchmark,
+        mitigation,
+        model=model,
+        params=params or {},
+        seed=seed,
+        train_split=train_split,
+        group_source=group_source,
+        group_labels=group_labels,
+    )
+    estimator = context.new_model()
+    check_input_kind(estimator, context.train.inputs)
+    if last_epochs is None:
+        estimator.close()  # only the input-kind check used it; the method makes its own
+    elif mitigation.name != ERM:
+        raise ConfigError(
+            f"average_last_epochs applies to the plain fit (erm), not to {mitigation.name}."
+        )
     details: dict[str, dict[str, Any]] = {}
+    predictor: Predictor = estimator
 
     def predict_all() -> dict[str, np.ndarray]:
         found = {}
         for name, table in tests.items():
-            proba = np.asarray(estimator.predict_proba(model_inputs(table)), dtype=np.float32)
+            proba = np.asarray(predictor.predict_proba(model_inputs(table)), dtype=np.float32)
             if proba.shape != (len(table), k):
                 raise DataError(
                     f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(table), k)}."
                 )
             found[name] = proba
-            if getattr(estimator, "prediction_details_", None) is not None:
-                details[name] = estimator.prediction_details_
+            if getattr(predictor, "prediction_details_", None) is not None:
+                details[name] = predictor.prediction_details_  # type: ignore[attr-defined]
         return found
 
     per_epoch: dict[int, dict[str, np.ndarray]] = {}
-    if last_epochs is not None:
-        first = int(getattr(estimator, "epochs", last_epochs)) - last_epochs + 1
-        estimator.on_epoch_end(
-            lambda epoch: per_epoch.update({epoch: predict_all()}) if epoch >= first else None
-        )
     try:
         started = time.perf_counter()
-        estimator.fit(
-            train_inputs,
-            labels.ranks(train[LABEL], where=f"The {train_split} split"),
-            n_classes=k,
-            validation=validation,
-        )
+        if last_epochs is None:
+            predictor = mitigation.fit(context)
+        else:
+            # Per-epoch predictions need the backend itself, so erm's fit is spelled out here.
+            first = int(getattr(estimator, "epochs", last_epochs)) - last_epochs + 1
+            estimator.on_epoch_end(
+                lambda epoch: per_epoch.update({epoch: predict_all()}) if epoch >= first else None
+            )
+            estimator.fit(
+                context.train.inputs,
+                context.train.labels,
+                n_classes=k,
+                validation=context.validation_pair(),
+            )
         fitted_at = time.perf_counter()
         probabilities = predict_all() if last_epochs is None else {}
     finally:
-        estimator.close()
-    usage = dict(estimator.usage_) if getattr(estimator, "usage_", None) else None
+        if predictor is not estimator or last_epochs is not None:  # the probe is closed already
+            predictor.close()
+    usage = dict(predictor.usage_) if getattr(predictor, "usage_", None) else None  # type: ignore[attr-defined]
     return Fitted(
         probabilities,
         fitted_at - started,
@@ -151,6 +188,7 @@ def fit_predict_frames(
         details,
         usage,
         epochs=per_epoch,
+        groups_read=context.group_source,
     )
 
 

@@ -1,7 +1,9 @@
-"""Expand a spec into benchmarks (built once each) and cells (dataset, shortcut, λ, model, seed).
+"""Expand a spec into benchmarks (built once each) and cells (dataset, shortcut, λ, model,
+mitigation, seed).
 
 A cell's id is the hash of everything that determines its result, so a resumed or extended run
-recognises the cells it already has. With ``vary: data`` or ``both`` each seed has its own
+recognises the cells it already has. A plain erm cell hashes what a cell hashed before
+mitigations existed (see :mod:`~shortcutlab.experiments.mitigation_spec`). With ``vary: data`` or ``both`` each seed has its own
 benchmark build (build seed ``build_seed + seed``), and a build's id includes its seed.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from shortcutlab.experiments.mitigation_spec import PLAIN, MitigationSpec
 from shortcutlab.experiments.replicates import plan_replicates
 from shortcutlab.experiments.spec import (
     DatasetSpec,
@@ -48,11 +51,16 @@ class CellPlan:
     seed: int  # the replicate: what results group and show
     fit_seed: int  # the seed the model is fitted with (see replicates.plan_replicates)
     config: dict[str, Any] = field(hash=False, compare=False)
+    mitigation: MitigationSpec = PLAIN
+    groups: str = "auto"
+    group_labels: str = "train"
 
 
 def plan_grid(spec: ExperimentSpec) -> tuple[list[BenchmarkPlan], list[CellPlan]]:
-    """All benchmarks and cells of the spec, in a fixed order (dataset, shortcut, λ, model, seed)."""
+    """All benchmarks and cells of the spec, in a fixed order (dataset, shortcut, λ, model,
+    mitigation, seed)."""
     replicates = plan_replicates(spec.seeds, vary=spec.vary, build_seed=spec.build_seed)
+    settings = spec.mitigation
     benchmarks: list[BenchmarkPlan] = []
     cells: list[CellPlan] = []
     for dataset in spec.datasets:
@@ -82,21 +90,26 @@ def plan_grid(spec: ExperimentSpec) -> tuple[list[BenchmarkPlan], list[CellPlan]
                 benchmarks += builds.values()
                 for model in spec.models:
                     model_config = {"name": model.name, "params": model.params}
-                    for replicate in replicates:
-                        bench = builds[replicate.build_seed]
-                        cell_config = {
-                            "benchmark": bench.config,
-                            "model": model_config,
-                            "seed": replicate.fit_seed,
-                        }
-                        cells.append(
-                            CellPlan(
-                                canonical_hash(cell_config),
-                                bench,
-                                model,
-                                replicate.seed,
-                                replicate.fit_seed,
-                                cell_config,
+                    for mitigation in spec.mitigations:
+                        for replicate in replicates:
+                            bench = builds[replicate.build_seed]
+                            cell_config = {
+                                "benchmark": bench.config,
+                                "model": model_config,
+                                "seed": replicate.fit_seed,
+                                **mitigation.cell_config(settings.groups, settings.group_labels),
+                            }
+                            cells.append(
+                                CellPlan(
+                                    canonical_hash(cell_config),
+                                    bench,
+                                    model,
+                                    replicate.seed,
+                                    replicate.fit_seed,
+                                    cell_config,
+                                    mitigation,
+                                    settings.groups,
+                                    settings.group_labels,
+                                )
                             )
-                        )
     return benchmarks, cells

@@ -1,4 +1,5 @@
-"""One MPS task in a worker: fit the model on the Imbalanced and on the Balanced split of a build,
+"""One MPS task in a worker: fit the model (under the cell's mitigation, erm by default: a method
+replaces the backbone's training in both fits) on the Imbalanced and on the Balanced split of a build,
 predict its test set (and the other attributes' test sets: cross-testing, paper 002 A.7), score.
 
 Stored predictions are named ``{fit}/{test}``: ``imbalanced/test``, ``balanced/test``,
@@ -20,8 +21,17 @@ from shortcutlab.data.loading import LABEL
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import DataError
 from shortcutlab.experiments.cell import fit_predict_frames, predicted_labels
-from shortcutlab.experiments.worker import TaskOutcome, done_outcome, failed_outcome, pin_threads
+from shortcutlab.experiments.worker import (
+    TaskOutcome,
+    done_outcome,
+    failed_outcome,
+    groups_record,
+    mitigation_keywords,
+    pin_threads,
+)
 from shortcutlab.metrics import group_accuracies, mps_gaps, per_label_accuracy
+from shortcutlab.mitigations import Mitigation
+from shortcutlab.mitigations.groups import AUTO
 from shortcutlab.splits.benchmark import Benchmark
 
 FITS = ("imbalanced", "balanced")
@@ -53,6 +63,9 @@ class MpsTask:
     cpus: float = 1.0
     gpus: float = 0.0
     shared_fit: bool = False
+    mitigation: Mitigation | None = None  # both fits are trained under it (None: erm)
+    groups: str = AUTO
+    group_labels: str = "train"
 
     def benchmark_dirs(self) -> dict[str, str]:
         return {
@@ -87,6 +100,7 @@ def execute_mps(task: MpsTask, benchmarks: Mapping[str, Benchmark]) -> TaskOutco
                 task.model_params,
                 task.cells[0][1],
                 last_epochs=task.average_last_epochs,
+                **mitigation_keywords(task),
             )
             fit_seconds += fitted.fit_seconds
             predict_seconds += fitted.predict_seconds
@@ -119,6 +133,7 @@ def execute_mps(task: MpsTask, benchmarks: Mapping[str, Benchmark]) -> TaskOutco
         metrics = score_mps(truths, groups, predictions, own.labels.values)
         if epochs:
             metrics["epochs"] = epochs
+        metrics |= groups_record(fitted, task.mitigation, task.group_labels)
     except Exception as exc:  # noqa: BLE001 - a failed cell is recorded, the grid goes on
         return failed_outcome(task, exc, started)
     return done_outcome(task, metrics, probabilities, fit_seconds, predict_seconds, started)

@@ -1,4 +1,5 @@
-"""Expand an MPS spec into builds (dataset, attribute, build seed) and cells (+ model, seed).
+"""Expand an MPS spec into builds (dataset, attribute, build seed) and cells (+ model,
+mitigation, seed).
 
 A cell fits its model on the Imbalanced and on the Balanced split of its build and predicts its
 own test set and, with ``cross_test``, the test set of every other attribute built from the same
@@ -19,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from shortcutlab.experiments.mitigation_spec import PLAIN, MitigationSpec
 from shortcutlab.experiments.mps_spec import AttributeSpec, MpsModelSpec, MpsSpec
 from shortcutlab.experiments.replicates import plan_replicates
 from shortcutlab.experiments.spec_entries import DatasetSpec, canonical_hash
@@ -48,12 +50,17 @@ class MpsCellPlan:
     fit_seed: int  # the seed both fits use (see replicates.plan_replicates)
     cross: tuple[MpsBuildPlan, ...]  # the other attributes' builds whose test sets it predicts
     config: dict[str, Any] = field(hash=False, compare=False)
+    mitigation: MitigationSpec = PLAIN  # the method both fits are trained under
+    groups: str = "auto"
+    group_labels: str = "train"
 
 
 def plan_mps_grid(spec: MpsSpec) -> tuple[list[MpsBuildPlan], list[MpsCellPlan]]:
-    """All builds and cells of the spec, in a fixed order (dataset, attribute, model, seed)."""
+    """All builds and cells of the spec, in a fixed order (dataset, attribute, model, mitigation,
+    seed)."""
     replicates = plan_replicates(spec.seeds, vary=spec.vary, build_seed=spec.build_seed)
     build_seeds = list(dict.fromkeys(r.build_seed for r in replicates))
+    settings = spec.mitigation
     builds: dict[tuple[str, str, int], MpsBuildPlan] = {}
     for dataset in spec.datasets:
         for attribute in spec.attributes:
@@ -79,28 +86,33 @@ def plan_mps_grid(spec: MpsSpec) -> tuple[list[MpsBuildPlan], list[MpsCellPlan]]
                 model_config = {"name": model.name, "params": model.params}
                 if model.average_last_epochs:
                     model_config["average_last_epochs"] = model.average_last_epochs
-                for replicate in replicates:
-                    build = builds[(dataset.name, attribute.label, replicate.build_seed)]
-                    cross = tuple(
-                        builds[(dataset.name, other.label, replicate.build_seed)]
-                        for other in spec.attributes
-                        if spec.cross_test and other.label != attribute.label
-                    )
-                    config = {
-                        "benchmark": build.config,
-                        "model": model_config,
-                        "seed": replicate.fit_seed,
-                        "cross_test": [b.config for b in cross],
-                    }
-                    cells.append(
-                        MpsCellPlan(
-                            canonical_hash(config),
-                            build,
-                            model,
-                            replicate.seed,
-                            replicate.fit_seed,
-                            cross,
-                            config,
+                for mitigation in spec.mitigations:
+                    for replicate in replicates:
+                        build = builds[(dataset.name, attribute.label, replicate.build_seed)]
+                        cross = tuple(
+                            builds[(dataset.name, other.label, replicate.build_seed)]
+                            for other in spec.attributes
+                            if spec.cross_test and other.label != attribute.label
                         )
-                    )
+                        config = {
+                            "benchmark": build.config,
+                            "model": model_config,
+                            "seed": replicate.fit_seed,
+                            "cross_test": [b.config for b in cross],
+                            **mitigation.cell_config(settings.groups, settings.group_labels),
+                        }
+                        cells.append(
+                            MpsCellPlan(
+                                canonical_hash(config),
+                                build,
+                                model,
+                                replicate.seed,
+                                replicate.fit_seed,
+                                cross,
+                                config,
+                                mitigation,
+                                settings.groups,
+                                settings.group_labels,
+                            )
+                        )
     return list(builds.values()), cells

@@ -1,6 +1,6 @@
 """Results of an MPS run: per-cell scores, per-group statistics, cross-testing, label distributions.
 
-A group is (dataset, attribute, model) over seeds (:mod:`shortcutlab.experiments.mps_summary`);
+A group is (dataset, attribute, model, mitigation) over seeds (:mod:`shortcutlab.experiments.mps_summary`);
 the traditional worst-group accuracy is recomputed here from each cell's per-group accuracies
 with the spec's ``min_group_size``; the cross-testing table averages each (trained on, tested
 on) pair's W-ACC and ACC over the distinct fits; the label distributions come from the build
@@ -20,6 +20,7 @@ import pandas as pd
 
 from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.experiments.cell import predicted_labels
+from shortcutlab.experiments.mitigation_spec import fit_id, spec_mitigations
 from shortcutlab.experiments.mps_cell import FITS, OWN_TEST, prediction_name
 from shortcutlab.experiments.mps_summary import (
     MPS_IDENTITY,
@@ -31,7 +32,12 @@ from shortcutlab.experiments.mps_summary import (
 from shortcutlab.experiments.run_folder import BENCHMARKS
 from shortcutlab.experiments.spec_entries import option_label
 from shortcutlab.experiments.store import ResultStore
-from shortcutlab.experiments.summary import SeedOutcome, mean_std
+from shortcutlab.experiments.summary import (
+    SeedOutcome,
+    group_provenance,
+    group_provenance_of,
+    mean_std,
+)
 from shortcutlab.reports import mps_tables
 from shortcutlab.splits.benchmark import MANIFEST
 
@@ -94,6 +100,7 @@ def load_mps_results(
         rows.append(
             dict(zip(MPS_IDENTITY, keys, strict=True))
             | mps_group_statistics(seeds, pairs, n_classes=n_classes, n_resamples=n_resamples)
+            | group_provenance_of(part, cells)
         )
     counts, entropy = _manifests(run_dir, cells)
     return MpsRunResults(
@@ -114,10 +121,11 @@ def _identity(record: Any) -> dict[str, Any]:
         "dataset": record.dataset,
         "attribute": record.shortcut,
         "model": record.model,
+        "mitigation": record.mitigation,
         "dominance": record.strength,
         "seed": record.seed,
-        # Seeds that share a fit (a seed-independent model on one build) are one measurement.
-        "fit_id": f"{record.benchmark_id}/{record.model}" if record.shared_fit else record.cell_id,
+        # Seeds that share a fit (a seed-independent fit on one build) are one measurement.
+        "fit_id": fit_id(record),
     }
 
 
@@ -127,6 +135,7 @@ def _flatten(frame: pd.DataFrame, min_size: int) -> pd.DataFrame:
         scores = record.metrics["tests"][OWN_TEST]
         epochs = record.metrics.get("epochs")
         row = _identity(record) | {"epochs": len(epochs["imbalanced"]) if epochs else None}
+        row |= group_provenance(record.metrics)
         smallest = []
         for fit in FITS:
             row[f"accuracy_{fit}"] = scores[f"accuracy_{fit}"]
@@ -165,7 +174,7 @@ def _cross(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _cross_groups(cross: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    keys = ["dataset", "model", "attribute", "tested_on"]
+    keys = ["dataset", "model", "mitigation", "attribute", "tested_on"]
     for values, part in cross.groupby(keys, sort=False):
         distinct = part.drop_duplicates("fit_id")
         row = dict(zip(keys, values, strict=True)) | {"distinct_fits": len(distinct)}
@@ -190,6 +199,9 @@ def _order(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
         "_dataset": frame["dataset"].map({d["name"]: i for i, d in enumerate(spec["datasets"])}),
         "_attribute": frame["attribute"].map(attributes),
         "_model": frame["model"].map({m["id"]: i for i, m in enumerate(spec["models"])}),
+        "_mitigation": frame["mitigation"].map(
+            {m["id"]: i for i, m in enumerate(spec_mitigations(spec))}
+        ),
     }
     if "tested_on" in frame:
         rank["_tested_on"] = frame["tested_on"].map(attributes)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.loading import LABEL, ROW_ID, LoadedTable
+from shortcutlab.experiments.mitigation_spec import check_paired_data
 from shortcutlab.experiments.mps_cell import OWN_TEST, MpsTask, cross_test_name, cross_test_table
 from shortcutlab.experiments.mps_grid import MpsBuildPlan, MpsCellPlan, plan_mps_grid
 from shortcutlab.experiments.mps_spec import MpsSpec
@@ -28,6 +29,8 @@ from shortcutlab.experiments.run_folder import (
     finished_cells,
     fit_groups,
     has_text_pair,
+    mitigation_fields,
+    mitigation_suffix,
     pending_work,
 )
 from shortcutlab.experiments.store import ResultStore
@@ -77,6 +80,7 @@ def check_mps_models(spec: MpsSpec, tables: Tables) -> None:
             len(dataset.labels or pool.frame[LABEL].unique()),
             paired=has_text_pair(pool),
         )
+        check_paired_data(spec.mitigation, has_text_pair(pool), dataset.name)
 
 
 def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -> Benchmark:
@@ -98,7 +102,7 @@ def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -
 
 
 def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[MpsTask]:
-    """One task per pair of fits: the seeds of a seed-independent model share it."""
+    """One task per pair of fits: the seeds of a seed-independent fit share it."""
     return [
         MpsTask(
             benchmark_id=group[0].benchmark.id,
@@ -110,7 +114,8 @@ def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[Mp
             average_last_epochs=group[0].model.average_last_epochs,
             cpus=group[0].model.cpus,
             gpus=group[0].model.gpus,
-            shared_fit=key[2] is None,
+            shared_fit=key[-1] is None,
+            **mitigation_fields(group[0]),
         )
         for key, group in fit_groups(cells).items()
     ]
@@ -155,4 +160,7 @@ def _build_needed(
 
 
 def describe_mps(cell: MpsCellPlan) -> str:
-    return f"{cell.benchmark.dataset.name} {cell.benchmark.label} {cell.model.id} seed {cell.seed}"
+    return (
+        f"{cell.benchmark.dataset.name} {cell.benchmark.label} "
+        f"{cell.model.id}{mitigation_suffix(cell)} seed {cell.seed}"
+    )

@@ -21,6 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.experiments.mitigation_spec import (
+    MITIGATION_KEYS,
+    MitigationSettings,
+    MitigationSpec,
+    check_mitigation_plan,
+    check_no_epoch_averaging,
+    parse_mitigation_settings,
+)
 from shortcutlab.experiments.replicates import VARY
 from shortcutlab.experiments.spec_entries import (
     MODEL_ENGINE_KEYS,
@@ -44,6 +52,7 @@ from shortcutlab.experiments.spec_values import (
     natural,
     unique,
 )
+from shortcutlab.mitigations.groups import MPS_GROUP
 
 MPS_TOP_KEYS = (
     "family",
@@ -59,6 +68,7 @@ MPS_TOP_KEYS = (
     "bootstrap",
     "cross_test",
     "min_group_size",
+    *MITIGATION_KEYS,
 )
 BUILD_KEYS = (
     "dominance",
@@ -135,8 +145,13 @@ class MpsSpec:
     cross_test: bool = True
     min_group_size: int = MIN_GROUP_SIZE
     base_dir: str = "."
+    mitigation: MitigationSettings = field(default_factory=MitigationSettings)
 
     family = "mps"
+
+    @property
+    def mitigations(self) -> list[MitigationSpec]:
+        return self.mitigation.mitigations
 
     def resolved(self) -> dict[str, Any]:
         """The spec with every default filled in, as stored with the results."""
@@ -153,6 +168,7 @@ class MpsSpec:
             "bootstrap": self.bootstrap,
             "cross_test": self.cross_test,
             "min_group_size": self.min_group_size,
+            **self.mitigation.resolved(),
         }
 
     def fingerprint(self) -> str:
@@ -189,12 +205,28 @@ def parse_mps_spec(
     cross_test = raw.get("cross_test", True)
     if not isinstance(cross_test, bool):
         raise ConfigError(f"{source}: cross_test must be true or false. Got {cross_test!r}.")
+    build = _build_options(raw.get("mps") or {}, f"{source}: mps")
+    mitigation = parse_mitigation_settings(raw, source)
+    check_mitigation_plan(
+        mitigation,
+        models,
+        source,
+        group_columns=_group_columns(attributes),
+        held_out=None
+        if (build.get("validation_size") or 0) > 0
+        else "Set validation_size under mps: in the spec (e.g. 0.1).",
+    )
+    for i, model in enumerate(models):
+        try:
+            check_no_epoch_averaging(mitigation, bool(model.average_last_epochs))
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: models[{i}] ({model.id}): {exc}") from exc
     return MpsSpec(
         name=str(raw.get("name", "mps")),
         datasets=datasets,
         attributes=attributes,
         models=models,
-        build=_build_options(raw.get("mps") or {}, f"{source}: mps"),
+        build=build,
         seeds=parse_seeds(raw, source),
         vary=choice(raw.get("vary", "model"), VARY, f"{source}: vary"),
         build_seed=natural(raw.get("build_seed", 0), f"{source}: build_seed"),
@@ -204,7 +236,17 @@ def parse_mps_spec(
             raw.get("min_group_size", MIN_GROUP_SIZE), f"{source}: min_group_size", minimum=1
         ),
         base_dir=str(base),
+        mitigation=mitigation,
     )
+
+
+def _group_columns(attributes: list[AttributeSpec]) -> tuple[str, ...]:
+    """Columns every build of the grid carries that name groups: ``group`` (label|value) and the
+    attribute's own value column when all attributes share it."""
+    from shortcutlab.attributes import make_attribute
+
+    columns = {make_attribute(a.name, a.constructor_options()).column for a in attributes}
+    return (MPS_GROUP, *sorted(columns)) if len(columns) == 1 else (MPS_GROUP,)
 
 
 def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:

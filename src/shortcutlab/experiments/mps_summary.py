@@ -1,4 +1,4 @@
-"""The statistics of one MPS group (dataset, attribute, model) over seeds.
+"""The statistics of one MPS group (dataset, attribute, model, mitigation) over seeds.
 
 Like :mod:`shortcutlab.experiments.summary` for the Maze Δ: seeds that share a fit count once;
 where only one distinct fit exists nothing varied, so spreads are NaN (printed ``—``) and the
@@ -21,6 +21,7 @@ import pandas as pd
 from shortcutlab.experiments.summary import (
     ALPHA,
     BOOTSTRAP_SEED,
+    GROUP_PROVENANCE,
     RESAMPLES_ROWS,
     RESAMPLES_ROWS_AND_FITS,
     SeedOutcome,
@@ -29,7 +30,7 @@ from shortcutlab.experiments.summary import (
 )
 from shortcutlab.metrics import bootstrap_mps_gaps, bootstrap_p_value, holm, percentile_interval
 
-MPS_IDENTITY = ("dataset", "attribute", "model")
+MPS_IDENTITY = ("dataset", "attribute", "model", "mitigation")
 FIT_METRICS = ("accuracy", "w_acc", "wga")
 GAPS = ("delta_isolated", "delta_overall", "zeta")
 TESTED = ("delta_isolated", "delta_overall")  # ζ is a dispersion, not a test of the attribute
@@ -120,7 +121,8 @@ def apply_mps_holm(groups: pd.DataFrame) -> pd.DataFrame:
     for gap, values in zip(STARRED, adjusted, strict=True):
         groups[f"p_{gap}_holm"] = values
         groups[f"significant_{gap}"] = values < ALPHA
-    return groups[[c for c in [*MPS_IDENTITY, *mps_statistic_columns()] if c in groups]]
+    columns = [*MPS_IDENTITY, *mps_statistic_columns(), *GROUP_PROVENANCE]
+    return groups[[c for c in columns if c in groups]]
 
 
 def worst_group_accuracy(

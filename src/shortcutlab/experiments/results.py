@@ -1,8 +1,9 @@
 """Results of a run: per-cell metrics, per-group statistics over seeds, paper-style tables.
 
-A group is (dataset, model, shortcut, λ). Its statistics come from the engine that ``evaluate``
-uses (:mod:`shortcutlab.experiments.summary`); Holm–Bonferroni runs over all groups of the grid,
-per metric, and decides the paper's ``*``.
+A group is (dataset, model, mitigation, shortcut, λ). Its statistics come from the engine that
+``evaluate`` uses (:mod:`shortcutlab.experiments.summary`); Holm–Bonferroni runs over all groups
+of the grid, per metric, and decides the paper's ``*``. A grid with mitigations also compares
+each with erm on the same rows (:mod:`shortcutlab.experiments.mitigation_summary`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import pandas as pd
 
 from shortcutlab.experiments.cat_results import CatRunResults, load_cat_results
 from shortcutlab.experiments.cell import EVAL_SPLITS, METRICS, paired_indices, predicted_labels
+from shortcutlab.experiments.mitigation_spec import baseline_id, fit_id, spec_mitigations
+from shortcutlab.experiments.mitigation_summary import compare_with_erm, whole_test_reader
 from shortcutlab.experiments.mps_results import MpsRunResults, load_mps_results
 from shortcutlab.experiments.store import ResultStore
 from shortcutlab.experiments.summary import (
@@ -22,8 +25,11 @@ from shortcutlab.experiments.summary import (
     PairedPredictions,
     SeedOutcome,
     apply_holm,
+    group_provenance,
+    group_provenance_of,
     group_statistics,
 )
+from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
 GROUP = list(IDENTITY)
@@ -37,6 +43,22 @@ class RunResults:
     spec: dict[str, Any]
     cells: pd.DataFrame
     groups: pd.DataFrame
+    comparisons: pd.DataFrame  # each mitigation against erm (empty without mitigations)
+
+    @property
+    def has_mitigations(self) -> bool:
+        """Whether the run crossed models with methods other than the plain fit."""
+        return bool(self.spec.get("mitigations"))
+
+    def table3(self, metric: str = "accuracy", *, marked: bool = True) -> pd.DataFrame:
+        """Maze Table 3 layout: Test / Anti / Δ per mitigation (see
+        :func:`shortcutlab.reports.mitigation_tables.table3`)."""
+        return table3(self.groups, metric=metric, marked=marked)
+
+    def vs_erm(self, metric: str = "accuracy") -> pd.DataFrame:
+        """Each mitigation against erm on the same rows (see
+        :func:`shortcutlab.reports.mitigation_tables.vs_erm_table`)."""
+        return vs_erm_table(self.comparisons, metric=metric)
 
     def table1(self, *, marked: bool = False) -> pd.DataFrame:
         """Table-1 style at each dataset's strongest λ (see :func:`shortcutlab.reports.tables.table1`)."""
@@ -103,12 +125,12 @@ class RunResults:
     def delta_frame(self, dataset: str, metric: str) -> pd.DataFrame:
         """Rows for the Δ-vs-λ figure of one dataset: series (shortcut / model), λ, Δ and its interval."""
         part = self.groups[self.groups["dataset"] == dataset]
-        several_models = part["model"].nunique() > 1
+        shown = [c for c in ("model", "mitigation") if part[c].nunique() > 1]
         return pd.DataFrame(
             {
                 "series": [
-                    f"{s} / {m}" if several_models else s
-                    for s, m in zip(part["shortcut"], part["model"], strict=True)
+                    " / ".join([row["shortcut"], *(row[c] for c in shown)])
+                    for _, row in part.iterrows()
                 ],
                 "strength": part["strength"],
                 "delta": part[f"delta_{metric}_mean"],
@@ -133,8 +155,20 @@ def load_results(
         frame = store.spec_cells()
         cells = _flatten(frame, spec)
         scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
-        groups = _groups(cells, scores, store, bootstrap or int(spec.get("bootstrap", 1000)))
-    return RunResults(run_dir=run_dir, spec=spec, cells=cells, groups=groups)
+        n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
+        groups = _groups(cells, scores, store, n_resamples)
+        comparisons = compare_with_erm(
+            cells,
+            scores,
+            baseline_id(spec),
+            lambda cell_id, benchmark_id: _paired_predictions(store, cell_id, benchmark_id),
+            whole_test_reader(store),
+            n_classes=store.probabilities(cells["cell_id"].iloc[0], "test").shape[1],
+            n_resamples=n_resamples,
+        )
+    return RunResults(
+        run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
+    )
 
 
 def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
@@ -148,16 +182,16 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
                 "benchmark_id",
                 "dataset",
                 "model",
+                "mitigation",
                 "shortcut",
                 "strength",
                 "seed",
                 "shared_fit",
             )
         }
-        # Seeds that share a fit (a seed-independent model on one build) are one measurement.
-        row["fit_id"] = (
-            f"{record.benchmark_id}/{record.model}" if record.shared_fit else record.cell_id
-        )
+        # Seeds that share a fit (a seed-independent fit on one build) are one measurement.
+        row["fit_id"] = fit_id(record)
+        row |= group_provenance(metrics)
         for split in EVAL_SPLITS:
             if split not in metrics["splits"]:
                 continue
@@ -182,13 +216,14 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
     rank = {
         "dataset": {d["name"]: i for i, d in enumerate(spec["datasets"])},
         "model": {m["id"]: i for i, m in enumerate(spec["models"])},
+        "mitigation": {m["id"]: i for i, m in enumerate(spec_mitigations(spec))},
         "shortcut": {label: i for i, label in enumerate(_shortcut_labels(spec))},
     }
     keys = cells.assign(
         **{f"_{c}": cells[c].map(rank[c]) for c in rank}, _strength=-cells["strength"]
     )
     order = keys.sort_values(
-        ["_dataset", "_model", "_shortcut", "_strength", "seed"], kind="stable"
+        ["_dataset", "_model", "_mitigation", "_shortcut", "_strength", "seed"], kind="stable"
     ).index
     return cells.loc[order].reset_index(drop=True)
 
@@ -223,6 +258,7 @@ def _groups(
         rows.append(
             dict(zip(GROUP, keys, strict=True))
             | group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
+            | group_provenance_of(part, cells)
         )
     return apply_holm(pd.DataFrame(rows))  # the family: every group of the grid
 

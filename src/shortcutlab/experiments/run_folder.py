@@ -20,6 +20,7 @@ from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.data.writing import write_json
 from shortcutlab.errors import OutputExistsError, ShortcutlabError
 from shortcutlab.experiments.executors import make_executor
+from shortcutlab.experiments.mitigation_spec import PLAIN
 from shortcutlab.experiments.spec_entries import DatasetSpec, ModelSpec
 from shortcutlab.experiments.store import DATABASE, CellRecord, ResultStore
 from shortcutlab.experiments.worker import GridTask, TaskOutcome
@@ -81,19 +82,40 @@ def pending_work(
     )
 
 
-def fit_key(cell: Any) -> tuple[str, str, int | None]:
-    """Cells with one key share their fit(s): the seeds of a seed-independent model on one build.
-    ``cell`` is a family's cell plan (``benchmark.id``, ``model``, ``fit_seed``)."""
+FitKey = tuple[str, str, str, int | None]
+
+
+def fit_key(cell: Any) -> FitKey:
+    """Cells with one key share their fit(s): the seeds of one build whose fit cannot depend on
+    its seed (a seed-independent model under a method that draws no random numbers itself).
+    ``cell`` is a family's cell plan (``benchmark.id``, ``model``, ``mitigation``, ``fit_seed``)."""
     seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
-    return cell.benchmark.id, cell.model.id, cell.fit_seed if seeded else None
+    mitigation = getattr(cell, "mitigation", PLAIN)
+    seeded = mitigation.make().depends_on_seed(seeded)
+    return cell.benchmark.id, cell.model.id, mitigation.id, cell.fit_seed if seeded else None
 
 
-def fit_groups(cells: Iterable[Any]) -> dict[tuple[str, str, int | None], list[Any]]:
+def fit_groups(cells: Iterable[Any]) -> dict[FitKey, list[Any]]:
     """Cells grouped by :func:`fit_key`: one task per group."""
-    groups: dict[tuple[str, str, int | None], list[Any]] = {}
+    groups: dict[FitKey, list[Any]] = {}
     for cell in cells:
         groups.setdefault(fit_key(cell), []).append(cell)
     return groups
+
+
+def mitigation_suffix(cell: Any) -> str:
+    """`` + reweight`` after a model's id in progress and failure messages (nothing for erm)."""
+    mitigation = getattr(cell, "mitigation", PLAIN)
+    return "" if mitigation == PLAIN else f" + {mitigation.id}"
+
+
+def mitigation_fields(cell: Any) -> dict[str, Any]:
+    """A task's mitigation keywords for ``cell``: the method instance and the group settings."""
+    return {
+        "mitigation": cell.mitigation.make(),
+        "groups": cell.groups,
+        "group_labels": cell.group_labels,
+    }
 
 
 def check_model_configs(models: Iterable[ModelSpec], n_labels: int, *, paired: bool) -> None:
@@ -235,12 +257,14 @@ def _count(report: RunReport, outcome: TaskOutcome, describe: Callable[[str], st
 
 def cell_identity(cell: Any, strength: float) -> dict[str, Any]:
     """What the store's cells row says of a cell plan besides its outcome: ``shortcut`` is the
-    build's label (a shortcut, or an MPS attribute), ``strength`` its λ (or resolved dominance)."""
+    build's label (a shortcut, or an MPS attribute), ``strength`` its λ (or resolved dominance),
+    ``mitigation`` the method's id."""
     return {
         "dataset": cell.benchmark.dataset.name,
         "shortcut": cell.benchmark.label,
         "strength": strength,
         "model": cell.model.id,
+        "mitigation": getattr(cell, "mitigation", PLAIN).id,
         "seed": cell.seed,
         "benchmark_id": cell.benchmark.id,
         "config": cell.config,
@@ -251,7 +275,7 @@ def outcome_records(
     outcome: TaskOutcome, identity: Callable[[str], dict[str, Any]]
 ) -> Iterable[CellRecord]:
     """The store records of an outcome's cells; ``identity(cell_id)`` gives the cell's dataset,
-    shortcut, strength, model, seed, benchmark_id and config."""
+    shortcut, strength, model, mitigation, seed, benchmark_id and config."""
     for cell in outcome.cells:
         yield CellRecord(
             cell_id=cell.cell_id,

@@ -16,6 +16,7 @@ from shortcutlab.data.loading import LABEL, LoadedTable
 from shortcutlab.experiments.cat_runner import plan_cat_run, run_cat_experiment
 from shortcutlab.experiments.cat_spec import CatSpec
 from shortcutlab.experiments.grid import BenchmarkPlan, CellPlan, plan_grid
+from shortcutlab.experiments.mitigation_spec import check_paired_data
 from shortcutlab.experiments.mps_runner import plan_mps_run, run_mps_experiment
 from shortcutlab.experiments.mps_spec import MpsSpec
 from shortcutlab.experiments.run_folder import (
@@ -32,6 +33,8 @@ from shortcutlab.experiments.run_folder import (
     fit_groups,
     fit_key,
     has_text_pair,
+    mitigation_fields,
+    mitigation_suffix,
     pending_work,
 )
 from shortcutlab.experiments.spec import DatasetSpec, ExperimentSpec, load_spec
@@ -61,13 +64,15 @@ def _distractors(dataset: DatasetSpec) -> dict[str, Any] | None:
 
 
 def check_models(spec: ExperimentSpec, tables: dict[str, tuple[LoadedTable, LoadedTable]]) -> None:
-    """Every model config is instantiated and checked against every dataset's label count."""
+    """Every model config is instantiated and checked against every dataset's label count, and
+    every mitigation against its input kind."""
     for dataset in spec.datasets:
         train = tables[dataset.name][0]
         labels = LabelSpace.infer(
             train.frame[LABEL].tolist(), given=dataset.labels, source=f"dataset '{dataset.name}'"
         )
         check_model_configs(spec.models, len(labels), paired=has_text_pair(train))
+        check_paired_data(spec.mitigation, has_text_pair(train), dataset.name)
 
 
 def build_benchmark(
@@ -98,7 +103,7 @@ def build_benchmark(
 
 
 def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[Task]:
-    """One task per fit: the seeds of a seed-independent model share it."""
+    """One task per fit: the seeds of a seed-independent fit share it."""
     return [
         Task(
             benchmark_id=group[0].benchmark.id,
@@ -108,7 +113,8 @@ def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[T
             cells=[(c.id, c.fit_seed) for c in group],
             cpus=group[0].model.cpus,
             gpus=group[0].model.gpus,
-            shared_fit=key[2] is None,
+            shared_fit=key[-1] is None,
+            **mitigation_fields(group[0]),
         )
         for key, group in fit_groups(cells).items()
     ]
@@ -131,19 +137,19 @@ def plan_run(
 
 
 def estimate_seconds(out: str | Path, planned: list[PlannedCell]) -> float | None:
-    """Rough time left: the median fit time of finished cells of each model, times its pending fits."""
+    """Rough time left: the median fit time of finished cells of each (model, mitigation), times
+    its pending fits."""
     if not (Path(out) / DATABASE).exists():
         return None
     with ResultStore(Path(out) / DATABASE) as store:
         frame = store.cells()
     if frame.empty:
         return None
-    per_model = frame.groupby("model")["total_seconds"].median().to_dict()
-    pending = [p.cell for p in planned if not p.finished]
-    if any(c.model.id not in per_model for c in pending):
+    per_fit = frame.groupby(["model", "mitigation"])["total_seconds"].median().to_dict()
+    fits = {fit_key(p.cell) for p in planned if not p.finished}
+    if any((model, mitigation) not in per_fit for _, model, mitigation, _ in fits):
         return None
-    fits = {fit_key(c) for c in pending}
-    return sum(per_model[model] for _, model, _ in fits)
+    return sum(per_fit[(model, mitigation)] for _, model, mitigation, _ in fits)
 
 
 def run_experiment(
@@ -218,4 +224,7 @@ def _build_needed(
 
 
 def describe(cell: CellPlan) -> str:
-    return f"{cell.benchmark.dataset.name} {cell.benchmark.label} λ={cell.benchmark.strength:g} {cell.model.id} seed {cell.seed}"
+    return (
+        f"{cell.benchmark.dataset.name} {cell.benchmark.label} λ={cell.benchmark.strength:g} "
+        f"{cell.model.id}{mitigation_suffix(cell)} seed {cell.seed}"
+    )

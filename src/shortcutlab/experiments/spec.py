@@ -19,8 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from shortcutlab.data.loading import SHORTCUT
 from shortcutlab.errors import ConfigError
 from shortcutlab.experiments.cat_spec import parse_cat_spec
+from shortcutlab.experiments.mitigation_spec import (
+    MITIGATION_KEYS,
+    MitigationSettings,
+    MitigationSpec,
+    check_mitigation_plan,
+    parse_mitigation_settings,
+)
 from shortcutlab.experiments.mps_spec import parse_mps_spec
 from shortcutlab.experiments.replicates import VARY
 from shortcutlab.experiments.spec_entries import (
@@ -70,6 +78,7 @@ TOP_KEYS = (
     "seeds",
     "bootstrap",
     "family",
+    *MITIGATION_KEYS,
 )
 
 
@@ -109,9 +118,15 @@ class ExperimentSpec:
     vary: str = "model"
     bootstrap: int = 1000
     base_dir: str = "."
+    mitigation: MitigationSettings = field(default_factory=MitigationSettings)
+
+    @property
+    def mitigations(self) -> list[MitigationSpec]:
+        return self.mitigation.mitigations
 
     def resolved(self) -> dict[str, Any]:
-        """The spec with every default filled in, as stored with the results."""
+        """The spec with every default filled in, as stored with the results (the mitigation
+        keys only where they differ from the defaults, so older specs keep their hash)."""
         return {
             "name": self.name,
             "datasets": [d.resolved() for d in self.datasets],
@@ -126,6 +141,7 @@ class ExperimentSpec:
             "models": [m.resolved() for m in self.models],
             "seeds": self.seeds,
             "bootstrap": self.bootstrap,
+            **self.mitigation.resolved(),
         }
 
     def fingerprint(self) -> str:
@@ -180,6 +196,15 @@ def parse_spec(
         check_split_options = getattr(SHORTCUTS.get(shortcut.name), "check_split_options", None)
         if check_split_options is not None:
             check_split_options(strength_mode=strength_mode, schedule=None)
+    held_out = val_size(raw.get("val_size", 0.1), f"{source}: val_size")
+    mitigation = parse_mitigation_settings(raw, source)
+    check_mitigation_plan(
+        mitigation,
+        models,
+        source,
+        group_columns=(SHORTCUT,),  # a Maze build's columns: row_id, text, label, shortcut
+        held_out=None if held_out > 0 else "Set val_size in the spec (e.g. 0.2).",
+    )
     return ExperimentSpec(
         name=str(raw.get("name", "experiment")),
         datasets=datasets,
@@ -190,11 +215,12 @@ def parse_spec(
         strength_mode=strength_mode,
         test_strength=_test_strength(raw.get("test_strength", 1.0), f"{source}: test_strength"),
         sampling=choice(raw.get("sampling", "exact"), SAMPLING, f"{source}: sampling"),
-        val_size=val_size(raw.get("val_size", 0.1), f"{source}: val_size"),
+        val_size=held_out,
         build_seed=natural(raw.get("build_seed", 0), f"{source}: build_seed"),
         vary=choice(raw.get("vary", "model"), VARY, f"{source}: vary"),
         bootstrap=bootstrap(raw.get("bootstrap", 1000), f"{source}: bootstrap"),
         base_dir=str(base),
+        mitigation=mitigation,
     )
 
 

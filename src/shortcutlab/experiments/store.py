@@ -7,6 +7,7 @@ the coordinating process writes, so there is never a write conflict.
 Tables:
     meta         the resolved spec, its hash, the tool version
     cells        one row per finished cell: configuration, status, metrics, timings, versions
+                 (a store written before mitigations existed gains the mitigation column, 'erm')
     rows         per benchmark and split: row ids and label ranks (shared by all its cells)
     predictions  per cell and split: class probabilities (float32), so any metric can be recomputed
 """
@@ -36,6 +37,7 @@ CREATE TABLE IF NOT EXISTS cells (
     shortcut TEXT NOT NULL,
     strength REAL NOT NULL,
     model TEXT NOT NULL,
+    mitigation TEXT NOT NULL DEFAULT 'erm',
     seed INTEGER NOT NULL,
     benchmark_id TEXT NOT NULL,
     config TEXT NOT NULL,
@@ -79,6 +81,7 @@ class CellRecord:
     benchmark_id: str
     config: dict[str, Any]
     status: str
+    mitigation: str = "erm"
     metrics: dict[str, Any] | None = None
     error: str | None = None
     probabilities: dict[str, np.ndarray] | None = None
@@ -101,6 +104,15 @@ class ResultStore:
         )  # WAL + NORMAL: durable at each checkpoint, atomic always
         self.connection.execute("PRAGMA foreign_keys=ON")
         self.connection.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a store written by an older version up to the schema (its cells are erm cells)."""
+        columns = {row[1] for row in self.connection.execute("PRAGMA table_info(cells)")}
+        if "mitigation" not in columns:
+            self.connection.execute(
+                "ALTER TABLE cells ADD COLUMN mitigation TEXT NOT NULL DEFAULT 'erm'"
+            )
 
     @classmethod
     def for_run(cls, run_dir: str | Path) -> ResultStore:
@@ -195,15 +207,16 @@ class ResultStore:
             for record in records:
                 self.connection.execute("DELETE FROM cells WHERE cell_id = ?", (record.cell_id,))
                 self.connection.execute(
-                    "INSERT INTO cells (cell_id, dataset, shortcut, strength, model, seed, benchmark_id, config, status, "
-                    "metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit, versions) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO cells (cell_id, dataset, shortcut, strength, model, mitigation, seed, benchmark_id, "
+                    "config, status, metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit, versions) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.cell_id,
                         record.dataset,
                         record.shortcut,
                         record.strength,
                         record.model,
+                        record.mitigation,
                         record.seed,
                         record.benchmark_id,
                         json.dumps(record.config, sort_keys=True),
@@ -226,7 +239,7 @@ class ResultStore:
 
     def cells(self, *, status: str | None = "done") -> pd.DataFrame:
         """Finished cells as a DataFrame (metrics parsed into a dict column)."""
-        query = "SELECT cell_id, dataset, shortcut, strength, model, seed, benchmark_id, status, metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit FROM cells"
+        query = "SELECT cell_id, dataset, shortcut, strength, model, mitigation, seed, benchmark_id, status, metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit FROM cells"
         frame = pd.read_sql_query(
             query + (" WHERE status = ?" if status else ""),
             self.connection,

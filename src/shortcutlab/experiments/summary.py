@@ -1,6 +1,6 @@
 """The statistics of one group over seeds: the one engine behind ``evaluate``, the demo and ``results``.
 
-A group is one (dataset, model, shortcut, λ) measured over seeds. Seeds that share a fit (a
+A group is one (dataset, model, mitigation, shortcut, λ) measured over seeds. Seeds that share a fit (a
 seed-independent model on one benchmark build) count once: they are one measurement, not several.
 :func:`group_statistics` returns one tidy row (the columns of ``groups.csv``): mean and standard
 deviation of every metric, Δ = test − anti-test with VAR(Δ), a bootstrap 95 % interval of the mean
@@ -28,9 +28,28 @@ from shortcutlab.metrics import bootstrap_deltas, bootstrap_p_value, holm, perce
 ALPHA = 0.05
 # One convention everywhere: the same predictions give the same interval in evaluate and results.
 BOOTSTRAP_SEED = 0
-IDENTITY = ("dataset", "model", "shortcut", "strength")
+IDENTITY = ("dataset", "model", "mitigation", "shortcut", "strength")
+#: Where a mitigation's groups came from: the column, the spec's group_labels, the rows read.
+GROUP_PROVENANCE = ("group_source", "group_labels", "group_rows")
 RESAMPLES_ROWS_AND_FITS = "rows,fits"
 RESAMPLES_ROWS = "rows"
+
+
+def group_provenance(metrics: Mapping[str, Any]) -> dict[str, str]:
+    """A cell's group columns from its stored metrics ("" where its method read no groups)."""
+    read = metrics.get("groups") or {}
+    return {
+        column: read.get(key, "")
+        for column, key in zip(GROUP_PROVENANCE, ("source", "labels", "rows"), strict=True)
+    }
+
+
+def group_provenance_of(part: pd.DataFrame, cells: pd.DataFrame) -> dict[str, str]:
+    """A group's provenance columns (its first cell's), only when some method of the run read
+    groups, so a run without them keeps its columns."""
+    if not cells["group_source"].astype(bool).any():
+        return {}
+    return {column: part[column].iloc[0] for column in GROUP_PROVENANCE}
 
 
 @dataclass(frozen=True)
@@ -137,7 +156,7 @@ def apply_holm(groups: pd.DataFrame) -> pd.DataFrame:
         groups[f"significant_{metric}"] = (groups[f"p_{metric}_holm"] < ALPHA) & (
             groups[f"delta_{metric}_mean"] > 0
         )
-    return groups[[c for c in [*IDENTITY, *statistic_columns()] if c in groups]]
+    return groups[[c for c in [*IDENTITY, *statistic_columns(), *GROUP_PROVENANCE] if c in groups]]
 
 
 def records(groups: pd.DataFrame) -> list[dict[str, Any]]:

@@ -20,7 +20,16 @@ from typing import Any, Protocol
 import numpy as np
 
 from shortcutlab.errors import ShortcutlabError
-from shortcutlab.experiments.cell import fit_predict, predicted_labels, score, truths_and_pairing
+from shortcutlab.experiments.cell import (
+    Fitted,
+    fit_predict,
+    predicted_labels,
+    score,
+    truths_and_pairing,
+)
+from shortcutlab.mitigations import Mitigation
+from shortcutlab.mitigations.base import GROUPS_TRAIN
+from shortcutlab.mitigations.groups import AUTO
 from shortcutlab.provenance import environment
 from shortcutlab.splits.benchmark import Benchmark
 
@@ -53,7 +62,11 @@ class Task:
     cells: list[tuple[str, int]]  # (cell id, fit seed); several only when the seeds share one fit
     cpus: float = 1.0
     gpus: float = 0.0
-    shared_fit: bool = False  # the model cannot depend on its seed: one fit serves every seed
+    shared_fit: bool = False  # the fit cannot depend on its seed: one fit serves every seed
+    # The method itself travels (pickled), so a worker needs no registry entry for it.
+    mitigation: Mitigation | None = None
+    groups: str = AUTO
+    group_labels: str = "train"
 
     def benchmark_dirs(self) -> dict[str, str]:
         return {self.benchmark_id: self.benchmark_dir}
@@ -149,6 +162,26 @@ def failed_outcome(task: GridTask, exc: Exception, started: float) -> TaskOutcom
     return TaskOutcome(task=task, cells=failed, versions=environment())
 
 
+def mitigation_keywords(task: Any) -> dict[str, Any]:
+    """A task's method and group settings as keywords of :func:`fit_predict_frames`."""
+    return {
+        "mitigation": task.mitigation,
+        "group_source": task.groups,
+        "group_labels": task.group_labels,
+    }
+
+
+def groups_record(
+    fitted: Fitted, mitigation: Mitigation | None, group_labels: str
+) -> dict[str, Any]:
+    """What a cell's metrics record of the groups its method read: the column, the spec's
+    ``group_labels`` and the rows read (nothing when it read none)."""
+    if not fitted.groups_read or mitigation is None:
+        return {}
+    rows = "train" if mitigation.groups_needed == GROUPS_TRAIN else "validation"
+    return {"groups": {"source": fitted.groups_read, "labels": group_labels, "rows": rows}}
+
+
 def pin_threads(cpus: float) -> None:
     """Use exactly ``cpus`` threads for BLAS and torch, whatever the executor."""
     from threadpoolctl import threadpool_limits
@@ -169,13 +202,20 @@ def execute(task: Task, benchmark: Benchmark | None = None) -> TaskOutcome:
     try:
         bench = benchmark if benchmark is not None else load_benchmark(task.benchmark_dir)
         truths, pairing = truths_and_pairing(bench)
-        fitted = fit_predict(bench, task.model_name, task.model_params, task.cells[0][1])
+        fitted = fit_predict(
+            bench,
+            task.model_name,
+            task.model_params,
+            task.cells[0][1],
+            **mitigation_keywords(task),
+        )
         predictions = {
             split: predicted_labels(proba) for split, proba in fitted.probabilities.items()
         }
         metrics = score(truths, predictions, bench.labels.values, pairing, fitted.details)
         if fitted.usage:
             metrics["usage"] = fitted.usage
+        metrics |= groups_record(fitted, task.mitigation, task.group_labels)
     except Exception as exc:  # noqa: BLE001 - a failed cell is recorded, the grid goes on
         return failed_outcome(task, exc, started)
     return done_outcome(

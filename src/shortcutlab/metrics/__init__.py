@@ -9,6 +9,7 @@ from shortcutlab.metrics.classification import (
     per_label_accuracy,
 )
 from shortcutlab.metrics.significance import (
+    bootstrap_contrast,
     bootstrap_delta,
     bootstrap_deltas,
     bootstrap_p_value,
@@ -26,6 +27,7 @@ from shortcutlab.metrics.worst_group import (
 __all__ = [
     "INVALID",
     "accuracy",
+    "bootstrap_contrast",
     "bootstrap_delta",
     "bootstrap_deltas",
     "bootstrap_mps_gaps",

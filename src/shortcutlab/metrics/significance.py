@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from scipy.stats import binomtest, norm
 
@@ -43,9 +45,47 @@ def bootstrap_deltas(
     with ``resample_fits`` it also draws the fits with replacement (a two-level bootstrap, so the
     interval includes the variance between fits). The statistic is the delta averaged over fits.
     """
-    pred_a, pred_b = np.atleast_2d(pred_a), np.atleast_2d(pred_b)
+    return bootstrap_contrast(
+        y_true=y_true,
+        terms=[(1.0, pred_a), (-1.0, pred_b)],
+        n_classes=n_classes,
+        n_resamples=n_resamples,
+        seed=seed,
+        resample_fits=resample_fits,
+    )
+
+
+def bootstrap_contrast(
+    *,
+    y_true: np.ndarray,
+    terms: Sequence[tuple[float, np.ndarray]],
+    n_classes: int,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    resample_fits: bool = False,
+) -> dict[str, np.ndarray]:
+    """Bootstrap distribution of a signed sum of metrics, Σ sign · metric(predictions), for
+    accuracy and macro-F1, averaged over fits.
+
+    Each term's predictions are a (fits, rows) array on the same rows (fit ``j`` of every term
+    belongs together: a mitigation's fit and the erm fit of the same seed, say). Rows and (with
+    ``resample_fits``) fits are drawn as in :func:`bootstrap_deltas`, which is the contrast
+    ``[(+1, A), (-1, B)]``; the change of a drop between two methods is
+    ``[(+1, test_m), (-1, anti_m), (-1, test_erm), (+1, anti_erm)]``.
+
+    Examples:
+        A method right on test and anti-test rows (Δ = 0) against erm, right on test rows and wrong
+        on anti-test rows (Δ = 1): the drop changes by -1 in every resample.
+
+        >>> truth = np.array([0, 1, 0, 1])
+        >>> right, wrong = truth[None, :], 1 - truth[None, :]
+        >>> terms = [(1.0, right), (-1.0, right), (-1.0, right), (1.0, wrong)]
+        >>> bootstrap_contrast(y_true=truth, terms=terms, n_classes=2, n_resamples=5)["accuracy"].tolist()
+        [-1.0, -1.0, -1.0, -1.0, -1.0]
+    """
+    terms = [(float(sign), np.atleast_2d(pred)) for sign, pred in terms]
     y_true = np.asarray(y_true, dtype=np.int64)
-    n_rows, n_fits = len(y_true), len(pred_a)
+    n_rows, n_fits = len(y_true), len(terms[0][1])
     rng = np.random.default_rng(seed)
     deltas: dict[str, list[np.ndarray]] = {"accuracy": [], "macro_f1": []}
     chunk = max(1, min(n_resamples, 2_000_000 // max(n_rows, 1)))
@@ -62,9 +102,9 @@ def bootstrap_deltas(
         acc = np.zeros(size)
         f1 = np.zeros(size)
         base = offset + y_true[rows] * width
-        for fit, (fit_a, fit_b) in enumerate(zip(pred_a, pred_b, strict=True)):
-            for sign, pred in ((1.0, fit_a), (-1.0, fit_b)):
-                predicted = np.asarray(pred, dtype=np.int64)
+        for fit in range(n_fits):
+            for sign, predictions in terms:
+                predicted = np.asarray(predictions[fit], dtype=np.int64)
                 predicted = np.where(predicted < 0, n_classes, predicted)
                 codes = (base + predicted[rows]).ravel()
                 matrices = np.bincount(codes, minlength=size * n_classes * width)

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.registry import check_choice
-from shortcutlab.reports.tables import NOT_MEASURED
+from shortcutlab.reports.tables import NOT_MEASURED, with_mitigations
 
 GAP_TITLES = {"delta_isolated": "δ", "delta_overall": "Δ", "zeta": "ζ"}
 FIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced"}
@@ -34,7 +34,8 @@ def spread(mean: float, std: float) -> str:
 
 
 def gap_table(groups: pd.DataFrame) -> pd.DataFrame:
-    """Rows (model, attribute), columns (dataset, δ | Δ | ζ); ``*`` marks a significant δ."""
+    """Rows (model, attribute[, mitigation]: δ and Δ per method, MPS Table 3), columns (dataset,
+    δ | Δ | ζ); ``*`` marks a significant δ."""
 
     def cell(group: pd.Series, gap: str) -> str:
         star = "*" if group.get(f"significant_{gap}", False) else ""
@@ -71,8 +72,9 @@ def cross_test_table(cross: pd.DataFrame) -> pd.DataFrame:
     """Rows (model, dataset, trained on), columns (tested on, W-ACC | ACC); each cell is
     ``Balanced / Imbalanced`` (the paper's red / black), the mean over distinct fits."""
     tested = list(dict.fromkeys(cross["tested_on"]))
+    levels = ["model", *(["mitigation"] if with_mitigations(cross) else []), "dataset", "attribute"]
     index, data = [], []
-    for keys, part in cross.groupby(["model", "dataset", "attribute"], sort=False):
+    for keys, part in cross.groupby(levels, sort=False):
         by_test = {row["tested_on"]: row for _, row in part.iterrows()}
         values = []
         for test in tested:
@@ -91,7 +93,7 @@ def cross_test_table(cross: pd.DataFrame) -> pd.DataFrame:
     )
     return pd.DataFrame(
         data,
-        index=pd.MultiIndex.from_tuples(index, names=["model", "dataset", "trained on"]),
+        index=pd.MultiIndex.from_tuples(index, names=[*levels[:-1], "trained on"]),
         columns=columns,
     )
 
@@ -111,7 +113,8 @@ def mps_notes(groups: pd.DataFrame) -> list[str]:
         "ζ = ACC(Balanced) − W-ACC(Balanced), so Δ = ζ + δ (paper 002, A.5.4). W-ACC: the "
         "lowest accuracy within one true label (A.5.1), its label in parentheses.",
         f"* significant δ: Holm–Bonferroni-adjusted two-sided p < 0.05 over the {tests} δ tests "
-        "of this table (every dataset × attribute × model); p from a normal approximation on the "
+        f"of this table (every dataset × attribute × model{' × mitigation' if with_mitigations(groups) else ''}); "
+        "p from a normal approximation on the "
         "paired bootstrap standard error. Δ and ζ carry no star: Δ = ζ + δ and ζ > 0 whenever "
         "per-label accuracies differ, so Δ = 0 would be rejected without any attribute effect "
         "(its unadjusted p is in the csv/json output).",
@@ -192,31 +195,33 @@ def cross_notes() -> list[str]:
 
 
 def _by_dataset(groups: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
-    """Rows (model, attribute), columns (dataset, title) filled by ``columns[title](group)``."""
+    """Rows (model, attribute[, mitigation]), columns (dataset, title) filled by
+    ``columns[title](group)``; a run with mitigations gets a row per method (MPS Table 3)."""
     datasets = list(dict.fromkeys(groups["dataset"]))
-    models = list(dict.fromkeys(groups["model"]))
-    attributes = list(dict.fromkeys(groups["attribute"]))
-    found = {(g["model"], g["attribute"], g["dataset"]): g for _, g in groups.iterrows()}
+    levels = ["model", "attribute", *(["mitigation"] if with_mitigations(groups) else [])]
+    found = {(*(g[c] for c in levels), g["dataset"]): g for _, g in groups.iterrows()}
     index, data = [], []
-    for model in models:
-        for attribute in attributes:
-            if not any((model, attribute, d) in found for d in datasets):
-                continue
-            index.append((model, attribute))
-            data.append(
-                [
-                    make(found[(model, attribute, dataset)])
-                    if (model, attribute, dataset) in found
-                    else ""
-                    for dataset in datasets
-                    for make in columns.values()
-                ]
-            )
+    for key in dict.fromkeys(tuple(g[c] for c in levels) for _, g in _row_order(groups, levels)):
+        index.append(key)
+        data.append(
+            [
+                make(found[(*key, dataset)]) if (*key, dataset) in found else ""
+                for dataset in datasets
+                for make in columns.values()
+            ]
+        )
     return pd.DataFrame(
         data,
-        index=pd.MultiIndex.from_tuples(index, names=["model", "attribute"]),
+        index=pd.MultiIndex.from_tuples(index, names=levels),
         columns=pd.MultiIndex.from_product([datasets, list(columns)], names=["dataset", ""]),
     )
+
+
+def _row_order(groups: pd.DataFrame, levels: list[str]) -> Any:
+    """Rows sorted by each level's first appearance (spec order), model first."""
+    ranks = {c: {v: i for i, v in enumerate(dict.fromkeys(groups[c]))} for c in levels}
+    ordered = groups.assign(**{f"_{c}": groups[c].map(ranks[c]) for c in levels})
+    return ordered.sort_values([f"_{c}" for c in levels], kind="stable").iterrows()
 
 
 def _missing(value: Any) -> bool:

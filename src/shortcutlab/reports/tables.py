@@ -69,12 +69,19 @@ def per_label_table(result: Any) -> pd.DataFrame:
     ).T
 
 
+def with_mitigations(groups: pd.DataFrame) -> bool:
+    """Whether rows need a mitigation level: the groups hold a method other than plain erm."""
+    return "mitigation" in groups and bool((groups["mitigation"] != "erm").any())
+
+
 def table1(groups: pd.DataFrame, *, marked: bool = False) -> pd.DataFrame:
-    """Table-1 style at each dataset's strongest λ: rows (model, dataset, shortcut), columns
-    Test / Anti / Δ for accuracy and macro-F1. ``marked`` appends ``*`` to significant drops."""
+    """Table-1 style at each dataset's strongest λ: rows (model, [mitigation,] dataset, shortcut),
+    columns Test / Anti / Δ for accuracy and macro-F1. ``marked`` appends ``*`` to significant
+    drops."""
     strongest = groups.groupby("dataset")["strength"].transform("max")
     top = groups[groups["strength"] == strongest]
     columns = pd.MultiIndex.from_product([list(METRIC_NAMES.values()), ["Test", "Anti", "Δ"]])
+    names = ["model", *(["mitigation"] if with_mitigations(groups) else []), "dataset", "shortcut"]
     rows = []
     for _, group in top.iterrows():
         values: list[Any] = []
@@ -84,16 +91,16 @@ def table1(groups: pd.DataFrame, *, marked: bool = False) -> pd.DataFrame:
                 statistic_cell(group, "Anti-Test", metric, marked),
                 statistic_cell(group, "Δ", metric, marked),
             ]
-        rows.append(((group["model"], group["dataset"], group["shortcut"]), values))
-    index = pd.MultiIndex.from_tuples([r[0] for r in rows], names=["model", "dataset", "shortcut"])
+        rows.append((tuple(group[n] for n in names), values))
+    index = pd.MultiIndex.from_tuples([r[0] for r in rows], names=names)
     return pd.DataFrame([r[1] for r in rows], index=index, columns=columns)
 
 
 def maze_table(
     groups: pd.DataFrame, *, metric: str = "accuracy", marked: bool = False
 ) -> pd.DataFrame:
-    """Table-9 style: rows (dataset, model, shortcut, Test / Ori-Test / Anti-Test / Δ / VAR(Δ) /
-    Δ 95% CI), columns λ (descending). ``groups`` holds tidy statistics rows."""
+    """Table-9 style: rows (dataset, model, [mitigation,] shortcut, Test / Ori-Test / Anti-Test /
+    Δ / VAR(Δ) / Δ 95% CI), columns λ (descending). ``groups`` holds tidy statistics rows."""
     check_choice("metric", metric, tuple(METRIC_NAMES))
     if not isinstance(groups, pd.DataFrame) or groups.empty:
         raise ConfigError(
@@ -101,13 +108,12 @@ def maze_table(
             "EvaluationResult.to_frame() for one evaluation)."
         )
     strengths = sorted(groups["strength"].unique(), reverse=True)
+    levels = ["dataset", "model", *(["mitigation"] if with_mitigations(groups) else []), "shortcut"]
     index, data = [], []
-    for (dataset, model, shortcut), part in groups.groupby(
-        ["dataset", "model", "shortcut"], sort=False
-    ):
+    for keys, part in groups.groupby(levels, sort=False):
         by_strength = {row["strength"]: row for _, row in part.iterrows()}
         for name in TABLE9_ROWS:
-            index.append((dataset, model, shortcut, name))
+            index.append((*keys, name))
             data.append(
                 [
                     statistic_cell(by_strength[s], name, metric, marked)
@@ -118,7 +124,7 @@ def maze_table(
             )
     return pd.DataFrame(
         data,
-        index=pd.MultiIndex.from_tuples(index, names=["dataset", "model", "shortcut", "row"]),
+        index=pd.MultiIndex.from_tuples(index, names=[*levels, "row"]),
         columns=pd.Index(strengths, name="λ"),
     )
 
