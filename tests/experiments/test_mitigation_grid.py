@@ -138,6 +138,10 @@ def test_an_added_mitigation_only_adds_cells(registered):
             "The test-downsample mitigation has no parameter 'rows'",
         ),
         ({"mitigations": ["erm", {"name": "erm"}]}, "repeats a id"),
+        (  # a method's checks see the model's parameters before anything runs
+            {"mitigations": [{"name": "jtt", "first_params": {"Cx": 1}}]},
+            "mitigations[0] (jtt): The tfidf-logreg model has no parameter 'Cx'",
+        ),
         ({"group_labels": "heldout"}, "group_labels must be one of train, validation"),
         ({"mitigations": "erm"}, "mitigations must be a non-empty list"),
     ],

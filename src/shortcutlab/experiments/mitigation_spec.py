@@ -175,7 +175,7 @@ def check_mitigation_plan(
         try:
             check_group_settings(mitigation, settings.group_labels)
             for model in models:
-                mitigation.check_backend(model.name)
+                mitigation.check_backend(model.name, model.constructor_params())
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from exc
         if mitigation.groups_needed != GROUPS_NONE and not (
