@@ -51,6 +51,12 @@ def write(folder, *, model="tfidf-logreg", mitigations="[erm, test-downsample]",
             "dataset 'reviews' has single texts.",
             False,  # the input kind is known once the data is read: run, not --dry-run
         ),
+        (
+            {"mitigations": "[erm, cat-augment]"},
+            "The cat-augment mitigation needs paired inputs (text and text_pair), but the "
+            "dataset 'reviews' has single texts.",
+            False,
+        ),
     ],
 )
 def test_run_refuses_what_no_cell_could_run(tmp_path, changes, message, without_data):

@@ -196,7 +196,7 @@ def check_mitigation_plan(
 def check_paired_data(settings: MitigationSettings, paired: bool, dataset: str) -> None:
     """Refuse a method that augments pairs (``needs_pairs``) on a dataset of single texts."""
     for entry in settings.mitigations:
-        if not paired and getattr(MITIGATIONS.get(entry.name), "needs_pairs", False):
+        if not paired and MITIGATIONS.get(entry.name).needs_pairs:
             raise ConfigError(
                 f"The {entry.name} mitigation needs paired inputs (text and text_pair), but the "
                 f"dataset '{dataset}' has single texts. Give the dataset a text_pair column, or "

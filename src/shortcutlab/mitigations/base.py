@@ -100,6 +100,9 @@ class Mitigation(ABC):
     #: True when the method draws random numbers itself (subsamples, splits), so its result
     #: depends on the seed even for a seed-independent backend.
     uses_seed: ClassVar[bool] = False
+    #: True for methods that only make sense on paired inputs (text and text_pair): grids refuse
+    #: them on single-text data before anything runs.
+    needs_pairs: ClassVar[bool] = False
 
     def get_params(self) -> dict[str, Any]:
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]

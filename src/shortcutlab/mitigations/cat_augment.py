@@ -27,6 +27,7 @@ class CatAugment(Mitigation):
     name = "cat-augment"
     # llm-prompt reads pairs but learns nothing from training rows.
     backends = tuple(m for m in PAIR_MODELS if m != "llm-prompt")
+    needs_pairs = True
     uses_seed = True
 
     def __init__(self, default_label: str | None = None, replace: str = TEXT) -> None:
