@@ -26,6 +26,10 @@ def test_defaults_are_valid_and_backends_are_registered_models(name):
     assert mitigation.name == name
     assert mitigation.backends, f"{name} declares no backend"
     assert set(mitigation.backends) <= set(MODELS.names())
+    # get_params gives exactly the constructor keywords, so a method rebuilt from them is equal
+    rebuilt = make_mitigation(name, mitigation.get_params())
+    assert rebuilt.get_params() == mitigation.get_params()
+    assert set(mitigation.get_params()) == set(MITIGATIONS.parameters(name)) - {"args", "kwargs"}
 
 
 @pytest.mark.parametrize("name", [n for n in MITIGATIONS.names() if n != "erm"])

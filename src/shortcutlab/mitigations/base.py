@@ -105,7 +105,9 @@ class Mitigation(ABC):
     needs_pairs: ClassVar[bool] = False
 
     def get_params(self) -> dict[str, Any]:
-        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        parameters = inspect.signature(type(self).__init__).parameters.values()
+        keywords = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        names = [p.name for p in parameters if p.name != "self" and p.kind in keywords]
         return {name: getattr(self, name) for name in names}
 
     def check_params(self) -> None:  # noqa: B027 - optional hook
