@@ -38,12 +38,10 @@ def test_each_method_cites_its_paper(name):
     assert re.search(r"\b(19|20)\d\d\b", module.__doc__ or ""), f"{name}: no paper year cited"
 
 
-@pytest.mark.parametrize("name", MITIGATIONS.names())
+@pytest.mark.parametrize("name", [n for n in MITIGATIONS.names() if n != "erm"])
 def test_an_unsupported_backend_is_refused_naming_the_supported_ones(name):
-    mitigation = make_mitigation(name)
+    mitigation = make_mitigation(name)  # erm, the plain fit, supports every backend
     unsupported = [m for m in MODELS.names() if m not in mitigation.backends]
-    if not unsupported:
-        pytest.skip(f"{name} supports every backend")
     with pytest.raises(ConfigError) as error:
         mitigation.check_backend(unsupported[0])
     message = str(error.value)
