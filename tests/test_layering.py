@@ -32,8 +32,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
-    ("components", ("models", "shortcuts", "attributes")),
-    ("builders", ("splits", "corpus", "reports")),
+    ("components", ("models", "shortcuts", "attributes", "attribution")),
+    ("builders", ("splits", "corpus", "reports", "mitigations")),
     ("engine", ("experiments", "serving")),
     ("interface", ("cli", "__main__", "__init__")),
 )
