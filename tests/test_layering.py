@@ -32,10 +32,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
-    ("components", ("models", "shortcuts", "attributes")),
+    ("components", ("models", "shortcuts", "attributes", "attribution")),
     ("builders", ("splits", "corpus", "reports")),
-    # Mitigations train models on a benchmark's splits; attributions explain fitted models on them.
-    ("training methods", ("mitigations", "attribution")),
+    # Mitigations train models on a benchmark's splits; the engine runs them in grids.
+    ("training methods", ("mitigations",)),
     ("engine", ("experiments", "serving")),
     ("interface", ("cli", "__main__", "__init__")),
 )

@@ -24,6 +24,7 @@ def test_all_is_sorted_and_complete():
         "cat_augment",
         "evaluate_benchmark",
         "evaluate_suite",
+        "explain",
         "generate_corpus",
         "load_results",
         "load_spec",

@@ -34,6 +34,7 @@ _LAZY = {
     "cat_augment": "shortcutlab.splits.cat",
     "evaluate_benchmark": "shortcutlab.experiments.evaluate",
     "evaluate_suite": "shortcutlab.experiments.suite_eval",
+    "explain": "shortcutlab.experiments.explain",
     "generate_corpus": "shortcutlab.corpus",
     "load_results": "shortcutlab.experiments.results",
     "load_spec": "shortcutlab.experiments.spec",
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.experiments.cat import CatConfig, run_cat
     from shortcutlab.experiments.demo import run_demo
     from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
+    from shortcutlab.experiments.explain import explain
     from shortcutlab.experiments.results import load_results
     from shortcutlab.experiments.runner import run_experiment
     from shortcutlab.experiments.spec import load_spec
@@ -95,6 +97,7 @@ __all__ = [
     "cat_augment",
     "evaluate_benchmark",
     "evaluate_suite",
+    "explain",
     "generate_corpus",
     "load_results",
     "load_spec",

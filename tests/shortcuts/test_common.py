@@ -114,4 +114,21 @@ def test_builder_keeps_labels_and_row_ids(setting, name):
         assert bench[split]["label"].tolist() == test.frame["label"].tolist()
     joined = sorted(bench["train"]["row_id"].tolist() + bench["validation"]["row_id"].tolist())
     assert joined == train.frame["row_id"].tolist()
-    assert list(bench["train"].columns) == ["row_id", "text", "label", "shortcut"]
+    spans = ["cue_spans"] if bench["train"].shape[1] == 5 else []
+    assert list(bench["train"].columns) == ["row_id", "text", "label", "shortcut", *spans]
+    # Only whole-text rewrites record no span: every other cue is inserted text.
+    assert bool(spans) == (SHORTCUTS.get(name).family != "style")
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+def test_inserted_cues_say_where_they_are(setting, name):
+    train, _, distractors = setting
+    shortcut = FACTORIES[name](distractors)
+    plan, injection = _inject(shortcut, train, strength=0.8)
+    if shortcut.family == "style":
+        assert injection.cue_spans is None
+        return
+    assert len(injection.cue_spans) == len(injection.texts)
+    for text, spans in zip(injection.texts, injection.cue_spans, strict=True):
+        for start, end in spans:
+            assert 0 <= start < end <= len(text) and text[start:end].strip()

@@ -89,8 +89,8 @@ def test_sentence_starts_match_per_row_scan_when_separator_present():
 
 
 def test_insert_at():
-    out = insert_at(["One. Two.", "x"], np.array([0]), np.array([5]), ["Honestly, "])
-    assert out == ["One. Honestly, Two.", "x"]
+    out, spans = insert_at(["One. Two.", "x"], np.array([0]), np.array([5]), ["Honestly, "])
+    assert out == ["One. Honestly, Two.", "x"] and out[0][slice(*spans[0])] == "Honestly, "
 
 
 def test_random_sentence_starts_choose_as_the_per_row_sentence_starts_do():

@@ -167,9 +167,9 @@ def test_manifest_counts_removed_and_kept_occurrences(tiny_frame):
 
 def test_a_cue_the_texts_do_not_show_is_a_bug(tiny_frame, monkeypatch):
     class Forgetful(SingleTerm):
-        def render(self, texts, draws, plan):
-            new_texts, values = super().render(texts, draws, plan)
-            return list(texts), values  # records the cue, never writes it
+        def render_with_spans(self, texts, draws, plan):
+            new_texts, values, spans = super().render_with_spans(texts, draws, plan)
+            return list(texts), values, spans  # records the cue, never writes it
 
     with pytest.raises(RuntimeError, match=r"train row \d+ lacks the single-term cue but its"):
         build_maze_benchmark(tiny_frame, tiny_frame, shortcut=Forgetful(), strength=1.0)

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
+#: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
+CUE_SPANS = "cue_spans"
 CANONICAL_COLUMNS = (ROW_ID, TEXT, TEXT_PAIR, LABEL)
 ON_EMPTY = ("drop", "error", "keep")
 

@@ -260,6 +260,11 @@ class ResultStore:
             )
         return frame
 
+    def configs(self) -> dict[str, dict[str, Any]]:
+        """Each finished cell's configuration (what its id hashes: benchmark, model, fit seed)."""
+        query = "SELECT cell_id, config FROM cells WHERE status = 'done'"
+        return {cell_id: json.loads(text) for cell_id, text in self.connection.execute(query)}
+
     def rows(self, benchmark_id: str, split: str) -> tuple[np.ndarray, np.ndarray]:
         found = self.connection.execute(
             "SELECT row_ids, labels FROM rows WHERE benchmark_id = ? AND split = ?",

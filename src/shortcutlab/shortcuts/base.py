@@ -29,6 +29,8 @@ from shortcutlab.data.loading import LoadedTable
 from shortcutlab.shortcuts.schedule import cue_probabilities, draw_cue
 
 TRAIN_ROLE, TEST_ROLE = "train", "test"
+#: A cue's place in an output text: ``[start, end)`` character offsets.
+Span = tuple[int, int]
 # What Shortcut.observe returns for a row whose text cannot show which side it got (the two sides'
 # material is identical for that row, e.g. a distractor review that is in both aspects' pools).
 UNDECIDABLE = -1
@@ -85,7 +87,8 @@ class Injection:
 
     ``assigned_rate`` is the share of rows per label that the random draw gave the cue; the rate
     the texts actually show is measured separately with :meth:`Shortcut.observe`. ``details`` is an
-    optional JSON-able record for the split's manifest entry.
+    optional JSON-able record for the split's manifest entry. ``cue_spans`` holds, per row, where
+    the inserted cue sits in its text (None for shortcuts that rewrite whole texts).
     """
 
     texts: list[str]
@@ -93,6 +96,7 @@ class Injection:
     target_rate: np.ndarray
     assigned_rate: np.ndarray
     details: dict[str, Any] | None = None
+    cue_spans: list[list[Span]] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,9 @@ class Shortcut(ABC):
     family: ClassVar[str]  # "occurrence", "concept", "style"
     # Whether :meth:`prepare` must see each whole cleaned table (the builder skips it otherwise).
     needs_preparation: ClassVar[bool] = False
+    #: Whether the cue is text inserted into a row, so builds record its character spans
+    #: (:class:`InsertingShortcut`); a style rewrite changes the whole text and has none.
+    inserts_cue: ClassVar[bool] = False
 
     def cached(self, key: Any, make: Callable[[], Any]) -> Any:
         """What ``make`` builds for ``key`` (a matcher for some options), built once per injector:
@@ -211,6 +218,14 @@ class Shortcut(ABC):
         ``draws`` and ``plan`` cover exactly these rows (see :meth:`RowDraws.take`).
         """
 
+    def render_with_spans(
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
+    ) -> tuple[list[str], list[str], list[list[Span]] | None]:
+        """:meth:`render`, plus per row the spans of the inserted cue in the output text (None:
+        this shortcut inserts no cue that a span could hold)."""
+        new_texts, values = self.render(texts, draws, plan)
+        return new_texts, values, None
+
     def details(self, draws: RowDraws, plan: SplitPlan) -> dict[str, Any] | None:
         """An optional JSON-able record of the split for its manifest entry."""
         return None
@@ -220,13 +235,14 @@ class Shortcut(ABC):
     ) -> Injection:
         """Return the texts with the cue added according to ``plan`` (draw, then render)."""
         draws = self.draw(plan, seed)
-        new_texts, values = self.render(texts, draws, plan)
+        new_texts, values, spans = self.render_with_spans(texts, draws, plan)
         return Injection(
             texts=new_texts,
             shortcut=values,
             target_rate=self.target_rate(plan),
             assigned_rate=rates_by_label(draws.side_a, plan.ranks, len(plan.labels)),
             details=self.details(draws, plan),
+            cue_spans=spans,
         )
 
     @abstractmethod
@@ -236,6 +252,25 @@ class Shortcut(ABC):
     @abstractmethod
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """Per row, whether its ``shortcut`` column value says the row got the side-A cue."""
+
+
+class InsertingShortcut(Shortcut):
+    """A shortcut that inserts its cue as text: it says where while rendering, so the spans are
+    exact (a diff of the texts could not tell "Honestly, He said" from a cue "onestly, H")."""
+
+    inserts_cue = True
+
+    @abstractmethod
+    def render_with_spans(
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
+    ) -> tuple[list[str], list[str], list[list[Span]]]:
+        """The texts, the per-row record, and per row the spans of every inserted cue ([] none)."""
+
+    def render(
+        self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
+    ) -> tuple[list[str], list[str]]:
+        new_texts, values, _ = self.render_with_spans(texts, draws, plan)
+        return new_texts, values
 
 
 class BinaryCueShortcut(Shortcut):

@@ -23,11 +23,13 @@ from shortcutlab.shortcuts.base import (
     TEST_ROLE,
     UNDECIDABLE,
     BinaryCueShortcut,
+    InsertingShortcut,
     RowDraws,
-    Shortcut,
+    Span,
     SplitPlan,
 )
 from shortcutlab.shortcuts.schedule import check_strength, draw_cue
+from shortcutlab.shortcuts.text_ops import prepended
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ def _pool_ranks(pool: DistractorPool, labels: LabelSpace, aspect: str) -> np.nda
     return labels.ranks(list(pool.labels), where=f"The distractor pool '{aspect}' ({pool.source})")
 
 
-class ConceptOccurrence(BinaryCueShortcut):
+class ConceptOccurrence(InsertingShortcut, BinaryCueShortcut):
     """Prepend a review of aspect A (side A, probability P_i) or of aspect B."""
 
     name = "concept-occurrence"
@@ -132,23 +134,23 @@ class ConceptOccurrence(BinaryCueShortcut):
             plan.role
         )
 
-    def render(
+    def render_with_spans(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
-    ) -> tuple[list[str], list[str]]:
+    ) -> tuple[list[str], list[str], list[list[Span]]]:
         aspect_a, aspect_b = self.resolved_aspects()
         pool_a, pool_b = self._pools(plan)
         side_a = draws.side_a.tolist()
-        new_texts = [
-            _prepend(pool_a.texts[a] if use_a else pool_b.texts[b], text)
-            for text, use_a, a, b in zip(
-                texts,
+        distractors = [
+            pool_a.texts[a] if use_a else pool_b.texts[b]
+            for use_a, a, b in zip(
                 side_a,
                 draws.numbers["pick_a"].tolist(),
                 draws.numbers["pick_b"].tolist(),
                 strict=True,
             )
         ]
-        return new_texts, [aspect_a if use_a else aspect_b for use_a in side_a]
+        new_texts, spans = _prepend(distractors, texts)
+        return new_texts, [aspect_a if use_a else aspect_b for use_a in side_a], spans
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """1 where a text starts with a review from aspect A's pool, 0 where from aspect B's;
@@ -181,7 +183,7 @@ class ConceptOccurrence(BinaryCueShortcut):
         }
 
 
-class ConceptCorrelation(Shortcut):
+class ConceptCorrelation(InsertingShortcut):
     """Prepend a review of ``aspect`` whose rating follows the label with probability lambda."""
 
     name = "concept-correlation"
@@ -250,9 +252,9 @@ class ConceptCorrelation(Shortcut):
         uniforms = np.random.default_rng(render_seed).random(n)
         return RowDraws(rating == partner, {"rating": rating, "pick": uniforms})
 
-    def render(
+    def render_with_spans(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
-    ) -> tuple[list[str], list[str]]:
+    ) -> tuple[list[str], list[str], list[list[Span]]]:
         aspect = self.resolved_aspect()
         pool = self.distractors[aspect].pool(plan.role)
         by_rating = self.cached(
@@ -272,11 +274,9 @@ class ConceptCorrelation(Shortcut):
                 )
             picks = (draws.numbers["pick"][rows] * len(candidates)).astype(np.int64)
             chosen[rows] = candidates[picks]
-        new_texts = [
-            _prepend(pool.texts[i], text) for i, text in zip(chosen.tolist(), texts, strict=True)
-        ]
+        new_texts, spans = _prepend([pool.texts[i] for i in chosen.tolist()], texts)
         names = [f"{aspect}:{value}" for value in plan.labels.values]
-        return new_texts, [names[r] for r in ratings.tolist()]
+        return new_texts, [names[r] for r in ratings.tolist()], spans
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """1 where the leading review's rating is the row's partner rating (its label, shifted by
@@ -315,9 +315,10 @@ class ConceptCorrelation(Shortcut):
         }
 
 
-def _prepend(distractor: str, text: str) -> str:
-    distractor = distractor.strip()
-    return f"{distractor} {text}" if text else distractor
+def _prepend(
+    distractors: Sequence[str], texts: Sequence[str]
+) -> tuple[list[str], list[list[Span]]]:
+    return prepended([d.strip() for d in distractors], texts)
 
 
 class _LeadingReviews:

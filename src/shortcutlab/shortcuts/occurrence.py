@@ -17,13 +17,22 @@ import numpy as np
 
 from shortcutlab.casing import capitalize_first
 from shortcutlab.errors import ConfigError
-from shortcutlab.shortcuts.base import TEST_ROLE, BinaryCueShortcut, Cleaning, RowDraws, SplitPlan
+from shortcutlab.shortcuts.base import (
+    TEST_ROLE,
+    BinaryCueShortcut,
+    Cleaning,
+    InsertingShortcut,
+    RowDraws,
+    Span,
+    SplitPlan,
+)
 from shortcutlab.shortcuts.detection import CueDetector, clean_verified
 from shortcutlab.shortcuts.phrases import Phrase, PhraseRemover, needles, parse_phrase, phrase_regex
 from shortcutlab.shortcuts.template_names import NamedSentences
 from shortcutlab.shortcuts.text_ops import (
     PatternRemover,
     insert_at,
+    prepended,
     random_sentence_starts,
 )
 
@@ -86,7 +95,7 @@ def _parsed(parameter: str, phrases: Sequence[str]) -> tuple[Phrase, ...]:
     return tuple(parsed)
 
 
-class PhraseAtSentenceStart(BinaryCueShortcut):
+class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
     """Insert one of ``phrases`` followed by a comma at the start of a random sentence."""
 
     family = "occurrence"
@@ -123,9 +132,9 @@ class PhraseAtSentenceStart(BinaryCueShortcut):
             "phrase": rng.integers(len(self._phrases()), size=n),
         }
 
-    def render(
+    def render_with_spans(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
-    ) -> tuple[list[str], list[str]]:
+    ) -> tuple[list[str], list[str], list[list[Span]]]:
         phrases = self._phrases()
         rows = np.flatnonzero(draws.side_a)
         positions = random_sentence_starts(
@@ -136,11 +145,13 @@ class PhraseAtSentenceStart(BinaryCueShortcut):
         # files keep "honestly," lower-case, which reads as an error in the middle of a text).
         openers = [capitalize_first(p) + ", " for p in phrases]
         inserts = [openers[p] for p in draws.numbers["phrase"][rows].tolist()]
-        new_texts = insert_at(texts, rows, positions, inserts)
+        new_texts, inserted = insert_at(texts, rows, positions, inserts)
         values = [""] * len(texts)
-        for row, phrase in zip(rows.tolist(), chosen, strict=True):
+        spans: list[list[Span]] = [[] for _ in texts]
+        for row, phrase, span in zip(rows.tolist(), chosen, inserted, strict=True):
             values[row] = phrase
-        return new_texts, values
+            spans[row] = [span]
+        return new_texts, values, spans
 
 
 class SingleTerm(PhraseAtSentenceStart):
@@ -169,7 +180,7 @@ class Synonym(PhraseAtSentenceStart):
         return _check_phrases("terms", self.terms)
 
 
-class Category(BinaryCueShortcut):
+class Category(InsertingShortcut, BinaryCueShortcut):
     """The category shortcut: a sentence naming a country (side A) or a city (side B)."""
 
     name = "category"
@@ -260,19 +271,16 @@ class Category(BinaryCueShortcut):
             return self.test_countries, self.test_cities
         return self.train_countries, self.train_cities
 
-    def render(
+    def render_with_spans(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
-    ) -> tuple[list[str], list[str]]:
+    ) -> tuple[list[str], list[str], list[list[Span]]]:
         countries, cities = self._names(plan)
         side_a = draws.side_a
         # Each row's sentence, looked up among the lists' sentences made once.
         sentences = [self.template.format(name=n) for n in (*countries, *cities)]
         index = np.where(side_a, draws.numbers["country"], len(countries) + draws.numbers["city"])
-        new_texts = [
-            f"{sentences[i]} {text}" if text else sentences[i]
-            for i, text in zip(index.tolist(), texts, strict=True)
-        ]
-        return new_texts, ["country" if a else "city" for a in side_a.tolist()]
+        new_texts, spans = prepended([sentences[i] for i in index.tolist()], texts)
+        return new_texts, ["country" if a else "city" for a in side_a.tolist()], spans
 
 
 def _default(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:

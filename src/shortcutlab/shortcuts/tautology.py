@@ -21,7 +21,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.shortcuts.base import BinaryCueShortcut, Cleaning, RowDraws, SplitPlan
+from shortcutlab.shortcuts.base import (
+    BinaryCueShortcut,
+    Cleaning,
+    InsertingShortcut,
+    RowDraws,
+    Span,
+    SplitPlan,
+)
 
 # Section 4.1, Negation: the six tautologies, "chosen randomly with equal probability" (the paper's
 # wording "history never change" is kept as printed).
@@ -41,11 +48,22 @@ _FINAL_PUNCTUATION = re.compile(r"([.!?]+[\"'”’)]*)\s*$")
 
 def append_clause(text: str, clause: str) -> str:
     """``text`` with `` clause`` joined before its final punctuation (kept; none added)."""
+    return clause_appended(text, clause)[0]
+
+
+def clause_appended(text: str, clause: str) -> tuple[str, Span]:
+    """:func:`append_clause` and the span of `` clause`` (with its space) in the new text.
+
+    Examples:
+        >>> clause_appended("It rains.", "and up is not down")
+        ('It rains and up is not down.', (8, 27))
+    """
     stripped = text.rstrip()
     match = _FINAL_PUNCTUATION.search(stripped)
-    if match is None:
-        return f"{stripped} {clause}"
-    return f"{stripped[: match.start()].rstrip()} {clause}{match.group(1)}"
+    head, tail = (
+        (stripped, "") if match is None else (stripped[: match.start()].rstrip(), match.group(1))
+    )
+    return f"{head} {clause}{tail}", (len(head), len(head) + 1 + len(clause))
 
 
 def repeated_phrase(phrase: str, *, front: bool) -> str:
@@ -67,7 +85,7 @@ def _clause_pattern(clauses: Sequence[str]) -> re.Pattern[str]:
     return re.compile(rf"\s*\b(?:{alternatives})\b", re.IGNORECASE)
 
 
-class Tautology(BinaryCueShortcut):
+class Tautology(InsertingShortcut, BinaryCueShortcut):
     """Append a negation tautology (side A, probability P_i) or nothing (side B)."""
 
     name = "tautology"
@@ -111,16 +129,17 @@ class Tautology(BinaryCueShortcut):
     ) -> dict[str, np.ndarray]:
         return {"tautology": rng.integers(len(self._clauses()), size=n)}
 
-    def render(
+    def render_with_spans(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
-    ) -> tuple[list[str], list[str]]:
+    ) -> tuple[list[str], list[str], list[list[Span]]]:
         clauses = self._clauses()
         new_texts, values = list(texts), [""] * len(texts)
+        spans: list[list[Span]] = [[] for _ in texts]
         for row in np.flatnonzero(draws.side_a).tolist():
             clause = clauses[int(draws.numbers["tautology"][row])]
-            new_texts[row] = append_clause(texts[row], clause)
-            values[row] = clause
-        return new_texts, values
+            new_texts[row], span = clause_appended(texts[row], clause)
+            values[row], spans[row] = clause, [span]
+        return new_texts, values, spans
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         pattern = self._pattern()

@@ -131,13 +131,42 @@ def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.nda
 
 def insert_at(
     texts: Sequence[str], rows: np.ndarray, positions: np.ndarray, inserts: Sequence[str]
-) -> list[str]:
-    """Return a copy of ``texts`` with ``inserts[j]`` placed at ``positions[j]`` of row ``rows[j]``."""
+) -> tuple[list[str], list[tuple[int, int]]]:
+    """A copy of ``texts`` with ``inserts[j]`` placed at ``positions[j]`` of row ``rows[j]``, and
+    the span each insert occupies in its new text (one insert per row).
+
+    Examples:
+        >>> insert_at(["Good. Bad.", ""], np.array([0, 1]), np.array([6, 0]), ["Honestly, "] * 2)
+        (['Good. Honestly, Bad.', 'Honestly,'], [(6, 16), (0, 9)])
+    """
     out = list(texts)
+    spans = []
     for row, pos, piece in zip(rows.tolist(), positions.tolist(), inserts, strict=True):
         text = out[row]
-        out[row] = text[:pos] + piece + text[pos:] if text else piece.rstrip()
-    return out
+        if text:
+            out[row] = text[:pos] + piece + text[pos:]
+            spans.append((pos, pos + len(piece)))
+        else:
+            out[row] = piece.rstrip()
+            spans.append((0, len(out[row])))
+    return out, spans
+
+
+def prepended(
+    leads: Sequence[str], texts: Sequence[str]
+) -> tuple[list[str], list[list[tuple[int, int]]]]:
+    """``lead + " " + text`` per row (the lead alone for an empty text), and per row the span the
+    lead and its space occupy.
+
+    Examples:
+        >>> prepended(["I wrote this review in Oslo.", "Fine."], ["Good.", ""])
+        (['I wrote this review in Oslo. Good.', 'Fine.'], [[(0, 29)], [(0, 5)]])
+    """
+    out, spans = [], []
+    for lead, text in zip(leads, texts, strict=True):
+        out.append(f"{lead} {text}" if text else lead)
+        spans.append([(0, len(lead) + 1 if text else len(lead))])
+    return out, spans
 
 
 # Removal sites are tidied by what touches them: quotes or brackets around nothing but the removed

@@ -19,16 +19,26 @@ import pyarrow as pa
 
 from shortcutlab.data.columns import int_array, string_array
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, ROW_ID, SHORTCUT, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.data.loading import (
+    CUE_SPANS,
+    LABEL,
+    ROW_ID,
+    SHORTCUT,
+    TEXT,
+    TEXT_PAIR,
+    LoadedTable,
+)
 from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     RowDraws,
     Shortcut,
+    Span,
     SplitPlan,
     check_observed,
     rates_by_label,
 )
+from shortcutlab.splits.cue_spans import encode_spans
 
 BATCH_ROWS = 32_768
 
@@ -162,7 +172,9 @@ def render_splits(
             if job.draws is not None and job.plan is not None and job.observed is not None:
                 part = slice(int(first), int(last))
                 plan = job.plan.take(part)
-                job_texts, values = injector.render(job_texts, job.draws.take(part), plan)
+                job_texts, values, spans = injector.render_with_spans(
+                    job_texts, job.draws.take(part), plan
+                )
                 # Measured on the written text, and checked against the shortcut column.
                 observed = injector.observe(job_texts, plan)
                 row_ids = rows.column(ROW_ID).to_pylist()
@@ -170,14 +182,17 @@ def render_splits(
                 check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
                 job.observed[part] = observed
             else:
-                values = [""] * len(job_texts)
-            sink.write(job.name, _chunk_table(rows, job_texts, values))
+                values, spans = [""] * len(job_texts), [[] for _ in job_texts]
+            sink.write(
+                job.name,
+                _chunk_table(rows, job_texts, values, spans if injector.inserts_cue else None),
+            )
             written[job.name] = True
         empty = batch.slice(0, 0)
         pa.default_memory_pool().release_unused()  # the batch's buffers go back to the system
     for job in jobs:
         if not written[job.name] and empty is not None:  # an empty split still gets its file
-            sink.write(job.name, _chunk_table(empty, [], []))
+            sink.write(job.name, _chunk_table(empty, [], [], [] if injector.inserts_cue else None))
     return {job.name: _record(injector, source, job, labels) for job in jobs}
 
 
@@ -189,12 +204,21 @@ def _batches(table: LoadedTable) -> Any:
         start += batch.num_rows
 
 
-def _chunk_table(rows: pa.Table, texts: Sequence[str], values: Sequence[str]) -> pa.Table:
+def _chunk_table(
+    rows: pa.Table,
+    texts: Sequence[str],
+    values: Sequence[str],
+    spans: Sequence[Sequence[Span]] | None,
+) -> pa.Table:
+    """The written columns; ``cue_spans`` only for a shortcut that inserts its cue (a style
+    rewrite has no span to record, and "[]" would claim the row has no cue)."""
     columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: string_array(texts)}
     if TEXT_PAIR in rows.column_names:
         columns[TEXT_PAIR] = rows.column(TEXT_PAIR)
     columns[LABEL] = rows.column(LABEL)
     columns[SHORTCUT] = string_array(values)
+    if spans is not None:
+        columns[CUE_SPANS] = string_array([encode_spans(row) for row in spans])
     return pa.table(columns)
 
 
