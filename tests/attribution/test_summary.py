@@ -128,14 +128,15 @@ def test_summary_and_comparison_on_the_same_rows(rows):
     assert change["occlusion_total_variation"]["mean"] == pytest.approx(-(0.3 + 0.1) / 2)
 
 
-def test_the_printed_table_puts_methods_side_by_side(rows):
+def test_the_printed_table_stacks_methods_as_row_blocks(rows):
     results = {
         "labels": list(LABELS),
         "methods": {m: summarize(rows, LABELS, seed=0) for m in ("erm", "jtt")},
     }
     frame = token_frame(results)
-    assert frame.columns.tolist() == ["count", "erm neg", "erm pos", "jtt neg", "jtt pos"]
-    assert frame.loc["cue", "erm pos"] == pytest.approx(0.1)
+    assert frame.columns.tolist() == ["count", "neg", "pos"]
+    assert frame.index.get_level_values("method").unique().tolist() == ["erm", "jtt"]
+    assert frame.loc[("erm", "cue"), "pos"] == pytest.approx(0.1)
 
 
 def test_the_html_fragment_escapes_every_text_and_marks_the_cue(tmp_path):

@@ -1,5 +1,5 @@
 """The Shortcut Maze Table 4 layout of ``explain`` results: mean SHAP value per label of the cue's
-tokens and of the other tokens, methods side by side (the paper's BERT | AFR)."""
+tokens and of the other tokens, one row block per method (the paper's BERT and AFR)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,18 @@ TABLES = {False: "table", True: "table_abs"}
 
 
 def token_frame(results: dict[str, Any], *, absolute: bool = False) -> pd.DataFrame:
-    """Rows: token groups (the cue's sides, then ``others``); columns: how many tokens, then one
-    per label (``method label`` when several methods are compared)."""
+    """Rows: per method, the token groups (the cue's sides, then ``others``); columns: how many
+    tokens, then one per label. Methods are row blocks, not side by side, so the table stays
+    narrow enough for a terminal with any number of labels."""
     labels = results["labels"]
-    methods = results["methods"]
-    columns: dict[str, list[Any]] = {}
-    for method, summary in methods.items():
-        table = summary[TABLES[absolute]]
-        if not columns:
-            columns["count"] = [entry["count"] for entry in table.values()]
-        for label in labels:
-            name = f"{method} {label}" if len(methods) > 1 else str(label)
-            columns[name] = [entry[label] for entry in table.values()]
-    groups = list(next(iter(methods.values()))[TABLES[absolute]])
-    return pd.DataFrame(columns, index=pd.Index(groups, name="tokens"))
+    index: list[tuple[str, str]] = []
+    rows: list[list[Any]] = []
+    for method, summary in results["methods"].items():
+        for group, entry in summary[TABLES[absolute]].items():
+            index.append((method, group))
+            rows.append([entry["count"], *(entry[label] for label in labels)])
+    return pd.DataFrame(
+        rows,
+        columns=["count", *map(str, labels)],
+        index=pd.MultiIndex.from_tuples(index, names=["method", "tokens"]),
+    )
