@@ -12,7 +12,10 @@ from shortcutlab.attribution import word_spans
 from shortcutlab.experiments.explain import explain
 from shortcutlab.mitigations import MITIGATIONS
 from shortcutlab.mitigations.base import Mitigation, MitigationContext
+from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES
+from shortcutlab.splits import build_maze_benchmark
 from tests.conftest import folder_bytes
+from tests.splits.suite_helpers import nli_frame
 
 
 class CueBlindPredictor:
@@ -110,3 +113,26 @@ def test_a_mitigation_is_explained_on_the_same_rows_and_compared(cue_build, cue_
     assert results["config"]["mitigation"] == "cue-blind"
     assert results["config"]["mitigation_params"] == {"word": "Honestly, "}
     assert np.isfinite(result.seconds_per_row["cue-blind"]["shap"])
+
+
+def test_a_cue_on_the_second_text_is_explained_in_that_text(tmp_path):
+    frame = nli_frame(30)
+    build_maze_benchmark(
+        frame,
+        frame,
+        shortcut="tautology",
+        strength=1.0,
+        text_col="premise",
+        text_pair_col="hypothesis",
+        inject_on="text_pair",
+        labels=["contradiction", "neutral", "entailment"],
+        out=tmp_path / "pairs",
+    )
+    result = explain(tmp_path / "pairs", model="tfidf-logreg", rows=4)
+    (model,) = result.models
+    for row in model.explained.rows:
+        cue_words = {token for token, cue in zip(row.tokens, row.in_cue, strict=True) if cue}
+        assert row.text.startswith("A person") and cue_words <= set(
+            " ".join(NEGATION_TAUTOLOGIES).split()
+        )
+        assert cue_words and row.probabilities.shape == (3,)
