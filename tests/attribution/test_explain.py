@@ -13,9 +13,8 @@ from shortcutlab.experiments.explain import explain
 from shortcutlab.mitigations import MITIGATIONS
 from shortcutlab.mitigations.base import Mitigation, MitigationContext
 from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES
-from shortcutlab.splits import build_maze_benchmark
 from tests.conftest import folder_bytes
-from tests.splits.suite_helpers import nli_frame
+from tests.splits.suite_helpers import tautology_on_hypothesis
 
 
 class CueBlindPredictor:
@@ -116,18 +115,7 @@ def test_a_mitigation_is_explained_on_the_same_rows_and_compared(cue_build, cue_
 
 
 def test_a_cue_on_the_second_text_is_explained_in_that_text(tmp_path):
-    frame = nli_frame(30)
-    build_maze_benchmark(
-        frame,
-        frame,
-        shortcut="tautology",
-        strength=1.0,
-        text_col="premise",
-        text_pair_col="hypothesis",
-        inject_on="text_pair",
-        labels=["contradiction", "neutral", "entailment"],
-        out=tmp_path / "pairs",
-    )
+    tautology_on_hypothesis(tmp_path / "pairs")
     result = explain(tmp_path / "pairs", model="tfidf-logreg", rows=4)
     (model,) = result.models
     for row in model.explained.rows:
