@@ -12,7 +12,9 @@ from shortcutlab.attribution import word_spans
 from shortcutlab.experiments.explain import explain
 from shortcutlab.mitigations import MITIGATIONS
 from shortcutlab.mitigations.base import Mitigation, MitigationContext
+from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES
 from tests.conftest import folder_bytes
+from tests.splits.suite_helpers import tautology_on_hypothesis
 
 
 class CueBlindPredictor:
@@ -110,3 +112,15 @@ def test_a_mitigation_is_explained_on_the_same_rows_and_compared(cue_build, cue_
     assert results["config"]["mitigation"] == "cue-blind"
     assert results["config"]["mitigation_params"] == {"word": "Honestly, "}
     assert np.isfinite(result.seconds_per_row["cue-blind"]["shap"])
+
+
+def test_a_cue_on_the_second_text_is_explained_in_that_text(tmp_path):
+    tautology_on_hypothesis(tmp_path / "pairs")
+    result = explain(tmp_path / "pairs", model="tfidf-logreg", rows=4)
+    (model,) = result.models
+    for row in model.explained.rows:
+        cue_words = {token for token, cue in zip(row.tokens, row.in_cue, strict=True) if cue}
+        assert row.text.startswith("A person") and cue_words <= set(
+            " ".join(NEGATION_TAUTOLOGIES).split()
+        )
+        assert cue_words and row.probabilities.shape == (3,)

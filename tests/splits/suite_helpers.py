@@ -59,3 +59,21 @@ def suite_args(train: Path, out: Path, *extra: object) -> list[object]:
         "build", "--family", "suite", "--train", train, "--text-col", "premise",
         "--text-pair-col", "hypothesis", "--out", out, *extra,
     ]  # fmt: skip
+
+
+def tautology_on_hypothesis(out: Path | None = None):
+    """A Maze build of :func:`nli_frame` with the tautology cue on the hypothesis (λ = 1)."""
+    from shortcutlab.splits import build_maze_benchmark
+
+    frame = nli_frame(30)
+    return build_maze_benchmark(
+        frame,
+        frame,
+        shortcut="tautology",
+        strength=1.0,
+        text_col="premise",
+        text_pair_col="hypothesis",
+        inject_on="text_pair",
+        labels=["contradiction", "neutral", "entailment"],
+        out=out,
+    )

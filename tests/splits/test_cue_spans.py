@@ -14,7 +14,7 @@ from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES
 from shortcutlab.splits import build_maze_benchmark
 from shortcutlab.splits.cue_spans import decode_spans, frame_cue_spans
 from tests.conftest import folder_bytes
-from tests.splits.suite_helpers import nli_frame
+from tests.splits.suite_helpers import tautology_on_hypothesis
 
 INSERTING = (
     "single-term",
@@ -69,17 +69,7 @@ def test_the_span_holds_the_cue_as_inserted(corpus):
 
 
 def test_a_cue_on_the_second_text_is_located_in_text_pair():
-    frame = nli_frame(30)
-    bench = build_maze_benchmark(
-        frame,
-        frame,
-        shortcut="tautology",
-        strength=1.0,
-        text_col="premise",
-        text_pair_col="hypothesis",
-        inject_on="text_pair",
-        labels=["contradiction", "neutral", "entailment"],
-    )
+    bench = tautology_on_hypothesis()
     test = bench["test"]
     spans = frame_cue_spans(test, "text_pair", split="test")
     with_cue = [s for s in spans if s]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,7 @@ def explain(
         )
     results = {
         "tool": tool_record(),
-        "environment": environment(),
+        "environment": {**environment(), "shap": version("shap")},
         "source": found.record,
         "config": {
             "model": found.model,
