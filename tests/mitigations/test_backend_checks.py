@@ -14,8 +14,8 @@ from tests.mitigations.conftest import accuracies
 def test_every_method_accepts_a_supported_backend_with_its_default_params(name):
     mitigation = make_mitigation(name)
     backend = mitigation.backends[0]
-    mitigation.check_backend(backend)
-    mitigation.check_backend(backend, {})
+    assert mitigation.check_backend(backend) is None  # no ConfigError: the backend is supported
+    assert mitigation.check_backend(backend, {}) is None
 
 
 @pytest.mark.parametrize(
@@ -34,9 +34,14 @@ def test_jtt_refuses_bad_first_params_before_fitting(first_params, message):
 
 
 def test_jtt_first_params_override_the_backend_params_in_the_check():
-    # The backend's own C is bad, but the identification model replaces it; the final model is
-    # checked by the grid's own model check, not by jtt.
-    make_mitigation("jtt", {"first_params": {"C": 0.1}}).check_backend("tfidf-logreg", {"C": 1e4})
+    # The backend's own C is bad, but the identification model replaces it (the final model is
+    # checked by the grid's own model check, not by jtt); an override of another key keeps it.
+    bad_backend = {"C": -1}
+    jtt = make_mitigation("jtt", {"first_params": {"C": 0.1}})
+    assert jtt.check_backend("tfidf-logreg", bad_backend) is None
+    other = make_mitigation("jtt", {"first_params": {"min_df": 1}})
+    with pytest.raises(ConfigError, match="'C' parameter of tfidf-logreg must be a positive float"):
+        other.check_backend("tfidf-logreg", bad_backend)
 
 
 @pytest.mark.parametrize("name", ["a2r", "cr"])
