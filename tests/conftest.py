@@ -121,3 +121,6 @@ class Topic(Attribute):
 
     def config(self):
         return {"name": self.name}
+
+
+from tests.browser import _session_browser, browser  # noqa: E402, F401  (browser fixtures)

@@ -37,6 +37,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Mitigations train models on a benchmark's splits; the engine runs them in grids.
     ("training methods", ("mitigations",)),
     ("engine", ("experiments", "serving")),
+    # Pages for people: the HTML report reads run folders and annotation summaries; the app serves.
+    ("pages", ("annotate", "webreport")),
     ("interface", ("cli", "__main__", "__init__")),
 )
 # Directions the docs rely on beyond the layer order (the same layer would allow them).
@@ -46,6 +48,7 @@ FORBIDDEN = {
     ("metrics", "llm"),
     ("models", "shortcuts"),
     ("shortcuts", "models"),
+    ("annotate", "webreport"),
 }
 _REGISTRY_ENTRY = re.compile(rf"^({PACKAGE}(?:\.\w+)+):\w+(?:\.\w+)*$")
 
