@@ -1,0 +1,227 @@
+"""An annotation task's answers: one SQLite database (WAL) per task folder.
+
+Every answer is its own committed transaction with ``synchronous=FULL``, so a server killed at
+any moment (or a browser reloaded) loses no acknowledged answer: the app replies only after the
+commit. An annotator answering an item again replaces their earlier answer (the latest counts).
+
+Tables:
+    meta     the task: kind, source, form, facts, sample and seed
+    items    the items in the order shown: id, payload (shown), reference (never shown)
+    answers  one row per item x annotator: the answer ({field: value}) and when it was given
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab.annotate.kinds import Choice, Field, Form, Item, TaskPlan
+from shortcutlab.errors import ConfigError, InputFileError
+
+DATABASE = "annotations.sqlite"
+ANSWER_COLUMNS = ["item_id", "annotator", "field", "value", "answered_at"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS items (
+    position INTEGER PRIMARY KEY,
+    item_id TEXT NOT NULL UNIQUE,
+    payload TEXT NOT NULL,
+    reference TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS answers (
+    item_id TEXT NOT NULL REFERENCES items(item_id),
+    annotator TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    answered_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (item_id, annotator)
+);
+"""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def form_from_json(data: dict[str, Any]) -> Form:
+    return Form(
+        fields=tuple(
+            Field(
+                name=field["name"],
+                prompt=field["prompt"],
+                choices=tuple(Choice(**choice) for choice in field["choices"]),
+            )
+            for field in data["fields"]
+        )
+    )
+
+
+class AnnotationStore:
+    """The task folder's database. ``create`` writes a plan once; ``open`` reads an existing one.
+
+    Safe to share between the server's threads: each call opens its own short transaction on a
+    connection made with ``check_same_thread=False`` and serialised by SQLite's own locking.
+    """
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / DATABASE
+        self._connection = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+        )
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=FULL")
+        self._connection.execute("PRAGMA foreign_keys=ON")
+        self._connection.executescript(SCHEMA)
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @classmethod
+    def exists(cls, folder: str | Path) -> bool:
+        return (Path(folder) / DATABASE).is_file()
+
+    @classmethod
+    def create(cls, folder: str | Path, plan: TaskPlan, *, sample: int, seed: int) -> AnnotationStore:
+        """A new task folder holding ``plan``; refuses a folder that already has a task."""
+        folder = Path(folder)
+        if cls.exists(folder):
+            raise ConfigError(
+                f"'{folder}' already holds an annotation task. Serve it again to resume, or "
+                "choose another --folder."
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        store = cls(folder)
+        meta = {
+            "kind": plan.kind,
+            "source": plan.source,
+            "form": _dumps(asdict(plan.form)),
+            "facts": _dumps(plan.facts),
+            "sample": str(sample),
+            "seed": str(seed),
+        }
+        with store._transaction() as connection:
+            connection.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+            connection.executemany(
+                "INSERT INTO items VALUES (?, ?, ?, ?)",
+                [
+                    (position, item.item_id, _dumps(item.payload), _dumps(item.reference))
+                    for position, item in enumerate(plan.items)
+                ],
+            )
+        return store
+
+    @classmethod
+    def open(cls, folder: str | Path) -> AnnotationStore:
+        if not cls.exists(folder):
+            raise InputFileError(
+                f"'{folder}' holds no annotation task ({DATABASE} is missing). Start one with "
+                "'shortcutlab annotate serve SOURCE --task KIND'."
+            )
+        return cls(folder)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> AnnotationStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    def meta(self) -> dict[str, str]:
+        return dict(self._connection.execute("SELECT key, value FROM meta").fetchall())
+
+    def plan(self) -> TaskPlan:
+        meta = self.meta()
+        items = [
+            Item(item_id=item_id, payload=json.loads(payload), reference=json.loads(reference))
+            for item_id, payload, reference in self._connection.execute(
+                "SELECT item_id, payload, reference FROM items ORDER BY position"
+            )
+        ]
+        return TaskPlan(
+            kind=meta["kind"],
+            source=meta["source"],
+            form=form_from_json(json.loads(meta["form"])),
+            items=items,
+            facts=json.loads(meta["facts"]),
+        )
+
+    def item_count(self) -> int:
+        return int(self._connection.execute("SELECT COUNT(*) FROM items").fetchone()[0])
+
+    def has_item(self, item_id: str) -> bool:
+        found = self._connection.execute("SELECT 1 FROM items WHERE item_id = ?", (item_id,))
+        return found.fetchone() is not None
+
+    def next_item(self, annotator: str) -> tuple[int, Item] | None:
+        """The first item (position, item) ``annotator`` has not answered; None when done."""
+        row = self._connection.execute(
+            "SELECT position, item_id, payload FROM items WHERE item_id NOT IN "
+            "(SELECT item_id FROM answers WHERE annotator = ?) ORDER BY position LIMIT 1",
+            (annotator,),
+        ).fetchone()
+        if row is None:
+            return None
+        position, item_id, payload = row
+        return position, Item(item_id=item_id, payload=json.loads(payload))
+
+    def answered(self, annotator: str) -> int:
+        return int(
+            self._connection.execute(
+                "SELECT COUNT(*) FROM answers WHERE annotator = ?", (annotator,)
+            ).fetchone()[0]
+        )
+
+    def annotators(self) -> list[str]:
+        return [
+            name
+            for (name,) in self._connection.execute(
+                "SELECT DISTINCT annotator FROM answers ORDER BY annotator"
+            )
+        ]
+
+    def answers(self) -> pd.DataFrame:
+        """One row per item x annotator x field (columns :data:`ANSWER_COLUMNS`), in item order."""
+        rows = []
+        for item_id, annotator, answer, answered_at in self._connection.execute(
+            "SELECT a.item_id, a.annotator, a.answer, a.answered_at FROM answers a "
+            "JOIN items i ON i.item_id = a.item_id ORDER BY i.position, a.annotator"
+        ):
+            for field, value in sorted(json.loads(answer).items()):
+                rows.append((item_id, annotator, field, value, answered_at))
+        return pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+
+    # -- writing ---------------------------------------------------------------------------
+    def record(self, item_id: str, annotator: str, answer: dict[str, str]) -> None:
+        """Store (or replace) ``annotator``'s answer to ``item_id``; committed when this returns."""
+        with self._transaction() as connection:
+            connection.execute(
+                "INSERT INTO answers (item_id, annotator, answer) VALUES (?, ?, ?) "
+                "ON CONFLICT (item_id, annotator) DO UPDATE SET answer = excluded.answer, "
+                "answered_at = excluded.answered_at",
+                (item_id, annotator, _dumps(answer)),
+            )
+
+    def _transaction(self) -> Any:
+        return _Transaction(self._connection)
+
+
+class _Transaction:
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, kind: Any, *exc: object) -> None:
+        self.connection.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+__all__ = ["ANSWER_COLUMNS", "DATABASE", "AnnotationStore", "form_from_json"]

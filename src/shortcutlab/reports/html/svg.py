@@ -1,0 +1,35 @@
+"""Matplotlib figures as inline SVG markup for a report page: deterministic, no XML prolog.
+
+Each figure gets its own ``svg.hashsalt`` (its name), so the ids matplotlib writes (clip paths,
+glyphs) differ between figures on one page and stay the same from run to run.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+
+def svg_markup(figure: Any, name: str) -> str:
+    """``figure`` as an ``<svg>`` element (width 100 %, scales with the page); closes it."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    figure.tight_layout()
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(figure)
+    text = buffer.getvalue()
+    start = text.index("<svg")
+    svg = text[start:].strip()
+    # A fixed pixel size would overflow narrow windows and printed pages; the viewBox keeps the ratio.
+    head_end = svg.index(">")
+    head = svg[:head_end]
+    for attribute in ("width", "height"):
+        marker = f' {attribute}="'
+        if marker in head:
+            begin = head.index(marker)
+            end = head.index('"', begin + len(marker)) + 1
+            head = head[:begin] + head[end:]
+    return f'{head} class="figure" role="img">{svg[head_end + 1:]}'
