@@ -9,7 +9,6 @@ matplotlib code produced.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 import pandas as pd
 
@@ -122,7 +121,7 @@ class ShadedRows:
     notes: list[str] = field(default_factory=list)
 
 
-Block = Union[Facts, Table, Figure, Paragraphs, RowExplorer, ShadedRows]
+Block = Facts | Table | Figure | Paragraphs | RowExplorer | ShadedRows
 
 
 @dataclass
