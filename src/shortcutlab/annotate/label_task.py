@@ -145,7 +145,7 @@ def table5(
     rank = {label: i for i, label in enumerate(labels)}
     cells: dict[tuple[str, str], dict[tuple[str, str], Any]] = {}
     judged = judged.assign(build=judged["item_id"].map(lambda i: reference[i]["build"]))
-    for build, part in judged.groupby("build", sort=False):
+    for _, part in judged.groupby("build", sort=False):
         first = reference[part["item_id"].iloc[0]]
         dataset, shortcut = first["dataset"], first["shortcut"]
         for annotator, own in part.groupby("annotator"):
