@@ -13,7 +13,7 @@ import pytest
 from shortcutlab.annotate.export import export_task, load_summary
 from shortcutlab.annotate.tasks import TASK_KINDS
 from shortcutlab.errors import ConfigError, DataError
-from tests.annotate.task_sources import answer, create_task, maze_run, mps_run  # noqa: F401
+from tests.annotate.task_sources import answer, create_task
 from tests.conftest import tree_state
 
 LABEL = TASK_KINDS["label"]
