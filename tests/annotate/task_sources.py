@@ -18,7 +18,7 @@ from shortcutlab.experiments.cat import CatConfig, run_cat, save_cat
 from shortcutlab.experiments.runner import run_experiment
 from shortcutlab.experiments.spec import parse_spec
 from shortcutlab.splits.maze import build_maze_benchmark
-from tests.experiments.cat_data import pair_table
+from tests.experiments.cat_data import pair_table, write_pair_files
 from tests.experiments.test_mps_grid import write_spec
 
 MAZE_SPEC = {
@@ -63,6 +63,25 @@ def cat_output(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cat") / "out"
     save_cat(run_cat(train, test, CatConfig(default_label="neutral")), out, export_check=12)
     return out
+
+
+CAT_SPEC = """family: cat
+name: annotate-cat
+data: {name: cue, train: train.csv, test: test.csv, text: premise, text_pair: hypothesis}
+models: [{name: tfidf-logreg}]
+seeds: [0]
+cat: {k: 2, default_label: neutral}
+"""
+
+
+@pytest.fixture(scope="session")
+def cat_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A CAT grid run on the same pair data as :func:`cat_output` (same seed, same model)."""
+    folder = tmp_path_factory.mktemp("catrun")
+    write_pair_files(folder, cue=True)
+    (folder / "spec.yaml").write_text(CAT_SPEC, encoding="utf-8")
+    run_experiment(folder / "spec.yaml", folder / "run")
+    return folder / "run"
 
 
 def create_task(

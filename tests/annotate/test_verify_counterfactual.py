@@ -23,7 +23,7 @@ def _pattern(text):
 def test_items_are_the_check_pairs_with_their_texts(cat_output):
     plan = KIND.plan(cat_output, sample=5, seed=0)
     check = pd.read_csv(cat_output / "check.csv", dtype=str, keep_default_na=False)
-    assert len(plan.items) == 5 and plan.facts["pairs_in_check_file"] == 12
+    assert len(plan.items) == 5 and plan.facts["pairs"] == 12
     by_row = check.set_index("row_id")
     for item in plan.items:
         row = by_row.loc[item.reference["row_id"]]
@@ -96,8 +96,30 @@ def test_three_annotators_give_fleiss_kappa_on_the_items_all_three_judged(cat_ou
     assert agreement["kappa"] == pytest.approx(46 / 154)
 
 
+def test_a_cat_run_gives_the_pairs_the_run_scored(cat_run, cat_output):
+    """The run's first counterfactual set, redrawn: the same pairs 'shortcutlab cat' exported
+    for the same data, seed and model."""
+    plan = KIND.plan(cat_run, sample=1000, seed=0)
+    check = pd.read_csv(cat_output / "check.csv", dtype=str, keep_default_na=False)
+    by_row = {item.reference["row_id"]: item for item in plan.items}
+    assert len(plan.items) > len(check) and plan.facts["default_label"] == "neutral"
+    for row in check.to_dict("records"):
+        item = by_row[row["row_id"]]
+        assert item.item_id == f"cue/{row['row_id']}<-{row['donor_row_id']}"
+        assert item.payload == {
+            "text": row["text"],
+            "text_pair": row["text_pair"],
+            "default_label": "neutral",
+        }
+        assert item.reference["predicted_label"] == row["predicted_label"]
+        assert item.reference["gold_label"] == row["gold_label"]
+    assert all(i.reference["predicted_label"] != "neutral" for i in plan.items)
+
+
 def test_a_source_without_cat_pairs_is_refused_with_the_fix(maze_run, cat_output, tmp_path):
-    with pytest.raises(DataError, match=r"holds no CAT pairs; .*--export-check 50"):
+    with pytest.raises(
+        DataError, match=r"holds no CAT pairs; .*CAT run folder .*--export-check 50"
+    ):
         KIND.plan(maze_run, sample=5, seed=0)
     bare = tmp_path / "cat"
     bare.mkdir()
