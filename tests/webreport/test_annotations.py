@@ -32,6 +32,11 @@ def test_an_exported_task_folder_becomes_a_section_of_its_tables(exported, maze_
     assert section.id == "annotations-label" and section.title == stored["title"]
     facts, *tables, notes = section.blocks
     assert isinstance(facts, Facts) and ("kind", "label") in facts.items
+    (build,) = stored["facts"]["builds"]
+    assert (
+        f"builds: {build}",
+        "dataset reviews; models tfidf-logreg; sampled 4; shortcut single-term; test_rows 200",
+    ) in facts.items
     assert all(isinstance(t, Table) for t in tables) and isinstance(notes, Paragraphs)
     assert [t.name for t in tables] == [f"annotations-label-{n}" for n in stored["tables"]]
     for table, record in zip(tables, stored["tables"].values(), strict=True):

@@ -37,8 +37,7 @@ def sections(found: ReportInput) -> list[Section]:
         return [Section(id=section_id, title="Annotations", blocks=[Paragraphs(texts=[str(exc)])])]
     facts = Facts(
         title="Task",
-        items=[("kind", summary.kind), ("source", summary.source)]
-        + [(str(k), _fact(v)) for k, v in summary.facts.items() if not isinstance(v, dict)],
+        items=[("kind", summary.kind), ("source", summary.source)] + _facts(summary.facts),
     )
     blocks: list = [facts]
     for name, (title, frame) in summary.tables.items():
@@ -48,7 +47,20 @@ def sections(found: ReportInput) -> list[Section]:
     return [Section(id=section_id, title=summary.title, blocks=blocks)]
 
 
+def _facts(facts: dict[str, object]) -> list[tuple[str, str]]:
+    """One line per plain fact; a mapping of records (e.g. the sampled builds) one line each."""
+    lines = []
+    for key, value in facts.items():
+        if isinstance(value, dict):
+            lines += [(f"{key}: {name}", _fact(record)) for name, record in value.items()]
+        else:
+            lines.append((key, _fact(value)))
+    return lines
+
+
 def _fact(value: object) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_fact(v)}" for k, v in value.items())
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
