@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from shortcutlab.annotate.kinds import Item, TaskPlan
@@ -18,6 +19,7 @@ from shortcutlab.experiments.cat import CatConfig, run_cat, save_cat
 from shortcutlab.experiments.runner import run_experiment
 from shortcutlab.experiments.spec import parse_spec
 from shortcutlab.splits.maze import build_maze_benchmark
+from shortcutlab.splits.mps import build_mps_benchmark
 from tests.experiments.cat_data import pair_table, write_pair_files
 from tests.experiments.test_mps_grid import write_spec
 
@@ -52,6 +54,34 @@ def style_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     corpus = generate_corpus(train_size=200, test_size=60, seed=1)
     out = tmp_path_factory.mktemp("style") / "build"
     build_maze_benchmark(corpus["train"], corpus["test"], shortcut="register", out=out)
+    return out
+
+
+CONCEPTS = {
+    "Comedy": {"description": "humour and jokes", "keywords": ["comedy", "jokes"]},
+    "Drama": {"description": "serious themes", "keywords": ["drama", "tearful"]},
+}
+
+
+@pytest.fixture(scope="session")
+def concept_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An MPS build around a sentence concept (the keywords method: offline)."""
+    rows = [
+        {
+            "text": f"a {['comedy jokes', 'drama tearful'][i % 2]} film {i} was "
+            + ("great" if i % 3 else "dull"),
+            "label": "pos" if i % 3 else "neg",
+        }
+        for i in range(600)
+    ]
+    out = tmp_path_factory.mktemp("concept") / "build"
+    build_mps_benchmark(
+        pd.DataFrame(rows),
+        attribute="sentence-concept",
+        attribute_options={"categories": CONCEPTS, "method": "keywords"},
+        test_size=60,
+        out=out,
+    )
     return out
 
 

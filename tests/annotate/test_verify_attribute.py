@@ -57,6 +57,40 @@ def test_accuracy_per_annotator_and_per_concept(mps_run, tmp_path):
         )
 
 
+def test_a_concept_build_shows_the_concept_and_its_description(concept_build, tmp_path):
+    folder = tmp_path / "attr"
+    plan = create_task("verify-attribute", concept_build, folder, sample=10)
+    rows = pd.concat(pd.read_csv(p) for p in sorted(concept_build.glob("*.csv")))
+    by_row = rows.drop_duplicates("row_id").set_index("row_id")
+    described = {"Comedy": "humour and jokes", "Drama": "serious themes"}
+    assert len(plan.items) == 10
+    for item in plan.items:
+        row = by_row.loc[item.reference["row_id"]]
+        concept = row["sentence_concept"]
+        assert item.item_id == f"build/{item.reference['row_id']}"
+        assert item.payload == {
+            "text": row["text"],
+            "concept": concept,
+            "description": described[concept],
+        }
+    assert item.reference["attribute"] == "sentence-concept (keywords)"
+    # Right when the text holds the concept's keyword: the keywords method is right every time.
+    answer(
+        folder,
+        "ann",
+        lambda n, item: {
+            "correct": "yes" if item.payload["concept"].lower() in item.payload["text"] else "no"
+        },
+    )
+    export_task(folder)
+    row = (
+        load_summary(folder)
+        .tables["accuracy"][1]
+        .loc[("build", "sentence-concept (keywords)", "ann")]
+    )
+    assert row[["items", "yes", "no", "accuracy"]].tolist() == [10, 10, 0, 1.0]
+
+
 def test_a_maze_run_has_no_attribute_labels(maze_run):
     with pytest.raises(DataError, match="is a maze run; verify-attribute needs an MPS build"):
         KIND.plan(maze_run, sample=5, seed=0)

@@ -73,7 +73,13 @@ class VerifyAttributeTask(ChoiceTask):
             )
             rows = rows[rows[column].notna() & (rows[column].astype(str) != "")]
             chosen = rows.iloc[seeded_sample(len(rows), sample, seed + number)]
-            method = annotator_method(manifest.get("attribute") or {"name": column})
+            attribute = manifest.get("attribute") or {"name": column}
+            method = annotator_method(attribute)
+            described = {
+                str(c.get("name")): str(c.get("description") or "")
+                for c in attribute.get("categories") or []
+                if isinstance(c, dict)
+            }
             facts["builds"][build.benchmark_id] = {
                 "dataset": build.dataset,
                 "attribute": method,
@@ -82,6 +88,8 @@ class VerifyAttributeTask(ChoiceTask):
             }
             for record in chosen.to_dict("records"):
                 payload = {"text": str(record[TEXT]), "concept": str(record[column])}
+                if described.get(payload["concept"]):
+                    payload["description"] = described[payload["concept"]]
                 if record.get(TEXT_PAIR) is not None:
                     payload["text_pair"] = str(record[TEXT_PAIR])
                 items.append(
