@@ -84,6 +84,12 @@ def _seeds(seed: int) -> tuple[int, int, int]:
     return int(a), int(b), int(c)
 
 
+def counterfactual_seed(seed: int) -> int:
+    """The seed of a CAT run's test counterfactuals (its first set is redrawn from it to show
+    a run's pairs to people)."""
+    return _seeds(seed)[0]
+
+
 def run_cat(train: pd.DataFrame, test: pd.DataFrame, config: CatConfig) -> CatOutcome:
     """Fit ``config.model`` on ``train`` (canonical pair tables) and measure it on ``test``."""
     config.check()

@@ -1,0 +1,10 @@
+"""Fixtures of the annotation tests: small real sources (see task_sources.py)."""
+
+from tests.annotate.task_sources import (  # noqa: F401
+    cat_output,
+    cat_run,
+    concept_build,
+    maze_run,
+    mps_run,
+    style_build,
+)
