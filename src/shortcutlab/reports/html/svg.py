@@ -32,4 +32,4 @@ def svg_markup(figure: Any, name: str) -> str:
             begin = head.index(marker)
             end = head.index('"', begin + len(marker)) + 1
             head = head[:begin] + head[end:]
-    return f'{head} class="figure" role="img">{svg[head_end + 1 :]}'
+    return f'{head} class="figure" role="img">{svg[head_end + 1:]}'
