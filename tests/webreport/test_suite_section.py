@@ -74,3 +74,5 @@ def test_each_strategy_has_a_label_distribution_figure(evaluated):
     assert figure.svg.startswith("<svg") and "lexical-overlap" in figure.svg
     for label in ("contradiction", "entailment", "neutral"):
         assert label in figure.svg
+    (again,) = suite.sections(ReportInput("suite", evaluated))  # same folder, same figure bytes
+    assert [b.svg for b in again.blocks if isinstance(b, Figure)] == [figure.svg]
