@@ -11,10 +11,14 @@ from shortcutlab.reports.html.document import ShadedRows
 
 
 def render_shaded(block: ShadedRows) -> str:
+    # The report renderer's settings (reports/html/render.py): whitespace control included.
     environment = Environment(
         loader=PackageLoader("shortcutlab.reports.html"),
         autoescape=True,
         undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
     return environment.get_template("blocks/shaded_rows.html.j2").render(block=block)
 
