@@ -65,6 +65,8 @@ def test_the_summary_holds_what_the_cli_prints(checked):
         assert [style, *shown] in lines, (style, shown)
     facts = next(b for b in section.blocks if isinstance(b, Facts))
     assert ("judge", "openai-chat") in facts.items
+    (note,) = summary.notes  # says what the columns present mean, and only those
+    assert "the judge's 1-5 scores" in note and "similarity" not in note
 
 
 def test_flagged_rows_keep_their_texts(checked):

@@ -139,10 +139,7 @@ def _shaded(method: str, rows: list[dict[str, Any]], labels: list[str]) -> Block
             "version); run 'shortcutlab explain' again to shade its rows."
         )
     shown = rows[:ROWS_PER_METHOD]
-    notes = [
-        "Shading: SHAP value of each token for the predicted label, scaled by the row's "
-        "largest |value|; the cue's tokens are underlined; hover a token for its value."
-    ]
+    notes = ["Shading: each token's SHAP value for the row's predicted label."]
     if len(rows) > len(shown):
         notes.append(f"{len(rows) - len(shown)} of {len(rows)} rows left out of the page.")
     return ShadedRows(

@@ -51,12 +51,7 @@ def sections(found: ReportInput) -> list[Section]:
             title=f"Rewrite quality: {settings['rewriter']} rewriter, {settings['rows']} rows "
             f"({settings['shortcut']})",
             frame=summary,
-            notes=[
-                "Means per style. meaning, attitude, no_added, no_omitted: the judge's 1-5 scores "
-                "(Shortcut Maze figure 7); similarity: cosine of sentence embeddings; "
-                "label_consistent: share of rewrites a cross-fitted TF-IDF classifier gives the "
-                "original's label.",
-            ],
+            notes=[_summary_note(summary)],
         ),
     ]
     blocks.append(_flagged(found.path / FLAGGED, int(summary["rows"].sum())))
@@ -69,6 +64,22 @@ def sections(found: ReportInput) -> list[Section]:
             "'shortcutlab rewrite-quality'.",
         )
     ]
+
+
+COLUMN_NOTES = {
+    "similarity": "similarity: cosine of the sentence embeddings of original and rewrite",
+    "length_ratio": "length_ratio: words of the rewrite / words of the original",
+    "label_consistent": "label_consistent: share of rewrites a cross-fitted TF-IDF classifier "
+    "gives the original's label",
+    "meaning": "meaning, attitude, no_added, no_omitted: the judge's 1-5 scores (Shortcut Maze "
+    "figure 7)",
+}
+
+
+def _summary_note(summary: pd.DataFrame) -> str:
+    """What the summary's columns mean (only those it has: no judge, no judge columns)."""
+    said = [text for column, text in COLUMN_NOTES.items() if column in summary.columns]
+    return "Means per style. " + "; ".join(said) + "."
 
 
 def _flagged(path: Path, rewrites: int) -> Block:
