@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from shortcutlab.data.pairs import model_inputs
 from shortcutlab.experiments.suite_eval import evaluate_suite, save_suite_evaluation
+from shortcutlab.experiments.suite_eval_explain import ErrorJudge
+from shortcutlab.llm.server import ChatServer
+from shortcutlab.models import make_model
+from shortcutlab.models.nli_scorers import ModelNliScorer
 from shortcutlab.reports.html.document import Facts, Figure, Paragraphs, Table
+from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 from shortcutlab.webreport import cat, suite
 from shortcutlab.webreport.inputs import ReportInput
 from tests.experiments.suite_folders import write_suite
-from tests.nli_helpers import nli_pairs
+from tests.nli_helpers import nli_pairs, server_client
+
+NLI = ["contradiction", "entailment", "neutral"]
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +85,58 @@ def test_each_strategy_has_a_label_distribution_figure(evaluated):
         assert label in figure.svg
     (again,) = suite.sections(ReportInput("suite", evaluated))  # same folder, same figure bytes
     assert [b.svg for b in again.blocks if isinstance(b, Figure)] == [figure.svg]
+
+
+@pytest.fixture(scope="module")
+def cot_evaluated(tmp_path_factory):
+    """An llm-prompt evaluation with a chain-of-thought strategy, scored by a TF-IDF NLI model
+    and word-count embeddings (stand-ins for the real scorers), wrong answers typed by the judge."""
+    folder = tmp_path_factory.mktemp("suite-cot-report")
+    train = folder / "train.csv"
+    frame = nli_pairs(300, seed=0)
+    frame.to_csv(train, index=False)
+    nli_model = make_model("tfidf-logreg").fit(
+        model_inputs(frame), frame["label"].map(NLI.index).to_numpy(), n_classes=3
+    )
+
+    def embed(texts):
+        vocabulary = {w: i for i, w in enumerate(sorted({w for t in texts for w in t.split()}))}
+        vectors = np.zeros((len(texts), len(vocabulary)))
+        for row, text in enumerate(texts):
+            for word in text.split():
+                vectors[row, vocabulary[word]] += 1
+        return vectors
+
+    answers = ClassifierAnswers.from_table(train, text_pair_col="text_pair")
+    with ChatServer(project_backend(answers)) as server:
+        client = server_client(server, folder)
+        evaluation = evaluate_suite(
+            write_suite(folder / "suite", rows=16),
+            model="llm-prompt",
+            model_params={"client": client, "confidence": True},
+            train=train,
+            train_options={"text_pair_col": "text_pair"},
+            strategies=["zero-shot", "zero-shot-cot"],
+            nli_scorer=ModelNliScorer(nli_model, NLI),
+            embed=embed,
+            error_judge=ErrorJudge(client),
+        )
+    return save_suite_evaluation(evaluation, folder / "out")
+
+
+def test_explanation_scores_and_error_types_are_those_of_tables_md(cot_evaluated):
+    written = (cot_evaluated / "tables.md").read_text(encoding="utf-8")
+    (section,) = suite.sections(ReportInput("suite", cot_evaluated))
+    tables = {b.name: b for b in section.blocks if isinstance(b, Table)}
+    assert {"suite-explanations", "suite-error-types"} <= set(tables)
+    for name in ("suite-explanations", "suite-error-types", "suite-label-distribution"):
+        for row in _markdown_rows(tables[name]):
+            assert row in written, (name, row)
+    explained = tables["suite-explanations"].frame
+    assert {"SFS", "ICS", "EQS", "CFS"} <= set(explained.columns)
+    assert set(explained.index.get_level_values("strategy")) == {"zero-shot-cot"}
+    figures = [b.title for b in section.blocks if isinstance(b, Figure)]
+    assert figures == [
+        "Predicted labels per set (zero-shot)",
+        "Predicted labels per set (zero-shot-cot)",
+    ]
