@@ -29,6 +29,7 @@ def cat_output(tmp_path_factory):
     train, test = write_pair_files(folder, cue=True, n_train=300, n_test=120)
     arguments = ["cat", "--train", str(train), "--test", str(test), "--out", str(folder / "out")]
     arguments += ["--text-col", "premise", "--text-pair-col", "hypothesis", "--k", "3"]
+    arguments += ["--export-check", "10"]
     printed = CliRunner().invoke(app, [*arguments, "--default-label", "neutral"])
     assert printed.exit_code == 0, printed.output
     return folder / "out", " ".join(printed.stdout.split())  # the console wraps long lines
@@ -65,6 +66,7 @@ def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):
     (section,) = cat.sections(ReportInput("cat", folder))
     facts = next(b for b in section.blocks if isinstance(b, Facts))
     assert ("default label", "neutral") in facts.items
+    assert ("pairs to judge by hand", "10 in check.csv") in facts.items
     tables = {b.name: b for b in section.blocks if isinstance(b, Table)}
     assert list(tables) == ["cat-attentiveness", "cat-per-label", "cat-baselines"]
     accuracy, attentiveness = _cells(tables["cat-attentiveness"])[:2]
@@ -79,3 +81,9 @@ def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):
     mcnemar = tables["cat-baselines"].notes[1]
     assert mcnemar.startswith("Partial input vs majority: exact McNemar p = ")
     assert mcnemar.removeprefix("Partial input vs majority: ").rstrip(".") in printed
+
+
+def test_a_folder_that_lost_its_results_gives_a_notice_not_an_error(tmp_path):
+    (section,) = cat.sections(ReportInput("cat", tmp_path))
+    (notice,) = section.blocks
+    assert notice.texts == [f"'{tmp_path}' no longer holds a CAT results.json."]

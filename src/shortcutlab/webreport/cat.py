@@ -66,7 +66,17 @@ def _single_section(results: dict[str, Any]) -> Section:
             ("seed", str(config["seed"])),
             ("test rows", str(data["test_rows"])),
             ("train rows fitted", str(data["train_rows_fitted"])),
-        ],
+        ]
+        + (
+            [
+                (
+                    "pairs to judge by hand",
+                    f"{results['export_check']['rows']} in {results['export_check']['file']}",
+                )
+            ]
+            if "export_check" in results
+            else []
+        ),
     )
     overall = pd.DataFrame(
         {
