@@ -89,17 +89,10 @@ def cat(
     out_console.print(f"Wrote {written / 'results.json'}", markup=False)
 
 
-def _figure(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}"
-
-
-def _accuracy(entry: dict[str, Any]) -> str:
-    low, high = entry["interval_95"]
-    return f"{_figure(entry['value'])} [{_figure(low)}, {_figure(high)}]"
-
-
 def summary_lines(results: dict[str, Any]) -> list[str]:
     """The printed summary of a CAT run's results (percentages)."""
+    from shortcutlab.reports.cat_report import accuracy_text, percent_text
+
     cat_ = results["attentiveness"]
     base = results["baselines"]
     config = results["config"]
@@ -107,22 +100,22 @@ def summary_lines(results: dict[str, Any]) -> list[str]:
     lines = [
         f"Model {config['model']}{' + CAT augmentation' if config['augment'] else ''}; "
         f"default label {config['default_label']}; {results['data']['test_rows']} test rows",
-        f"Accuracy: {_accuracy(results['accuracy'])} (95 % interval over rows)",
-        f"Attentiveness: {_figure(cat_['mean'])} ± {_figure(cat_['std'])} over k={cat_['k']} "
+        f"Accuracy: {accuracy_text(results['accuracy'])} (95 % interval over rows)",
+        f"Attentiveness: {percent_text(cat_['mean'])} ± {percent_text(cat_['std'])} over k={cat_['k']} "
         f"sets, {cat_['rows_kept']} rows kept (prediction not {config['default_label']})",
     ]
     for label, entry in cat_["per_label"].items():
         lines.append(
-            f"  predicted {label}: {_figure(entry['mean'])} ± {_figure(entry['std'])} "
+            f"  predicted {label}: {percent_text(entry['mean'])} ± {percent_text(entry['std'])} "
             f"({entry['rows']} rows)"
         )
     part = base["partial_input"]
     lines += [
-        f"Partial input ({part['trained_on']} only): {_accuracy(part)}; majority "
-        f"({base['majority']['label']}): {_accuracy(base['majority'])}; exact McNemar "
+        f"Partial input ({part['trained_on']} only): {accuracy_text(part)}; majority "
+        f"({base['majority']['label']}): {accuracy_text(base['majority'])}; exact McNemar "
         f"p = {test['p_value']:.3g} (b={test['b']}, c={test['c']})",
         f"Naive partial input ({base['naive_partial_input']['evaluated_on']}): "
-        f"{_accuracy(base['naive_partial_input'])}; same prediction as the full input on "
-        f"{_figure(base['naive_partial_input']['agreement_with_full_input'])} % of rows",
+        f"{accuracy_text(base['naive_partial_input'])}; same prediction as the full input on "
+        f"{percent_text(base['naive_partial_input']['agreement_with_full_input'])} % of rows",
     ]
     return lines

@@ -88,21 +88,6 @@ def explain(
         out_console.print(f"Wrote {result.out / 'results.json'}", markup=False)
 
 
-def _share(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.0f} %"
-
-
-def _number(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4f}"
-
-
-def _interval(entry: dict[str, Any]) -> str:
-    if entry["interval_95"] is None:
-        return f"{_number(entry['mean'])} (no interval: fewer than 2 rows)"
-    low, high = entry["interval_95"]
-    return f"{_number(entry['mean'])} [{_number(low)}, {_number(high)}]"
-
-
 def header(results: dict[str, Any]) -> str:
     config = results["config"]
     return (
@@ -114,19 +99,21 @@ def header(results: dict[str, Any]) -> str:
 
 def summary_lines(results: dict[str, Any], seconds: dict[str, dict[str, float]]) -> list[str]:
     """The printed summary per method, and the change when a mitigation is compared."""
+    from shortcutlab.reports.attribution_tables import interval_text, number_text, share_text
+
     lines = []
     for method, summary in results["methods"].items():
         shap, top = summary["mean_abs_shap"], summary["top_token_in_cue"]
         sign, occlusion = summary["sign_agreement"], summary["occlusion"]
         lines += [
-            f"{method}: cue tokens' mean |SHAP| {_number(shap['cue'])} vs other tokens' "
-            f"{_number(shap['others'])}; per-row difference {_interval(shap['cue_minus_others_per_row'])} "
+            f"{method}: cue tokens' mean |SHAP| {number_text(shap['cue'])} vs other tokens' "
+            f"{number_text(shap['others'])}; per-row difference {interval_text(shap['cue_minus_others_per_row'])} "
             "(95 % interval over rows; one fit)",
-            f"  top token in the cue on {_share(top['share'])} of rows (a random token: "
-            f"{_share(top['chance'])})",
+            f"  top token in the cue on {share_text(top['share'])} of rows (a random token: "
+            f"{share_text(top['chance'])})",
             f"  removing the cue changes the predicted label's probability by "
-            f"{_number(occlusion['predicted_label'])} on average; occlusion agrees in sign with "
-            f"SHAP on {_share(sign['share'])} of {sign['rows']} rows"
+            f"{number_text(occlusion['predicted_label'])} on average; occlusion agrees in sign with "
+            f"SHAP on {share_text(sign['share'])} of {sign['rows']} rows"
             + (
                 f" ({sign['rows_without_change']} rows unchanged, left out)"
                 if sign["rows_without_change"]
@@ -136,9 +123,9 @@ def summary_lines(results: dict[str, Any], seconds: dict[str, dict[str, float]])
         if summary["rationale"] is not None:
             rationale = summary["rationale"]
             lines.append(
-                f"  rationale keeps {_share(rationale['cue_recall'])} of the cue's characters; "
-                f"{_share(rationale['precision'])} of it is cue; touches the cue on "
-                f"{_share(rationale['rows_touching_cue'])} of rows"
+                f"  rationale keeps {share_text(rationale['cue_recall'])} of the cue's characters; "
+                f"{share_text(rationale['precision'])} of it is cue; touches the cue on "
+                f"{share_text(rationale['rows_touching_cue'])} of rows"
             )
         if method in seconds:
             lines.append(
@@ -150,8 +137,8 @@ def summary_lines(results: dict[str, Any], seconds: dict[str, dict[str, float]])
         method = list(results["methods"])[1]
         lines += [
             f"{method} minus erm on the same rows: cue tokens' mean |SHAP| "
-            f"{_interval(change['cue_abs_shap'])}; occlusion total variation "
-            f"{_interval(change['occlusion_total_variation'])} (95 % intervals over rows; one fit "
+            f"{interval_text(change['cue_abs_shap'])}; occlusion total variation "
+            f"{interval_text(change['occlusion_total_variation'])} (95 % intervals over rows; one fit "
             "each, refitting variance not included); top token in the cue "
             f"{100 * change['top_token_in_cue']:+.0f} points",
         ]

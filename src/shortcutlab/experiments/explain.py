@@ -182,6 +182,11 @@ def _row_records(explained: ExplainedRows) -> list[dict[str, Any]]:
                 "tokens": len(row.offsets),
                 "top_token": row.tokens[top],
                 "top_token_in_cue": bool(row.in_cue[top]),
+                # What a report needs to shade the row's tokens (the predicted label's SHAP).
+                "text": row.text,
+                "cue_spans": [[int(start), int(end)] for start, end in row.spans],
+                "token_offsets": [[int(start), int(end)] for start, end in row.offsets],
+                "token_values": [float(value) for value in row.values[:, k]],
             }
         )
     return records

@@ -25,6 +25,9 @@ def percent(value: float | None) -> str:
     return DASH if value is None else f"{100 * value:.1f}"
 
 
+Rows = tuple[list[str], list[list[str]]]  # a table's header and its rows of text
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -37,6 +40,11 @@ def _strategy(run: dict[str, Any]) -> str:
 
 def accuracy_table(results: dict[str, Any]) -> str:
     """Table 2: accuracy per set, E and ¬E apart for the 2-class sets."""
+    return _table(*accuracy_rows(results))
+
+
+def accuracy_rows(results: dict[str, Any]) -> Rows:
+    """The header and rows of :func:`accuracy_table`."""
     two_class = set(results["two_class_sets"])
     sets = list(results["suite"]["sets"])
     header = ["strategy"]
@@ -55,12 +63,18 @@ def accuracy_table(results: dict[str, Any]) -> str:
             else:
                 row.append(percent(scored["accuracy"]))
         rows.append(row)
-    return _table(header, rows)
+    return header, rows
 
 
 def change_table(results: dict[str, Any]) -> str | None:
     """Accuracy change against standard per set, with the test used and its p-value (None for a
     folder without standard)."""
+    found = change_rows(results)
+    return None if found is None else _table(*found)
+
+
+def change_rows(results: dict[str, Any]) -> Rows | None:
+    """The header and rows of :func:`change_table` (None for a folder without standard)."""
     rows = []
     for run in results["strategies"]:
         for name, scored in run["sets"].items():
@@ -82,11 +96,16 @@ def change_table(results: dict[str, Any]) -> str | None:
     if not rows:
         return None
     header = ["strategy", "set", "accuracy", "standard", "change", "test", "paired rows", "p"]
-    return _table(header, rows)
+    return header, rows
 
 
 def distribution_table(results: dict[str, Any]) -> str:
     """Section 5.2.3: the predicted-label distribution per set (% of rows)."""
+    return _table(*distribution_rows(results))
+
+
+def distribution_rows(results: dict[str, Any]) -> Rows:
+    """The header and rows of :func:`distribution_table`."""
     runs = results["strategies"]
     parsed = any("invalid" in s["label_distribution"] for r in runs for s in r["sets"].values())
     labels = [*results["labels"], *(["invalid"] if parsed else [])]
@@ -99,11 +118,17 @@ def distribution_table(results: dict[str, Any]) -> str:
                 for label in labels
             )
             rows.append([_strategy(run), name, *shares])
-    return _table(["strategy", "set", *labels], rows)
+    return ["strategy", "set", *labels], rows
 
 
 def position_table(results: dict[str, Any]) -> str | None:
     """Table 3: accuracy per position of the repeated tautology (None without a position set)."""
+    found = position_rows(results)
+    return None if found is None else _table(*found)
+
+
+def position_rows(results: dict[str, Any]) -> Rows | None:
+    """The header and rows of :func:`position_table`."""
     rows = []
     positions: list[str] = []
     for run in results["strategies"]:
@@ -123,7 +148,7 @@ def position_table(results: dict[str, Any]) -> str | None:
                 rows.append(
                     [_strategy(run), name, *(percent(by_position.get(p)) for p in positions)]
                 )
-    return _table(["strategy", "set", *positions], rows)
+    return ["strategy", "set", *positions], rows
 
 
 def _count(value: int | None) -> str:
@@ -137,6 +162,12 @@ def explanation_table(results: dict[str, Any]) -> str | None:
     answers are counted apart); beside it, the mean over explanations with a step pair of their
     largest p(contradiction): ICS only says whether it passed 1/3, this says by how much.
     """
+    found = explanation_rows(results)
+    return None if found is None else _table(*found)
+
+
+def explanation_rows(results: dict[str, Any]) -> Rows | None:
+    """The header and rows of :func:`explanation_table`."""
     runs = results["strategies"]
     explained_sets = [
         (run, name, scored["explanations"])
@@ -182,11 +213,17 @@ def explanation_table(results: dict[str, Any]) -> str | None:
         "explanations",
         "steps",
     ]
-    return _table(header, rows)
+    return header, rows
 
 
 def error_type_table(results: dict[str, Any]) -> str | None:
     """Section 5.2.4: error types of wrong CoT answers per set."""
+    found = error_type_rows(results)
+    return None if found is None else _table(*found)
+
+
+def error_type_rows(results: dict[str, Any]) -> Rows | None:
+    """The header and rows of :func:`error_type_table`."""
     kinds = [*ERROR_TYPES, "unparsed"]
     rows = [
         [_strategy(run), name, *(str(scored["error_types"][k]) for k in kinds)]
@@ -194,7 +231,7 @@ def error_type_table(results: dict[str, Any]) -> str | None:
         for name, scored in run["sets"].items()
         if "error_types" in scored
     ]
-    return _table(["strategy", "set", *kinds], rows) if rows else None
+    return (["strategy", "set", *kinds], rows) if rows else None
 
 
 def suite_markdown(results: dict[str, Any]) -> str:

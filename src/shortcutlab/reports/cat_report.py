@@ -17,6 +17,7 @@ from shortcutlab.registry import check_choice
 from shortcutlab.reports.run_report import FORMATS, SUFFIX, TIDY
 from shortcutlab.reports.tables import render, tidy_text
 
+TITLE = "CAT attentiveness and accuracy per dataset × model (paper 003, Table 7 layout)"
 NOTES = [
     "Attentiveness: share of kept rows (prediction not the default label) whose prediction "
     "changes when x1 comes from another row; mean ± sample std over the k sets of all seeds.",
@@ -26,6 +27,22 @@ NOTES = [
     "Accuracy change: the augmented fit minus the plain fit of the same model and seed, mean over "
     "seeds, with the exact McNemar p on the paired test rows (the largest over seeds).",
 ]
+
+
+def percent_text(value: float | None) -> str:
+    """A share as a percentage with one decimal, ``—`` when not measured.
+
+    Examples:
+        >>> percent_text(0.8567), percent_text(None)
+        ('85.7', '—')
+    """
+    return "—" if value is None else f"{100 * value:.1f}"
+
+
+def accuracy_text(entry: dict[str, Any]) -> str:
+    """``81.0 [75.2, 86.0]``: a results.json accuracy entry with its 95 % interval."""
+    low, high = entry["interval_95"]
+    return f"{percent_text(entry['value'])} [{percent_text(low)}, {percent_text(high)}]"
 
 
 def _percent(value: Any, spread: Any = None) -> str:
@@ -71,8 +88,7 @@ def tables(results: Any, fmt: str) -> str:
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
     prefix = "% " if fmt == "latex" else "### "
-    title = "CAT attentiveness and accuracy per dataset × model (paper 003, Table 7 layout)"
-    return f"{prefix}{title}\n\n{render(cat_table(results.groups), fmt, notes=NOTES)}"
+    return f"{prefix}{TITLE}\n\n{render(cat_table(results.groups), fmt, notes=NOTES)}"
 
 
 def write_cat_report(results: Any, out: Path, fmt: str) -> list[Path]:

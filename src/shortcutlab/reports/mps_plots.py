@@ -4,6 +4,7 @@ Balanced, as stacked bars of label shares (paper 002, figures 21-25)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -13,17 +14,24 @@ PANELS = (("imbalanced", "Imbalanced"), ("balanced", "Balanced"))
 
 
 def plot_label_distribution(frame: pd.DataFrame, path: str | Path, *, title: str) -> Path:
+    """:func:`label_distribution_figure` written to ``path`` (type from the suffix: .png, .svg,
+    .pdf)."""
+    return save_figure(label_distribution_figure(frame, title=title), Path(path))
+
+
+def label_distribution_figure(frame: pd.DataFrame, *, title: str) -> Any:
     """Two panels (Imbalanced, Balanced): a bar per attribute value, stacked by label share.
 
     ``frame`` has columns split, value, label, rows, share (rows of ``MpsRunResults.label_counts``
-    for one build); the file type follows the suffix (.png, .svg, .pdf).
+    for one build). Returns the open matplotlib figure: save it with
+    :func:`~shortcutlab.reports.plots.save_figure` or inline it with
+    :func:`~shortcutlab.reports.html.svg.svg_markup` (either closes it).
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    path = Path(path)
     values = list(dict.fromkeys(frame["value"]))
     labels = list(dict.fromkeys(frame["label"]))
     colours = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20")
@@ -54,4 +62,4 @@ def plot_label_distribution(frame: pd.DataFrame, path: str | Path, *, title: str
     axes[0].set_ylim(0, 1)
     axes[1].legend(title="label", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     figure.suptitle(title)
-    return save_figure(figure, path)
+    return figure
