@@ -56,7 +56,9 @@ def _pump(stream: object, into: list[str], lines: queue.Queue[str] | None) -> No
 
 def serve_toy(source: Path, *options: str, port: int = 0) -> ServedTask:
     """Start serving the toy task over ``source``; return once the URL is printed."""
-    process = cli_process("annotate", "serve", str(source), "--task", TOY, "--port", str(port), *options)
+    process = cli_process(
+        "annotate", "serve", str(source), "--task", TOY, "--port", str(port), *options
+    )
     stdout: list[str] = []
     stderr: list[str] = []
     lines: queue.Queue[str] = queue.Queue()
@@ -74,7 +76,8 @@ def serve_toy(source: Path, *options: str, port: int = 0) -> ServedTask:
             if process.poll() is not None and lines.empty():
                 for reader in readers:
                     reader.join(timeout=10)
-                raise AssertionError(f"the server exited {process.returncode}: {''.join(stderr)}")
+                message = f"the server exited {process.returncode}: {''.join(stderr)}"
+                raise AssertionError(message) from None
             continue
         if line.startswith("Open "):
             return ServedTask(process, line.split()[1], stdout, stderr, readers)

@@ -30,22 +30,52 @@ def held_port() -> Iterator[int]:
 
 def test_an_unknown_task_kind_is_refused(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source")
-    assert_refused(tmp_path, "Unknown task kind 'toy-lable'", "annotate", "serve", source, "--task", "toy-lable", "--port", "0")
+    assert_refused(
+        tmp_path,
+        "Unknown task kind 'toy-lable'",
+        "annotate",
+        "serve",
+        source,
+        "--task",
+        "toy-lable",
+        "--port",
+        "0",
+    )
 
 
 def test_a_source_lacking_what_the_kind_needs_leaves_no_task_folder(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
-    assert_refused(tmp_path, "has no rows.csv", "annotate", "serve", tmp_path / "empty", "--task", TOY, "--port", "0")
+    assert_refused(
+        tmp_path,
+        "has no rows.csv",
+        "annotate",
+        "serve",
+        tmp_path / "empty",
+        "--task",
+        TOY,
+        "--port",
+        "0",
+    )
     assert not (tmp_path / "empty" / "annotations").exists()
 
 
-def test_a_port_in_use_is_refused_before_anything_is_written(tmp_path: Path, held_port: int) -> None:
+def test_a_port_in_use_is_refused_before_anything_is_written(
+    tmp_path: Path, held_port: int
+) -> None:
     source = write_toy_source(tmp_path / "source")
     message = f"port {held_port} is in use; pass --port 0 for a free one."
-    assert_refused(tmp_path, message, "annotate", "serve", source, "--task", TOY, "--port", held_port)
+    assert_refused(
+        tmp_path, message, "annotate", "serve", source, "--task", TOY, "--port", held_port
+    )
 
 
-@pytest.mark.parametrize(("option", "value", "message"), [("--port", "70000", "--port must be an integer in [0, 65535]"), ("--sample", "0", "--sample must be a positive number")])
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--port", "70000", "--port must be an integer in [0, 65535]"),
+        ("--sample", "0", "--sample must be a positive number"),
+    ],
+)
 def test_bad_numbers_are_refused(tmp_path: Path, option: str, value: str, message: str) -> None:
     source = write_toy_source(tmp_path / "source")
     arguments = ["annotate", "serve", source, "--task", TOY, "--port", "0", option, value]
@@ -61,7 +91,19 @@ def test_a_task_folder_is_resumed_only_for_its_own_kind_and_source(tmp_path: Pat
     with AnnotationStore.open(folder) as store:
         assert store.item_count() == 3  # the resumed task keeps its own sample
     message = f"'{folder}' holds a toy-label task over '{first}', not toy-label over '{second}'"
-    assert_refused(tmp_path, message, "annotate", "serve", second, "--task", TOY, "--folder", folder, "--port", "0")
+    assert_refused(
+        tmp_path,
+        message,
+        "annotate",
+        "serve",
+        second,
+        "--task",
+        TOY,
+        "--folder",
+        folder,
+        "--port",
+        "0",
+    )
 
 
 def test_a_folder_holding_something_else_is_refused(tmp_path: Path) -> None:
@@ -69,7 +111,19 @@ def test_a_folder_holding_something_else_is_refused(tmp_path: Path) -> None:
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     message = "exists and holds no annotation task; choose another --folder"
-    assert_refused(tmp_path, message, "annotate", "serve", source, "--task", TOY, "--folder", tmp_path / "busy", "--port", "0")
+    assert_refused(
+        tmp_path,
+        message,
+        "annotate",
+        "serve",
+        source,
+        "--task",
+        TOY,
+        "--folder",
+        tmp_path / "busy",
+        "--port",
+        "0",
+    )
 
 
 def test_status_shows_progress_per_annotator(tmp_path: Path) -> None:
@@ -96,7 +150,10 @@ def test_status_of_a_folder_without_a_task_is_refused(tmp_path: Path) -> None:
 
 
 def test_export_writes_the_answers_and_prints_the_summary(tmp_path: Path) -> None:
-    pytest.importorskip("shortcutlab.annotate.export", reason="export_task (annotate/export.py) is not in this branch yet")
+    pytest.importorskip(
+        "shortcutlab.annotate.export",
+        reason="export_task (annotate/export.py) is not in this branch yet",
+    )
     source = write_toy_source(tmp_path / "source")
     folder = tmp_path / "task"
     prepare_task(source, ToyLabelKind(), folder=folder, sample=4, seed=0)

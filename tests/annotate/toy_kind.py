@@ -52,7 +52,9 @@ class ToyLabelKind(TaskKind):
     def plan(self, source: Path, *, sample: int, seed: int, **options: Any) -> TaskPlan:
         table_path = Path(source) / "rows.csv"
         if not table_path.is_file():
-            raise DataError(f"'{source}' has no rows.csv: pass a folder written by write_toy_source.")
+            raise DataError(
+                f"'{source}' has no rows.csv: pass a folder written by write_toy_source."
+            )
         table = pd.read_csv(table_path, dtype={"row_id": str, "text": str, "label": str})
         rng = np.random.default_rng(seed)
         picked = rng.permutation(len(table))[:sample]
@@ -64,7 +66,9 @@ class ToyLabelKind(TaskKind):
             )
             for i in picked
         ]
-        return TaskPlan(kind=TOY, source=str(source), form=FORM, items=items, facts={"rows": len(table)})
+        return TaskPlan(
+            kind=TOY, source=str(source), form=FORM, items=items, facts={"rows": len(table)}
+        )
 
     def check_answer(self, form: Form, answer: Any) -> dict[str, str]:
         if not isinstance(answer, dict) or set(answer) != {field.name for field in form.fields}:
@@ -73,7 +77,9 @@ class ToyLabelKind(TaskKind):
         for field in form.fields:
             allowed = [choice.value for choice in field.choices]
             if answer[field.name] not in allowed:
-                raise DataError(f"{field.name} must be one of {allowed}; got {answer[field.name]!r}")
+                raise DataError(
+                    f"{field.name} must be one of {allowed}; got {answer[field.name]!r}"
+                )
         return {name: str(value) for name, value in answer.items()}
 
     def summarise(self, plan: TaskPlan, answers: pd.DataFrame) -> Summary:

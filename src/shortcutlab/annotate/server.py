@@ -61,7 +61,9 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     except socket.gaierror as error:
-        raise ConfigError(f"--host {host!r} is not an address this machine has ({error}).") from None
+        raise ConfigError(
+            f"--host {host!r} is not an address this machine has ({error})."
+        ) from None
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         # SO_REUSEADDR lets a restarted server take its port back from TIME_WAIT; on Linux it does
@@ -112,7 +114,12 @@ def serve(
     try:
         kind = kind if kind is not None else task_kind(store.meta()["kind"])
         config = uvicorn.Config(
-            make_app(store, kind, token), log_level="warning", access_log=False, lifespan="off"
+            make_app(store, kind, token),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            # a stop waits this long for requests in flight, then closes their connections
+            timeout_graceful_shutdown=10,
         )
         server = uvicorn.Server(config)
         # Handlers first: a signal that comes while uvicorn starts must still stop it.

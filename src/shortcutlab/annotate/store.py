@@ -85,7 +85,9 @@ class AnnotationStore:
         return (Path(folder) / DATABASE).is_file()
 
     @classmethod
-    def create(cls, folder: str | Path, plan: TaskPlan, *, sample: int, seed: int) -> AnnotationStore:
+    def create(
+        cls, folder: str | Path, plan: TaskPlan, *, sample: int, seed: int
+    ) -> AnnotationStore:
         """A new task folder holding ``plan``; refuses a folder that already has a task."""
         folder = Path(folder)
         if cls.exists(folder):

@@ -40,14 +40,14 @@ def check_resumable(folder: Path, kind: str, source: Path) -> None:
         )
 
 
-def prepare_task(
-    source: Path, kind: TaskKind, *, folder: Path, sample: int, seed: int
-) -> bool:
+def prepare_task(source: Path, kind: TaskKind, *, folder: Path, sample: int, seed: int) -> bool:
     """Make ``folder`` hold ``kind``'s task over ``source``; True when it was created now, False
     when an existing task of the same kind and source is resumed (its sample and seed are kept)."""
     source, folder = Path(source), Path(folder)
     if not source.exists():
-        raise InputFileError(f"the source '{source}' does not exist: pass a run or benchmark folder.")
+        raise InputFileError(
+            f"the source '{source}' does not exist: pass a run or benchmark folder."
+        )
     if sample < 1:
         raise ConfigError(f"--sample must be a positive number of items; got {sample}.")
     if AnnotationStore.exists(folder):

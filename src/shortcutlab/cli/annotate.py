@@ -23,7 +23,9 @@ def serve_command(
     source: Annotated[Path, typer.Argument(help="A run folder or a benchmark folder.")],
     task: Annotated[
         str,
-        typer.Option(help="Task kind: label, verify-attribute, verify-counterfactual, rewrite-quality."),
+        typer.Option(
+            help="Task kind: label, verify-attribute, verify-counterfactual, rewrite-quality."
+        ),
     ],
     sample: Annotated[int, typer.Option(help="Items drawn from the source.")] = 50,
     seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,

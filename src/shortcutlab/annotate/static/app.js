@@ -180,6 +180,7 @@
   function start(name) {
     state.annotator = name;
     window.localStorage.setItem(NAME_KEY, name);
+    byId("annotator").blur();  // the keys answer questions now, not the name field
     byId("name-form").hidden = true;
     byId("who-name").textContent = name;
     document.querySelector(".who").hidden = false;
