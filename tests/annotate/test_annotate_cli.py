@@ -32,12 +32,12 @@ def test_an_unknown_task_kind_is_refused(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source")
     assert_refused(
         tmp_path,
-        "Unknown task kind 'toy-lable'",
+        "Unknown task kind 'toy-labl'. Did you mean 'toy-label'?",
         "annotate",
         "serve",
         source,
         "--task",
-        "toy-lable",
+        "toy-labl",
         "--port",
         "0",
     )

@@ -118,16 +118,15 @@ def task_kinds_module() -> types.ModuleType:
 
 
 def install_toy_kind(monkeypatch: Any | None = None) -> None:
-    """Register the toy kind (through ``monkeypatch`` when given, so it is undone after a test)."""
+    """Register the toy kind, an instance as the real registry holds them (through ``monkeypatch``
+    when given, so it is undone after a test)."""
     tasks = task_kinds_module()
-    registry = tasks.TASK_KINDS
-    entries = registry if isinstance(registry, dict) else registry._entries  # a Registry
     if monkeypatch is None:
         sys.modules["shortcutlab.annotate.tasks"] = tasks
-        entries[TOY] = ToyLabelKind
+        tasks.TASK_KINDS[TOY] = ToyLabelKind()
     else:
         monkeypatch.setitem(sys.modules, "shortcutlab.annotate.tasks", tasks)
-        monkeypatch.setitem(entries, TOY, ToyLabelKind)
+        monkeypatch.setitem(tasks.TASK_KINDS, TOY, ToyLabelKind())
 
 
 def cli_process(*arguments: str) -> subprocess.Popen[str]:

@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import uvicorn
 
@@ -26,7 +25,8 @@ from shortcutlab.annotate.app import make_app
 from shortcutlab.annotate.kinds import TaskKind
 from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.errors import ConfigError, UnknownComponentError
-from shortcutlab.serving.shutdown import stop_on_signals
+from shortcutlab.registry import close_matches
+from shortcutlab.serving.shutdown import StopRequest, stop_on_signals
 
 DEFAULT_PORT = 8765
 STARTUP_SECONDS = 30.0
@@ -43,15 +43,16 @@ class Serving:
 
 
 def task_kind(name: str) -> TaskKind:
-    """The registered task kind called ``name`` (an instance), or an error listing the known ones."""
+    """The registered task kind called ``name``, or an error naming close matches and all kinds."""
     from shortcutlab.annotate.tasks import TASK_KINDS
 
     if name not in TASK_KINDS:
+        close = close_matches(name, sorted(TASK_KINDS), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
         raise UnknownComponentError(
-            f"Unknown task kind {name!r}. Known task kinds: {', '.join(sorted(TASK_KINDS))}."
+            f"Unknown task kind {name!r}.{hint} Known task kinds: {', '.join(sorted(TASK_KINDS))}."
         )
-    found: Any = TASK_KINDS.get(name)  # a dict or a Registry (which imports lazy entries)
-    return found() if isinstance(found, type) else found
+    return TASK_KINDS[name]
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -145,7 +146,7 @@ def serve(
         sock.close()
 
 
-def _wait_started(server: uvicorn.Server, worker: threading.Thread, stop: Any) -> None:
+def _wait_started(server: uvicorn.Server, worker: threading.Thread, stop: StopRequest) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while not server.started and worker.is_alive() and stop.received is None:
         if time.monotonic() > deadline:
