@@ -206,6 +206,12 @@ def _item_id(client: Any) -> str:
             400,
             "position must be",
         ),
+        (
+            lambda c: c.get("/api/item", params={"annotator": "ann", "position": "²"}),
+            400,
+            "position must be",
+        ),
+        (lambda c: c.get("/api/next?annotator=%ff%fe"), 400, "annotator must be"),
         (lambda c: c.get("/static/../../etc/passwd"), 404, "Not Found"),
     ],
 )

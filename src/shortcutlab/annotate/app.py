@@ -41,7 +41,8 @@ from shortcutlab.errors import ShortcutlabError
 
 TOKEN_HEADER = "x-token"
 MAX_BODY_BYTES = 64 * 1024
-ANNOTATOR_NAME = re.compile(r"^[\w][\w .@-]{0,63}$")
+DIGITS = re.compile(r"[0-9]{1,12}")  # str.isdigit() also takes "²", which int() refuses
+ANNOTATOR_NAME = re.compile(r"[\w][\w .@-]{0,63}")
 # connect-src 'self': the page's script talks to this server only; everything else is refused.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -117,7 +118,7 @@ def _json(data: dict[str, Any]) -> JSONResponse:
 
 def _annotator(value: Any) -> str:
     name = value.strip() if isinstance(value, str) else ""
-    if not ANNOTATOR_NAME.match(name):
+    if not ANNOTATOR_NAME.fullmatch(name):
         raise HTTPException(
             400,
             "annotator must be a name of 1-64 letters, digits, spaces or . @ _ - "
@@ -127,7 +128,7 @@ def _annotator(value: Any) -> str:
 
 
 def _position(value: str | None, count: int) -> int:
-    if value is None or not value.isdigit() or int(value) >= count:
+    if value is None or not DIGITS.fullmatch(value) or int(value) >= count:
         raise HTTPException(400, f"position must be an integer in [0, {count - 1}]; got {value!r}")
     return int(value)
 
@@ -230,7 +231,7 @@ class AnnotationApp:
 
 async def _json_body(request: Request) -> dict[str, Any]:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+    if declared is not None and (not DIGITS.fullmatch(declared) or int(declared) > MAX_BODY_BYTES):
         raise HTTPException(413, f"the request body must be at most {MAX_BODY_BYTES} bytes")
     raw = b""
     async for chunk in request.stream():
