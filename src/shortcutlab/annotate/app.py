@@ -1,0 +1,275 @@
+"""The annotation web app: one page and a small JSON API over a task folder's store.
+
+Every request carries the task's access token (``?token=`` on the page URL, an ``X-Token``
+header on the page's API calls); without it the answer is 403. Answers are checked by the task
+kind, committed to SQLite, and only then acknowledged, so an acknowledged answer survives a crash.
+Bad requests get a 4xx JSON error; an unexpected failure a 500 JSON error, never a traceback page.
+
+Routes (all GET unless said):
+    /                                  the page (the item is fetched by its script)
+    /api/task                          the form and the number of items
+    /api/next?annotator=NAME           the first item NAME has not answered, or done
+    /api/item?annotator=NAME&position=N  item N with NAME's earlier answer (going back)
+    POST /api/answer                   {annotator, item_id, answer: {field: value}}
+    /api/progress                      answered items per annotator
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import re
+import threading
+from dataclasses import asdict
+from importlib.resources import files
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from shortcutlab.annotate.kinds import Item, TaskKind
+from shortcutlab.annotate.store import AnnotationStore
+from shortcutlab.errors import ShortcutlabError
+
+TOKEN_HEADER = "x-token"
+MAX_BODY_BYTES = 64 * 1024
+DIGITS = re.compile(r"[0-9]{1,12}")  # str.isdigit() also takes "²", which int() refuses
+ANNOTATOR_NAME = re.compile(r"[\w][\w .@-]{0,63}")
+# connect-src 'self': the page's script talks to this server only; everything else is refused.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
+)
+SECURITY_HEADERS = {
+    # frame-ancestors works only as a header (browsers ignore it, with a console error, in <meta>)
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY + "; frame-ancestors 'none'",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # the token is in the page URL
+}
+
+
+def _templates() -> Environment:
+    return Environment(
+        loader=PackageLoader("shortcutlab.annotate"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def _static(name: str) -> Markup:
+    # Our own stylesheet and script, inlined so the page needs no further (token-checked) request.
+    return Markup(files("shortcutlab.annotate").joinpath("static", name).read_text("utf-8"))
+
+
+def render_page(kind: TaskKind, item_count: int) -> str:
+    """The page: the task's title and description, our CSS and JS inline; data comes by API."""
+    page = {"kind": kind.name, "description": kind.description, "items": item_count}
+    return (
+        _templates()
+        .get_template("page.html.j2")
+        .render(
+            page=page,
+            style=_static("app.css"),
+            script=_static("app.js"),
+            content_security_policy=CONTENT_SECURITY_POLICY,
+        )
+    )
+
+
+class RequireToken:
+    """ASGI middleware: a request without the right token gets 403 before any route runs."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        if not token:
+            raise ValueError("the access token must not be empty")
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        given = request.headers.get(TOKEN_HEADER) or request.query_params.get("token") or ""
+        if not hmac.compare_digest(given.encode(), self.token):
+            response = _error(403, "missing or wrong access token: open the URL the server printed")
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
+
+
+def _json(data: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(data, headers=SECURITY_HEADERS)
+
+
+def _annotator(value: Any) -> str:
+    name = value.strip() if isinstance(value, str) else ""
+    if not ANNOTATOR_NAME.fullmatch(name):
+        raise HTTPException(
+            400,
+            "annotator must be a name of 1-64 letters, digits, spaces or . @ _ - "
+            f"(starting with a letter or digit); got {value!r}",
+        )
+    return name
+
+
+def _position(value: str | None, count: int) -> int:
+    if value is None or not DIGITS.fullmatch(value) or int(value) >= count:
+        raise HTTPException(400, f"position must be an integer in [0, {count - 1}]; got {value!r}")
+    return int(value)
+
+
+class AnnotationApp:
+    """The routes over one task. Store calls are serialised by a lock: the store shares one SQLite
+    connection, and two threads' transactions on one connection would interleave."""
+
+    def __init__(self, store: AnnotationStore, kind: TaskKind) -> None:
+        self.store = store
+        self.kind = kind
+        plan = store.plan()
+        self.form = plan.form
+        self.items: list[Item] = plan.items  # fixed once the task exists
+        self.positions = {item.item_id: position for position, item in enumerate(self.items)}
+        self.lock = threading.Lock()
+
+    def page(self, request: Request) -> Response:
+        html = render_page(self.kind, len(self.items))
+        return HTMLResponse(html, headers=SECURITY_HEADERS)
+
+    def task(self, request: Request) -> Response:
+        return _json(
+            {
+                "kind": self.kind.name,
+                "description": self.kind.description,
+                "form": asdict(self.form),
+                "items": len(self.items),
+            }
+        )
+
+    def _view(self, annotator: str, position: int) -> dict[str, Any]:
+        """Item ``position`` as the page shows it, with ``annotator``'s earlier answer if any."""
+        item = self.items[position]
+        earlier = self.store.answers()
+        mine = earlier[(earlier["item_id"] == item.item_id) & (earlier["annotator"] == annotator)]
+        return {
+            "done": False,
+            "position": position,
+            "item_id": item.item_id,
+            "payload": item.payload,
+            "answer": dict(zip(mine["field"], mine["value"], strict=True)),
+            **self._counts(annotator),
+        }
+
+    def _counts(self, annotator: str) -> dict[str, int]:
+        return {"answered": self.store.answered(annotator), "total": len(self.items)}
+
+    def _next(self, annotator: str) -> dict[str, Any]:
+        found = self.store.next_item(annotator)
+        if found is None:
+            return {"done": True, **self._counts(annotator)}
+        position, item = found
+        return {
+            "done": False,
+            "position": position,
+            "item_id": item.item_id,
+            "payload": item.payload,
+            "answer": {},
+            **self._counts(annotator),
+        }
+
+    def next_item(self, request: Request) -> Response:
+        annotator = _annotator(request.query_params.get("annotator"))
+        with self.lock:
+            return _json(self._next(annotator))
+
+    def item(self, request: Request) -> Response:
+        annotator = _annotator(request.query_params.get("annotator"))
+        position = _position(request.query_params.get("position"), len(self.items))
+        with self.lock:
+            return _json(self._view(annotator, position))
+
+    async def answer(self, request: Request) -> Response:
+        body = await _json_body(request)
+        annotator = _annotator(body.get("annotator"))
+        item_id = body.get("item_id")
+        if not isinstance(item_id, str) or item_id not in self.positions:
+            raise HTTPException(404, f"no item {item_id!r} in this task")
+        try:
+            answer = self.kind.check_answer(self.form, body.get("answer"))
+        except ShortcutlabError as error:
+            raise HTTPException(422, str(error)) from None
+        # The commit is a blocking fsync: run it off the event loop, one at a time.
+        return _json(await run_in_threadpool(self._record, item_id, annotator, answer))
+
+    def _record(self, item_id: str, annotator: str, answer: dict[str, str]) -> dict[str, Any]:
+        with self.lock:
+            self.store.record(item_id, annotator, answer)  # committed before we acknowledge
+            return {"stored": True, "item_id": item_id, "next": self._next(annotator)}
+
+    def progress(self, request: Request) -> Response:
+        with self.lock:
+            annotators = [
+                {"annotator": name, "answered": self.store.answered(name)}
+                for name in self.store.annotators()
+            ]
+        return _json({"total": len(self.items), "annotators": annotators})
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not DIGITS.fullmatch(declared) or int(declared) > MAX_BODY_BYTES):
+        raise HTTPException(413, f"the request body must be at most {MAX_BODY_BYTES} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise HTTPException(413, f"the request body must be at most {MAX_BODY_BYTES} bytes")
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise HTTPException(400, f"the request body is not valid JSON ({error})") from None
+    if not isinstance(body, dict):
+        raise HTTPException(400, "the request body must be a JSON object")
+    return body
+
+
+async def _http_error(request: Request, error: HTTPException) -> Response:
+    return _error(error.status_code, str(error.detail))
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    return _error(500, f"internal error ({type(error).__name__}); the answer was not stored")
+
+
+def make_app(store: AnnotationStore, kind: TaskKind, token: str) -> Starlette:
+    """The ASGI app serving ``store``'s task (answers checked by ``kind``) behind ``token``."""
+    routes_of = AnnotationApp(store, kind)
+    return Starlette(
+        routes=[
+            Route("/", routes_of.page),
+            Route("/api/task", routes_of.task),
+            Route("/api/next", routes_of.next_item),
+            Route("/api/item", routes_of.item),
+            Route("/api/answer", routes_of.answer, methods=["POST"]),
+            Route("/api/progress", routes_of.progress),
+        ],
+        middleware=[Middleware(RequireToken, token=token)],
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+    )
+
+
+__all__ = ["CONTENT_SECURITY_POLICY", "TOKEN_HEADER", "AnnotationApp", "make_app", "render_page"]

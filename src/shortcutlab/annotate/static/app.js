@@ -1,0 +1,215 @@
+// The annotation page: every state comes from the server, so a reload or a restarted server
+// resumes at the first unanswered item. Texts from data reach the DOM only as text nodes.
+(function () {
+  "use strict";
+
+  var token = new URLSearchParams(window.location.search).get("token") || "";
+  var NAME_KEY = "shortcutlab-annotator";
+  var state = { annotator: null, form: null, view: null, fieldIndex: 0, answer: {}, busy: false };
+
+  function byId(id) { return document.getElementById(id); }
+
+  function element(tag, className) {
+    var made = document.createElement(tag);
+    if (className) { made.className = className; }
+    return made;
+  }
+
+  function setStatus(text, isError) {
+    var status = byId("status");
+    status.textContent = text;
+    status.classList.toggle("error", Boolean(isError));
+  }
+
+  function api(path, body) {
+    var options = { headers: { "X-Token": token }, cache: "no-store" };
+    if (body !== undefined) {
+      options.method = "POST";
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    return fetch(path, options).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (!response.ok) { throw new Error(data.error || "the server answered " + response.status); }
+        return data;
+      });
+    });
+  }
+
+  // Spans are [start, end) offsets in code points (Python's str indexing), so slice code points.
+  function appendWithSpans(target, text, spans) {
+    var characters = Array.from(text);
+    var valid = (Array.isArray(spans) ? spans : []).filter(function (span) {
+      return Array.isArray(span) && Number.isInteger(span[0]) && Number.isInteger(span[1]) &&
+        span[0] >= 0 && span[0] < span[1] && span[1] <= characters.length;
+    }).sort(function (a, b) { return a[0] - b[0]; });
+    var at = 0;
+    valid.forEach(function (span) {
+      if (span[0] < at) { return; }  // overlapping spans: the first one wins
+      target.appendChild(document.createTextNode(characters.slice(at, span[0]).join("")));
+      var mark = element("mark", "span");
+      mark.textContent = characters.slice(span[0], span[1]).join("");
+      target.appendChild(mark);
+      at = span[1];
+    });
+    target.appendChild(document.createTextNode(characters.slice(at).join("")));
+  }
+
+  function spansFor(payload, key) {
+    if (Array.isArray(payload[key + "_spans"])) { return payload[key + "_spans"]; }
+    var shared = payload.spans;
+    return shared && typeof shared === "object" && Array.isArray(shared[key]) ? shared[key] : [];
+  }
+
+  function renderPayload(payload) {
+    var box = byId("payload");
+    box.replaceChildren();
+    Object.keys(payload).forEach(function (key) {
+      if (key === "spans" || /_spans$/.test(key)) { return; }
+      var value = payload[key];
+      var part = element("div", "payload-part");
+      part.dataset.key = key;
+      var heading = element("h2");
+      heading.textContent = key.replace(/_/g, " ");
+      var body = element("p", "payload-text");
+      if (typeof value === "string") {
+        appendWithSpans(body, value, spansFor(payload, key));
+      } else {
+        body.textContent = JSON.stringify(value);
+      }
+      part.append(heading, body);
+      box.appendChild(part);
+    });
+  }
+
+  function renderFields() {
+    var box = byId("fields");
+    box.replaceChildren();
+    state.form.fields.forEach(function (field, index) {
+      var block = element("div", "field" + (index === state.fieldIndex ? " current" : ""));
+      block.dataset.field = field.name;
+      var prompt = element("p", "prompt");
+      prompt.textContent = field.prompt;
+      block.appendChild(prompt);
+      field.choices.forEach(function (choice) {
+        var button = element("button", "choice");
+        button.type = "button";
+        button.dataset.field = field.name;
+        button.dataset.value = choice.value;
+        button.setAttribute("aria-pressed", String(state.answer[field.name] === choice.value));
+        var key = element("kbd");
+        key.textContent = choice.key;
+        button.append(key, document.createTextNode(choice.text));
+        button.addEventListener("click", function () { choose(index, choice.value); });
+        block.appendChild(button);
+      });
+      box.appendChild(block);
+    });
+  }
+
+  function show(view) {
+    state.view = view;
+    byId("progress").textContent = view.answered + " / " + view.total;
+    byId("done").hidden = !view.done;
+    byId("item").hidden = Boolean(view.done);
+    if (view.done) { byId("item").removeAttribute("data-item-id"); return; }
+    state.answer = Object.assign({}, view.answer);
+    state.fieldIndex = 0;
+    byId("item").dataset.itemId = view.item_id;
+    byId("item").dataset.position = String(view.position);
+    renderPayload(view.payload);
+    renderFields();
+  }
+
+  function complete() {
+    return state.form.fields.every(function (field) { return field.name in state.answer; });
+  }
+
+  function submit() {
+    if (state.busy) { return; }
+    state.busy = true;
+    setStatus("Saving…");
+    var body = { annotator: state.annotator, item_id: state.view.item_id, answer: state.answer };
+    api("/api/answer", body).then(function (data) {
+      setStatus("Saved " + data.item_id + ".");
+      show(data.next);
+    }).catch(function (error) {
+      setStatus("Not saved: " + error.message + ". Press Enter to try again.", true);
+    }).finally(function () { state.busy = false; });
+  }
+
+  // A choice answers its field and moves to the next; answering the last field saves the item.
+  function choose(index, value) {
+    if (state.busy || !state.view || state.view.done) { return; }
+    var fields = state.form.fields;
+    state.answer[fields[index].name] = value;
+    state.fieldIndex = Math.min(index + 1, fields.length - 1);
+    renderFields();
+    if (index === fields.length - 1 && complete()) { submit(); }
+  }
+
+  function goBack() {
+    if (state.busy || !state.view) { return; }
+    var position = state.view.done ? state.view.total - 1 : state.view.position - 1;
+    if (position < 0) { return; }
+    state.busy = true;
+    var query = "?annotator=" + encodeURIComponent(state.annotator) + "&position=" + position;
+    api("/api/item" + query).then(function (view) {
+      setStatus("Back to item " + (position + 1) + ": a new answer replaces the earlier one.");
+      show(view);
+    }).catch(function (error) { setStatus(error.message, true); })
+      .finally(function () { state.busy = false; });
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || !state.view) { return; }
+    if (event.target && event.target.tagName === "INPUT") { return; }
+    if (event.key === "Backspace") { event.preventDefault(); goBack(); return; }
+    if (state.view.done) { return; }
+    if (event.key === "Enter") {
+      event.preventDefault();
+      if (complete()) { submit(); }
+      return;
+    }
+    var field = state.form.fields[state.fieldIndex];
+    var pressed = event.key.toLowerCase();
+    var choice = field.choices.find(function (c) { return c.key.toLowerCase() === pressed; });
+    if (choice) { event.preventDefault(); choose(state.fieldIndex, choice.value); }
+  }
+
+  function start(name) {
+    state.annotator = name;
+    window.localStorage.setItem(NAME_KEY, name);
+    byId("annotator").blur();  // the keys answer questions now, not the name field
+    byId("name-form").hidden = true;
+    byId("who-name").textContent = name;
+    document.querySelector(".who").hidden = false;
+    api("/api/task").then(function (task) {
+      state.form = task.form;
+      return api("/api/next?annotator=" + encodeURIComponent(name));
+    }).then(show).catch(function (error) {
+      setStatus(error.message, true);
+      askName(name);
+    });
+  }
+
+  function askName(current) {
+    state.view = null;
+    byId("item").hidden = true;
+    byId("done").hidden = true;
+    byId("name-form").hidden = false;
+    byId("annotator").value = current || "";
+    byId("annotator").focus();
+  }
+
+  byId("name-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var name = byId("annotator").value.trim();
+    if (name) { setStatus(""); start(name); }
+  });
+  byId("change-name").addEventListener("click", function () { askName(state.annotator); });
+  document.addEventListener("keydown", onKey);
+
+  var remembered = window.localStorage.getItem(NAME_KEY);
+  if (remembered) { start(remembered); } else { askName(""); }
+})();

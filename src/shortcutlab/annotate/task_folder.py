@@ -1,0 +1,100 @@
+"""Create or resume a task folder, and read its progress.
+
+A task folder (by default ``SOURCE/annotations/KIND``, where ``shortcutlab report`` finds it) is
+written whole or not at all: the plan is drawn first (a source that lacks what the kind needs is
+refused before anything exists), then the store is written into a hidden sibling folder and
+renamed into place.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from shortcutlab.annotate.kinds import TaskKind, TaskPlan
+from shortcutlab.annotate.store import AnnotationStore
+from shortcutlab.errors import ConfigError, DataError, InputFileError, OutputExistsError
+
+
+def default_folder(source: Path, kind: str) -> Path:
+    return Path(source) / "annotations" / kind
+
+
+def _same_source(recorded: str, source: Path) -> bool:
+    return recorded == str(source) or Path(recorded).resolve() == Path(source).resolve()
+
+
+def check_resumable(folder: Path, kind: str, source: Path) -> None:
+    """Refuse to serve ``folder`` for a different kind or source than it was created for."""
+    with AnnotationStore.open(folder) as store:
+        meta = store.meta()
+    if meta["kind"] != kind or not _same_source(meta["source"], source):
+        raise ConfigError(
+            f"'{folder}' holds a {meta['kind']} task over '{meta['source']}', not {kind} over "
+            f"'{source}'. Pass --task {meta['kind']} with that source to resume it, or another "
+            "--folder for a new task."
+        )
+
+
+def prepare_task(source: Path, kind: TaskKind, *, folder: Path, sample: int, seed: int) -> bool:
+    """Make ``folder`` hold ``kind``'s task over ``source``; True when it was created now, False
+    when an existing task of the same kind and source is resumed (its sample and seed are kept)."""
+    source, folder = Path(source), Path(folder)
+    if not source.exists():
+        raise InputFileError(
+            f"the source '{source}' does not exist: pass a run or benchmark folder."
+        )
+    if sample < 1:
+        raise ConfigError(f"--sample must be a positive number of items; got {sample}.")
+    if AnnotationStore.exists(folder):
+        check_resumable(folder, kind.name, source)
+        return False
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise OutputExistsError(
+            f"'{folder}' exists and holds no annotation task; choose another --folder."
+        )
+    plan = kind.plan(source, sample=sample, seed=seed)
+    if not plan.items:
+        raise DataError(f"the {kind.name} task over '{source}' has no items to annotate.")
+    _create_atomically(folder, plan, sample=sample, seed=seed)
+    return True
+
+
+def _create_atomically(folder: Path, plan: TaskPlan, *, sample: int, seed: int) -> None:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        AnnotationStore.create(staging, plan, sample=sample, seed=seed).close()
+        if folder.exists():  # an empty folder (checked above)
+            folder.rmdir()
+        os.replace(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def task_progress(folder: Path) -> tuple[dict[str, str], pd.DataFrame]:
+    """The task's facts (kind, source, sample, seed, items) and one row per annotator: answered,
+    items, and the share answered."""
+    with AnnotationStore.open(folder) as store:
+        meta = store.meta()
+        total = store.item_count()
+        rows = [(name, store.answered(name)) for name in store.annotators()]
+    facts = {
+        "kind": meta["kind"],
+        "source": meta["source"],
+        "sample": meta["sample"],
+        "seed": meta["seed"],
+        "items": str(total),
+    }
+    progress = pd.DataFrame(rows, columns=["annotator", "answered"])
+    progress["items"] = total
+    progress["share"] = progress["answered"] / total if total else float("nan")
+    return facts, progress.set_index("annotator")
+
+
+__all__ = ["check_resumable", "default_folder", "prepare_task", "task_progress"]

@@ -1,0 +1,102 @@
+"""``shortcutlab annotate``: serve an annotation task to people, export its answers, show progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.render import frame_table
+
+annotate_app = typer.Typer(
+    help="A local web app where people label rows, verify concept labels and counterfactual "
+    "pairs, and judge rewrites.",
+    no_args_is_help=True,
+)
+app.add_typer(annotate_app, name="annotate")
+
+
+@annotate_app.command("serve")
+def serve_command(
+    source: Annotated[Path, typer.Argument(help="A run folder or a benchmark folder.")],
+    task: Annotated[
+        str,
+        typer.Option(
+            help="Task kind: label, verify-attribute, verify-counterfactual, rewrite-quality."
+        ),
+    ],
+    sample: Annotated[int, typer.Option(help="Items drawn from the source.")] = 50,
+    seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
+    folder: Annotated[
+        Path | None, typer.Option(help="Task folder (default SOURCE/annotations/TASK).")
+    ] = None,
+    port: Annotated[int, typer.Option(help="Port; 0 picks a free one.")] = 8765,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+) -> None:
+    """Serve a task until Ctrl-C or SIGTERM: created from SOURCE, or resumed from its folder.
+
+    The printed URL carries a fresh access token; requests without it are refused.
+    """
+    from shortcutlab.annotate.server import Serving, listen, serve, task_kind
+    from shortcutlab.annotate.task_folder import default_folder, prepare_task
+
+    target = folder if folder is not None else default_folder(source, task)
+    with user_errors():
+        kind = task_kind(task)
+        sock = listen(host, port)  # first: a port in use is refused before anything is written
+        try:
+            created = prepare_task(source, kind, folder=target, sample=sample, seed=seed)
+        except BaseException:
+            sock.close()
+            raise
+
+    def ready(serving: Serving) -> None:
+        verb = "Created" if created else "Resumed"
+        out_console.print(f"{verb} the {task} task in {target}.", markup=False)
+        out_console.print(f"Open {serving.url} (Ctrl-C or SIGTERM stops).", markup=False)
+
+    with user_errors():
+        stopped = serve(target, sock=sock, kind=kind, on_ready=ready)
+    out_console.print(f"Stopped by {stopped}; every acknowledged answer is stored in {target}.")
+
+
+@annotate_app.command("status")
+def status_command(
+    folder: Annotated[Path, typer.Argument(help="A task folder (SOURCE/annotations/TASK).")],
+) -> None:
+    """Progress per annotator."""
+    from shortcutlab.annotate.task_folder import task_progress
+
+    with user_errors():
+        facts, progress = task_progress(folder)
+    out_console.print(
+        f"{facts['kind']} task over {facts['source']}: {facts['items']} items "
+        f"(sample {facts['sample']}, seed {facts['seed']}).",
+        markup=False,
+    )
+    if progress.empty:
+        out_console.print("No answers yet.")
+        return
+    out_console.print(frame_table(progress, title="Answered per annotator"))
+
+
+@annotate_app.command("export")
+def export_command(
+    folder: Annotated[Path, typer.Argument(help="A task folder (SOURCE/annotations/TASK).")],
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write (default: the task folder itself).")
+    ] = None,
+) -> None:
+    """Write answers.csv, summary.json and summary.md (agreement where several annotators judged
+    the same items), and print the summary."""
+    from shortcutlab.annotate.export import export_task
+
+    with user_errors():
+        written = export_task(folder, out=out)
+    for path in written:
+        out_console.print(f"Wrote {path}", markup=False)
+    summary = next((path for path in written if path.name == "summary.md"), None)
+    if summary is not None:
+        out_console.print(summary.read_text(encoding="utf-8"), markup=False)
