@@ -18,7 +18,11 @@ def svg_markup(figure: Any, name: str) -> str:
     figure.tight_layout()
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        figure.savefig(
+            buffer,
+            format="svg",
+            metadata={"Date": None, "Creator": None, "Format": None, "Type": None},
+        )
     plt.close(figure)
     text = buffer.getvalue()
     start = text.index("<svg")
@@ -32,4 +36,4 @@ def svg_markup(figure: Any, name: str) -> str:
             begin = head.index(marker)
             end = head.index('"', begin + len(marker)) + 1
             head = head[:begin] + head[end:]
-    return f'{head} class="figure" role="img">{svg[head_end + 1:]}'
+    return f'{head} class="figure" role="img">{svg[head_end + 1 :]}'
