@@ -6,20 +6,33 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from shortcutlab.data.reading import sha256_file
-from shortcutlab.experiments.demo import MARKER
+from shortcutlab.experiments.demo import MARKER, DemoResult
+from shortcutlab.experiments.demo import run_demo as run_demo_pipeline
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section
 from shortcutlab.reports.run_report import METRICS
 from shortcutlab.reports.tables import METRIC_NAMES, drop_constant_levels, maze_table, table1
-from shortcutlab.webreport.build import optional_call, sections_of
+from shortcutlab.webreport.build import REPORT_FILE, optional_call, sections_of, write_html_report
 from shortcutlab.webreport.inputs import ReportInput
 from shortcutlab.webreport.maze import EXPLORER_MODULE, delta_block, maze_tables
 
 SUMMARY = "summary.csv"  # the demo's groups: per (shortcut, λ) statistics, Holm over its cells
 MPS_RUN = Path("mps") / "run"
+
+
+def run_demo(out: str | Path = "shortcutlab-demo", **options: Any) -> DemoResult:
+    """:func:`shortcutlab.experiments.demo.run_demo` (same options), and its ``report.html``,
+    written inside the same atomic folder: a demo folder always has its report."""
+    return run_demo_pipeline(out, after=write_demo_report, **options)
+
+
+def write_demo_report(folder: Path, result: DemoResult | None = None) -> Path:
+    """The demo folder's report, written to ``folder/report.html``."""
+    return write_html_report(folder, folder / REPORT_FILE)
 
 
 def recognises(path: Path) -> bool:
