@@ -45,17 +45,12 @@ def build_report(path: str | Path, include: Sequence[str | Path] = ()) -> Report
             if f not in folders
         ]
     inputs = [found for folder in folders for found in _inputs(folder)]
-    several = len(inputs) > 1
     sections: list[Section] = []
+    used: set[str] = set()  # section ids and block names share the page's id namespace
     for found in inputs:
         label = "" if found.path == root else _relative(found.path, root)
-        collected = collector(found.kind).sections(found)
-        if several:
-            collected = [
-                _prefixed(section, f"{slug(label + ' ' + found.kind)}-", label)
-                for section in collected
-            ]
-        sections += collected
+        for section in collector(found.kind).sections(found):
+            sections.append(_anchored(section, label, found.kind, used))
     title, subtitle = _titles(inputs)
     return Report(title=title, subtitle=subtitle, sections=sections)
 
@@ -144,13 +139,26 @@ def _results(folder: Path) -> Any:
     return load_results(folder)
 
 
-def _prefixed(section: Section, prefix: str, label: str) -> Section:
+def _anchored(section: Section, label: str, kind: str, used: set[str]) -> Section:
+    """``section`` with page-unique anchors: a subfolder's or included folder's anchors start with
+    its name; an anchor another input took already gets the kind too (then a number)."""
+
+    def unique(anchor: str) -> str:
+        candidates = [anchor, f"{slug(kind)}-{anchor}"]
+        candidates += [f"{slug(kind)}-{anchor}-{n}" for n in range(2, len(used) + 3)]
+        if label:
+            candidates = [f"{slug(label)}-{c}" for c in candidates]
+        chosen = next(c for c in candidates if c not in used)
+        used.add(chosen)
+        return chosen
+
+    identifier = unique(section.id)
     blocks = [
-        replace(block, name=prefix + block.name) if hasattr(block, "name") else block
+        replace(block, name=unique(block.name)) if hasattr(block, "name") else block
         for block in section.blocks
     ]
     title = f"{section.title} ({label})" if label else section.title
-    return replace(section, id=prefix + section.id, title=title, blocks=blocks)
+    return replace(section, id=identifier, title=title, blocks=blocks)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -21,7 +21,8 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
-from shortcutlab.reports.html.document import Report, Table
+from shortcutlab.reports.html.document import Figure, Report, Table
+from shortcutlab.reports.html.svg import scoped_ids
 from shortcutlab.reports.tables import NOT_MEASURED, format_cell
 
 # No network at all: a stray fetch (font, image, CDN) becomes a console error in the browser.
@@ -160,6 +161,8 @@ def _render_block(block: Any) -> Markup:
     context: dict[str, Any] = {"block": block}
     if isinstance(block, Table):
         context["layout"] = table_layout(block)
+    if isinstance(block, Figure):  # the block's name is unique on the page; its SVG ids become so
+        context["block"] = dataclasses.replace(block, svg=scoped_ids(block.svg, block.name))
     return Markup(template.render(**context))
 
 
