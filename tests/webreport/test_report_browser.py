@@ -7,9 +7,11 @@ import io
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from shortcutlab.experiments.results import load_results
+from shortcutlab.reports.html.document import Report, Section, Table
 from shortcutlab.reports.html.render import write_report_html
 from shortcutlab.webreport.build import write_html_report
 from tests.browser import console_errors, open_file
@@ -129,3 +131,27 @@ def test_the_demo_writes_a_report_that_opens(browser, tmp_path):
     assert len(rows) == 8 * 6  # eight shortcut types x the six Table-9 rows
     assert_figures_render(browser, minimum=2)
     assert_painted(browser)
+
+
+def test_a_flat_table_sorts_by_the_clicked_header(browser, tmp_path):
+    frame = pd.DataFrame(
+        {"requests": [12, 3, 40], "Δ": ["0.100*", "−0.020", "—"]},
+        index=pd.Index(["b-model", "c-model", "a-model"], name="model"),
+    )
+    report = Report("usage", "", [Section("s", "S", [Table("usage", "Usage", frame)])])
+    open_file(browser, write_report_html(report, tmp_path / "flat.html"))
+
+    def column(position: int) -> list[str]:
+        rows = browser.find_elements(_by("CSS_SELECTOR"), "#usage tbody tr")
+        return [row.find_elements(_by("CSS_SELECTOR"), "th, td")[position].text for row in rows]
+
+    headers = browser.find_elements(_by("CSS_SELECTOR"), "#usage thead th")
+    headers[1].click()
+    assert column(1) == ["3", "12", "40"]
+    headers[1].click()
+    assert column(1) == ["40", "12", "3"]
+    headers[2].click()
+    assert column(2) == ["−0.020", "0.100*", "—"]  # a minus sign is a number; — sorts last
+    headers[0].click()
+    assert column(0) == ["a-model", "b-model", "c-model"]
+    assert console_errors(browser) == []

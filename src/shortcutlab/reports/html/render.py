@@ -50,6 +50,11 @@ class TableLayout:
     body: list[list[Cell]]
     group_starts: list[bool]  # body rows that begin a new top-level index group (a rule above)
 
+    @property
+    def sortable(self) -> bool:
+        """Rows can be reordered (static/tables.js) only when no cell spans several of them."""
+        return len(self.head) == 1 and all(cell.rowspan == 1 for row in self.body for cell in row)
+
 
 def render_report(report: Report) -> str:
     """The page's HTML text; the same report gives the same text."""
