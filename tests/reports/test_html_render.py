@@ -73,6 +73,11 @@ def test_multiindex_rows_merge_with_rowspans_and_nan_is_a_dash():
         ["1.000", "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;"],
     ]
     assert '<tr class="group-start">' in body  # a rule above the second dataset
+    head = text[text.index("<thead>") : text.index("</thead>")]
+    header_rows = re.findall(r"<tr>(.*?)</tr>", head, flags=re.S)
+    assert re.findall(r"<th[^>]*>(.*?)</th>", header_rows[0]) == ["dataset", "shortcut", "row", "λ"]
+    assert '<th scope="col" colspan="2" class="num">λ</th>' in header_rows[0]
+    assert re.findall(r"<th[^>]*>(.*?)</th>", header_rows[1]) == ["1.0", "0.6"]
 
 
 def test_two_level_columns_get_colspans():

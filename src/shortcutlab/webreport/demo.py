@@ -43,8 +43,9 @@ def title(found: ReportInput) -> tuple[str, str]:
     arguments = _record(found.path)["arguments"]
     return (
         "shortcutlab demo",
-        f"{arguments.get('model', 'tfidf-logreg')} on the embedded review corpus: every shortcut "
-        f"type at λ = {', '.join(f'{s:g}' for s in arguments.get('strengths', []))}"
+        f"{arguments.get('model', 'tfidf-logreg')} on the embedded review corpus: "
+        f"{len(arguments.get('shortcuts', []))} shortcut types at λ = "
+        f"{', '.join(f'{s:g}' for s in arguments.get('strengths', []))}"
         + ("; an MPS grid" if arguments.get("mps") else ""),
     )
 

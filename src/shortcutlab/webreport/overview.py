@@ -1,7 +1,7 @@
 """The overview of a grid run (any family): spec, data, seeds, versions, hashes, timings.
 
 Everything comes from the run folder: the store's meta (resolved spec, its hash, the tool
-version), its finished cells (package versions, seconds, finish times) and the benchmark
+version), its finished cells (package versions, seconds) and the benchmark
 manifests (input hashes). No clock time is read, so the same folder gives the same page.
 """
 
@@ -98,15 +98,16 @@ def _datasets(spec: dict[str, Any]) -> str:
 
 
 def _timings(done: Any) -> list[tuple[str, str]]:
-    """Seconds spent in cells (a fit shared by seeds counted once) and the stored finish times."""
+    """Seconds spent fitting and predicting, a fit shared by seeds counted once (the store keeps
+    no wall time of the run: workers run in parallel and runs resume)."""
     if done.empty:
         return []
     fits = done.assign(fit=[fit_id(r) for r in done.itertuples()]).drop_duplicates("fit")
-    fit, predict = fits["fit_seconds"].sum(), done["predict_seconds"].sum()
+    fit, predict = fits["fit_seconds"].sum(), fits["predict_seconds"].sum()
     return [
         (
             "time in cells",
-            f"{fit:.1f} s fitting ({len(fits)} distinct fits) + {predict:.1f} s predicting; summed over cells, not wall time",
+            f"{fit:.1f} s fitting ({len(fits)} distinct fits) + {predict:.1f} s predicting; summed, not the run's wall time",
         ),
     ]
 

@@ -96,11 +96,18 @@ def table_layout(table: Table) -> TableLayout:
     frame = table.frame
     index_names = [str(name) if name is not None else "" for name in frame.index.names]
     n_index, n_levels = len(index_names), frame.columns.nlevels
+    # A named single column level (Table 9's λ) gets a spanning row of its own above the values.
+    named = n_levels == 1 and frame.columns.name is not None
     head: list[list[Cell]] = []
+    if named:
+        head.append(
+            [Cell(name, header=True, rowspan=2) for name in index_names]
+            + [Cell(str(frame.columns.name), header=True, colspan=frame.shape[1], numeric=True)]
+        )
     for level in range(n_levels):
         row = (
             [Cell(name, header=True, rowspan=n_levels) for name in index_names]
-            if level == 0
+            if level == 0 and not named
             else []
         )
         labels = [_column_keys(column)[: level + 1] for column in frame.columns]
