@@ -1,7 +1,7 @@
 """Build a report from a folder: find what it holds, collect each input's sections, render.
 
-Discovery reads the given folder, each of its direct subfolders, and every ``include`` folder (and
-theirs). Every collector in :data:`COLLECTORS` that recognises a folder makes one
+Discovery reads the given folder, each of its direct subfolders (and the subfolders of a
+:data:`CONTAINERS` folder such as ``annotations/``), and every ``include`` folder the same way. Every collector in :data:`COLLECTORS` that recognises a folder makes one
 :class:`ReportInput` of it (a grid run gives both ``overview`` and ``maze-run``). Collectors are
 imported by name, so this module imports none of them and each family adds one line here.
 """
@@ -31,6 +31,8 @@ COLLECTORS: dict[str, str] = {
     "maze-run": "shortcutlab.webreport.maze",
 }
 REPORT_FILE = "report.html"
+# Subfolders that only hold outputs one level further down (RUN/annotations/<task kind>/).
+CONTAINERS = ("annotations",)
 
 
 def build_report(path: str | Path, include: Sequence[str | Path] = ()) -> Report:
@@ -104,11 +106,11 @@ def _folder(path: Path, what: str) -> Path:
 
 
 def _discover(folder: Path, *, required: bool) -> list[Path]:
-    """``folder`` and its direct subfolders that some collector recognises, in name order."""
-    candidates = [
-        folder,
-        *sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
-    ]
+    """``folder`` and its subfolders (those of containers too) that some collector recognises,
+    in name order."""
+    candidates = [folder]
+    for child in _subfolders(folder):
+        candidates += [child, *(_subfolders(child) if child.name in CONTAINERS else [])]
     found = [p for p in candidates if any(collector(kind).recognises(p) for kind in COLLECTORS)]
     if required and not found:
         raise ConfigError(
@@ -117,6 +119,10 @@ def _discover(folder: Path, *, required: bool) -> list[Path]:
             "their subfolders hold explain, Suite, rewrite-quality or annotation outputs."
         )
     return found
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def _inputs(folder: Path) -> list[ReportInput]:
