@@ -35,6 +35,7 @@ def test_all_is_sorted_and_complete():
         "run_cat",
         "run_demo",
         "run_experiment",
+        "write_html_report",
     ]
     for name in shortcutlab.__all__:
         assert hasattr(shortcutlab, name)

@@ -43,15 +43,15 @@ _LAZY = {
     "make_shortcut": "shortcutlab.shortcuts",
     "maze_table": "shortcutlab.reports",
     "run_cat": "shortcutlab.experiments.cat",
-    "run_demo": "shortcutlab.experiments.demo",
+    "run_demo": "shortcutlab.webreport.demo",
     "run_experiment": "shortcutlab.experiments.runner",
+    "write_html_report": "shortcutlab.webreport.build",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.experiments.cat import CatConfig, run_cat
-    from shortcutlab.experiments.demo import run_demo
     from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
     from shortcutlab.experiments.explain import explain
     from shortcutlab.experiments.results import load_results
@@ -64,6 +64,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.splits import Benchmark, build_maze_benchmark, build_mps_benchmark
     from shortcutlab.splits.cat import cat_augment
     from shortcutlab.splits.suite import build_suite_benchmark
+    from shortcutlab.webreport.build import write_html_report
+    from shortcutlab.webreport.demo import run_demo
 
 
 def __getattr__(name: str) -> Any:
@@ -108,4 +110,5 @@ __all__ = [
     "run_cat",
     "run_demo",
     "run_experiment",
+    "write_html_report",
 ]

@@ -99,3 +99,4 @@ from shortcutlab.cli import annotate as _annotate  # noqa: E402, F401
 from shortcutlab.cli import benchmarks, grids, llm_commands  # noqa: E402, F401
 from shortcutlab.cli import cat as _cat  # noqa: E402, F401
 from shortcutlab.cli import explain as _explain  # noqa: E402, F401
+from shortcutlab.cli import report as _report  # noqa: E402, F401

@@ -344,9 +344,10 @@ def demo(
     ] = False,
 ) -> None:
     """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate
-    tfidf-logreg; then an MPS grid (negation, question, product type) on the same corpus."""
+    tfidf-logreg; then an MPS grid (negation, question, product type) on the same corpus; and
+    report.html, every table and figure in one page."""
     from shortcutlab.cli import render
-    from shortcutlab.experiments.demo import run_demo
+    from shortcutlab.webreport.demo import run_demo
 
     with user_errors():
         started = time.perf_counter()

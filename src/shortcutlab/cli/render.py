@@ -158,7 +158,7 @@ def demo(console: Console, result: Any, *, elapsed: float) -> None:
         else f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
         f"{', '.join(flagged)}."
     )
-    written = "summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
+    written = "report.html, summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
     if result.mps is not None:
         console.print(
             frame_table(

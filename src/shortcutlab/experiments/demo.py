@@ -133,8 +133,13 @@ def run_demo(
     mps: bool = True,
     overwrite: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
+    after: Callable[[Path, DemoResult], None] | None = None,
 ) -> DemoResult:
-    """Run the demo into ``out``; a previous demo folder there is replaced, anything else is refused."""
+    """Run the demo into ``out``; a previous demo folder there is replaced, anything else is refused.
+
+    ``after(folder, result)`` runs last inside the atomic block, on the still-temporary folder
+    (the HTML report is written this way): if it fails, nothing is written.
+    """
     out = Path(out)
     strengths = [check_strength("strength", s) for s in strengths]
     check_vary(vary)
@@ -221,7 +226,10 @@ def run_demo(
                 },
             },
         )
-    return DemoResult(out=out, results=ordered, groups=groups, tables=tables, mps=mps_results)
+        result = DemoResult(out=out, results=ordered, groups=groups, tables=tables, mps=mps_results)
+        if after is not None:
+            after(tmp, result)
+    return result
 
 
 def demo_arguments(out: Path) -> dict[str, Any]:

@@ -31,10 +31,17 @@ def plot_delta_vs_strength(
     metric: str = "macro_f1",
     title: str | None = None,
 ) -> Path:
-    """Line per series: mean Δ (test − anti-test) by λ with its bootstrap 95 % interval.
+    """Write :func:`delta_figure` to ``path``; the file type follows the suffix (.png, .svg, .pdf)."""
+    return save_figure(delta_figure(frame, metric=metric, title=title), Path(path))
+
+
+def delta_figure(
+    frame: pd.DataFrame | Sequence[Any], *, metric: str = "macro_f1", title: str | None = None
+) -> Any:
+    """Line per series: mean Δ (test − anti-test) by λ with its bootstrap 95 % interval, as a
+    matplotlib figure (saved by :func:`save_figure` or inlined by ``reports.html.svg``).
 
     ``frame`` has columns series, strength, delta, low, high (or is a list of evaluation results).
-    The file type follows the suffix (.png, .svg, .pdf).
     """
     import matplotlib
 
@@ -43,7 +50,6 @@ def plot_delta_vs_strength(
 
     if not isinstance(frame, pd.DataFrame):
         frame = delta_frame(frame, metric)
-    path = Path(path)
     figure, axis = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     for series, part in frame.groupby("series", sort=False):
         part = part.sort_values("strength")
@@ -58,7 +64,7 @@ def plot_delta_vs_strength(
     axis.set_title(title or f"{METRIC_NAMES[metric]} drop with shortcut strength")
     axis.legend(fontsize="small")
     axis.grid(alpha=0.3)
-    return save_figure(figure, path)
+    return figure
 
 
 def save_figure(figure: Any, path: Path) -> Path:

@@ -7,6 +7,7 @@ glyphs) differ between figures on one page and stay the same from run to run.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 
@@ -17,8 +18,13 @@ def svg_markup(figure: Any, name: str) -> str:
 
     figure.tight_layout()
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    # Text stays text (svg.fonttype none): glyph outlines would repeat one id set in every figure.
+    with matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}", "svg.fonttype": "none"}):
+        figure.savefig(
+            buffer,
+            format="svg",
+            metadata={"Date": None, "Creator": None, "Format": None, "Type": None},
+        )
     plt.close(figure)
     text = buffer.getvalue()
     start = text.index("<svg")
@@ -32,4 +38,14 @@ def svg_markup(figure: Any, name: str) -> str:
             begin = head.index(marker)
             end = head.index('"', begin + len(marker)) + 1
             head = head[:begin] + head[end:]
-    return f'{head} class="figure" role="img">{svg[head_end + 1:]}'
+    return f'{head} class="figure" role="img">{svg[head_end + 1 :]}'
+
+
+_ID_PARTS = re.compile(r'(\sid="|url\(#|href="#)([^")]+)')
+
+
+def scoped_ids(svg: str, prefix: str) -> str:
+    """``svg`` with every element id (and every reference to one) starting with ``prefix``:
+    matplotlib names its groups ``figure_1``, ``axes_1`` ... in every figure, and ids must be
+    unique within a page."""
+    return _ID_PARTS.sub(lambda match: f"{match.group(1)}{prefix}-{match.group(2)}", svg)

@@ -1,0 +1,190 @@
+"""Build a report from a folder: find what it holds, collect each input's sections, render.
+
+Discovery reads the given folder, each of its direct subfolders (and the subfolders of a
+:data:`CONTAINERS` folder such as ``annotations/``), and every ``include`` folder the same way. Every collector in :data:`COLLECTORS` that recognises a folder makes one
+:class:`ReportInput` of it (a grid run gives both ``overview`` and ``maze-run``). Collectors are
+imported by name, so this module imports none of them and each family adds one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.experiments.results import load_results
+from shortcutlab.experiments.store import DATABASE, ResultStore
+from shortcutlab.reports.html.document import Report, Section
+from shortcutlab.reports.html.render import write_report_html
+from shortcutlab.webreport.inputs import ReportInput
+
+# kind -> collector module (``recognises(path)``, ``sections(found)``); checked in this order,
+# which is also the order of the sections of one folder.
+COLLECTORS: dict[str, str] = {
+    "overview": "shortcutlab.webreport.overview",
+    "demo": "shortcutlab.webreport.demo",
+    "maze-run": "shortcutlab.webreport.maze",
+}
+REPORT_FILE = "report.html"
+# Subfolders that only hold outputs one level further down (RUN/annotations/<task kind>/).
+CONTAINERS = ("annotations",)
+
+
+def build_report(path: str | Path, include: Sequence[str | Path] = ()) -> Report:
+    """The report of a run folder (a grid run, a demo folder, or a folder holding such outputs)
+    and of the ``include`` folders; raises a one-line error where nothing is recognised."""
+    root = _folder(Path(path), "run folder")
+    folders = _discover(root, required=True)
+    for extra in include:
+        folders += [
+            f
+            for f in _discover(_folder(Path(extra), "--include folder"), required=True)
+            if f not in folders
+        ]
+    inputs = [found for folder in folders for found in _inputs(folder)]
+    sections: list[Section] = []
+    used: set[str] = set()  # section ids and block names share the page's id namespace
+    for found in inputs:
+        label = "" if found.path == root else _relative(found.path, root)
+        for section in collector(found.kind).sections(found):
+            sections.append(_anchored(section, label, found.kind, used))
+    title, subtitle = _titles(inputs)
+    return Report(title=title, subtitle=subtitle, sections=sections)
+
+
+def write_html_report(
+    path: str | Path, out: str | Path | None = None, include: Sequence[str | Path] = ()
+) -> Path:
+    """Build the report of ``path`` and write it to ``out`` (default ``PATH/report.html``) as one
+    self-contained HTML file; nothing is written when building fails."""
+    report = build_report(path, include)
+    return write_report_html(report, Path(out) if out is not None else Path(path) / REPORT_FILE)
+
+
+def collector(kind: str) -> ModuleType:
+    """The collector module of ``kind`` (imported by name from :data:`COLLECTORS`)."""
+    if kind not in COLLECTORS:
+        raise ConfigError(
+            f"No report collector for '{kind}'. Known kinds: {', '.join(COLLECTORS)}."
+        )
+    return importlib.import_module(COLLECTORS[kind])
+
+
+def sections_of(kind: str, path: Path) -> list[Section]:
+    """The sections another kind's collector gives for ``path`` (the demo's MPS run), or none
+    where that kind has no collector in this installation."""
+    if kind not in COLLECTORS or not collector(kind).recognises(path):
+        return []
+    return collector(kind).sections(ReportInput(kind=kind, path=path, results=_results(path)))
+
+
+def optional_call(module: str, function: str, *arguments: Any) -> Any:
+    """``module.function(*arguments)``, or None where ``module`` is not part of this installation
+    (the row explorer is its own module; a report without it still has every table)."""
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+        return None
+    return getattr(found, function)(*arguments)
+
+
+def _folder(path: Path, what: str) -> Path:
+    if not path.exists():
+        raise InputFileError(f"The {what} '{path}' does not exist.")
+    if not path.is_dir():
+        raise ConfigError(
+            f"The {what} '{path}' is a file; give a folder (a run folder written by 'shortcutlab run' or 'shortcutlab demo')."
+        )
+    return path
+
+
+def _discover(folder: Path, *, required: bool) -> list[Path]:
+    """``folder`` and its subfolders (those of containers too) that some collector recognises,
+    in name order."""
+    candidates = [folder]
+    for child in _subfolders(folder):
+        candidates += [child, *(_subfolders(child) if child.name in CONTAINERS else [])]
+    found = [p for p in candidates if any(collector(kind).recognises(p) for kind in COLLECTORS)]
+    if required and not found:
+        raise ConfigError(
+            f"'{folder}' holds nothing a report is made from: a run folder holds {DATABASE} "
+            "(shortcutlab run SPEC --out DIR), a demo folder demo.json (shortcutlab demo), and "
+            "their subfolders hold explain, Suite, rewrite-quality or annotation outputs."
+        )
+    return found
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _inputs(folder: Path) -> list[ReportInput]:
+    kinds = [kind for kind in COLLECTORS if collector(kind).recognises(folder)]
+    results = _results(folder)
+    return [ReportInput(kind=kind, path=folder, results=results) for kind in kinds]
+
+
+def _results(folder: Path) -> Any:
+    """A grid run's results (the numbers ``shortcutlab results`` prints), or None for other folders."""
+    if not (folder / DATABASE).is_file():
+        return None
+    with ResultStore.for_run(folder) as store:
+        try:
+            store.spec_cells()
+        except DataError:
+            raise DataError(
+                f"'{folder}' has no finished cells: run 'shortcutlab run SPEC --out {folder}' first."
+            ) from None
+    return load_results(folder)
+
+
+def _anchored(section: Section, label: str, kind: str, used: set[str]) -> Section:
+    """``section`` with page-unique anchors: a subfolder's or included folder's anchors start with
+    its name; an anchor another input took already gets the kind too (then a number)."""
+
+    def unique(anchor: str) -> str:
+        candidates = [anchor, f"{slug(kind)}-{anchor}"]
+        candidates += [f"{slug(kind)}-{anchor}-{n}" for n in range(2, len(used) + 3)]
+        if label:
+            candidates = [f"{slug(label)}-{c}" for c in candidates]
+        chosen = next(c for c in candidates if c not in used)
+        used.add(chosen)
+        return chosen
+
+    identifier = unique(section.id)
+    blocks = [
+        replace(block, name=unique(block.name)) if hasattr(block, "name") else block
+        for block in section.blocks
+    ]
+    title = f"{section.title} ({label})" if label else section.title
+    return replace(section, id=identifier, title=title, blocks=blocks)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+def slug(text: str) -> str:
+    """``text`` as an HTML id part: lower-case letters, digits and dashes."""
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "data"
+
+
+def _titles(inputs: list[ReportInput]) -> tuple[str, str]:
+    """The page title from the first input that names itself (a spec's name, the demo)."""
+    for found in inputs:
+        title = getattr(collector(found.kind), "title", None)
+        if title is not None:
+            named = title(found)
+            if named:
+                return named
+    return "shortcutlab report", ""
