@@ -29,6 +29,12 @@ COLLECTORS: dict[str, str] = {
     "overview": "shortcutlab.webreport.overview",
     "demo": "shortcutlab.webreport.demo",
     "maze-run": "shortcutlab.webreport.maze",
+    "mps-run": "shortcutlab.webreport.mps",
+    "cat": "shortcutlab.webreport.cat",  # CAT grid runs and 'shortcutlab cat' folders
+    "suite": "shortcutlab.webreport.suite",
+    "explain": "shortcutlab.webreport.attributions",
+    "rewrite-quality": "shortcutlab.webreport.rewrites",
+    "annotations": "shortcutlab.webreport.annotations",
 }
 REPORT_FILE = "report.html"
 # Subfolders that only hold outputs one level further down (RUN/annotations/<task kind>/).
