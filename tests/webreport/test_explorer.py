@@ -14,27 +14,13 @@ import pytest
 
 from shortcutlab.experiments.demo import run_demo
 from shortcutlab.experiments.results import load_results
-from shortcutlab.experiments.runner import run_experiment
-from shortcutlab.experiments.spec import parse_spec
 from shortcutlab.webreport.explorer import demo_explorer, grid_explorer
-from tests.webreport.explorer_page import render_explorer_page
-
-SPEC = {
-    "name": "explorer",
-    "data": {"builtin": "reviews", "train_size": 300, "test_size": 200},
-    "shortcuts": ["single-term", "concept-correlation"],
-    "strengths": [1.0],
-    "models": [{"name": "tfidf-logreg"}],
-    "seeds": [0],
-    "bootstrap": 200,
-}
+from tests.webreport.explorer_helpers import render_explorer_page, small_grid_run
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("explorer") / "run"
-    run_experiment(parse_spec(SPEC), out)
-    return out
+    return small_grid_run(tmp_path_factory.mktemp("explorer") / "run")
 
 
 def stored_predictions(run_dir: Path, cell_id: str, split: str) -> np.ndarray:
@@ -93,9 +79,7 @@ def test_changed_pairs_come_with_their_texts_predictions_and_spans(run_dir: Path
 def test_the_single_term_cue_is_the_marked_text(run_dir: Path) -> None:
     explorer = grid_explorer(load_results(run_dir), run_dir)
     cell = next(c for c in explorer.cells if dict(c.facts)["shortcut"] == "single-term")
-    marked = {
-        row.test_text[span.start : span.end] for row in cell.rows for span in row.test_spans
-    }
+    marked = {row.test_text[span.start : span.end] for row in cell.rows for span in row.test_spans}
     assert marked and all(m.lower().startswith("honestly") for m in marked), marked
 
 
@@ -138,8 +122,9 @@ def test_missing_benchmark_folders_are_said_and_an_empty_run_gives_none(
     shutil.rmtree(folders[0])
     explorer = grid_explorer(results, copy)
     assert len(explorer.cells) == 1
-    assert f"Cells of 1 benchmarks are not shown: their folders (benchmarks/{folders[0].name}" in (
-        explorer.notes[-1]
+    assert (
+        f"Cells of 1 benchmarks are not shown: their folders (benchmarks/{folders[0].name}"
+        in (explorer.notes[-1])
     )
     shutil.rmtree(folders[1])
     assert grid_explorer(results, copy) is None
