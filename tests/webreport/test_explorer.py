@@ -17,6 +17,8 @@ from shortcutlab.experiments.results import load_results
 from shortcutlab.webreport.explorer import demo_explorer, grid_explorer
 from tests.webreport.explorer_helpers import render_explorer_page, small_grid_run
 
+ALL = 10_000  # no cap: every changed pair of the small run
+
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -48,7 +50,7 @@ def expected_pairs(run_dir: Path, cell_id: str, benchmark_id: str) -> pd.DataFra
 
 def test_changed_pairs_come_with_their_texts_predictions_and_spans(run_dir: Path) -> None:
     results = load_results(run_dir)
-    explorer = grid_explorer(results, run_dir)
+    explorer = grid_explorer(results, run_dir, per_cell=ALL)
     assert explorer is not None and len(explorer.cells) == 2
     for cell in explorer.cells:
         stored = results.cells.set_index("cell_id").loc[cell.key]
@@ -84,7 +86,7 @@ def test_the_single_term_cue_is_the_marked_text(run_dir: Path) -> None:
 
 
 def test_cells_are_ordered_by_delta_and_delta_is_broke_minus_fixed(run_dir: Path) -> None:
-    explorer = grid_explorer(load_results(run_dir), run_dir)
+    explorer = grid_explorer(load_results(run_dir), run_dir, per_cell=ALL)
     deltas = [float(dict(c.facts)["Δ accuracy"]) for c in explorer.cells]
     assert deltas == sorted(deltas, reverse=True) and deltas[0] > deltas[-1]
     for cell in explorer.cells:
@@ -99,7 +101,7 @@ def test_cells_are_ordered_by_delta_and_delta_is_broke_minus_fixed(run_dir: Path
 
 
 def test_the_page_budget_caps_rows_and_says_how_many_are_left_out(run_dir: Path) -> None:
-    full = grid_explorer(load_results(run_dir), run_dir)
+    full = grid_explorer(load_results(run_dir), run_dir, per_cell=ALL)
     capped = grid_explorer(load_results(run_dir), run_dir, per_cell=5, per_page=7)
     totals = [len(c.rows) for c in full.cells]
     assert [len(c.rows) for c in capped.cells] == [5, 2]

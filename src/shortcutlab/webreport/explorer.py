@@ -35,10 +35,12 @@ from shortcutlab.webreport.explorer_rows import (
     explorer_rows,
 )
 
-# A pair costs about 0.6 kB of page (two ~250-character texts and their fields), so the page
-# holds at most ~6 MB of rows however many cells the run has; the browser draws one cell at a time.
-PAIRS_PER_CELL = 200
-PAIRS_PER_PAGE = 10_000
+# A pair costs about 0.75 kB of page (two texts and their fields), so the rows add at most ~4 MB
+# to the page however many cells the run has (measured: bench/synthetic_store.py's 1,000-cell run
+# gives a 3.7 MB explorer that loads in ~0.4 s in headless Chromium); the page draws one cell at a
+# time. Fifty pairs are enough to see what a cell's cue does.
+PAIRS_PER_CELL = 50
+PAIRS_PER_PAGE = 5_000
 NAME = "rows"
 TITLE = "Rows whose prediction changed"
 PREDICTIONS = "predictions.csv"
