@@ -124,9 +124,9 @@ def test_missing_benchmark_folders_are_said_and_an_empty_run_gives_none(
     shutil.rmtree(folders[0])
     explorer = grid_explorer(results, copy)
     assert len(explorer.cells) == 1
-    assert (
-        f"Cells of 1 benchmarks are not shown: their folders (benchmarks/{folders[0].name}"
-        in (explorer.notes[-1])
+    assert explorer.notes[-1] == (
+        f"The cells of 1 builds are not shown: their folders are missing from benchmarks/ "
+        f"({folders[0].name})."
     )
     shutil.rmtree(folders[1])
     assert grid_explorer(results, copy) is None
@@ -140,7 +140,10 @@ def test_a_build_without_cue_spans_shows_its_texts_unmarked(run_dir: Path, tmp_p
     with pytest.warns(Warning, match="changed after the build"):
         explorer = grid_explorer(load_results(copy), copy)
     assert all(not row.test_spans for cell in explorer.cells for row in cell.rows)
-    assert sum("No cue is marked in" in note for note in explorer.notes) == 4  # 2 builds × 2 splits
+    names = ", ".join(sorted(p.name for p in (copy / "benchmarks").iterdir()))
+    assert f"No cue is marked in {names}: The anti_test split has no cue_spans column." in (
+        " ".join(explorer.notes)
+    )
 
 
 def test_the_explorer_is_deterministic_and_its_page_escapes_data(run_dir: Path) -> None:
@@ -164,7 +167,7 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         out,
         train_size=300,
         test_size=200,
-        shortcuts=("single-term", "synonym"),
+        shortcuts=("single-term", "register"),
         strengths=(1.0,),
         seeds=2,  # vary="both": seed 1 fits a re-drawn build, whose rows are not saved
         jobs=1,
@@ -192,8 +195,13 @@ def test_the_demo_explorer_shows_each_cell_fitted_on_its_saved_build(demo_dir: P
     assert deltas == sorted(deltas, reverse=True)
     assert {c.key for c in explorer.cells} == {
         "single-term-lambda1/tfidf-logreg/seed-0",
-        "synonym-lambda1/tfidf-logreg/seed-0",
+        "register-lambda1/tfidf-logreg/seed-0",
     }
+    notes = [n for n in explorer.notes if n.startswith("No cue is marked")]
+    assert notes == [
+        "No cue is marked in register-lambda1: register rewrites whole texts (a style), so no "
+        "span holds its cue."
+    ]
     cell = next(c for c in explorer.cells if c.key.startswith("single-term"))
     test = pd.read_csv(
         demo_dir / "benchmarks" / "single-term-lambda1" / "test.csv", keep_default_na=False

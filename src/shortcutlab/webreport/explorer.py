@@ -82,9 +82,10 @@ def grid_explorer(
                 continue
             sources.append(_grid_source(store, cell, folder, several_datasets))
         if missing:
+            named = ", ".join(sorted(missing)[:3]) + (", ..." if len(missing) > 3 else "")
             page.problems.append(
-                f"Cells of {len(missing)} benchmarks are not shown: their folders "
-                f"({BENCHMARKS}/{min(missing)}, ...) are missing from the run folder."
+                f"The cells of {len(missing)} builds are not shown: their folders are missing "
+                f"from {BENCHMARKS}/ ({named})."
             )
         return page.explorer(sources)
 
@@ -266,8 +267,11 @@ class _Page:
             f"To keep the page small, it holds at most {self.per_cell} pairs per cell and "
             f"{self.per_page:,} in all; {left_out}",
         ]
-        for folder, texts in sorted(self.texts.items()):
-            for split, read in sorted(texts.splits.items()):
-                if read.missing_spans:
-                    notes.append(f"No cue is marked in {folder.name} {split}: {read.missing_spans}")
+        unmarked: dict[str, set[str]] = {}
+        for folder, texts in self.texts.items():
+            for read in texts.splits.values():
+                if read.unmarked:
+                    unmarked.setdefault(read.unmarked, set()).add(folder.name)
+        for reason, names in sorted(unmarked.items()):
+            notes.append(f"No cue is marked in {', '.join(sorted(names))}: {reason}")
         return notes + self.problems

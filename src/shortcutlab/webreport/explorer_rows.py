@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from shortcutlab.data.loading import ROW_ID, TEXT, TEXT_PAIR
+from shortcutlab.data.loading import CUE_SPANS, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
 from shortcutlab.experiments.cell import paired_indices
 from shortcutlab.metrics import INVALID
 from shortcutlab.reports.html.document import ExplorerRow, Span
+from shortcutlab.shortcuts import SHORTCUTS
 from shortcutlab.splits.benchmark import Benchmark
 from shortcutlab.splits.cue_spans import cue_column, frame_cue_spans
 
@@ -72,7 +73,7 @@ class SplitTexts:
     texts: list[str]
     spans: list[list[Span]]
     position_of: dict[int, int]  # row id -> row position in the benchmark's split file
-    missing_spans: str = ""  # why no cue is marked ('' when the spans were read)
+    unmarked: str = ""  # why no cue is marked ('' when the spans were read)
 
 
 @dataclass
@@ -98,13 +99,20 @@ def split_texts(benchmark: Benchmark, split: str) -> SplitTexts:
     texts = frame[TEXT].astype(str).tolist()
     pairs = frame[TEXT_PAIR].astype(str).tolist() if TEXT_PAIR in frame.columns else None
     missing, column = "", cue_column(benchmark.manifest)
+    shortcut = benchmark.shortcut
     try:
         spans = [
             [Span(start, end) for start, end in row]
             for row in frame_cue_spans(frame, column, split=split)
         ]
     except DataError as exc:
-        spans, missing = [[] for _ in texts], str(exc)
+        spans = [[] for _ in texts]
+        rewrites = shortcut in SHORTCUTS and not SHORTCUTS.get(shortcut).inserts_cue
+        missing = (
+            f"{shortcut} rewrites whole texts (a style), so no span holds its cue."
+            if rewrites and CUE_SPANS not in frame.columns
+            else str(exc)
+        )
     if pairs is not None:
         shift = column == TEXT_PAIR and not missing
         for i, text in enumerate(texts):
