@@ -261,9 +261,10 @@ class _Page:
         )
         notes = [
             "Per cell, the test rows whose predicted label differs from their anti-test "
-            "counterpart's (paired by row id): broke = right on test, wrong on anti-test (what Δ "
-            "counts); fixed = the reverse; changed = wrong on both. The cue is marked where the "
-            "build recorded it. Cells are listed by Δ accuracy, largest first.",
+            "counterpart's (paired by row id): broke = right on test, wrong on anti-test; fixed = "
+            "the reverse; changed = wrong on both (so Δ accuracy = (broke − fixed) / pairs where "
+            "the splits pair fully). The cue is marked where the build recorded it. Cells are "
+            "listed by Δ accuracy, largest first.",
             f"To keep the page small, it holds at most {self.per_cell} pairs per cell and "
             f"{self.per_page:,} in all; {left_out}",
         ]
