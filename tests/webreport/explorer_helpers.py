@@ -41,6 +41,9 @@ def render_explorer_page(block: RowExplorer) -> str:
         loader=PackageLoader("shortcutlab.reports.html"),
         autoescape=True,
         undefined=StrictUndefined,
+        trim_blocks=True,  # the renderer's whitespace settings
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
     environment.globals["as_data"] = dataclasses.asdict
     static = files("shortcutlab.reports.html") / "static"

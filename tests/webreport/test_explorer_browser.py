@@ -117,6 +117,7 @@ def test_the_text_filter_narrows_rows_and_the_count_says_so(page: Any) -> None:
     box.clear()
     box.send_keys("nothing like this")
     assert shown_ids(page) == [] and count(page) == "showing 0 of 4"
+    assert css(page, "tbody tr.explorer-empty")[0].text == "No pair matches the filters."
 
 
 def test_the_change_filter_and_the_cell_picker(page: Any) -> None:

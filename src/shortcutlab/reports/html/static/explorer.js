@@ -69,6 +69,7 @@
     const filter = container.querySelector("input.explorer-filter");
     const changeKind = container.querySelector("select.explorer-change");
     const headers = Array.from(container.querySelectorAll("th[data-sort]"));
+    const headerCount = container.querySelectorAll("thead th").length;
     const order = { key: null, descending: false };
 
     function draw() {
@@ -85,6 +86,11 @@
       }
       const body = container.querySelector("tbody");
       body.replaceChildren(...shown.map((item) => tableRow(item.row)));
+      if (!shown.length) {
+        const empty = element("td", "", cell.rows.length ? "No pair matches the filters." : "No pair of this cell changed its prediction.");
+        empty.colSpan = headerCount;
+        body.appendChild(element("tr", "explorer-empty")).appendChild(empty);
+      }
 
       container.querySelector(".explorer-cell-title").textContent = cell.title;
       const facts = container.querySelector(".explorer-facts");
