@@ -12,8 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.experiments.cell import predicted_labels
 from shortcutlab.experiments.demo import run_demo
+from shortcutlab.experiments.evaluate import prediction_rows
 from shortcutlab.experiments.results import load_results
+from shortcutlab.splits.benchmark import Benchmark
 from shortcutlab.webreport.explorer import demo_explorer, grid_explorer
 from tests.webreport.explorer_helpers import render_explorer_page, small_grid_run
 
@@ -215,3 +218,30 @@ def test_the_demo_explorer_shows_each_cell_fitted_on_its_saved_build(demo_dir: P
 def test_a_folder_without_predictions_gives_no_demo_explorer(tmp_path: Path) -> None:
     (tmp_path / "benchmarks").mkdir()
     assert demo_explorer(tmp_path) is None
+
+
+def test_a_row_without_a_valid_answer_is_written_empty_and_shown_as_such(
+    demo_dir: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "demo"
+    shutil.copytree(demo_dir, copy)
+    folder = copy / "benchmarks" / "single-term-lambda1"
+    benchmark = Benchmark.load(folder)
+    k = len(benchmark.labels)
+    probabilities = {
+        split: np.tile(np.eye(k, dtype=np.float32)[0], (len(benchmark[split]), 1))
+        for split in ("test", "anti_test")
+    }
+    probabilities["test"][0] = 0.0  # a model's "no valid answer" on the first test row
+    predicted = {split: predicted_labels(p) for split, p in probabilities.items()}
+    written = folder / "results" / "tfidf-logreg" / "predictions.csv"
+    prediction_rows(0, benchmark, predicted, probabilities).to_csv(
+        written, index=False, lineterminator="\n", float_format="%.6f"
+    )
+    first = written.read_text().splitlines()[1]
+    assert first == f"0,test,{benchmark['test']['row_id'].iloc[0]},,"
+    cell = next(c for c in demo_explorer(copy).cells if c.key.startswith("single-term"))
+    [row] = cell.rows
+    assert row.row_id == str(benchmark["test"]["row_id"].iloc[0])
+    assert (row.test_prediction, row.test_confidence) == ("(no valid answer)", None)
+    assert (row.anti_prediction, row.anti_confidence) == (str(benchmark.labels.values[0]), 1.0)
