@@ -204,3 +204,16 @@ def test_a_real_run_page_marks_each_recorded_cue(
         )
         assert mark.get_attribute("textContent") == test.loc[row_id, "text"][start:end]
     assert console_errors(browser) == []
+
+
+def test_print_shows_the_selected_cell_without_the_controls(page: Any) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(css(page, "select.explorer-cell")[0]).select_by_index(1)
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert not css(page, ".explorer-controls")[0].is_displayed()
+        assert css(page, ".explorer-cell-title")[0].text == f"cell B {IMAGE}"
+        assert [tr.is_displayed() for tr in css(page, "tbody tr.explorer-row")] == [True]
+    finally:
+        page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
