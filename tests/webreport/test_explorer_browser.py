@@ -72,6 +72,8 @@ BLOCK = RowExplorer(
             [("dataset", SCRIPT)],
             [row("5", IMAGE, "broke", ("x", [], IMAGE, 0.5), ("y", [], "neg", 0.5))],
         ),
+        ExplorerCell("c", "cell C", [], [], omitted=4),
+        ExplorerCell("d", "cell D", [], []),
     ],
     notes=[f"a note {SCRIPT}"],
 )
@@ -130,6 +132,14 @@ def test_the_change_filter_and_the_cell_picker(page: Any) -> None:
     assert shown_ids(page) == ["5"] and count(page) == "showing 1 of 1"
     assert css(page, ".explorer-cell-title")[0].text == f"cell B {IMAGE}"
     assert css(page, ".explorer-omitted")[0].text == ""
+    empty = {
+        2: "This cell's changed pairs did not fit in the page budget.",
+        3: "No pair of this cell changed its prediction.",
+    }
+    for index, message in empty.items():
+        Select(css(page, "select.explorer-cell")[0]).select_by_index(index)
+        assert count(page) == "showing 0 of 0"
+        assert css(page, "tbody tr.explorer-empty")[0].text == message
 
 
 def test_headers_sort_numbers_as_numbers_and_toggle_direction(page: Any) -> None:

@@ -63,6 +63,12 @@
     return tr;
   }
 
+  function emptyMessage(cell) {
+    if (cell.rows.length) return "No pair matches the filters.";
+    if (cell.omitted) return "This cell's changed pairs did not fit in the page budget.";
+    return "No pair of this cell changed its prediction.";
+  }
+
   function setUp(container) {
     const data = JSON.parse(container.querySelector("script.explorer-data").textContent);
     const picker = container.querySelector("select.explorer-cell");
@@ -87,7 +93,7 @@
       const body = container.querySelector("tbody");
       body.replaceChildren(...shown.map((item) => tableRow(item.row)));
       if (!shown.length) {
-        const empty = element("td", "", cell.rows.length ? "No pair matches the filters." : "No pair of this cell changed its prediction.");
+        const empty = element("td", "", emptyMessage(cell));
         empty.colSpan = headerCount;
         body.appendChild(element("tr", "explorer-empty")).appendChild(empty);
       }
