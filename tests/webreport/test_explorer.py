@@ -18,6 +18,8 @@ from shortcutlab.experiments.evaluate import prediction_rows
 from shortcutlab.experiments.results import load_results
 from shortcutlab.splits.benchmark import Benchmark
 from shortcutlab.webreport.explorer import demo_explorer, grid_explorer
+from shortcutlab.webreport.explorer_rows import split_texts
+from tests.splits.suite_helpers import tautology_on_hypothesis
 from tests.webreport.explorer_helpers import render_explorer_page, small_grid_run
 
 ALL = 10_000  # no cap: every changed pair of the small run
@@ -245,3 +247,20 @@ def test_a_row_without_a_valid_answer_is_written_empty_and_shown_as_such(
     assert row.row_id == str(benchmark["test"]["row_id"].iloc[0])
     assert (row.test_prediction, row.test_confidence) == ("(no valid answer)", None)
     assert (row.anti_prediction, row.anti_confidence) == (str(benchmark.labels.values[0]), 1.0)
+
+
+def test_a_text_pair_is_shown_on_two_lines_with_the_cue_in_the_second(tmp_path: Path) -> None:
+    folder = tmp_path / "pairs"
+    tautology_on_hypothesis(folder)
+    shown = split_texts(Benchmark.load(folder), "test")
+    raw = pd.read_csv(folder / "test.csv", keep_default_na=False)
+    marked = 0
+    for text, spans, premise, hypothesis, recorded in zip(
+        shown.texts, shown.spans, raw["text"], raw["text_pair"], raw["cue_spans"], strict=True
+    ):
+        assert text == f"{premise}\n{hypothesis}"
+        assert [text[s.start : s.end] for s in spans] == [
+            hypothesis[start:end] for start, end in json.loads(recorded)
+        ]
+        marked += bool(spans)
+    assert marked > 0 and not shown.unmarked
