@@ -65,6 +65,17 @@ def predicted_labels(probabilities: np.ndarray) -> np.ndarray:
     return np.where(probabilities.sum(axis=1) > 0, labels, INVALID)
 
 
+def predicted_probability(probabilities: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """The probability of each row's predicted rank; NaN where the rank is INVALID.
+
+    Examples:
+        >>> predicted_probability(np.array([[0.2, 0.8], [0.0, 0.0]]), np.array([1, -1])).tolist()
+        [0.8, nan]
+    """
+    chosen = np.asarray(probabilities)[np.arange(len(predicted)), np.maximum(predicted, 0)]
+    return np.where(predicted != INVALID, chosen, np.nan)
+
+
 def eval_splits(benchmark: Benchmark) -> list[str]:
     splits = [s for s in EVAL_SPLITS if s in benchmark.splits]
     if "test" not in splits or "anti_test" not in splits:

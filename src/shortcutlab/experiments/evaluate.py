@@ -25,6 +25,7 @@ from shortcutlab.experiments.cell import (
     Fitted,
     fit_predict,
     predicted_labels,
+    predicted_probability,
     score,
     truths_and_pairing,
 )
@@ -42,7 +43,8 @@ from shortcutlab.models.base import check_pair_support
 from shortcutlab.provenance import tool_record
 from shortcutlab.splits.benchmark import Benchmark
 
-RESULT_FILES = ("results.json", "results.csv")
+RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
+PREDICTION_SPLITS = ("test", "anti_test")
 
 
 @dataclass
@@ -63,6 +65,8 @@ class EvaluationResult:
     statistics: dict[str, Any]
     summary: dict[str, Any]
     predictions: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    # Per row of the benchmark's own build (the seeds fit on it): what the report's row explorer shows.
+    row_predictions: pd.DataFrame | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,12 +86,18 @@ class EvaluationResult:
         return pd.DataFrame([self.statistics])
 
     def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
-        """Write ``results.json`` and ``results.csv`` into ``out`` (atomically)."""
+        """Write ``results.json``, ``results.csv`` and ``predictions.csv`` (per test and anti-test row
+        of the benchmark's own build: seed, split, row_id, predicted label, its probability) into
+        ``out`` (atomically)."""
         out = Path(out)
         replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
         with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
             write_json(tmp / "results.json", self.to_json())
             self.to_frame().to_csv(tmp / "results.csv", index=False, lineterminator="\n")
+            if self.row_predictions is not None:
+                self.row_predictions.to_csv(
+                    tmp / "predictions.csv", index=False, lineterminator="\n", float_format="%.6f"
+                )
         return out
 
 
@@ -145,6 +155,7 @@ def evaluate_benchmark(
     builds = Builds(base, rebuild)
     benches = {r.build_seed: builds.get(r.build_seed) for r in replicates}  # fail before fitting
     fits: dict[Hashable, tuple[dict[str, np.ndarray], Fitted]] = {}
+    per_row: list[pd.DataFrame] = []
     paired: dict[Hashable, PairedPredictions] = {}
     runs, outcomes = [], []
     for replicate in replicates:
@@ -163,6 +174,8 @@ def evaluate_benchmark(
                 anti_test=predicted["anti_test"][anti_index],
             )
         predicted, fitted = fits[key]
+        if bench is base:
+            per_row.append(prediction_rows(replicate.seed, bench, predicted, fitted.probabilities))
         scores = score(truths, predicted, labels.values, pairing, fitted.details)
         runs.append(
             {
@@ -207,7 +220,34 @@ def evaluate_benchmark(
         statistics=records(apply_holm(pd.DataFrame([row])))[0],  # a family of one test
         summary=_describe(runs, labels.values),
         predictions=_stacked(fits, outcomes),
+        row_predictions=pd.concat(per_row, ignore_index=True) if per_row else None,
     )
+
+
+def prediction_rows(
+    seed: int,
+    benchmark: Benchmark,
+    predicted: Mapping[str, np.ndarray],
+    probabilities: Mapping[str, np.ndarray],
+) -> pd.DataFrame:
+    """One seed's test and anti-test predictions per row: the label (empty for no valid answer)
+    and its probability."""
+    values = [str(v) for v in benchmark.labels.to_json()]
+    frames = []
+    for split in PREDICTION_SPLITS:
+        ranks = predicted[split]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "seed": seed,
+                    "split": split,
+                    ROW_ID: benchmark[split][ROW_ID].to_numpy(),
+                    "predicted": [values[r] if r >= 0 else "" for r in ranks],
+                    "confidence": predicted_probability(probabilities[split], ranks),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
 
 
 def family_frame(results: Sequence[EvaluationResult]) -> pd.DataFrame:
