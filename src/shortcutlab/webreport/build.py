@@ -89,18 +89,6 @@ def sections_of(kind: str, path: Path) -> list[Section]:
     return collector(kind).sections(ReportInput(kind=kind, path=path, results=_results(path)))
 
 
-def optional_call(module: str, function: str, *arguments: Any) -> Any:
-    """``module.function(*arguments)``, or None where ``module`` is not part of this installation
-    (the row explorer is its own module; a report without it still has every table)."""
-    try:
-        found = importlib.import_module(module)
-    except ModuleNotFoundError as error:
-        if error.name != module:
-            raise
-        return None
-    return getattr(found, function)(*arguments)
-
-
 def _folder(path: Path, what: str) -> Path:
     if not path.exists():
         raise InputFileError(f"The {what} '{path}' does not exist.")

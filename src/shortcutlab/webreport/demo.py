@@ -16,9 +16,10 @@ from shortcutlab.experiments.demo import run_demo as run_demo_pipeline
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section
 from shortcutlab.reports.run_report import METRICS
 from shortcutlab.reports.tables import METRIC_NAMES, drop_constant_levels, maze_table, table1
-from shortcutlab.webreport.build import REPORT_FILE, optional_call, sections_of, write_html_report
+from shortcutlab.webreport.build import REPORT_FILE, sections_of, write_html_report
+from shortcutlab.webreport.explorer import demo_explorer
 from shortcutlab.webreport.inputs import ReportInput
-from shortcutlab.webreport.maze import EXPLORER_MODULE, delta_block, maze_tables
+from shortcutlab.webreport.maze import delta_block, maze_tables
 
 SUMMARY = "summary.csv"  # the demo's groups: per (shortcut, λ) statistics, Holm over its cells
 MPS_RUN = Path("mps") / "run"
@@ -91,7 +92,7 @@ def sections(found: ReportInput) -> list[Section]:
     ]
     mps = sections_of("mps-run", found.path / MPS_RUN)
     found_sections += [_renamed(section, "mps-") for section in mps]
-    explorer = optional_call(EXPLORER_MODULE, "demo_explorer", found.path)
+    explorer = demo_explorer(found.path)
     if explorer is not None:
         found_sections.append(
             Section(id="explorer", title="Rows behind the numbers", blocks=[explorer])

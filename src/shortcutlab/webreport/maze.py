@@ -19,11 +19,11 @@ from shortcutlab.reports.html.svg import svg_markup
 from shortcutlab.reports.plots import delta_figure
 from shortcutlab.reports.run_report import METRICS, llm_tables, mitigation_sections
 from shortcutlab.reports.tables import METRIC_NAMES, table_notes
-from shortcutlab.webreport.build import optional_call, slug
+from shortcutlab.webreport.build import slug
+from shortcutlab.webreport.explorer import grid_explorer
 from shortcutlab.webreport.inputs import ReportInput
 
 # H2's row explorer (webreport/explorer.py); the report has every table without it.
-EXPLORER_MODULE = "shortcutlab.webreport.explorer"
 
 
 def recognises(path: Path) -> bool:
@@ -82,7 +82,7 @@ def sections(found: ReportInput) -> list[Section]:
                 id="llm", title="LLM answers: label distribution, calibration, usage", blocks=llm
             )
         )
-    explorer = optional_call(EXPLORER_MODULE, "grid_explorer", results, found.path)
+    explorer = grid_explorer(results, found.path)
     if explorer is not None:
         found_sections.append(
             Section(id="explorer", title="Rows behind the numbers", blocks=[explorer])

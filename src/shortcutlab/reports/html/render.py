@@ -78,6 +78,10 @@ def write_report_html(report: Report, path: str | Path) -> Path:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
+        # mkstemp makes the file private (0600); a report is meant to be shared: the umask's mode.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
