@@ -134,8 +134,8 @@ def _position(value: str | None, count: int) -> int:
 
 
 class AnnotationApp:
-    """The routes over one task. Store calls are serialised by a lock: the store shares one SQLite
-    connection, and two threads' transactions on one connection would interleave."""
+    """The routes over one task. The store is thread-safe on its own; the app's lock keeps an
+    answer and the next item it returns one consistent step for concurrent requests."""
 
     def __init__(self, store: AnnotationStore, kind: TaskKind) -> None:
         self.store = store

@@ -24,8 +24,8 @@ import uvicorn
 from shortcutlab.annotate.app import make_app
 from shortcutlab.annotate.kinds import TaskKind
 from shortcutlab.annotate.store import AnnotationStore
-from shortcutlab.errors import ConfigError, UnknownComponentError
-from shortcutlab.registry import close_matches
+from shortcutlab.annotate.tasks import task_kind
+from shortcutlab.errors import ConfigError
 from shortcutlab.serving.shutdown import StopRequest, stop_on_signals
 
 DEFAULT_PORT = 8765
@@ -40,19 +40,6 @@ class Serving:
     host: str
     port: int
     folder: Path
-
-
-def task_kind(name: str) -> TaskKind:
-    """The registered task kind called ``name``, or an error naming close matches and all kinds."""
-    from shortcutlab.annotate.tasks import TASK_KINDS
-
-    if name not in TASK_KINDS:
-        close = close_matches(name, sorted(TASK_KINDS), n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise UnknownComponentError(
-            f"Unknown task kind {name!r}.{hint} Known task kinds: {', '.join(sorted(TASK_KINDS))}."
-        )
-    return TASK_KINDS[name]
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -154,4 +141,4 @@ def _wait_started(server: uvicorn.Server, worker: threading.Thread, stop: StopRe
         time.sleep(0.01)
 
 
-__all__ = ["DEFAULT_PORT", "Serving", "listen", "serve", "task_kind"]
+__all__ = ["DEFAULT_PORT", "Serving", "listen", "serve"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -64,13 +65,15 @@ def form_from_json(data: dict[str, Any]) -> Form:
 class AnnotationStore:
     """The task folder's database. ``create`` writes a plan once; ``open`` reads an existing one.
 
-    Safe to share between the server's threads: each call opens its own short transaction on a
-    connection made with ``check_same_thread=False`` and serialised by SQLite's own locking.
+    Safe to share between the server's threads: one connection (``check_same_thread=False``)
+    whose every statement and transaction runs under the store's lock, so two threads'
+    transactions never interleave on it.
     """
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self.path = self.folder / DATABASE
+        self._lock = threading.RLock()
         self._connection = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=30.0
         )
@@ -126,7 +129,8 @@ class AnnotationStore:
         return cls(folder)
 
     def close(self) -> None:
-        self._connection.close()
+        with self._lock:
+            self._connection.close()
 
     def __enter__(self) -> AnnotationStore:
         return self
@@ -135,14 +139,18 @@ class AnnotationStore:
         self.close()
 
     # -- reading ---------------------------------------------------------------------------
+    def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._connection.execute(sql, parameters).fetchall()
+
     def meta(self) -> dict[str, str]:
-        return dict(self._connection.execute("SELECT key, value FROM meta").fetchall())
+        return dict(self._rows("SELECT key, value FROM meta"))
 
     def plan(self) -> TaskPlan:
         meta = self.meta()
         items = [
             Item(item_id=item_id, payload=json.loads(payload), reference=json.loads(reference))
-            for item_id, payload, reference in self._connection.execute(
+            for item_id, payload, reference in self._rows(
                 "SELECT item_id, payload, reference FROM items ORDER BY position"
             )
         ]
@@ -155,43 +163,38 @@ class AnnotationStore:
         )
 
     def item_count(self) -> int:
-        return int(self._connection.execute("SELECT COUNT(*) FROM items").fetchone()[0])
+        return int(self._rows("SELECT COUNT(*) FROM items")[0][0])
 
     def has_item(self, item_id: str) -> bool:
-        found = self._connection.execute("SELECT 1 FROM items WHERE item_id = ?", (item_id,))
-        return found.fetchone() is not None
+        return bool(self._rows("SELECT 1 FROM items WHERE item_id = ?", (item_id,)))
 
     def next_item(self, annotator: str) -> tuple[int, Item] | None:
         """The first item (position, item) ``annotator`` has not answered; None when done."""
-        row = self._connection.execute(
+        rows = self._rows(
             "SELECT position, item_id, payload FROM items WHERE item_id NOT IN "
             "(SELECT item_id FROM answers WHERE annotator = ?) ORDER BY position LIMIT 1",
             (annotator,),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
-        position, item_id, payload = row
+        position, item_id, payload = rows[0]
         return position, Item(item_id=item_id, payload=json.loads(payload))
 
     def answered(self, annotator: str) -> int:
         return int(
-            self._connection.execute(
-                "SELECT COUNT(*) FROM answers WHERE annotator = ?", (annotator,)
-            ).fetchone()[0]
+            self._rows("SELECT COUNT(*) FROM answers WHERE annotator = ?", (annotator,))[0][0]
         )
 
     def annotators(self) -> list[str]:
         return [
             name
-            for (name,) in self._connection.execute(
-                "SELECT DISTINCT annotator FROM answers ORDER BY annotator"
-            )
+            for (name,) in self._rows("SELECT DISTINCT annotator FROM answers ORDER BY annotator")
         ]
 
     def answers(self) -> pd.DataFrame:
         """One row per item x annotator x field (columns :data:`ANSWER_COLUMNS`), in item order."""
         rows = []
-        for item_id, annotator, answer, answered_at in self._connection.execute(
+        for item_id, annotator, answer, answered_at in self._rows(
             "SELECT a.item_id, a.annotator, a.answer, a.answered_at FROM answers a "
             "JOIN items i ON i.item_id = a.item_id ORDER BY i.position, a.annotator"
         ):
@@ -211,19 +214,28 @@ class AnnotationStore:
             )
 
     def _transaction(self) -> Any:
-        return _Transaction(self._connection)
+        return _Transaction(self._connection, self._lock)
 
 
 class _Transaction:
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, lock: threading.RLock) -> None:
         self.connection = connection
+        self.lock = lock
 
     def __enter__(self) -> sqlite3.Connection:
-        self.connection.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
         return self.connection
 
     def __exit__(self, kind: Any, *exc: object) -> None:
-        self.connection.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            self.connection.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.release()
 
 
 __all__ = ["ANSWER_COLUMNS", "DATABASE", "AnnotationStore", "form_from_json"]

@@ -11,7 +11,8 @@ from shortcutlab.annotate.counterfactual_task import VerifyCounterfactualTask
 from shortcutlab.annotate.kinds import TaskKind
 from shortcutlab.annotate.label_task import LabelTask
 from shortcutlab.annotate.rewrite_task import RewriteQualityTask
-from shortcutlab.registry import check_choice
+from shortcutlab.errors import UnknownComponentError
+from shortcutlab.registry import close_matches
 
 TASK_KINDS: dict[str, TaskKind] = {
     kind.name: kind
@@ -25,8 +26,13 @@ TASK_KINDS: dict[str, TaskKind] = {
 
 
 def task_kind(name: str) -> TaskKind:
-    """The kind called ``name``; a ConfigError listing the kinds (and a close match) otherwise."""
-    check_choice("task", name, list(TASK_KINDS))
+    """The registered task kind called ``name``, or an error naming a close match and all kinds."""
+    if name not in TASK_KINDS:
+        close = close_matches(name, sorted(TASK_KINDS), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise UnknownComponentError(
+            f"Unknown task kind {name!r}.{hint} Known task kinds: {', '.join(sorted(TASK_KINDS))}."
+        )
     return TASK_KINDS[name]
 
 

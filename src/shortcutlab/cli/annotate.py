@@ -39,8 +39,9 @@ def serve_command(
 
     The printed URL carries a fresh access token; requests without it are refused.
     """
-    from shortcutlab.annotate.server import Serving, listen, serve, task_kind
+    from shortcutlab.annotate.server import Serving, listen, serve
     from shortcutlab.annotate.task_folder import default_folder, prepare_task
+    from shortcutlab.annotate.tasks import task_kind
 
     target = folder if folder is not None else default_folder(source, task)
     with user_errors():
