@@ -162,3 +162,19 @@ def test_export_is_deterministic_and_refuses_a_task_without_answers(maze_run, tm
     assert (answers["value"].astype(str) == answers["ref_label"].astype(str)).all()
     assert json.loads(first["summary.json"])["format"] == "shortcutlab-annotations"
     assert "| single-term | Human: ann | 1.000 | 1.000 | 4 |" in first["summary.md"].decode()
+
+
+def test_label_names_are_the_buttons_words_and_answers_keep_the_values(maze_run):
+    names = "awful,poor,fine,good,great"
+    plan = LABEL.plan(maze_run, sample=2, seed=0, label_names=names)
+    choices = plan.form.fields[0].choices
+    assert [(c.value, c.text, c.key) for c in choices] == [
+        ("1", "awful", "1"),
+        ("2", "poor", "2"),
+        ("3", "fine", "3"),
+        ("4", "good", "4"),
+        ("5", "great", "5"),
+    ]
+    assert LABEL.check_answer(plan.form, {"label": "4"}) == {"label": "4"}
+    with pytest.raises(ConfigError, match="--label-names gives 2 names for the 5 labels 1, 2, 3"):
+        LABEL.plan(maze_run, sample=2, seed=0, label_names="bad,good")

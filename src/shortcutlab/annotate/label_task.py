@@ -9,6 +9,7 @@ when the task is created, so the summary needs nothing but the task folder.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from shortcutlab.annotate.task_base import (
     seeded_sample,
 )
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
-from shortcutlab.errors import DataError
+from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.metrics.classification import accuracy
 from shortcutlab.metrics.worst_group import worst_label_accuracy
 
@@ -104,10 +105,15 @@ class LabelTask(ChoiceTask):
                 "benchmark=BUILD_ID."
             )
         facts["labels"] = list(labels)
+        names = label_names(options.get("label_names"), labels)
+        if names is not None:
+            facts["label_names"] = names
         form = Form(
             fields=(
                 Field(
-                    name=FIELD, prompt="Which label fits this text?", choices=keyed_choices(labels)
+                    name=FIELD,
+                    prompt="Which label fits this text?",
+                    choices=keyed_choices(labels, names),
                 ),
             )
         )
@@ -186,3 +192,16 @@ def _scores(
 
 
 __all__ = ["LabelTask", "table5"]
+
+
+def label_names(given: str | Sequence[str] | None, labels: Sequence[str]) -> list[str] | None:
+    """The buttons' words for ``labels`` (a comma-separated string or a list, one per label)."""
+    if given is None:
+        return None
+    names = [n.strip() for n in given.split(",")] if isinstance(given, str) else list(given)
+    if len(names) != len(labels) or not all(names):
+        raise ConfigError(
+            f"--label-names gives {len(names)} names for the {len(labels)} labels "
+            f"{', '.join(labels)}; give one non-empty name per label, in that order."
+        )
+    return [str(name) for name in names]

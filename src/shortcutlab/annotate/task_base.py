@@ -35,15 +35,17 @@ def yes_no_unsure(name: str, prompt: str) -> Field:
     )
 
 
-def keyed_choices(values: Sequence[str]) -> tuple[Choice, ...]:
+def keyed_choices(values: Sequence[str], texts: Sequence[str] | None = None) -> tuple[Choice, ...]:
+    """One choice per value with its key (1..9, 0); ``texts`` are the buttons' words if given."""
+    texts = [str(v) for v in values] if texts is None else list(texts)
     if len(values) > len(CHOICE_KEYS):
         raise ConfigError(
             f"A choice field has at most {len(CHOICE_KEYS)} choices (one key each); got "
             f"{len(values)}. Annotate a benchmark with fewer labels."
         )
     return tuple(
-        Choice(value=str(v), text=str(v), key=key)
-        for v, key in zip(values, CHOICE_KEYS, strict=False)
+        Choice(value=str(v), text=text, key=key)
+        for v, text, key in zip(values, texts, CHOICE_KEYS, strict=False)
     )
 
 

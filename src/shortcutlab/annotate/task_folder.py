@@ -12,6 +12,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -40,9 +41,12 @@ def check_resumable(folder: Path, kind: str, source: Path) -> None:
         )
 
 
-def prepare_task(source: Path, kind: TaskKind, *, folder: Path, sample: int, seed: int) -> bool:
+def prepare_task(
+    source: Path, kind: TaskKind, *, folder: Path, sample: int, seed: int, **options: Any
+) -> bool:
     """Make ``folder`` hold ``kind``'s task over ``source``; True when it was created now, False
-    when an existing task of the same kind and source is resumed (its sample and seed are kept)."""
+    when an existing task of the same kind and source is resumed (its sample, seed and
+    ``options`` — the kind's, e.g. benchmark, label_names — are kept)."""
     source, folder = Path(source), Path(folder)
     if not source.exists():
         raise InputFileError(
@@ -57,7 +61,7 @@ def prepare_task(source: Path, kind: TaskKind, *, folder: Path, sample: int, see
         raise OutputExistsError(
             f"'{folder}' exists and holds no annotation task; choose another --folder."
         )
-    plan = kind.plan(source, sample=sample, seed=seed)
+    plan = kind.plan(source, sample=sample, seed=seed, **options)
     if not plan.items:
         raise DataError(f"the {kind.name} task over '{source}' has no items to annotate.")
     _create_atomically(folder, plan, sample=sample, seed=seed)

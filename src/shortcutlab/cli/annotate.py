@@ -34,6 +34,17 @@ def serve_command(
     ] = None,
     port: Annotated[int, typer.Option(help="Port; 0 picks a free one.")] = 8765,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    benchmark: Annotated[
+        str | None,
+        typer.Option(help="Run folder with several builds: annotate this benchmark id only."),
+    ] = None,
+    label_names: Annotated[
+        str | None,
+        typer.Option(
+            help="label task: button texts for the label values in order, comma-separated "
+            "(e.g. neutral,amusement,joy,excitement for labels 0-3); answers store the values."
+        ),
+    ] = None,
 ) -> None:
     """Serve a task until Ctrl-C or SIGTERM: created from SOURCE, or resumed from its folder.
 
@@ -48,7 +59,15 @@ def serve_command(
         kind = task_kind(task)
         sock = listen(host, port)  # first: a port in use is refused before anything is written
         try:
-            created = prepare_task(source, kind, folder=target, sample=sample, seed=seed)
+            options = {"benchmark": benchmark, "label_names": label_names}
+            created = prepare_task(
+                source,
+                kind,
+                folder=target,
+                sample=sample,
+                seed=seed,
+                **{name: value for name, value in options.items() if value is not None},
+            )
         except BaseException:
             sock.close()
             raise
