@@ -36,7 +36,9 @@ from shortcutlab.data.loading import ROW_ID
 from shortcutlab.errors import OutputExistsError
 from shortcutlab.experiments.cell import predicted_labels, score, truths_and_pairing
 from shortcutlab.experiments.grid import CellPlan, plan_grid
-from shortcutlab.experiments.run_folder import dataset_tables, drive_run, pending_work
+from shortcutlab.experiments.run_folder import PendingWork, dataset_tables, drive_run, pending_work
+
+# The runner's own build-and-rows step (private): the folders and rows are exactly a run's.
 from shortcutlab.experiments.runner import _build_needed, describe, make_tasks
 from shortcutlab.experiments.spec import ExperimentSpec, parse_spec
 from shortcutlab.experiments.store import ResultStore
@@ -134,7 +136,7 @@ def write_synthetic_run(out: Path, *, train_size: int = 2000, test_size: int = 1
     benchmarks, cells = plan_grid(spec)
     by_id = {c.id: c for c in cells}
 
-    def prepare(store: ResultStore, pending_ids: set[str]) -> Any:
+    def prepare(store: ResultStore, pending_ids: set[str]) -> PendingWork:
         pending = [c for c in cells if c.id in pending_ids]
         dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
         tasks = [synthetic(t, by_id[t.cells[0][0]]) for t in make_tasks(pending, dirs)]
