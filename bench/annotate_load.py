@@ -7,8 +7,9 @@ an answer to it, then the item the reply names next, for `--seconds`. At the dea
 gets SIGTERM while the clients are still posting (`--drain`: the clients stop first); a client stops
 at its first refused connection. Then the task's SQLite store is read: every acknowledged answer
 (200 with stored: true) must be there. Printed: answers posted, acknowledged, not acknowledged
-(by status or connection error), stored, acknowledged but missing (must be 0), stored but not
-acknowledged (a reply lost in the shutdown), answers/s over the load window, and p50/p95/p99 of the answer POST's latency.
+(by status or connection error, during the load or after the deadline), stored, acknowledged but
+missing (must be 0), stored but not acknowledged (a reply lost in the shutdown), answers/s over
+the load window, and p50/p95/p99 of the answer POST's latency.
 
 The clients and the server share this machine's cores: the figures are a floor for a lone server.
 
@@ -92,6 +93,11 @@ def answer_for(form: dict[str, Any], client: int, position: int) -> dict[str, st
     }
 
 
+def when(stop: asyncio.Event) -> str:
+    """Whether a refusal came while the load ran or in the shutdown."""
+    return " after the deadline" if stop.is_set() else " during the load"
+
+
 async def annotator(
     http: httpx.AsyncClient, client: int, form: dict[str, Any], stop: asyncio.Event, load: Load
 ) -> None:
@@ -99,7 +105,7 @@ async def annotator(
     try:
         reply = await http.get("/api/next", params={"annotator": name})
         if reply.status_code != 200:
-            load.refused[f"next {reply.status_code}"] += 1
+            load.refused[f"next {reply.status_code}{when(stop)}"] += 1
             return
         item = reply.json()
         while not stop.is_set():
@@ -116,13 +122,13 @@ async def annotator(
             reply = await http.post("/api/answer", json=body)
             elapsed = time.perf_counter() - started
             if reply.status_code != 200 or not reply.json().get("stored"):
-                load.refused[str(reply.status_code)] += 1
+                load.refused[f"{reply.status_code}{when(stop)}"] += 1
                 return
             load.acknowledged.add((name, item["item_id"]))
             load.latencies.append(elapsed)
             item = reply.json()["next"]
     except httpx.TransportError as error:  # the server is gone (SIGTERM under load)
-        load.refused[type(error).__name__] += 1
+        load.refused[f"{type(error).__name__}{when(stop)}"] += 1
 
 
 async def drive(
