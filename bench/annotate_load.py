@@ -1,0 +1,212 @@
+"""The annotation app under a bounded local load: acknowledged answers against stored ones, latency.
+
+`shortcutlab annotate serve SOURCE --task label --sample N --port 0` runs as a subprocess (a
+fresh task folder in a temporary directory). `--clients` concurrent annotators (asyncio + httpx,
+one keep-alive connection each, names load-00, load-01, ...) each fetch their next item and post
+an answer to it, then the item the reply names next, for `--seconds`. At the deadline the server
+gets SIGTERM while the clients are still posting (`--drain`: the clients stop first); a client stops
+at its first refused connection. Then the task's SQLite store is read: every acknowledged answer
+(200 with stored: true) must be there. Printed: answers posted, acknowledged, not acknowledged
+(by status or connection error, during the load or after the deadline), stored, acknowledged but
+missing (must be 0), stored but not acknowledged (a reply lost in the shutdown), answers/s over
+the load window, and p50/p95/p99 of the answer POST's latency.
+
+The clients and the server share this machine's cores: the figures are a floor for a lone server.
+
+    python bench/annotate_load.py [SOURCE] [--task label] [--sample 300] [--clients 50] [--seconds 30]
+
+SOURCE defaults to /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import numpy as np
+
+from shortcutlab.annotate.store import AnnotationStore
+
+DEFAULT_SOURCE = Path("/work/bench-runs/goemotions-45")
+TOKEN_HEADER = "X-Token"
+URL = re.compile(r"(https?://\S+token=[\w-]+)")
+
+
+@dataclass
+class Load:
+    """What the clients saw."""
+
+    acknowledged: set[tuple[str, str]] = field(default_factory=set)
+    latencies: list[float] = field(default_factory=list)  # seconds, acknowledged answers
+    posted: int = 0
+    refused: Counter[str] = field(default_factory=Counter)  # status code or error name
+    finished_items: int = 0  # clients that ran out of items before the deadline
+    window: float = 0.0  # seconds from the first request to the deadline
+
+
+def start_server(source: Path, task: str, sample: int, folder: Path) -> tuple[Any, str, str]:
+    """The server process, its base URL and its token (read from the URL it prints)."""
+    command = [
+        sys.executable, "-m", "shortcutlab", "annotate", "serve", str(source), "--task", task,
+        "--sample", str(sample), "--folder", str(folder), "--port", "0",
+    ]  # fmt: skip
+    environment = {**os.environ, "COLUMNS": "400"}  # one line per message: the URL unbroken
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment
+    )
+    seen = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        seen.append(line)
+        found = URL.search(line)
+        if found:
+            # Keep reading its output, so a full pipe never blocks the server's logging.
+            threading.Thread(target=seen.extend, args=(process.stdout,), daemon=True).start()
+            parts = urlsplit(found.group(1))
+            token = parse_qs(parts.query)["token"][0]
+            return process, f"{parts.scheme}://{parts.netloc}", token
+    process.wait()
+    sys.exit(
+        f"the server stopped before printing its URL (exit {process.returncode}):\n{''.join(seen)}"
+    )
+
+
+def answer_for(form: dict[str, Any], client: int, position: int) -> dict[str, str]:
+    """A valid answer: each field's choice picked by client and position (varied, deterministic)."""
+    return {
+        f["name"]: f["choices"][(client + position) % len(f["choices"])]["value"]
+        for f in form["fields"]
+    }
+
+
+def when(stop: asyncio.Event) -> str:
+    """Whether a refusal came while the load ran or in the shutdown."""
+    return " after the deadline" if stop.is_set() else " during the load"
+
+
+async def annotator(
+    http: httpx.AsyncClient, client: int, form: dict[str, Any], stop: asyncio.Event, load: Load
+) -> None:
+    name = f"load-{client:02d}"
+    try:
+        reply = await http.get("/api/next", params={"annotator": name})
+        if reply.status_code != 200:
+            load.refused[f"next {reply.status_code}{when(stop)}"] += 1
+            return
+        item = reply.json()
+        while not stop.is_set():
+            if item.get("done"):
+                load.finished_items += 1
+                return
+            body = {
+                "annotator": name,
+                "item_id": item["item_id"],
+                "answer": answer_for(form, client, item["position"]),
+            }
+            load.posted += 1
+            started = time.perf_counter()
+            reply = await http.post("/api/answer", json=body)
+            elapsed = time.perf_counter() - started
+            if reply.status_code != 200 or not reply.json().get("stored"):
+                load.refused[f"{reply.status_code}{when(stop)}"] += 1
+                return
+            load.acknowledged.add((name, item["item_id"]))
+            load.latencies.append(elapsed)
+            item = reply.json()["next"]
+    except httpx.TransportError as error:  # the server is gone (SIGTERM under load)
+        load.refused[f"{type(error).__name__}{when(stop)}"] += 1
+
+
+async def drive(
+    base: str, token: str, clients: int, seconds: float, process: Any, drain: bool
+) -> Load:
+    load = Load()
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    headers = {TOKEN_HEADER: token}
+    async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=60) as http:
+        form = (await http.get("/api/task")).raise_for_status().json()["form"]
+        stop = asyncio.Event()
+        started = time.perf_counter()
+        workers = [
+            asyncio.create_task(annotator(http, i, form, stop, load)) for i in range(clients)
+        ]
+        await asyncio.sleep(seconds)
+        load.window = time.perf_counter() - started
+        stop.set()
+        if drain:
+            await asyncio.gather(*workers)
+        process.send_signal(signal.SIGTERM)
+        await asyncio.gather(*workers)
+    return load
+
+
+def stored_answers(folder: Path) -> set[tuple[str, str]]:
+    with AnnotationStore.open(folder) as store:
+        answers = store.answers()
+    return set(zip(answers["annotator"], answers["item_id"], strict=True))
+
+
+def milliseconds(latencies: list[float], percentile: float) -> str:
+    return f"{np.percentile(latencies, percentile) * 1000:.0f}" if latencies else "—"
+
+
+def report(load: Load, stored: set[tuple[str, str]], exit_code: int | None, clients: int) -> None:
+    missing = load.acknowledged - stored
+    unacknowledged = stored - load.acknowledged
+    refused = ", ".join(f"{k} {v}" for k, v in sorted(load.refused.items())) or "none"
+    rate = len(load.acknowledged) / load.window if load.window else float("nan")
+    print(f"clients {clients}, load window {load.window:.1f} s, server exit code {exit_code}")
+    print(
+        f"answers posted {load.posted}: acknowledged {len(load.acknowledged)}; "
+        f"not acknowledged: {refused}"
+    )
+    print(
+        f"stored {len(stored)}: acknowledged but missing {len(missing)}, "
+        f"stored but not acknowledged {len(unacknowledged)}"
+    )
+    print(
+        f"acknowledged answers/s {rate:.1f}; answer POST latency ms "
+        f"p50 {milliseconds(load.latencies, 50)}, p95 {milliseconds(load.latencies, 95)}, "
+        f"p99 {milliseconds(load.latencies, 99)}"
+    )
+    if load.finished_items:
+        print(f"{load.finished_items} clients ran out of items before the deadline: raise --sample")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument("--task", default="label")
+    parser.add_argument("--sample", type=int, default=300, help="Items (each client's maximum).")
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--drain", action="store_true", help="Stop the clients before SIGTERM.")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="annotate-load-") as scratch:
+        folder = Path(scratch) / "task"
+        process, base, token = start_server(args.source, args.task, args.sample, folder)
+        try:
+            load = asyncio.run(drive(base, token, args.clients, args.seconds, process, args.drain))
+            exit_code = process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        report(load, stored_answers(folder), exit_code, args.clients)
+
+
+if __name__ == "__main__":
+    main()

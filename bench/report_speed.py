@@ -1,0 +1,163 @@
+"""How long the HTML report of a run takes to write and to open, against what a user runs today.
+
+For each run folder, interleaved `--repeats` times (median printed, and the first call apart):
+- `shortcutlab report RUN --out FILE` as a whole CLI process (interpreter start, imports, page);
+- the library call `shortcutlab.webreport.build.write_html_report(RUN, FILE)` in this process
+  (imports already paid: what a notebook pays per report);
+- `shortcutlab results RUN --out DIR` as a whole CLI process: the Markdown tables, CSVs and PNG
+  figures a user writes today;
+then the page's size, whether the CLI's and the library's pages are byte-identical, and the browser
+`load` event (Navigation Timing `loadEventEnd - navigationStart`) in headless Debian chromium via
+selenium, median of `--opens` fresh navigations of the file, with the console errors it logged.
+
+    python bench/report_speed.py [RUN ...] [--repeats 3] [--opens 5]
+
+Default runs: /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml) and
+/work/bench-runs/synthetic-1000 (python bench/synthetic_store.py). The issue's bar: the 1,000-cell
+page's load event in under 2 s. On a shared machine the wall times vary with the other load:
+compare the columns of one run, measured interleaved, rather than runs of different days.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tests.browser: the test suite's headless chromium
+
+from shortcutlab.experiments.store import ResultStore  # noqa: E402
+
+DEFAULT_RUNS = [Path("/work/bench-runs/goemotions-45"), Path("/work/bench-runs/synthetic-1000")]
+NO_VALUE = "—"
+LOAD_BAR_SECONDS = 2.0
+
+
+def timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def cli(*arguments: str) -> Callable[[], object]:
+    command = [sys.executable, "-m", "shortcutlab", *arguments]
+    return lambda: subprocess.run(command, check=True, capture_output=True)
+
+
+def library(run: Path, out: Path) -> Callable[[], object]:
+    from shortcutlab.webreport.build import write_html_report
+
+    return lambda: write_html_report(run, out)
+
+
+def load_times(page: Path, opens: int) -> tuple[list[float], list[str]]:
+    """Seconds to the load event of ``opens`` fresh navigations, and the console errors logged."""
+    import pytest
+
+    from tests.browser import console_errors, open_file, start_browser
+
+    try:
+        browser = start_browser()
+    except pytest.skip.Exception as missing:  # no chromium here: say so, time nothing
+        print(f"browser load not measured: {missing}")
+        return [], []
+    errors: list[str] = []
+    times = []
+    try:
+        for _ in range(opens):
+            browser.get("about:blank")
+            open_file(browser, page)  # selenium returns once the load event has fired
+            milliseconds = browser.execute_script(
+                "const t = performance.timing; return t.loadEventEnd - t.navigationStart;"
+            )
+            times.append(milliseconds / 1000)
+            errors += console_errors(browser)
+    finally:
+        browser.quit()
+    return times, errors
+
+
+def cell_count(run: Path) -> int:
+    with ResultStore.for_run(run) as store:
+        return len(store.spec_cells())
+
+
+def measure(run: Path, scratch: Path, repeats: int, opens: int) -> dict[str, Any]:
+    timings: dict[str, list[float]] = {"report CLI": [], "library": [], "results --out": []}
+    pages = []
+    for repeat in range(repeats):
+        by_cli = scratch / f"cli-{repeat}.html"
+        by_library = scratch / f"library-{repeat}.html"
+        pages += [by_cli, by_library]
+        timings["report CLI"].append(timed(cli("report", str(run), "--out", str(by_cli))))
+        timings["library"].append(timed(library(run, by_library)))
+        results_dir = str(scratch / f"results-{repeat}")
+        timings["results --out"].append(timed(cli("results", str(run), "--out", results_dir)))
+    identical = len({page.read_bytes() for page in pages}) == 1
+    loads, errors = load_times(pages[0], opens)
+    return {
+        "run": run.name,
+        "cells": cell_count(run),
+        **{name: seconds(values) for name, values in timings.items()},
+        "MB": f"{pages[0].stat().st_size / 1e6:.2f}",
+        "identical": "yes" if identical else "NO",
+        "load s": seconds(loads),
+        "console errors": str(len(errors)) if loads else NO_VALUE,
+        "first error": errors[0][:120] if errors else "",
+        "_load": statistics.median(loads) if loads else None,
+    }
+
+
+def seconds(values: list[float]) -> str:
+    """``median (first …)``; — when nothing was measured."""
+    if not values:
+        return NO_VALUE
+    median = statistics.median(values)
+    return f"{median:.2f}" if len(values) == 1 else f"{median:.2f} (first {values[0]:.2f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="*", type=Path, default=DEFAULT_RUNS)
+    parser.add_argument("--repeats", type=int, default=3, help="Report / results writes per run.")
+    parser.add_argument("--opens", type=int, default=5, help="Browser opens of the page per run.")
+    args = parser.parse_args()
+    missing = [str(run) for run in args.runs if not (run / "results.sqlite").exists()]
+    if missing:
+        sys.exit(f"not a run folder: {', '.join(missing)} (see this script's docstring)")
+    rows = []
+    for run in args.runs:
+        with tempfile.TemporaryDirectory(prefix="report-speed-") as scratch:
+            rows.append(measure(run, Path(scratch), args.repeats, args.opens))
+    print(
+        f"seconds: median of {args.repeats} writes (first call in brackets); load: median of "
+        f"{args.opens} opens in headless chromium"
+    )
+    print_rows(rows)
+
+
+def print_rows(rows: list[dict[str, Any]]) -> None:
+    """The measurements as a Markdown table, then the 1,000-cell page's load against the bar."""
+    columns = [c for c in rows[0] if not c.startswith("_") and any(row[c] for row in rows)]
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for row in rows:
+        print("| " + " | ".join(str(row[c]) for c in columns) + " |")
+    for row in rows:
+        if row["cells"] >= 1000 and row["_load"] is not None:
+            verdict = "under" if row["_load"] < LOAD_BAR_SECONDS else "OVER"
+            print(
+                f"{row['run']}: load event {row['_load']:.2f} s, {verdict} the issue's "
+                f"{LOAD_BAR_SECONDS:g} s for a 1,000-cell page"
+            )
+
+
+if __name__ == "__main__":
+    main()
