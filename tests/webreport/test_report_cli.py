@@ -158,3 +158,44 @@ def test_refusals_write_nothing(maze_run, tmp_path):
         "--include",
         watched / "empty",
     )
+
+
+def test_a_run_with_a_failed_cell_is_reported_and_the_overview_counts_it(maze_run, tmp_path):
+    run = shutil.copytree(maze_run, tmp_path / "run")
+    with ResultStore(run / DATABASE) as store:
+        (cell_id,) = store.connection.execute("SELECT cell_id FROM cells LIMIT 1").fetchone()
+        store.connection.execute(
+            "UPDATE cells SET status = 'failed', metrics = NULL, error = 'boom' WHERE cell_id = ?",
+            (cell_id,),
+        )
+    result = invoke("report", run)
+    assert result.exit_code == 0, result.output
+    text = (run / "report.html").read_text(encoding="utf-8")
+    assert "7 finished of 8 planned; 1 failed" in text
+
+
+def test_a_store_that_is_not_a_database_is_refused_and_left_as_it_was(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / DATABASE).write_bytes(b"")
+    assert_refused(tmp_path, "holds no shortcutlab results (no cells table)", "report", empty)
+    assert (empty / DATABASE).read_bytes() == b""
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / DATABASE).write_bytes(b"not a database at all, just text " * 100)
+    before = (garbage / DATABASE).read_bytes()
+    assert_refused(tmp_path, "is not a readable results database", "report", garbage)
+    assert (garbage / DATABASE).read_bytes() == before
+
+
+def test_an_unwritable_out_is_refused_with_the_fix(maze_run, tmp_path):
+    target = tmp_path / "file-not-folder"
+    target.write_text("x")
+    assert_refused(
+        tmp_path,
+        "Cannot write the report to",
+        "report",
+        maze_run,
+        "--out",
+        target / "r.html",
+    )

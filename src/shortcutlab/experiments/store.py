@@ -95,16 +95,42 @@ class CellRecord:
 class ResultStore:
     """Open (or create) the store of a run folder."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        """``create=False`` opens an existing store only: nothing is added to a file that is not
+        one (a reader must not turn a stray file into an empty store)."""
         self.path = Path(path)
         self.connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        self.connection.execute("PRAGMA journal_mode=WAL")
-        self.connection.execute(
-            "PRAGMA synchronous=NORMAL"
-        )  # WAL + NORMAL: durable at each checkpoint, atomic always
-        self.connection.execute("PRAGMA foreign_keys=ON")
-        self.connection.executescript(SCHEMA)
-        self._migrate()
+        try:
+            if not create and not self._has_schema():
+                raise InputFileError(
+                    f"'{self.path}' holds no shortcutlab results (no cells table); it was not "
+                    "written by 'shortcutlab run'. Point at a run folder."
+                )
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute(
+                "PRAGMA synchronous=NORMAL"
+            )  # WAL + NORMAL: durable at each checkpoint, atomic always
+            self.connection.execute("PRAGMA foreign_keys=ON")
+            self.connection.executescript(SCHEMA)
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            self.connection.close()
+            raise InputFileError(
+                f"'{self.path}' is not a readable results database ({error}). Point at the "
+                f"{DATABASE} that 'shortcutlab run' wrote, or run the spec again into a new --out."
+            ) from None
+        except BaseException:
+            self.connection.close()
+            raise
+
+    def _has_schema(self) -> bool:
+        tables = {
+            name
+            for (name,) in self.connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
+        }
+        return {"meta", "cells"} <= tables
 
     def _migrate(self) -> None:
         """Bring a store written by an older version up to the schema (its cells are erm cells)."""
@@ -122,7 +148,7 @@ class ResultStore:
             raise InputFileError(
                 f"'{run_dir}' is not a run folder: it has no {DATABASE}. Run 'shortcutlab run SPEC --out {run_dir}' first."
             )
-        return cls(path)
+        return cls(path, create=False)
 
     def close(self) -> None:
         self.connection.close()
@@ -245,7 +271,10 @@ class ResultStore:
             self.connection,
             params=(status,) if status else (),
         )
-        frame["metrics"] = frame["metrics"].map(lambda text: json.loads(text) if text else None)
+        # A failed cell's NULL metrics read back as NaN (a float) when done cells are in the frame.
+        frame["metrics"] = frame["metrics"].map(
+            lambda text: json.loads(text) if isinstance(text, str) and text else None
+        )
         return frame
 
     def spec_cells(self) -> pd.DataFrame:

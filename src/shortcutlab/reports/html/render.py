@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from shortcutlab.errors import OutputExistsError
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
 from shortcutlab.reports.tables import NOT_MEASURED, format_cell
@@ -71,22 +72,39 @@ def write_report_html(report: Report, path: str | Path) -> Path:
     """Write the page to ``path`` atomically (a temporary file beside it, then a rename)."""
     path = Path(path)
     text = render_report(report)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=".partial", dir=path.parent
-    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".partial", dir=path.parent
+        )
+    except OSError as error:
+        raise OutputExistsError(
+            f"Cannot write the report to '{path}': {error.strerror}. Choose a writable --out."
+        ) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
         # mkstemp makes the file private (0600); a report is meant to be shared: the umask's mode.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
+        os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (setting it to read it
+    would make files that other threads create meanwhile world-writable)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 def block_template(block: Any) -> str:
