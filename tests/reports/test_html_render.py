@@ -11,7 +11,7 @@ import pytest
 
 from shortcutlab.reports.html.document import Facts, Figure, Paragraphs, Report, Section, Table
 from shortcutlab.reports.html.render import block_template, render_report, write_report_html
-from shortcutlab.reports.html.svg import svg_markup
+from shortcutlab.reports.html.svg import scoped_ids, svg_markup
 from shortcutlab.reports.plots import delta_figure
 
 SCRIPT = "<script>alert(1)</script>"
@@ -127,6 +127,23 @@ def test_page_is_self_contained_and_deterministic(tmp_path):
     for reference in re.findall(r'(?:url\(#|href="#)([^")]+)', text):
         assert reference in ids
     assert "<link" not in text and " src=" not in text.replace("src=x", "")
+
+
+def test_scoped_ids_leave_the_figure_text_alone():
+    # matplotlib escapes & < > in a <text> element but not quotes, so id="... can be label text.
+    import matplotlib.pyplot as plt
+
+    labels = ['a id="q', 'b url(#r) href="#s']
+    figure, axes = plt.subplots()
+    axes.bar(labels, [1, 2])
+    scoped = scoped_ids(svg_markup(figure, "bars"), "bars")
+    shown = [html.unescape(text) for text in re.findall(r"<text\b[^>]*>([^<]*)</text>", scoped)]
+    assert all(label in shown for label in labels)
+    tags = re.findall(r"<[^>]*>", scoped)
+    ids = [found for tag in tags for found in re.findall(r'\sid="([^"]+)"', tag)]
+    assert "bars-axes_1" in ids and all(found.startswith("bars-") for found in ids)
+    references = [r for tag in tags for r in re.findall(r'(?:url\(#|href="#)([^")]+)', tag)]
+    assert references and set(references) <= set(ids)
 
 
 def test_block_templates_are_named_after_the_block_class():

@@ -61,6 +61,16 @@ ROWS = [
         ("meh", [], "(no valid answer)", None),
     ),
 ]
+# Characters outside the Basic Multilingual Plane: one code point in Python, two UTF-16 units in JS.
+EMOJI_ROWS = [
+    row(
+        "3",
+        "pos",
+        "broke",
+        ("😀😀 I honestly liked it", [(5, 13)], "pos", 0.9),
+        ("I liked it 👍 , frankly 👍", [(15, 22)], "neg", 0.6),
+    ),
+]
 BLOCK = RowExplorer(
     name="rows",
     title="Rows whose prediction changed",
@@ -74,6 +84,7 @@ BLOCK = RowExplorer(
         ),
         ExplorerCell("c", "cell C", [], [], omitted=4),
         ExplorerCell("d", "cell D", [], []),
+        ExplorerCell("e", "cell E", [], EMOJI_ROWS),
     ],
     notes=[f"a note {SCRIPT}"],
 )
@@ -168,6 +179,19 @@ def test_the_cue_is_marked_around_its_span(page: Any) -> None:
     assert marks(cells["7"]) == ["meh", "b"]  # two spans, one inside markup-like text
     texts = cells["10"].find_elements("css selector", "td.explorer-text")
     assert [t.get_attribute("textContent") for t in texts] == [ROWS[1].test_text, ROWS[1].anti_text]
+
+
+def test_the_cue_is_marked_at_code_point_offsets_after_an_emoji(page: Any) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(css(page, "select.explorer-cell")[0]).select_by_index(4)
+    texts = css(page, 'tr[data-row-id="3"] td.explorer-text')
+    marks = [t.find_element("css selector", "mark.cue").get_attribute("textContent") for t in texts]
+    pair = EMOJI_ROWS[0]
+    (test,), (anti,) = pair.test_spans, pair.anti_spans
+    assert marks == [pair.test_text[test.start : test.end], pair.anti_text[anti.start : anti.end]]
+    assert marks == ["honestly", "frankly"]
+    assert [t.get_attribute("textContent") for t in texts] == [pair.test_text, pair.anti_text]
 
 
 def test_rows_holding_html_render_as_text(page: Any) -> None:

@@ -42,10 +42,20 @@ def svg_markup(figure: Any, name: str) -> str:
 
 
 _ID_PARTS = re.compile(r'(\sid="|url\(#|href="#)([^")]+)')
+# A tag, or a comment (skipped): matplotlib escapes > in attribute values, so a tag ends at the
+# first >. Character data keeps its quotes unescaped, so a label may read id="... itself.
+_MARKUP = re.compile(r"<!--.*?-->|<[^>]*>", re.DOTALL)
 
 
 def scoped_ids(svg: str, prefix: str) -> str:
     """``svg`` with every element id (and every reference to one) starting with ``prefix``:
     matplotlib names its groups ``figure_1``, ``axes_1`` ... in every figure, and ids must be
-    unique within a page."""
-    return _ID_PARTS.sub(lambda match: f"{match.group(1)}{prefix}-{match.group(2)}", svg)
+    unique within a page. Only tags are rewritten, never the text between them (tick labels)."""
+
+    def scope(tag: re.Match[str]) -> str:
+        markup = tag.group(0)
+        if markup.startswith("<!--"):
+            return markup
+        return _ID_PARTS.sub(lambda part: f"{part.group(1)}{prefix}-{part.group(2)}", markup)
+
+    return _MARKUP.sub(scope, svg)

@@ -14,16 +14,20 @@
   }
 
   // The text with each [start, end) span wrapped in <mark class="cue">, built from slices.
+  // Spans are Python str offsets (code points) while JS strings count UTF-16 units, so an emoji
+  // before a cue would shift it: slice the code points.
   function markedText(text, spans) {
     const cell = element("td", "explorer-text");
+    const characters = Array.from(text);
+    const piece = (from, to) => characters.slice(from, to).join("");
     let at = 0;
     for (const span of spans) {
-      if (span.start < at || span.end > text.length || span.start >= span.end) continue;
-      if (span.start > at) cell.appendChild(document.createTextNode(text.slice(at, span.start)));
-      cell.appendChild(element("mark", "cue", text.slice(span.start, span.end)));
+      if (span.start < at || span.end > characters.length || span.start >= span.end) continue;
+      if (span.start > at) cell.appendChild(document.createTextNode(piece(at, span.start)));
+      cell.appendChild(element("mark", "cue", piece(span.start, span.end)));
       at = span.end;
     }
-    if (at < text.length) cell.appendChild(document.createTextNode(text.slice(at)));
+    if (at < characters.length) cell.appendChild(document.createTextNode(piece(at)));
     return cell;
   }
 
