@@ -11,6 +11,7 @@ import pytest
 
 from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.annotate.task_folder import prepare_task
+from shortcutlab.errors import ConfigError
 from tests.annotate.toy_kind import TOY, ToyLabelKind, install_toy_kind, write_toy_source
 from tests.cli.refusals import assert_refused, invoke
 
@@ -87,7 +88,8 @@ def test_a_task_folder_is_resumed_only_for_its_own_kind_and_source(tmp_path: Pat
     second = write_toy_source(tmp_path / "second")
     folder = tmp_path / "task"
     assert prepare_task(first, ToyLabelKind(), folder=folder, sample=3, seed=0) is True
-    assert prepare_task(first, ToyLabelKind(), folder=folder, sample=5, seed=1) is False
+    assert prepare_task(first, ToyLabelKind(), folder=folder) is False
+    assert prepare_task(first, ToyLabelKind(), folder=folder, sample=3, seed=0) is False
     with AnnotationStore.open(folder) as store:
         assert store.item_count() == 3  # the resumed task keeps its own sample
     message = f"'{folder}' holds a toy-label task over '{first}', not toy-label over '{second}'"
@@ -104,6 +106,37 @@ def test_a_task_folder_is_resumed_only_for_its_own_kind_and_source(tmp_path: Pat
         "--port",
         "0",
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (("--sample", "5"), "holds a task drawn with --sample 3; omit --sample to resume it"),
+        (("--seed", "1"), "holds a task drawn with --seed 0; omit --seed to resume it"),
+        (
+            ("--sample", "3", "--label-names", "neg,pos"),
+            "holds a task drawn with no --label-names; omit --label-names to resume it as "
+            "stored, or choose another --folder",
+        ),
+    ],
+)
+def test_a_resume_with_another_draw_is_refused_not_served_with_the_old_one(
+    tmp_path: Path, given: tuple[str, ...], message: str
+) -> None:
+    source = write_toy_source(tmp_path / "source")
+    folder = tmp_path / "task"
+    prepare_task(source, ToyLabelKind(), folder=folder, sample=3, seed=0)
+    arguments = ["annotate", "serve", source, "--task", TOY, "--folder", folder, "--port", "0"]
+    assert_refused(tmp_path, message, *arguments, *given)
+
+
+def test_a_resume_checks_the_stored_kind_options(tmp_path: Path) -> None:
+    source = write_toy_source(tmp_path / "source")
+    folder = tmp_path / "task"
+    prepare_task(source, ToyLabelKind(), folder=folder, sample=3, benchmark="build-a")
+    assert prepare_task(source, ToyLabelKind(), folder=folder, benchmark="build-a") is False
+    with pytest.raises(ConfigError, match="drawn with --benchmark build-a; omit --benchmark"):
+        prepare_task(source, ToyLabelKind(), folder=folder, benchmark="build-b")
 
 
 def test_a_folder_holding_something_else_is_refused(tmp_path: Path) -> None:

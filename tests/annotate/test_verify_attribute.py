@@ -57,6 +57,31 @@ def test_accuracy_per_annotator_and_per_concept(mps_run, tmp_path):
         )
 
 
+def test_two_annotators_are_pooled_per_item_not_per_answer(mps_run, tmp_path):
+    folder = tmp_path / "attr"
+    plan = create_task("verify-attribute", mps_run, folder, sample=4)
+    answer(folder, "ann", lambda n, item: {"correct": ["yes", "yes", "no", "unsure"][n % 4]})
+    answer(folder, "bob", lambda n, item: {"correct": "yes"})
+    export_task(folder)
+    tables = load_summary(folder).tables
+    assert sorted({who for *_, who in tables["accuracy"][1].index}) == ["ann", "bob"]
+    pooled = tables["accuracy_pooled"][1]
+    # Per build: yy, yy, ny (a tie), uy (yes): 3 items say yes, 1 has no majority.
+    for attribute in ("negation", "question"):
+        row = pooled.loc[("toy", attribute)]
+        assert row[["items", "answers", "majority_yes", "majority_no", "no_majority"]].tolist() == [
+            4,
+            8,
+            3,
+            0,
+            1,
+        ]
+        assert row["accuracy"] == 1.0
+    per_concept = tables["per_concept"][1]
+    assert per_concept["items"].sum() == len(plan.items)
+    assert per_concept["answers"].sum() == 2 * len(plan.items)
+
+
 def test_a_concept_build_shows_the_concept_and_its_description(concept_build, tmp_path):
     folder = tmp_path / "attr"
     plan = create_task("verify-attribute", concept_build, folder, sample=10)

@@ -69,14 +69,40 @@ def test_two_annotators_give_cohens_kappa_and_a_pooled_rate(cat_output, tmp_path
         [10, 0, 0.8, 0.6]
     )
     rates = tables["assumption"][1]
-    assert list(rates.index) == ["ann", "bob", "all annotators"]
-    assert rates.loc["all annotators", ["items", "yes", "assumption_rate"]].tolist() == [
-        20,
+    assert list(rates.index) == ["ann", "bob"]
+    # Pooled, each pair once by its majority: 4 yes (yy), 4 no (nn), 2 ties (yn, ny) left out.
+    pooled = tables["assumption_pooled"][1].loc["all annotators"]
+    assert pooled[["items", "answers", "majority_yes", "majority_no", "no_majority"]].tolist() == [
         10,
-        0.5,
+        20,
+        4,
+        4,
+        2,
     ]
+    assert pooled["assumption_rate"] == pytest.approx(0.5)
+    z, n = 1.959963984540054, 8  # Wilson over the 8 decided pairs, not the 20 answers
+    half = z * ((0.25 / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    assert [pooled["ci_low"], pooled["ci_high"]] == pytest.approx([0.5 - half, 0.5 + half])
     progress = tables["progress"][1]
     assert progress.loc["ann", ["answered", "items"]].tolist() == [10, 12]
+
+
+def test_an_annotator_named_all_annotators_keeps_their_row(cat_output, tmp_path):
+    folder = tmp_path / "cf"
+    create_task("verify-counterfactual", cat_output, folder, sample=12)
+    answer(folder, "all annotators", _pattern("yyyy"), first=4)
+    answer(folder, "bob", _pattern("nnnnnn"), first=6)
+    export_task(folder)
+    tables = load_summary(folder).tables
+    rates = tables["assumption"][1]
+    assert rates.loc["all annotators", ["items", "yes", "no"]].tolist() == [4, 4, 0]
+    assert rates.loc["bob", ["items", "yes", "no"]].tolist() == [6, 0, 6]
+    pooled = tables["assumption_pooled"][1].loc["all annotators"]
+    assert pooled[["items", "answers", "majority_yes", "majority_no"]].tolist() == [6, 10, 0, 2]
+    markdown = (folder / "summary.md").read_text(encoding="utf-8")
+    assert "## Assumption rate per annotator (CAT §4.2)" in markdown
+    assert "## Assumption rate, all annotators pooled" in markdown
+    assert "each item counts once, by the majority of its yes / no answers" in markdown
 
 
 def test_three_annotators_give_fleiss_kappa_on_the_items_all_three_judged(cat_output, tmp_path):

@@ -11,7 +11,7 @@ from shortcutlab.annotate.export import export_task
 from shortcutlab.reports.html.document import Facts, Paragraphs, Table
 from shortcutlab.webreport import annotations
 from shortcutlab.webreport.inputs import ReportInput
-from tests.annotate.task_sources import answer, create_task, maze_run  # noqa: F401
+from tests.annotate.task_sources import answer, cat_output, create_task, maze_run  # noqa: F401
 
 
 @pytest.fixture
@@ -61,3 +61,31 @@ def test_a_broken_summary_gives_a_paragraph_with_the_fix(exported):
     (section,) = annotations.sections(ReportInput(annotations.KIND, exported))
     (paragraphs,) = section.blocks
     assert "run 'shortcutlab annotate export" in paragraphs.texts[0]
+
+
+def test_the_pooled_rate_is_its_own_table_beside_an_annotator_named_all_annotators(
+    cat_output,  # noqa: F811
+    tmp_path,
+):
+    folder = tmp_path / "annotations" / "verify-counterfactual"
+    create_task("verify-counterfactual", cat_output, folder, sample=6)
+    holds = "default_label_holds"
+    answer(folder, "all annotators", lambda n, item: {holds: "yes"}, first=4)
+    answer(folder, "bob", lambda n, item: {holds: "no"})
+    export_task(folder)
+    (section,) = annotations.sections(ReportInput(annotations.KIND, folder))
+    tables = {
+        t.name.removeprefix(f"{section.id}-"): t for t in section.blocks if isinstance(t, Table)
+    }
+    per_annotator = tables["assumption"].frame
+    assert per_annotator.loc["all annotators", ["items", "yes"]].tolist() == [4, 4]
+    assert per_annotator.loc["bob", ["items", "no"]].tolist() == [6, 6]
+    pooled = tables["assumption_pooled"]
+    assert pooled.title == "Assumption rate, all annotators pooled"
+    assert pooled.frame.loc["all annotators", ["items", "answers", "majority_no"]].tolist() == [
+        6,
+        10,
+        2,
+    ]
+    (notes,) = [b for b in section.blocks if isinstance(b, Paragraphs)]
+    assert any("ignores the annotators' disagreement on an item" in t for t in notes.texts)

@@ -23,11 +23,12 @@ from shortcutlab.annotate.sources import (
 )
 from shortcutlab.annotate.task_base import (
     INTERVAL_NOTE,
+    POOLED_NOTE,
     ChoiceTask,
     check_sample,
     field_answers,
+    pooled_share_table,
     seeded_sample,
-    share_row,
     share_table,
     yes_no_unsure,
 )
@@ -135,30 +136,29 @@ class VerifyAttributeTask(ChoiceTask):
                 names=["dataset", "attribute", "annotator"],
             )
             by_annotator.append(table)
-        per_value = pd.DataFrame.from_dict(
-            {
-                key: share_row(part["value"].tolist())
-                for key, part in judged.groupby(["dataset", "attribute", "concept"], sort=False)
-            },
-            orient="index",
-        ).rename(columns={"share_yes": "accuracy"})
-        per_value.index = pd.MultiIndex.from_tuples(
-            per_value.index, names=["dataset", "attribute", "concept"]
-        )
+        per_value = pooled_share_table(judged, "accuracy", by=["dataset", "attribute", "concept"])
+        tables = {
+            "accuracy": (
+                "Accuracy of the annotator method per annotator",
+                pd.concat(by_annotator),
+            )
+        }
+        if judged["annotator"].nunique() > 1:
+            pooled = pooled_share_table(judged, "accuracy", by=["dataset", "attribute"])
+            tables["accuracy_pooled"] = (
+                "Accuracy of the annotator method, all annotators pooled",
+                pooled,
+            )
+        tables["per_concept"] = ("Accuracy per concept label (all annotators pooled)", per_value)
         return Summary(
             kind=self.name,
             title="Accuracy of the attribute annotator, as judged by people",
-            tables={
-                "accuracy": (
-                    "Accuracy of the annotator method per annotator",
-                    pd.concat(by_annotator),
-                ),
-                "per_concept": ("Accuracy per concept label (all annotators pooled)", per_value),
-            },
+            tables=tables,
             notes=[
                 "accuracy = yes / (yes + no); unsure answers are counted but left out. MPS "
                 "(paper 002, A.2) asked for a 1-10 alignment score and counted 6 or more as right.",
                 INTERVAL_NOTE,
+                POOLED_NOTE,
             ],
         )
 

@@ -21,8 +21,11 @@ from shortcutlab.annotate.kinds import Form, Item, Summary, TaskPlan
 from shortcutlab.annotate.sources import is_run, run_family
 from shortcutlab.annotate.task_base import (
     INTERVAL_NOTE,
+    POOLED_NOTE,
     ChoiceTask,
     check_sample,
+    field_answers,
+    pooled_share_table,
     seeded_sample,
     share_table,
     yes_no_unsure,
@@ -92,15 +95,21 @@ class VerifyCounterfactualTask(ChoiceTask):
 
     def summarise(self, plan: TaskPlan, answers: pd.DataFrame) -> Summary:
         table = share_table(answers, FIELD, "assumption_rate")
+        tables = {"assumption": ("Assumption rate per annotator (CAT §4.2)", table)}
+        notes = [
+            "assumption_rate = yes / (yes + no); unsure answers are counted but left out. CAT "
+            "(paper 003, §4.2) found 92-100 % on its data sets and dropped SNLI at 70 %.",
+            INTERVAL_NOTE,
+        ]
+        if len(table) > 1:
+            pooled = pooled_share_table(field_answers(answers, FIELD), "assumption_rate")
+            tables["assumption_pooled"] = ("Assumption rate, all annotators pooled", pooled)
+            notes.append(POOLED_NOTE)
         return Summary(
             kind=self.name,
             title=f"CAT label-flip assumption: does a counterfactual pair have the label '{plan.facts['default_label']}'?",
-            tables={"assumption": ("Assumption rate (CAT §4.2)", table)},
-            notes=[
-                "assumption_rate = yes / (yes + no); unsure answers are counted but left out. CAT "
-                "(paper 003, §4.2) found 92-100 % on its data sets and dropped SNLI at 70 %.",
-                INTERVAL_NOTE,
-            ],
+            tables=tables,
+            notes=notes,
         )
 
 

@@ -5,7 +5,7 @@ any moment (or a browser reloaded) loses no acknowledged answer: the app replies
 commit. An annotator answering an item again replaces their earlier answer (the latest counts).
 
 Tables:
-    meta     the task: kind, source, form, facts, sample and seed
+    meta     the task: kind, source, form, facts, sample, seed and the kind's options
     items    the items in the order shown: id, payload (shown), reference (never shown)
     answers  one row per item x annotator: the answer ({field: value}) and when it was given
 """
@@ -89,9 +89,17 @@ class AnnotationStore:
 
     @classmethod
     def create(
-        cls, folder: str | Path, plan: TaskPlan, *, sample: int, seed: int
+        cls,
+        folder: str | Path,
+        plan: TaskPlan,
+        *,
+        sample: int,
+        seed: int,
+        options: dict[str, Any] | None = None,
     ) -> AnnotationStore:
-        """A new task folder holding ``plan``; refuses a folder that already has a task."""
+        """A new task folder holding ``plan`` drawn with ``sample``, ``seed`` and the kind's
+        ``options`` (kept so a resume can be checked against them); refuses a folder that
+        already has a task."""
         folder = Path(folder)
         if cls.exists(folder):
             raise ConfigError(
@@ -107,6 +115,7 @@ class AnnotationStore:
             "facts": _dumps(plan.facts),
             "sample": str(sample),
             "seed": str(seed),
+            "options": _dumps(options or {}),
         }
         with store._transaction() as connection:
             connection.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))

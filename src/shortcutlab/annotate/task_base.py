@@ -21,6 +21,12 @@ INTERVAL_NOTE = (
     "Interval: Wilson 95 % over the judged items (unsure answers left out); it ignores the "
     "variance between annotators and between samples of items."
 )
+POOLED_NOTE = (
+    "Pooled over annotators: each item counts once, by the majority of its yes / no answers "
+    "(no_majority: a tie or only unsure answers, left out of the share); answers counts the "
+    "judgments. Its Wilson 95 % interval is over those items: it ignores the annotators' "
+    "disagreement on an item and the variance between samples of items."
+)
 
 
 def yes_no_unsure(name: str, prompt: str) -> Field:
@@ -116,27 +122,62 @@ def share_row(values: Sequence[str]) -> dict[str, Any]:
 
 
 def share_table(answers: pd.DataFrame, field: str, name: str) -> pd.DataFrame:
-    """Per annotator, then all annotators pooled: the :func:`share_row` of ``field``, the share
-    column renamed ``name``."""
+    """Per annotator: the :func:`share_row` of ``field``, the share column renamed ``name``.
+    The pooled figure is :func:`pooled_share_table`'s, a table of its own: no annotator's name
+    can take its row."""
     chosen = field_answers(answers, field)
     rows = {who: share_row(part["value"].tolist()) for who, part in chosen.groupby("annotator")}
-    if len(rows) > 1:
-        rows["all annotators"] = share_row(chosen["value"].tolist())
     table = pd.DataFrame.from_dict(rows, orient="index").rename(columns={"share_yes": name})
     table.index.name = "annotator"
     return table
+
+
+def majority(values: Sequence[str]) -> str:
+    """yes or no when one outnumbers the other among ``values``; unsure for a tie (or none)."""
+    yes, no = list(values).count(YES), list(values).count(NO)
+    return YES if yes > no else NO if no > yes else UNSURE
+
+
+def pooled_share_row(chosen: pd.DataFrame) -> dict[str, Any]:
+    """All annotators' answers (columns item_id, value), each item counted once by the
+    :func:`majority` of its answers, so the Wilson interval is over items, not over repeated
+    judgments of one item."""
+    per_item = chosen.groupby("item_id", sort=False)["value"].agg(list)
+    row = share_row([majority(values) for values in per_item])
+    counts = {"yes": "majority_yes", "no": "majority_no", "unsure": "no_majority"}
+    return {"items": row.pop("items"), "answers": len(chosen)} | {
+        counts.get(key, key): value for key, value in row.items()
+    }
+
+
+def pooled_share_table(chosen: pd.DataFrame, name: str, by: Sequence[str] = ()) -> pd.DataFrame:
+    """:func:`pooled_share_row` per group of ``by`` (one row, 'all annotators', without), the
+    share column renamed ``name``."""
+    if by:
+        groups = chosen.groupby(list(by), sort=False)
+        rows = {key: pooled_share_row(part) for key, part in groups}
+        table = pd.DataFrame.from_dict(rows, orient="index")
+        table.index = pd.MultiIndex.from_tuples(table.index, names=list(by))
+    else:
+        table = pd.DataFrame.from_dict({"all annotators": pooled_share_row(chosen)}, orient="index")
+        table.index.name = "pooled"
+    return table.rename(columns={"share_yes": name})
 
 
 __all__ = [
     "CHOICE_KEYS",
     "INTERVAL_NOTE",
     "NO",
+    "POOLED_NOTE",
     "UNSURE",
     "YES",
     "ChoiceTask",
     "check_sample",
     "field_answers",
     "keyed_choices",
+    "majority",
+    "pooled_share_row",
+    "pooled_share_table",
     "seeded_sample",
     "share_row",
     "share_table",

@@ -8,6 +8,7 @@ renamed into place.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -41,38 +42,85 @@ def check_resumable(folder: Path, kind: str, source: Path) -> None:
         )
 
 
+DEFAULT_SAMPLE, DEFAULT_SEED = 50, 0
+
+
 def prepare_task(
-    source: Path, kind: TaskKind, *, folder: Path, sample: int, seed: int, **options: Any
+    source: Path,
+    kind: TaskKind,
+    *,
+    folder: Path,
+    sample: int | None = None,
+    seed: int | None = None,
+    **options: Any,
 ) -> bool:
     """Make ``folder`` hold ``kind``'s task over ``source``; True when it was created now, False
-    when an existing task of the same kind and source is resumed (its sample, seed and
-    ``options`` — the kind's, e.g. benchmark, label_names — are kept)."""
+    when an existing task of the same kind and source is resumed.
+
+    ``sample``, ``seed`` and ``options`` (the kind's, e.g. benchmark, label_names) are the ones the
+    user gave: None / absent means the stored ones when resuming, and 50 / 0 / the kind's defaults
+    when creating. A resumed task whose stored values differ from given ones is refused rather
+    than silently served with its old ones."""
     source, folder = Path(source), Path(folder)
     if not source.exists():
         raise InputFileError(
             f"the source '{source}' does not exist: pass a run or benchmark folder."
         )
-    if sample < 1:
+    if sample is not None and sample < 1:
         raise ConfigError(f"--sample must be a positive number of items; got {sample}.")
     if AnnotationStore.exists(folder):
         check_resumable(folder, kind.name, source)
+        check_same_draw(folder, sample=sample, seed=seed, options=options)
         return False
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise OutputExistsError(
             f"'{folder}' exists and holds no annotation task; choose another --folder."
         )
+    sample = DEFAULT_SAMPLE if sample is None else sample
+    seed = DEFAULT_SEED if seed is None else seed
     plan = kind.plan(source, sample=sample, seed=seed, **options)
     if not plan.items:
         raise DataError(f"the {kind.name} task over '{source}' has no items to annotate.")
-    _create_atomically(folder, plan, sample=sample, seed=seed)
+    _create_atomically(folder, plan, sample=sample, seed=seed, options=options)
     return True
 
 
-def _create_atomically(folder: Path, plan: TaskPlan, *, sample: int, seed: int) -> None:
+def check_same_draw(
+    folder: Path, *, sample: int | None, seed: int | None, options: dict[str, Any]
+) -> None:
+    """Refuse a resume given a sample, seed or kind option other than the stored task's."""
+    with AnnotationStore.open(folder) as store:
+        meta = store.meta()
+    # A task stored before its options were recorded was made without any.
+    stored_options = json.loads(meta.get("options", "{}"))
+    stored = {"sample": int(meta["sample"]), "seed": int(meta["seed"])} | stored_options
+    given = {"sample": sample, "seed": seed} | options
+    differing = [
+        name for name, value in given.items() if value is not None and stored.get(name) != value
+    ]
+    if differing:
+        stored_values = ", ".join(
+            f"{_flag(name)} {stored[name]}" if name in stored else f"no {_flag(name)}"
+            for name in differing
+        )
+        raise ConfigError(
+            f"'{folder}' holds a task drawn with {stored_values}; omit "
+            f"{', '.join(map(_flag, differing))} to resume it as stored, or choose another "
+            "--folder for a new draw."
+        )
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _create_atomically(
+    folder: Path, plan: TaskPlan, *, sample: int, seed: int, options: dict[str, Any]
+) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        AnnotationStore.create(staging, plan, sample=sample, seed=seed).close()
+        AnnotationStore.create(staging, plan, sample=sample, seed=seed, options=options).close()
         if folder.exists():  # an empty folder (checked above)
             folder.rmdir()
         os.replace(staging, folder)
@@ -101,4 +149,12 @@ def task_progress(folder: Path) -> tuple[dict[str, str], pd.DataFrame]:
     return facts, progress.set_index("annotator")
 
 
-__all__ = ["check_resumable", "default_folder", "prepare_task", "task_progress"]
+__all__ = [
+    "DEFAULT_SAMPLE",
+    "DEFAULT_SEED",
+    "check_resumable",
+    "check_same_draw",
+    "default_folder",
+    "prepare_task",
+    "task_progress",
+]

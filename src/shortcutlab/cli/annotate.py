@@ -27,8 +27,14 @@ def serve_command(
             help="Task kind: label, verify-attribute, verify-counterfactual, rewrite-quality."
         ),
     ],
-    sample: Annotated[int, typer.Option(help="Items drawn from the source.")] = 50,
-    seed: Annotated[int, typer.Option(help="Seed of the sample.")] = 0,
+    sample: Annotated[
+        int | None,
+        typer.Option(help="Items drawn from the source [default: 50; when resuming, the stored]."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed of the sample [default: 0; when resuming, the stored]."),
+    ] = None,
     folder: Annotated[
         Path | None, typer.Option(help="Task folder (default SOURCE/annotations/TASK).")
     ] = None,
