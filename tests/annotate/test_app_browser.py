@@ -110,6 +110,7 @@ def test_a_round_answered_from_the_keyboard_is_stored(
         assert _progress(browser) == f"{count} / {SAMPLE}"
     _wait(browser, lambda _: _find(browser, "#done").is_displayed())
     assert _stored(source) == expected
+    assert _find(browser, "#done").text.startswith(f"All {SAMPLE} items are answered.")
 
     # Backspace goes back one item, showing the earlier answer; a new answer replaces it
     _press(browser, "\ue003")  # Backspace
