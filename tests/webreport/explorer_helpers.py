@@ -1,20 +1,14 @@
-"""What the row explorer's tests share: a small Maze grid run, and a minimal page around one
-RowExplorer block rendered as the report renderer does (the package's templates, autoescape,
-StrictUndefined, ``as_data`` = dataclasses.asdict, the static js/css inlined, the report's
-Content-Security-Policy), so the block can be tested on its own."""
+"""What the row explorer's tests share: a small Maze grid run, and a report page holding one
+RowExplorer block, rendered by the report's renderer, so the block is tested as users get it."""
 
 from __future__ import annotations
 
-import dataclasses
-from importlib.resources import files
 from pathlib import Path
-
-from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
 
 from shortcutlab.experiments.runner import run_experiment
 from shortcutlab.experiments.spec import parse_spec
-from shortcutlab.reports.html.document import RowExplorer
+from shortcutlab.reports.html.document import Report, RowExplorer, Section
+from shortcutlab.reports.html.render import render_report
 
 SPEC = {
     "name": "explorer",
@@ -26,34 +20,11 @@ SPEC = {
     "bootstrap": 200,
 }
 
-CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
-
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{{ csp }}">
-<title>explorer</title><style>{{ css }}</style></head>
-<body>{% include "blocks/row_explorer.html.j2" %}<script>{{ js }}</script></body></html>
-"""
-
 
 def render_explorer_page(block: RowExplorer) -> str:
-    environment = Environment(
-        loader=PackageLoader("shortcutlab.reports.html"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,  # the renderer's whitespace settings
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    environment.globals["as_data"] = dataclasses.asdict
-    static = files("shortcutlab.reports.html") / "static"
-    return environment.from_string(PAGE).render(
-        block=block,
-        csp=CSP,
-        # Our own style and script (no data in them) go in unescaped, as the renderer does.
-        css=Markup((static / "explorer.css").read_text(encoding="utf-8")),
-        js=Markup((static / "explorer.js").read_text(encoding="utf-8")),
-    )
+    """The report page (the real renderer: templates, CSP, every static js/css) holding ``block``."""
+    section = Section(id="rows", title="Rows behind the numbers", blocks=[block])
+    return render_report(Report(title="explorer", subtitle="", sections=[section]))
 
 
 def write_explorer_page(block: RowExplorer, path: Path) -> Path:

@@ -1,26 +1,16 @@
-"""Render the shaded_rows block template the way the report does (a Jinja2 environment on the
-package's templates, autoescape on) and read the tokens back out of the markup."""
+"""Render the shaded_rows block with the report's renderer and read the tokens back out of the
+markup."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
-
 from shortcutlab.reports.html.document import ShadedRows
+from shortcutlab.reports.html.render import render_block
 
 
 def render_shaded(block: ShadedRows) -> str:
-    # The report renderer's settings (reports/html/render.py): whitespace control included.
-    environment = Environment(
-        loader=PackageLoader("shortcutlab.reports.html"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    return environment.get_template("blocks/shaded_rows.html.j2").render(block=block)
+    return str(render_block(block))
 
 
 class ShadedText(HTMLParser):

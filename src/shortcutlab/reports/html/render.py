@@ -190,7 +190,8 @@ def _as_data(block: Any) -> dict[str, Any]:
     return dataclasses.asdict(block)
 
 
-def _render_block(block: Any) -> Markup:
+def render_block(block: Any) -> Markup:
+    """One block's markup, as the page renders it."""
     template = _environment().get_template(block_template(block))
     context: dict[str, Any] = {"block": block}
     if isinstance(block, Table):
@@ -220,6 +221,6 @@ def _environment() -> Any:
         keep_trailing_newline=True,
     )
     environment.globals.update(
-        as_data=_as_data, render_block=_render_block, block_template=block_template
+        as_data=_as_data, render_block=render_block, block_template=block_template
     )
     return environment
