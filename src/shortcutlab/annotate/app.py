@@ -163,14 +163,12 @@ class AnnotationApp:
     def _view(self, annotator: str, position: int) -> dict[str, Any]:
         """Item ``position`` as the page shows it, with ``annotator``'s earlier answer if any."""
         item = self.items[position]
-        earlier = self.store.answers()
-        mine = earlier[(earlier["item_id"] == item.item_id) & (earlier["annotator"] == annotator)]
         return {
             "done": False,
             "position": position,
             "item_id": item.item_id,
             "payload": item.payload,
-            "answer": dict(zip(mine["field"], mine["value"], strict=True)),
+            "answer": self.store.answer(item.item_id, annotator),
             **self._counts(annotator),
         }
 

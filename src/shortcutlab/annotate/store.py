@@ -200,6 +200,13 @@ class AnnotationStore:
             for (name,) in self._rows("SELECT DISTINCT annotator FROM answers ORDER BY annotator")
         ]
 
+    def answer(self, item_id: str, annotator: str) -> dict[str, str]:
+        """``annotator``'s stored answer to ``item_id`` ({} when none)."""
+        rows = self._rows(
+            "SELECT answer FROM answers WHERE item_id = ? AND annotator = ?", (item_id, annotator)
+        )
+        return json.loads(rows[0][0]) if rows else {}
+
     def answers(self) -> pd.DataFrame:
         """One row per item x annotator x field (columns :data:`ANSWER_COLUMNS`), in item order."""
         rows = []

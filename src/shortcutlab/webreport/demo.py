@@ -5,6 +5,7 @@ of its evaluations (Holm over the demo's cells, as its summary files), the MPS s
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,9 @@ def run_demo(out: str | Path = "shortcutlab-demo", **options: Any) -> DemoResult
 
 
 def write_demo_report(folder: Path, result: DemoResult | None = None) -> Path:
-    """The demo folder's report, written to ``folder/report.html``."""
+    """The demo folder's report, written to ``folder/report.html``. ``result`` is not used: the
+    page is read back from the folder as ``shortcutlab report`` reads it, so both give the same
+    bytes."""
     return write_html_report(folder, folder / REPORT_FILE)
 
 
@@ -133,6 +136,4 @@ def _text(value: object) -> str:
 
 
 def _renamed(section: Section, prefix: str) -> Section:
-    from dataclasses import replace
-
     return replace(section, id=prefix + section.id)
