@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("builders", ("splits", "corpus", "reports")),
     # Mitigations train models on a benchmark's splits; the engine runs them in grids.
     ("training methods", ("mitigations",)),
-    ("engine", ("experiments", "serving")),
+    ("engine", ("experiments", "serving", "audit")),
     # Pages for people: the HTML report reads run folders and annotation summaries; the app serves.
     ("pages", ("annotate", "webreport")),
     ("interface", ("cli", "__main__", "__init__")),

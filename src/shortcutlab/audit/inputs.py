@@ -1,0 +1,64 @@
+"""The rows an audit reads: texts (and second texts of pairs), label ranks and metadata columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.pairs import TextInput, join_inputs
+
+#: The parts of a row an audit scans: ``text`` and, for paired data, ``text_pair``.
+PARTS = ("text", "text_pair")
+
+
+@dataclass
+class AuditInputs:
+    """One table of an audit (the training rows or the test rows), in the label space's ranks.
+
+    ``columns`` holds the metadata columns the user named (raw entries, one per row).
+    """
+
+    row_ids: np.ndarray
+    texts: list[str]
+    ranks: np.ndarray
+    labels: LabelSpace
+    text_pairs: list[str] | None = None
+    columns: dict[str, list[Any]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @property
+    def paired(self) -> bool:
+        return self.text_pairs is not None
+
+    def part(self, name: str) -> list[str]:
+        """The texts of one part: ``text`` or ``text_pair``."""
+        if name == "text_pair":
+            if self.text_pairs is None:
+                raise ValueError("this table has no text_pair column")
+            return self.text_pairs
+        return self.texts
+
+    def parts(self) -> tuple[str, ...]:
+        return PARTS if self.paired else PARTS[:1]
+
+    def model_inputs(self) -> list[TextInput]:
+        """What a model reads: the texts, or (text, text_pair) tuples for paired data."""
+        return join_inputs(self.texts, self.text_pairs)
+
+    def select(self, rows: Sequence[int] | np.ndarray) -> AuditInputs:
+        """The rows at positions ``rows``, in that order."""
+        index = np.asarray(rows, dtype=np.int64)
+        return AuditInputs(
+            row_ids=self.row_ids[index],
+            texts=[self.texts[i] for i in index],
+            ranks=self.ranks[index],
+            labels=self.labels,
+            text_pairs=None if self.text_pairs is None else [self.text_pairs[i] for i in index],
+            columns={name: [values[i] for i in index] for name, values in self.columns.items()},
+        )
