@@ -1,0 +1,218 @@
+"""Each indicator tested against each label: does the label occur with it more often than its prior?
+
+For indicator ``f`` (support ``n`` rows) and label ``y`` (prior share ``π``), ``k`` rows with the
+indicator carry the label. Under "the indicator says nothing about the label" ``k ~ Bin(n, π)``;
+the one-sided exact binomial test asks whether ``k`` is this large by chance. Lift ``k / (n π)``
+is the effect size, and ``-log10 p`` (from the log survival function, finite where ``p``
+underflows to 0) ranks candidates by the strength of the evidence. Gururangan et al. (2018, section
+3) rank hypothesis words by PMI with each label the same way.
+
+Every function works on whole arrays: one sparse product counts all F×K (feature, label) pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.stats import binom, chi2_contingency, norm
+from sklearn.metrics import mutual_info_score
+
+from shortcutlab.errors import ConfigError
+from shortcutlab.metrics import benjamini_hochberg, holm
+
+#: Correction methods over the candidates tested.
+CORRECTIONS = ("bh", "holm")
+_LN10 = np.log(10.0)
+
+
+def label_association(
+    matrix: sp.spmatrix,
+    ranks: np.ndarray,
+    n_classes: int,
+    *,
+    prior: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """One entry per (feature, label) pair, feature-major (``F*K`` long arrays).
+
+    Keys: ``feature``, ``label`` (indices), ``support`` (rows with the feature), ``label_count``,
+    ``p_label`` (label_count / support), ``prior``, ``lift``, ``pmi`` (log2 lift; ``-inf`` where
+    the count is 0), ``p_value`` (exact binomial, greater) and ``evidence`` (-log10 p, finite).
+    ``prior`` defaults to the label shares of ``ranks``; features without rows get p = 1 and
+    NaN ratios.
+
+    Examples:
+        >>> m = sp.csr_matrix(np.array([[1], [1], [1], [0], [0], [0]]))
+        >>> result = label_association(m, np.array([1, 1, 1, 0, 0, 1]), 2)
+        >>> result["label_count"].tolist(), result["lift"].round(2).tolist()
+        ([0, 3], [0.0, 1.5])
+        >>> round(float(result["p_value"][1]), 3)  # (4/6) ** 3
+        0.296
+    """
+    ranks = np.asarray(ranks, dtype=np.int64)
+    n_rows = len(ranks)
+    indicators = sp.csr_matrix(matrix, dtype=np.float64)
+    indicators.data[:] = 1.0
+    one_hot = sp.csr_matrix(
+        (np.ones(n_rows), (np.arange(n_rows), ranks)), shape=(n_rows, n_classes)
+    )
+    counts = np.asarray((indicators.T @ one_hot).todense(), dtype=np.int64)  # (F, K)
+    support = np.asarray(indicators.sum(axis=0), dtype=np.int64).ravel()
+    if prior is None:
+        prior = np.bincount(ranks, minlength=n_classes) / max(n_rows, 1)
+    prior = np.asarray(prior, dtype=np.float64)
+    n_features = counts.shape[0]
+    k = counts.ravel()
+    n = np.repeat(support, n_classes)
+    pi = np.tile(prior, n_features)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_label = np.where(n > 0, k / np.maximum(n, 1), np.nan)
+        lift = p_label / pi
+        pmi = np.log2(lift)
+    p_value, evidence = binomial_greater(k, n, pi)
+    return {
+        "feature": np.repeat(np.arange(n_features), n_classes),
+        "label": np.tile(np.arange(n_classes), n_features),
+        "support": n,
+        "label_count": k,
+        "p_label": p_label,
+        "prior": pi,
+        "lift": lift,
+        "pmi": pmi,
+        "p_value": p_value,
+        "evidence": evidence,
+    }
+
+
+def binomial_greater(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """P(X >= k) for X ~ Bin(n, p), and -log10 of it that stays finite where P underflows.
+
+    Where ``logsf`` underflows, the tail is bounded by its first term: for k above the mean the
+    ratio r of successive terms is below 1 and decreasing, so pmf(k) <= P(X >= k) <= pmf(k)/(1-r);
+    the upper end is used (its error is at most -log10(1-r)).
+
+    Examples:
+        >>> p, e = binomial_greater(np.array([2000]), np.array([2000]), np.array([0.1]))
+        >>> float(p[0]), round(float(e[0]), 1)
+        (0.0, 2000.0)
+    """
+    k = np.asarray(k, dtype=np.int64)
+    n = np.asarray(n, dtype=np.int64)
+    p = np.asarray(p, dtype=np.float64)
+    p_value = np.ones(len(k))
+    log_tail = np.zeros(len(k))
+    tested = (k > 0) & (n > 0)
+    kt, nt, pt = k[tested], n[tested], p[tested]
+    p_value[tested] = binom.sf(kt - 1, nt, pt)
+    logs = binom.logsf(kt - 1, nt, pt)
+    lost = ~np.isfinite(logs)
+    if lost.any():
+        kl, nl, pl = kt[lost], nt[lost], pt[lost]
+        ratio = (nl - kl) / (kl + 1) * pl / (1 - pl)
+        logs[lost] = binom.logpmf(kl, nl, pl) - np.log1p(-np.minimum(ratio, 1 - 1e-12))
+    log_tail[tested] = np.minimum(logs, 0.0)
+    return np.minimum(p_value, 1.0), -log_tail / _LN10 + 0.0
+
+
+def adjust_p(p_values: np.ndarray, method: str = "bh") -> np.ndarray:
+    """Adjusted p-values: ``"bh"`` (Benjamini-Hochberg, FDR) or ``"holm"`` (family-wise).
+
+    NaN entries (tests that could not be run) stay NaN and do not count among the tests.
+
+    Examples:
+        >>> adjust_p(np.array([0.01, np.nan, 0.04]), "holm").round(2).tolist()
+        [0.02, nan, 0.04]
+    """
+    if method not in CORRECTIONS:
+        raise ConfigError(
+            f"The 'correction' parameter must be one of {', '.join(CORRECTIONS)}. Got {method!r} instead."
+        )
+    p = np.asarray(p_values, dtype=np.float64)
+    adjusted = np.full(len(p), np.nan)
+    present = ~np.isnan(p)
+    adjust = benjamini_hochberg if method == "bh" else holm
+    adjusted[present] = adjust(p[present])
+    return adjusted
+
+
+def column_association(
+    values: Sequence, ranks: np.ndarray, n_classes: int
+) -> dict[str, float | None]:
+    """How strongly a whole column (a metadata column, an attribute) goes with the label.
+
+    Pearson's chi-squared test of independence on the values × labels table (no continuity
+    correction), Cramér's V, and mutual information in bits. Rows whose value is None or NaN are
+    left out. With fewer than two values or labels nothing can vary: the statistics are None.
+
+    Examples:
+        >>> result = column_association(["a", "a", "b", "b"], np.array([0, 0, 1, 1]), 2)
+        >>> result["cramers_v"], result["mutual_information"]
+        (1.0, 1.0)
+    """
+    ranks = np.asarray(ranks, dtype=np.int64)
+    keep = np.array([not _missing(v) for v in values], dtype=bool)
+    names = np.asarray([str(v) for v in values], dtype=object)[keep]
+    kept_ranks = ranks[keep]
+    codes, categories = _codes(names)
+    table = np.zeros((len(categories), n_classes), dtype=np.int64)
+    np.add.at(table, (codes, kept_ranks), 1)
+    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    result: dict[str, float | None] = {
+        "rows": int(keep.sum()),
+        "chi2": None,
+        "dof": None,
+        "p_value": None,
+        "cramers_v": None,
+        "mutual_information": None,
+    }
+    if min(table.shape) < 2:
+        return result
+    chi2, p_value, dof, _ = chi2_contingency(table, correction=False)
+    total = table.sum()
+    result.update(
+        chi2=float(chi2),
+        dof=int(dof),
+        p_value=float(p_value),
+        cramers_v=float(np.sqrt(chi2 / (total * (min(table.shape) - 1)))),
+        mutual_information=float(mutual_info_score(codes, kept_ranks) / np.log(2)),
+    )
+    return result
+
+
+def drift_test(
+    train_count: np.ndarray,
+    train_support: np.ndarray,
+    test_count: np.ndarray,
+    test_support: np.ndarray,
+) -> np.ndarray:
+    """Two-sided two-proportion z-test (pooled) of p(label | indicator) in train vs test.
+
+    NaN where either support is 0; 1 where both proportions are 0 or both 1.
+
+    Examples:
+        >>> drift_test(np.array([80, 5]), np.array([100, 0]), np.array([50, 1]), np.array([100, 3])).round(6).tolist()
+        [9e-06, nan]
+    """
+    a, n = np.asarray(train_count, float), np.asarray(train_support, float)
+    b, m = np.asarray(test_count, float), np.asarray(test_support, float)
+    p_value = np.full(len(a), np.nan)
+    both = (n > 0) & (m > 0)
+    a, n, b, m = a[both], n[both], b[both], m[both]
+    pooled = (a + b) / (n + m)
+    se = np.sqrt(pooled * (1 - pooled) * (1 / n + 1 / m))
+    difference = a / n - b / m
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, np.abs(difference) / se, 0.0)
+    p_value[both] = 2 * norm.sf(z)
+    return p_value
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and np.isnan(value))
+
+
+def _codes(names: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    categories = sorted(set(names.tolist()))
+    index = {name: i for i, name in enumerate(categories)}
+    return np.array([index[name] for name in names.tolist()], dtype=np.int64), categories

@@ -1,0 +1,127 @@
+"""Word lists as indicators: a row "has" a lexicon when any of its phrases occurs as whole words.
+
+The packaged lists are the ones the injected shortcuts draw from (countries and cities of the
+category shortcut; the synonym shortcut's discourse markers, paper 001 table 1) plus common hedges,
+so an audit of a data set built with those shortcuts — or of one where people happen to write
+"honestly" more under one label — finds the list. Users add their own (one phrase per line).
+
+Matching uses the whole-word view of :mod:`shortcutlab.attributes.words`: lower case, clitics cut
+off ("if I'm being honest" reads as "if i being honest" on both sides), every list one RE2 pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from shortcutlab.attributes.words import spaced_phrases
+from shortcutlab.errors import DataError
+from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS, load_name_list
+
+#: Hedges and discourse markers beyond the synonym shortcut's list.
+COMMON_MARKERS = (
+    "frankly",
+    "to be honest",
+    "actually",
+    "basically",
+    "literally",
+    "seriously",
+    "truly",
+    "really",
+    "obviously",
+    "clearly",
+    "of course",
+    "in fact",
+    "anyway",
+    "i mean",
+    "you know",
+    "kind of",
+    "sort of",
+    "i guess",
+    "i think",
+    "i believe",
+    "apparently",
+    "definitely",
+    "personally",
+    "to be fair",
+    "tbh",
+    "imo",
+    "imho",
+)
+
+
+def packaged_lexicons() -> dict[str, list[str]]:
+    """The packaged lists: ``countries``, ``cities`` and ``discourse-markers``.
+
+    Examples:
+        >>> lists = packaged_lexicons()
+        >>> sorted(lists), "honestly" in lists["discourse-markers"], len(lists["countries"]) > 100
+        (['cities', 'countries', 'discourse-markers'], True, True)
+    """
+
+    def union(stem: str) -> list[str]:
+        return list(
+            dict.fromkeys([*load_name_list(f"{stem}_train"), *load_name_list(f"{stem}_test")])
+        )
+
+    markers = list(dict.fromkeys([*PAPER_SYNONYMS, *COMMON_MARKERS]))
+    return {
+        "countries": union("countries"),
+        "cities": union("cities"),
+        "discourse-markers": markers,
+    }
+
+
+def read_lexicon(name: str, path: str | Path) -> list[str]:
+    """A user's list from a UTF-8 file, one phrase per line (blank lines and ``#`` lines skipped)."""
+    file = Path(path)
+    try:
+        lines = file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(
+            f"Lexicon {name!r}: cannot read {str(file)!r} ({exc.__class__.__name__}); give a UTF-8 text file with one phrase per line."
+        ) from exc
+    phrases = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not phrases:
+        raise DataError(
+            f"Lexicon {name!r}: {str(file)!r} holds no phrase; write one phrase per line."
+        )
+    return phrases
+
+
+class LexiconMatcher:
+    """One RE2 pattern per list over the spaced-word view of the texts.
+
+    Examples:
+        >>> from shortcutlab.attributes.words import spaced_words
+        >>> matcher = LexiconMatcher({"hedges": ["to be honest", "frankly"]})
+        >>> matcher.matrix(spaced_words(["To be honest, no.", "be honest", "FRANKLY!"])).tolist()
+        [[True], [False], [True]]
+    """
+
+    def __init__(self, lexicons: Mapping[str, Sequence[str]]) -> None:
+        self.names = list(lexicons)
+        self.entries = {name: [str(p) for p in phrases] for name, phrases in lexicons.items()}
+        self._patterns: list[str | None] = []
+        for name in self.names:
+            spaced = sorted(
+                {p for p in spaced_phrases(self.entries[name]) if p}, key=len, reverse=True
+            )
+            self._patterns.append("|".join(re.escape(p) for p in spaced) or None)
+
+    def matrix(self, spaced: pa.Array) -> np.ndarray:
+        """(rows, lists) boolean: the row's spaced words hold an entry of the list."""
+        out = np.zeros((len(spaced), len(self.names)), dtype=bool)
+        for column, pattern in enumerate(self._patterns):
+            if pattern is not None:
+                found = pc.match_substring_regex(spaced, pattern)
+                out[:, column] = found.to_numpy(zero_copy_only=False).astype(bool)
+        return out
+
+    def config(self) -> dict[str, dict[str, int]]:
+        return {name: {"entries": len(self.entries[name])} for name in self.names}

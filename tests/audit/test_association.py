@@ -1,0 +1,125 @@
+"""Indicator-label association: planted cues are found, null tables give nothing after correction,
+and the statistics match hand-computed values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from shortcutlab.audit.association import (
+    adjust_p,
+    binomial_greater,
+    column_association,
+    drift_test,
+    label_association,
+)
+from shortcutlab.audit.features import FeatureConfig, fit_features
+from shortcutlab.errors import ConfigError
+from shortcutlab.metrics import benjamini_hochberg, holm
+from tests.audit.tables import random_sentences, table
+
+SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), lexicons={})
+
+
+def _scan(texts, labels):
+    train = table(texts, labels)
+    _, features = fit_features(train, SCAN)
+    result = label_association(features.matrix, train.ranks, len(train.labels))
+    return features, result, adjust_p(result["p_value"], "bh")
+
+
+def test_a_planted_token_is_found_with_its_label_and_lift():
+    rng = np.random.default_rng(1)
+    texts = random_sentences(3000, seed=2)
+    labels = rng.integers(3, size=3000)
+    planted = rng.choice(3000, size=120, replace=False)
+    for i in planted[:108]:  # 90 % of the planted rows carry label 2
+        labels[i] = 2
+    for i in planted:
+        texts[i] = texts[i] + " zebra"
+    features, result, adjusted = _scan(texts, labels.tolist())
+    significant = np.flatnonzero(adjusted < 0.05)
+    best = significant[np.argmax(result["evidence"][significant])]
+    assert features.names[result["feature"][best]] == "zebra" and result["label"][best] == 2
+    # The lift from the written table itself: share of label 2 among "zebra" rows over its prior.
+    with_zebra = np.array([t.endswith(" zebra") for t in texts])
+    expected_lift = (labels[with_zebra] == 2).mean() / (labels == 2).mean()
+    assert result["support"][best] == 120
+    assert result["lift"][best] == pytest.approx(expected_lift)
+    assert result["pmi"][best] == pytest.approx(np.log2(expected_lift))
+
+
+def test_labels_independent_of_the_text_give_no_candidate_after_bh():
+    texts = random_sentences(3000, seed=3, words=100)
+    labels = np.random.default_rng(4).integers(3, size=3000).tolist()
+    _, result, adjusted = _scan(texts, labels)
+    assert len(result["p_value"]) > 300  # hundreds of tests were run
+    assert result["p_value"].min() < 0.05  # some raw p-values are small by chance...
+    assert not (adjusted < 0.05).any()  # ...and none survives the correction
+
+
+def test_binomial_tail_matches_hand_values_and_stays_finite():
+    p_value, evidence = binomial_greater(
+        np.array([3, 0, 2]), np.array([3, 5, 4]), np.array([0.5, 0.2, 0.5])
+    )
+    # P(X >= 3 | 3, .5) = 1/8; P(X >= 0) = 1; P(X >= 2 | 4, .5) = 11/16.
+    assert p_value.tolist() == pytest.approx([0.125, 1.0, 11 / 16])
+    assert evidence.tolist() == pytest.approx([np.log10(8), 0.0, -np.log10(11 / 16)])
+    p_value, evidence = binomial_greater(
+        np.array([5000, 900]), np.array([5000, 1000]), np.array([0.1, 0.1])
+    )
+    assert p_value[0] == 0.0 and evidence[0] == pytest.approx(5000.0)
+    assert np.isfinite(evidence).all() and evidence[1] > 600
+
+
+def test_bh_and_holm_against_hand_examples():
+    p = [0.01, 0.02, 0.03, 0.04, 0.05]
+    assert benjamini_hochberg(p).tolist() == pytest.approx([0.05] * 5)
+    assert holm(p).tolist() == pytest.approx([0.05, 0.08, 0.09, 0.09, 0.09])
+    # BH: 0.001*4/1 = .004; .04*4/3 = .0533 is lifted by nothing and caps .03*4/2 = .06 down.
+    assert benjamini_hochberg([0.03, 0.001, 0.04, 0.9]).tolist() == pytest.approx(
+        [0.0533333, 0.004, 0.0533333, 0.9], rel=1e-5
+    )
+    adjusted = adjust_p(np.array([0.03, np.nan, 0.001, 0.04, 0.9]), "bh")
+    assert np.isnan(adjusted[1]) and adjusted[[0, 2, 3, 4]].tolist() == pytest.approx(
+        [0.0533333, 0.004, 0.0533333, 0.9], rel=1e-5
+    )
+    with pytest.raises(
+        ConfigError, match="'correction' parameter must be one of bh, holm. Got 'fdr'"
+    ):
+        adjust_p(np.array([0.1]), "fdr")
+
+
+def test_column_association_of_a_dependent_and_an_independent_column():
+    ranks = np.array([0, 0, 1, 1] * 25)
+    same = column_association(["a", "a", "b", "b"] * 25, ranks, 2)
+    assert same["cramers_v"] == pytest.approx(1.0) and same["mutual_information"] == pytest.approx(
+        1.0
+    )
+    assert same["dof"] == 1 and same["p_value"] < 1e-20
+    crossed = column_association(["a", "b"] * 50, ranks, 2)
+    assert crossed["cramers_v"] == pytest.approx(0.0) and crossed["p_value"] == pytest.approx(1.0)
+    constant = column_association(["a"] * 100 + [None], np.append(ranks, 0), 2)
+    assert constant["cramers_v"] is None and constant["rows"] == 100
+
+
+def test_drift_test_against_a_hand_z_value():
+    p = drift_test(
+        np.array([80, 3, 0]), np.array([100, 10, 0]), np.array([50, 3, 1]), np.array([100, 10, 4])
+    )
+    # pooled .65, se = sqrt(.65*.35*.02) = .06745, z = .3 / .06745 = 4.4477
+    assert p[0] == pytest.approx(8.68e-6, rel=1e-2)
+    assert p[1] == pytest.approx(1.0) and np.isnan(p[2])
+
+
+def test_sparse_counts_equal_a_dense_count():
+    rng = np.random.default_rng(5)
+    dense = rng.random((200, 7)) < 0.3
+    ranks = rng.integers(4, size=200)
+    result = label_association(sp.csr_matrix(dense), ranks, 4)
+    counts = np.array(
+        [[int((dense[:, f] & (ranks == k)).sum()) for k in range(4)] for f in range(7)]
+    )
+    assert result["label_count"].tolist() == counts.ravel().tolist()
+    assert result["support"].tolist() == np.repeat(dense.sum(axis=0), 4).tolist()
