@@ -35,6 +35,7 @@ COLLECTORS: dict[str, str] = {
     "explain": "shortcutlab.webreport.attributions",
     "rewrite-quality": "shortcutlab.webreport.rewrites",
     "annotations": "shortcutlab.webreport.annotations",
+    "audit": "shortcutlab.webreport.audit",  # 'shortcutlab audit --out' folders (audit.json)
 }
 REPORT_FILE = "report.html"
 # Subfolders that only hold outputs one level further down (RUN/annotations/<task kind>/).
@@ -109,7 +110,8 @@ def _discover(folder: Path, *, required: bool) -> list[Path]:
     if required and not found:
         raise ConfigError(
             f"'{folder}' holds nothing a report is made from: a run folder holds {DATABASE} "
-            "(shortcutlab run SPEC --out DIR), a demo folder demo.json (shortcutlab demo), and "
+            "(shortcutlab run SPEC --out DIR), a demo folder demo.json (shortcutlab demo), an audit "
+            "folder audit.json (shortcutlab audit DATA --out DIR), and "
             "their subfolders hold explain, Suite, rewrite-quality or annotation outputs."
         )
     return found

@@ -115,10 +115,18 @@ class ShadedRow:
 
 @dataclass
 class ShadedRows:
+    """Rows of tokens shaded by attribution; rows without any weight show only their cue marked
+    (the audit's example rows)."""
+
     name: str
     title: str
     rows: list[ShadedRow]
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def shaded(self) -> bool:
+        """Whether any token carries a weight (the shading legend is shown only then)."""
+        return any(token.weight is not None for row in self.rows for token in row.tokens)
 
 
 Block = Facts | Table | Figure | Paragraphs | RowExplorer | ShadedRows
