@@ -9,6 +9,7 @@ from shortcutlab.metrics.classification import (
     per_label_accuracy,
 )
 from shortcutlab.metrics.significance import (
+    benjamini_hochberg,
     bootstrap_contrast,
     bootstrap_delta,
     bootstrap_deltas,
@@ -27,6 +28,7 @@ from shortcutlab.metrics.worst_group import (
 __all__ = [
     "INVALID",
     "accuracy",
+    "benjamini_hochberg",
     "bootstrap_contrast",
     "bootstrap_delta",
     "bootstrap_deltas",
