@@ -1,8 +1,11 @@
 """measure_candidates on a keyword-rule model: the rule's token shows a large aligned/conflicting
-gap, removal effect and anti-test drop; an unrelated token shows none."""
+gap, removal effect and anti-test drop; an unrelated token shows none. A model that is only better
+on one label, whatever the token, shows no gap either: Δ is compared within each gold label."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,6 +36,22 @@ class KeywordRule:
         )
         alarm = np.where(hits, 0.9, 0.2)
         return np.column_stack([1 - alarm, alarm])
+
+
+class Lookup:
+    """Predicts a fixed label per row (p = 0.8), read from the "Row <i>" at the start of the
+    text, so removing any other word changes nothing."""
+
+    name = "lookup"
+
+    def __init__(self, predictions: Sequence[int], k: int) -> None:
+        self.predictions, self.k = list(predictions), k
+
+    def predict_proba(self, inputs: Sequence) -> np.ndarray:
+        rows = [int(re.match(r"Row (\d+)", text).group(1)) for text in inputs]
+        out = np.full((len(inputs), self.k), 0.2 / (self.k - 1))
+        out[np.arange(len(inputs)), [self.predictions[i] for i in rows]] = 0.8
+        return out
 
 
 def rows(n: int = 400, paired: bool = False) -> AuditInputs:
@@ -78,23 +97,85 @@ def test_every_measure_column_is_present(measured):
 
 
 def test_the_rule_token_splits_aligned_from_conflicting_rows(measured):
-    _, _, (zebra, apple) = measured
+    table, _, (zebra, apple) = measured
+    # The rule is the bias predictor itself: right on every aligned row (zebra and alarm, or no
+    # zebra and calm), wrong on every conflicting one, within each label.
     assert zebra["aligned_accuracy"] == 1.0 and zebra["conflicting_accuracy"] == 0.0
     assert zebra["delta"] == 1.0 and zebra["delta_low"] == 1.0 and zebra["delta_high"] == 1.0
     assert zebra["delta_p_adjusted"] < 1e-10
-    assert zebra["aligned_rows"] + zebra["conflicting_rows"] == 200
+    assert zebra["aligned_rows"] + zebra["conflicting_rows"] == len(table) == 400
+    zebra_rows = np.arange(400) < 200
+    assert zebra["aligned_rows"] == int(np.sum(zebra_rows == (table.ranks == 1)))
     # apple: accuracy is 0.75 whatever the label, so the gap is small and its interval holds 0.
     assert abs(apple["delta"]) < 0.15 and apple["delta_low"] < 0 < apple["delta_high"]
     assert apple["delta_p_adjusted"] > 0.05
 
 
 def test_calibration_per_group(measured):
-    _, _, (zebra, _) = measured
-    # aligned rows: confident (0.9) and right; conflicting rows: 0.9 and wrong.
-    assert zebra["aligned_ece"] == pytest.approx(0.1) and zebra["conflicting_ece"] == pytest.approx(
-        0.9
+    table, _, (zebra, _) = measured
+    # Aligned rows are right: zebra rows with confidence 0.9, the others 0.8 (p(calm));
+    # conflicting rows are wrong with the same confidences.
+    zebra_rows = np.arange(400) < 200
+    aligned = zebra_rows == (table.ranks == 1)
+    share = np.mean(zebra_rows[aligned])
+    assert zebra["aligned_ece"] == pytest.approx(share * 0.1 + (1 - share) * 0.2)
+    share = np.mean(zebra_rows[~aligned])
+    assert zebra["conflicting_ece"] == pytest.approx(share * 0.9 + (1 - share) * 0.8)
+    assert zebra["calibration_gap"] == pytest.approx(
+        zebra["conflicting_ece"] - zebra["aligned_ece"]
     )
-    assert zebra["calibration_gap"] == pytest.approx(0.8)
+
+
+def test_a_model_better_on_one_label_but_blind_to_the_token_shows_no_gap():
+    """The confound the label strata remove: the model is right on every alarm row and on half
+    the calm rows, whatever the text says; apple sits on 80 % of alarm rows and 10 % of calm
+    ones. Among rows with apple, alarm rows (1.0) beat calm rows (~0.5), a +0.5 gap that says
+    nothing about apple; within each label, rows with and without apple score alike."""
+    rng = np.random.default_rng(1)
+    alarm = np.arange(800) < 200
+    apple = np.where(alarm, rng.random(800) < 0.8, rng.random(800) < 0.1)
+    right = alarm | (rng.random(800) < 0.5)
+    texts = [f"Row {i}: " + ("an apple" if a else "a pear") for i, a in enumerate(apple.tolist())]
+    ranks = alarm.astype(np.int64)
+    predicted = np.where(right, ranks, 1 - ranks)
+    model = Lookup(predicted.tolist(), k=2)
+    table = AuditInputs(np.arange(800), texts, ranks, SPACE)
+    (result,) = measure_candidates(
+        model, table, [spec(table, "apple")], n_resamples=500, redistribution=False
+    )
+    assert abs(result["delta"]) < 0.1
+    assert result["delta_low"] < 0 < result["delta_high"]
+    assert result["delta_p"] > 0.05
+
+
+def test_delta_weighs_each_label_by_its_rows_and_skips_labels_in_one_group():
+    """Three labels, candidate label 0. Label 0: 4 aligned rows (fires; 3 right), 2 conflicting
+    (1 right); label 1: 4 aligned (no fire; all right), 4 conflicting (fires; 2 right); label 2:
+    5 rows, all firing, so all conflicting (all right): no comparison within label 2."""
+    space = LabelSpace(("a", "b", "c"))
+    layout = [  # (gold, fires, right) per row
+        *[(0, True, r) for r in (1, 1, 1, 0)],
+        *[(0, False, r) for r in (1, 0)],
+        *[(1, False, 1)] * 4,
+        *[(1, True, r) for r in (1, 1, 0, 0)],
+        *[(2, True, 1)] * 5,
+    ]
+    texts = [f"Row {i}" + (" flag" if fires else "") for i, (_, fires, _) in enumerate(layout)]
+    ranks = np.array([gold for gold, _, _ in layout])
+    predicted = [gold if right else (gold + 1) % 3 for gold, _, right in layout]
+    model = Lookup(predicted, k=3)
+    table = AuditInputs(np.arange(len(layout)), texts, ranks, space)
+    (result,) = measure_candidates(
+        model, table, [spec(table, "flag", label=0)], n_resamples=200, redistribution=False
+    )
+    assert (result["aligned_rows"], result["conflicting_rows"]) == (8, 11)
+    assert result["aligned_accuracy"] == 7 / 8 and result["conflicting_accuracy"] == 8 / 11
+    # labels 0 (6 rows) and 1 (8 rows): (6 * (3/4 - 1/2) + 8 * (1 - 1/2)) / 14
+    assert result["delta"] == pytest.approx(5.5 / 14)
+    variance = (6 / 14) ** 2 * (0.75 * 0.25 / 4 + 0.25 / 2) + (8 / 14) ** 2 * (0.25 / 4)
+    z = (5.5 / 14) / math.sqrt(variance)
+    assert result["delta_p"] == pytest.approx(math.erfc(z / math.sqrt(2)))
+    assert result["delta_low"] < result["delta"] < result["delta_high"]
 
 
 def test_removing_the_rule_token_flips_every_prediction(measured):
@@ -156,11 +237,10 @@ def test_removal_edits_only_the_candidate_part_of_a_pair():
 
 def test_an_empty_group_gives_none_not_zero():
     table = rows(200)
-    only_alarm = spec(table, "zebra")
-    fires = only_alarm.fires & (table.ranks == 1)
-    narrowed = MeasureSpec("k", "zebra", "token", "text", 1, fires, "zebra")
+    fires = table.ranks == 1  # the indicator is the label: every row is aligned
+    narrowed = MeasureSpec("k", "alarm rows", "attribute", "", 1, fires, None)
     (result,) = measure_candidates(KeywordRule(), table, [narrowed], n_resamples=50)
-    assert result["conflicting_rows"] == 0
+    assert result["conflicting_rows"] == 0 and result["aligned_rows"] == 200
     for key in (
         "conflicting_accuracy",
         "conflicting_ece",
@@ -171,7 +251,8 @@ def test_an_empty_group_gives_none_not_zero():
         "calibration_gap",
     ):
         assert result[key] is None, key
-    assert result["aligned_accuracy"] == 1.0
+    zebra_rows = np.arange(200) < 100
+    assert result["aligned_accuracy"] == np.mean(zebra_rows == (table.ranks == 1))
 
 
 def test_an_infeasible_redistribution_keeps_the_builder_reason():
@@ -196,7 +277,8 @@ def test_holm_is_never_below_bh():
         KeywordRule(), table, specs, n_resamples=50, correction="holm", redistribution=False
     )
     for a, b in zip(bh, holm, strict=True):
-        assert a["delta_p"] <= a["delta_p_adjusted"] <= b["delta_p_adjusted"]
+        # (BH multiplies and divides by the rank: equal up to rounding at the largest p)
+        assert a["delta_p"] <= a["delta_p_adjusted"] + 1e-12 <= b["delta_p_adjusted"] + 2e-12
 
 
 def test_bad_arguments_are_one_line_errors():

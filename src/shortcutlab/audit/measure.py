@@ -1,5 +1,6 @@
-"""How much a model relies on each candidate shortcut: aligned vs conflicting rows, counterfactual
-removal of the candidate's words, and redistribution anti-tests.
+"""How much a model relies on each candidate shortcut: aligned vs conflicting rows (compared
+within each gold label), counterfactual removal of the candidate's words, and redistribution
+anti-tests.
 
 Every prediction comes from ONE call of the model: the evaluation rows and every removed text of
 every token/n-gram candidate are predicted together (each distinct input once), then split back.
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import norm
 
 from shortcutlab.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.audit.inputs import AuditInputs
@@ -21,11 +23,7 @@ from shortcutlab.audit.redistribution import redistribution_figures, redistribut
 from shortcutlab.data.pairs import TextInput, join_inputs
 from shortcutlab.errors import DataError
 from shortcutlab.metrics import benjamini_hochberg, expected_calibration_error, holm, mcnemar_exact
-from shortcutlab.metrics.proportions import (
-    bootstrap_mean_difference,
-    bootstrap_means,
-    two_proportion_z_test,
-)
+from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means
 from shortcutlab.metrics.significance import percentile_interval
 from shortcutlab.registry import check_choice
 
@@ -33,7 +31,8 @@ from shortcutlab.registry import check_choice
 INTERVAL_NOTE = (
     "Intervals are 95 % percentile bootstraps over evaluation rows for one fitted model: they "
     "ignore the variance between fits (seeds, training samples). Aligned and conflicting rows are "
-    "resampled independently, and so are the redistribution sets, although those share rows."
+    "resampled independently within each gold label, and the redistribution sets independently, "
+    "although those share rows."
 )
 CORRECTIONS = {"bh": benjamini_hochberg, "holm": holm}
 #: Kinds whose candidates are words that can be deleted from the text.
@@ -112,8 +111,13 @@ def measure_candidates(
     redistribution: bool = True,
 ) -> list[dict]:
     """One dict per spec with every ``MEASURE_COLUMNS`` key (None where it does not apply or a
-    group is empty) and ``key``, ``redistribution_note``. ``delta_p_adjusted`` is corrected over
-    the specs with a ``delta_p`` (``correction``: "bh" or "holm"). See :data:`INTERVAL_NOTE`."""
+    group is empty) and ``key``, ``redistribution_note``.
+
+    Aligned rows are those where "the candidate's label iff the indicator fires" is right (it
+    fires on a row of that label, or stays off on a row of another), conflicting rows the rest;
+    their accuracies and ECEs are pooled, but ``delta`` compares them within each gold label
+    (None when no label has rows in both groups). ``delta_p_adjusted`` is corrected over the
+    specs with a ``delta_p`` (``correction``: "bh" or "holm"). See :data:`INTERVAL_NOTE`."""
     check_choice("correction", correction, tuple(CORRECTIONS))
     _check_specs(evaluation, specs)
     removals = [_removed_rows(evaluation, spec) for spec in specs]
@@ -219,13 +223,14 @@ def _group_figures(
     n_resamples: int,
     seed: int,
 ) -> dict:
+    """Aligned vs conflicting rows of the one-feature bias predictor "the candidate's label when
+    the indicator fires, another label when it does not" (the bias-aligned/bias-conflicting
+    split of Nam et al. 2020, "Learning from Failure"): pooled accuracy and ECE of each group,
+    and the label-stratified Δ with its interval and Wald p (see :func:`_stratified_delta`)."""
     fires = np.asarray(spec.fires, dtype=bool)
-    groups = {
-        "aligned": fires & (ranks == spec.label),
-        "conflicting": fires & (ranks != spec.label),
-    }
+    aligned = fires == (ranks == spec.label)
     out: dict = {}
-    for name, members in groups.items():
+    for name, members in (("aligned", aligned), ("conflicting", ~aligned)):
         out[f"{name}_rows"] = int(members.sum())
         empty = not members.any()
         out[f"{name}_accuracy"] = None if empty else float(correct[members].mean())
@@ -236,15 +241,49 @@ def _group_figures(
                 confidence=confidence[members], correct=correct[members]
             )
         )
-    if out["aligned_accuracy"] is None or out["conflicting_accuracy"] is None:
-        return out
-    aligned, conflicting = correct[groups["aligned"]], correct[groups["conflicting"]]
-    samples = bootstrap_mean_difference(aligned, conflicting, n_resamples=n_resamples, seed=seed)
-    out["delta"] = out["aligned_accuracy"] - out["conflicting_accuracy"]
-    out["delta_low"], out["delta_high"] = percentile_interval(samples)
-    out["delta_p"] = two_proportion_z_test(correct_a=aligned, correct_b=conflicting)["p_value"]
-    out["calibration_gap"] = out["conflicting_ece"] - out["aligned_ece"]
-    return out
+    if out["aligned_ece"] is not None and out["conflicting_ece"] is not None:
+        out["calibration_gap"] = out["conflicting_ece"] - out["aligned_ece"]
+    return out | _stratified_delta(ranks, aligned, correct, n_resamples, seed)
+
+
+def _stratified_delta(
+    ranks: np.ndarray, aligned: np.ndarray, correct: np.ndarray, n_resamples: int, seed: int
+) -> dict:
+    """Δ = Σ_y w_y (acc(aligned, gold y) − acc(conflicting, gold y)) over the gold labels whose
+    rows fall in both groups, w_y ∝ the label's rows: comparing rows of the same gold label
+    cancels label difficulty (on GoEmotions the conflicting rows of a cue are mostly the easy
+    labels, so the pooled difference is negative for a real cue). Interval: rows resampled
+    within each (label, group) cell; p: two-sided Wald z-test of the weighted difference."""
+    cells = []
+    for label in np.unique(ranks).tolist():
+        stratum = ranks == label
+        a, c = correct[stratum & aligned], correct[stratum & ~aligned]
+        if len(a) and len(c):
+            cells.append((int(stratum.sum()), a, c))
+    if not cells:
+        return {}
+    weights = np.array([size for size, _, _ in cells], dtype=np.float64)
+    weights /= weights.sum()
+    p_a = np.array([a.mean() for _, a, _ in cells])
+    p_c = np.array([c.mean() for _, _, c in cells])
+    n_a = np.array([len(a) for _, a, _ in cells])
+    n_c = np.array([len(c) for _, _, c in cells])
+    delta = float(weights @ (p_a - p_c))
+    variance = float(weights**2 @ (p_a * (1 - p_a) / n_a + p_c * (1 - p_c) / n_c))
+    if variance == 0.0:
+        # Every cell all right or all wrong (the Wald variance would claim certainty): use the
+        # variance under "no difference" (each label's pooled accuracy), as the pooled
+        # two-proportion test does. It is 0 only when both groups agree in every label, Δ = 0.
+        pooled = (p_a * n_a + p_c * n_c) / (n_a + n_c)
+        variance = float(weights**2 @ (pooled * (1 - pooled) * (1 / n_a + 1 / n_c)))
+    p_value = 1.0 if variance == 0.0 else float(2 * norm.sf(abs(delta) / np.sqrt(variance)))
+    children = np.random.SeedSequence(seed).generate_state(len(cells)).tolist()
+    samples = sum(
+        w * bootstrap_mean_difference(a, c, n_resamples=n_resamples, seed=child)
+        for w, (_, a, c), child in zip(weights.tolist(), cells, children, strict=True)
+    )
+    low, high = percentile_interval(samples)
+    return {"delta": delta, "delta_low": low, "delta_high": high, "delta_p": p_value}
 
 
 def _removal_figures(
