@@ -58,14 +58,14 @@ SCAN_COLUMNS = (
 
 #: Columns a measurement adds for a candidate (empty for candidates not measured).
 MEASURE_COLUMNS = (
-    "aligned_rows",  # evaluation rows with the indicator whose gold label is the candidate's label
+    "aligned_rows",  # rows where "candidate's label iff the indicator fires" is right
     "aligned_accuracy",
-    "conflicting_rows",  # rows with the indicator and another gold label
+    "conflicting_rows",  # the other rows (indicator on another label, or off on its label)
     "conflicting_accuracy",
-    "delta",  # aligned_accuracy - conflicting_accuracy
-    "delta_low",  # 95 % percentile bootstrap (rows within each group; one fit)
+    "delta",  # aligned - conflicting accuracy within each gold label, weighted by its rows
+    "delta_low",  # 95 % percentile bootstrap (rows within each label and group; one fit)
     "delta_high",
-    "delta_p",  # two-sided two-proportion z-test of the two accuracies
+    "delta_p",  # two-sided Wald z-test of delta
     "delta_p_adjusted",  # over the candidates measured (the scan's correction method)
     "aligned_ece",
     "conflicting_ece",

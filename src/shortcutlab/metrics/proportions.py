@@ -1,4 +1,5 @@
-"""Unpaired comparison of two accuracies: the two-proportion z-test.
+"""Unpaired comparison of two accuracies: the two-proportion z-test and a bootstrap of the
+difference of two independent means.
 
 Suite sets that are not derived row by row from ``standard`` (the HANS-style sets) share no rows
 with it, so McNemar's paired test does not apply; their accuracy is compared as two independent
@@ -31,3 +32,50 @@ def two_proportion_z_test(*, correct_a: np.ndarray, correct_b: np.ndarray) -> di
         return {"z": 0.0, "p_value": 1.0}
     z = difference / se
     return {"z": z, "p_value": float(2 * norm.sf(abs(z)))}
+
+
+def bootstrap_means(
+    values: np.ndarray, *, n_resamples: int = 1000, seed: int | np.random.SeedSequence = 0
+) -> np.ndarray:
+    """Bootstrap distribution of the mean of ``values`` (rows drawn with replacement).
+
+    For 0/1 values (correctness) the resampled count of ones is exactly Binomial(n, mean), so it
+    is drawn as such: the same distribution as resampling rows, at O(resamples) cost.
+
+    Examples:
+        >>> bootstrap_means(np.array([1, 1, 1]), n_resamples=3).tolist()
+        [1.0, 1.0, 1.0]
+        >>> bootstrap_means(np.array([0.5, 0.5]), n_resamples=2).tolist()
+        [0.5, 0.5]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n = len(values)
+    rng = np.random.default_rng(seed)
+    if n == 0:
+        return np.full(n_resamples, np.nan)
+    if np.isin(values, (0.0, 1.0)).all():
+        return rng.binomial(n, values.mean(), size=n_resamples) / n
+    means = []
+    chunk = max(1, min(n_resamples, 2_000_000 // n))
+    done = 0
+    while done < n_resamples:
+        size = min(chunk, n_resamples - done)
+        means.append(values[rng.integers(n, size=(size, n))].mean(axis=1))
+        done += size
+    return np.concatenate(means)
+
+
+def bootstrap_mean_difference(
+    a: np.ndarray, b: np.ndarray, *, n_resamples: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """Bootstrap distribution of mean(a) - mean(b) for independent samples: the rows of each are
+    resampled separately (neither sample's size changes).
+
+    Examples:
+        >>> bootstrap_mean_difference(np.array([1, 1]), np.array([0, 0, 0]), n_resamples=2).tolist()
+        [1.0, 1.0]
+    """
+    seed_a, seed_b = np.random.SeedSequence(seed).spawn(2)
+    return bootstrap_means(a, n_resamples=n_resamples, seed=seed_a) - bootstrap_means(
+        b, n_resamples=n_resamples, seed=seed_b
+    )

@@ -199,3 +199,27 @@ def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
     adjusted = np.empty(m)
     adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
     return adjusted
+
+
+def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (false-discovery-rate control across many tests).
+
+    The adjusted value of the ``i``-th smallest of ``m`` p-values is min over ``j >= i`` of
+    ``m / j * p_(j)``, capped at 1 (step-up; valid under independence or positive dependence).
+
+    Examples:
+        >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
+        [0.02, 0.04, 0.04, 0.02]
+        >>> benjamini_hochberg([]).tolist()
+        []
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    m = len(p)
+    if m == 0:
+        return np.zeros(0)
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m / np.arange(1, m + 1)
+    running = np.minimum.accumulate(scaled[::-1])[::-1]
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(running, 1.0)
+    return adjusted
