@@ -181,27 +181,6 @@ def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
 
 
 def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (false-discovery-rate control over many tests).
-
-    The adjusted value of the i-th smallest of m p-values is min over j >= i of p_(j) * m / j,
-    capped at 1; a test is a discovery at FDR level q when its adjusted value is below q.
-
-    Examples:
-        >>> benjamini_hochberg([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
-        [0.02, 0.04, 0.04, 0.02]
-        >>> benjamini_hochberg([0.5, 1.0]).tolist()
-        [1.0, 1.0]
-    """
-    p = np.asarray(p_values, dtype=np.float64)
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    scaled = p[order] * m / np.arange(1, m + 1)
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
-    return adjusted
-
-
-def benjamini_hochberg(p_values: np.ndarray | list[float]) -> np.ndarray:
     """Benjamini-Hochberg adjusted p-values (false-discovery-rate control across many tests).
 
     The adjusted value of the ``i``-th smallest of ``m`` p-values is min over ``j >= i`` of
