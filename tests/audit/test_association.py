@@ -6,12 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy import stats
 
 from shortcutlab.audit.association import (
     adjust_p,
+    association_drift,
     binomial_greater,
     column_association,
-    drift_test,
+    feature_association,
     label_association,
 )
 from shortcutlab.audit.features import FeatureConfig, fit_features
@@ -104,13 +106,36 @@ def test_column_association_of_a_dependent_and_an_independent_column():
     assert constant["cramers_v"] is None and constant["rows"] == 100
 
 
-def test_drift_test_against_a_hand_z_value():
-    p = drift_test(
-        np.array([80, 3, 0]), np.array([100, 10, 0]), np.array([50, 3, 1]), np.array([100, 10, 4])
+def test_association_drift_against_a_hand_woolf_z_value():
+    # train [40, 60, 60, 840], test [5, 45, 45, 405] (+0.5 each):
+    # log OR 2.2348 and 0.0000 (5.5*405.5 / 45.5^2 = 1.0773 -> 0.0745), variances .0635 and .2310
+    p = association_drift(
+        np.array([[40, 60, 60, 840], [3, 0, 10, 10]]), np.array([[5, 45, 45, 405], [0, 0, 4, 4]])
     )
-    # pooled .65, se = sqrt(.65*.35*.02) = .06745, z = .3 / .06745 = 4.4477
-    assert p[0] == pytest.approx(8.68e-6, rel=1e-2)
-    assert p[1] == pytest.approx(1.0) and np.isnan(p[2])
+    z = abs(np.log(40.5 * 840.5 / (60.5 * 60.5)) - np.log(5.5 * 405.5 / (45.5 * 45.5)))
+    z /= np.sqrt(sum(1 / x for x in (40.5, 60.5, 60.5, 840.5, 5.5, 45.5, 45.5, 405.5)))
+    assert p[0] == pytest.approx(2 * stats.norm.sf(z), rel=1e-9)
+    assert np.isnan(p[1])  # no test row has the indicator
+
+
+def test_a_different_label_mix_alone_is_not_drift():
+    # The same odds ratio (association) with a test set twice as rich in the label.
+    p = association_drift(np.array([[40, 60, 60, 840]]), np.array([[80, 60, 120, 740]]))
+    assert p[0] > 0.5
+
+
+def test_feature_association_picks_the_label_a_graded_cue_raises_most():
+    rng = np.random.default_rng(3)
+    ranks = np.repeat(np.arange(4), 500)
+    cue = rng.random(2000) < np.repeat([0.2, 0.4, 0.6, 0.8], 500)
+    result = feature_association(sp.csr_matrix(cue[:, None]), ranks, 4)
+    assert int(result["label"][0]) == 3
+    assert result["p_value"][0] < 1e-30
+    counts = [int((cue & (ranks == k)).sum()) for k in range(4)]
+    assert result["counts"][0].tolist() == counts
+    expected = np.full(4, cue.sum() / 4)
+    g = 2 * sum(c * np.log(c / e) for c, e in zip(counts, expected, strict=True))
+    assert result["statistic"][0] == pytest.approx(g)
 
 
 def test_sparse_counts_equal_a_dense_count():

@@ -13,7 +13,8 @@ import pytest
 
 from shortcutlab.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.audit.inputs import AuditInputs
-from shortcutlab.audit.measure import MeasureSpec, measure_candidates, phrase_pattern, remove_phrase
+from shortcutlab.audit.measure import MeasureSpec, measure_candidates
+from shortcutlab.audit.spans import phrase_pattern, remove_phrase
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 

@@ -35,7 +35,12 @@ import yaml
 from shortcutlab.attributes.words import spaced_phrases
 from shortcutlab.errors import ConfigError
 
-PACKAGED_LISTS = ("reviews-products", "rotten-tomatoes-core-word", "rotten-tomatoes-sentence")
+PACKAGED_LISTS = (
+    "reviews-aspects",
+    "reviews-products",
+    "rotten-tomatoes-core-word",
+    "rotten-tomatoes-sentence",
+)
 _CATEGORY_KEYS = ("description", "keywords")
 _FILE_KEYS = ("dataset_name", "categories")
 

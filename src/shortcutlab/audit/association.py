@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.stats import binom, chi2_contingency, norm
+from scipy.stats import binom, chi2, chi2_contingency, norm
 from sklearn.metrics import mutual_info_score
 
 from shortcutlab.errors import ConfigError
@@ -82,6 +82,64 @@ def label_association(
         "pmi": pmi,
         "p_value": p_value,
         "evidence": evidence,
+    }
+
+
+def feature_association(
+    matrix: sp.spmatrix,
+    ranks: np.ndarray,
+    n_classes: int,
+    *,
+    prior: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """One entry per feature: does its label distribution depart from the label prior?
+
+    The multinomial test of a feature's label counts against the prior (Gardner et al. 2021,
+    section 3, test one feature's p(y | x) against what an uninformative feature would give) as
+    a likelihood-ratio (G) test, chi-squared with K - 1 degrees of freedom. A cue injected with
+    graded rates across labels (0.2 / 0.4 / 0.6 / 0.8) departs from the prior in every label at
+    once; one test over the whole distribution counts all of it, where a test per label splits it.
+    ``label`` is the label the feature raises most (largest lift; the lowest rank on ties) and
+    ``label_count``, ``p_label``, ``prior``, ``lift`` and ``pmi`` are that label's. ``evidence`` is
+    -log10 p from the log survival function, finite where p underflows. ``counts`` is (F, K).
+
+    Examples:
+        >>> m = sp.csr_matrix(np.array([[1]] * 30 + [[0]] * 30))
+        >>> ranks = np.array([1] * 25 + [0] * 5 + [0] * 25 + [1] * 5)
+        >>> result = feature_association(m, ranks, 2)
+        >>> int(result["label"][0]), round(float(result["lift"][0]), 2), bool(result["p_value"][0] < 1e-3)
+        (1, 1.67, True)
+    """
+    pairs = label_association(matrix, ranks, n_classes, prior=prior)
+    counts = pairs["label_count"].reshape(-1, n_classes)
+    support = pairs["support"].reshape(-1, n_classes)[:, 0]
+    shares = pairs["prior"][:n_classes] if len(counts) else np.zeros(n_classes)
+    expected = support[:, None] * shares[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(counts > 0, counts * np.log(counts / expected), 0.0)
+        lift = np.where(expected > 0, counts / expected, np.nan)
+    statistic = 2 * terms.sum(axis=1)
+    degrees = max(n_classes - 1, 1)
+    p_value = np.where(support > 0, chi2.sf(statistic, degrees), 1.0)
+    evidence = np.where(support > 0, -chi2.logsf(statistic, degrees) / _LN10, 0.0)
+    label = np.argmax(np.nan_to_num(lift, nan=-1.0), axis=1) if len(counts) else np.zeros(0, int)
+    rows = np.arange(len(counts))
+    chosen_lift = lift[rows, label]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pmi = np.log2(chosen_lift)
+    return {
+        "feature": rows,
+        "support": support,
+        "label": label,
+        "label_count": counts[rows, label],
+        "p_label": np.where(support > 0, counts[rows, label] / np.maximum(support, 1), np.nan),
+        "prior": shares[label],
+        "lift": chosen_lift,
+        "pmi": pmi,
+        "statistic": statistic,
+        "p_value": np.minimum(p_value, 1.0),
+        "evidence": np.maximum(evidence, 0.0) + 0.0,
+        "counts": counts,
     }
 
 
@@ -180,30 +238,35 @@ def column_association(
     return result
 
 
-def drift_test(
-    train_count: np.ndarray,
-    train_support: np.ndarray,
-    test_count: np.ndarray,
-    test_support: np.ndarray,
-) -> np.ndarray:
-    """Two-sided two-proportion z-test (pooled) of p(label | indicator) in train vs test.
+def association_drift(train: np.ndarray, test: np.ndarray) -> np.ndarray:
+    """Two-sided test that an indicator-label association differs between train and test.
 
-    NaN where either support is 0; 1 where both proportions are 0 or both 1.
+    Each argument is (n, 4): per candidate the 2×2 table ``[a, b, c, d]`` of a split, a = rows
+    with the indicator and the label, b = with the indicator and another label, c = without the
+    indicator with the label, d = the rest. The statistic compares the log odds ratios (Woolf's
+    z-test of their difference, 0.5 added to every cell): an odds ratio does not move when only
+    the label mix differs between the splits, so a test set with another label prior is not
+    drift by itself. NaN where either split has no row with the indicator.
 
     Examples:
-        >>> drift_test(np.array([80, 5]), np.array([100, 0]), np.array([50, 1]), np.array([100, 3])).round(6).tolist()
-        [9e-06, nan]
+        >>> same = association_drift(np.array([[40, 60, 60, 840]]), np.array([[20, 30, 30, 420]]))
+        >>> bool(same[0] > 0.5)
+        True
+        >>> moved = association_drift(np.array([[40, 60, 60, 840]]), np.array([[5, 45, 45, 405]]))
+        >>> bool(moved[0] < 1e-3)
+        True
     """
-    a, n = np.asarray(train_count, float), np.asarray(train_support, float)
-    b, m = np.asarray(test_count, float), np.asarray(test_support, float)
-    p_value = np.full(len(a), np.nan)
-    both = (n > 0) & (m > 0)
-    a, n, b, m = a[both], n[both], b[both], m[both]
-    pooled = (a + b) / (n + m)
-    se = np.sqrt(pooled * (1 - pooled) * (1 / n + 1 / m))
-    difference = a / n - b / m
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(se > 0, np.abs(difference) / se, 0.0)
+    train = np.asarray(train, dtype=np.float64) + 0.5
+    test = np.asarray(test, dtype=np.float64) + 0.5
+    p_value = np.full(len(train), np.nan)
+    both = (train[:, 0] + train[:, 1] > 1) & (test[:, 0] + test[:, 1] > 1)
+
+    def log_odds(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        a, b, c, d = table.T
+        return np.log(a * d / (b * c)), 1 / a + 1 / b + 1 / c + 1 / d
+
+    (first, var_first), (second, var_second) = log_odds(train[both]), log_odds(test[both])
+    z = np.abs(first - second) / np.sqrt(var_first + var_second)
     p_value[both] = 2 * norm.sf(z)
     return p_value
 

@@ -56,12 +56,17 @@ COMMON_MARKERS = (
 
 
 def packaged_lexicons() -> dict[str, list[str]]:
-    """The packaged lists: ``countries``, ``cities`` and ``discourse-markers``.
+    """The packaged lists: ``countries``, ``cities``, ``candour-markers`` (phrases that announce
+    sincerity, the synonym shortcut's list) and ``discourse-markers`` (other hedges and fillers).
+
+    Candour markers are kept apart from the other markers: words such as "really" and "i think"
+    are common in reviews and comments, and one list holding both would let them swamp the rows
+    where a sincerity phrase tracks the label.
 
     Examples:
         >>> lists = packaged_lexicons()
         >>> sorted(lists), "honestly" in lists["discourse-markers"], len(lists["countries"]) > 100
-        (['cities', 'countries', 'discourse-markers'], True, True)
+        (['candour-markers', 'cities', 'countries', 'discourse-markers'], False, True)
     """
 
     def union(stem: str) -> list[str]:
@@ -69,11 +74,12 @@ def packaged_lexicons() -> dict[str, list[str]]:
             dict.fromkeys([*load_name_list(f"{stem}_train"), *load_name_list(f"{stem}_test")])
         )
 
-    markers = list(dict.fromkeys([*PAPER_SYNONYMS, *COMMON_MARKERS]))
+    candour = list(dict.fromkeys(PAPER_SYNONYMS))
     return {
         "countries": union("countries"),
         "cities": union("cities"),
-        "discourse-markers": markers,
+        "candour-markers": candour,
+        "discourse-markers": [m for m in dict.fromkeys(COMMON_MARKERS) if m not in candour],
     }
 
 

@@ -8,7 +8,6 @@ every token/n-gram candidate are predicted together (each distinct input once), 
 
 from __future__ import annotations
 
-import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from shortcutlab.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.predictor import Predictor
 from shortcutlab.audit.redistribution import redistribution_figures, redistribution_sets
+from shortcutlab.audit.spans import phrase_pattern, remove_phrase
 from shortcutlab.data.pairs import TextInput, join_inputs
 from shortcutlab.errors import DataError
 from shortcutlab.metrics import benjamini_hochberg, expected_calibration_error, holm, mcnemar_exact
@@ -37,8 +37,6 @@ INTERVAL_NOTE = (
 CORRECTIONS = {"bh": benjamini_hochberg, "holm": holm}
 #: Kinds whose candidates are words that can be deleted from the text.
 REMOVABLE_KINDS = ("token", "ngram")
-# After a deleted word, these characters keep the text readable when the space before it goes.
-_CLOSING = ".,!?;:)]}\"'\u2019"
 
 
 @dataclass(frozen=True)
@@ -52,52 +50,6 @@ class MeasureSpec:
     label: int  # the candidate's label rank
     fires: np.ndarray  # bool over the evaluation rows
     phrase: str | None  # token/n-gram words for counterfactual removal (None: no removal)
-
-
-def phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """A case-insensitive pattern for ``phrase`` as whole words: its words separated by anything
-    that is not a word character (as a tokenizer reads "very, good" as "very good"), curly and
-    straight apostrophes alike, and a contraction also in its tokenised spelling ("do n't").
-
-    Examples:
-        >>> bool(phrase_pattern("don't").search("I do n’t know")), bool(phrase_pattern("not").search("notable"))
-        (True, False)
-    """
-    words = []
-    for word in phrase.split():
-        escaped = re.escape(word).replace("'", "['\u2019]")
-        if word.endswith("n't") and len(word) > 3:
-            escaped = re.escape(word[:-3]) + r"\s*n['\u2019]t"
-        words.append(escaped)
-    return re.compile(r"(?<![\w'\u2019])" + r"[^\w]+".join(words) + r"(?![\w'\u2019])", re.I)
-
-
-def remove_phrase(text: str, pattern: re.Pattern[str]) -> str:
-    """``text`` with every match of ``pattern`` deleted and the rest byte-identical, except one
-    space next to each deletion, so no doubled space (or space before punctuation) is left.
-
-    Examples:
-        >>> remove_phrase("Honestly, I love it. I LOVE it!", phrase_pattern("love"))
-        'Honestly, I it. I it!'
-        >>> remove_phrase("love it, love", phrase_pattern("love"))
-        'it,'
-        >>> remove_phrase("lovely", phrase_pattern("love"))
-        'lovely'
-    """
-    drop = np.zeros(len(text) + 1, dtype=np.int64)  # +1 at a deletion's start, -1 after its end
-    for match in pattern.finditer(text):
-        start, end = match.span()
-        after = text[end] if end < len(text) else ""
-        if start > 0 and text[start - 1] == " " and (after in ("", " ") or after in _CLOSING):
-            start -= 1
-        elif start == 0 and after == " ":
-            end += 1
-        drop[start] += 1
-        drop[end] -= 1
-    if not drop.any():
-        return text
-    keep = np.cumsum(drop[:-1]) == 0
-    return "".join(ch for ch, kept in zip(text, keep.tolist(), strict=True) if kept)
 
 
 def measure_candidates(

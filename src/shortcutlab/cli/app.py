@@ -96,6 +96,7 @@ if __name__ == "__main__":  # pragma: no cover
 # The commands live in their own modules and register themselves on ``app`` when imported.
 import shortcutlab.cli.suite  # noqa: E402, F401
 from shortcutlab.cli import annotate as _annotate  # noqa: E402, F401
+from shortcutlab.cli import audit as _audit  # noqa: E402, F401
 from shortcutlab.cli import benchmarks, grids, llm_commands  # noqa: E402, F401
 from shortcutlab.cli import cat as _cat  # noqa: E402, F401
 from shortcutlab.cli import explain as _explain  # noqa: E402, F401

@@ -1,0 +1,311 @@
+"""``run_audit``: load a user's data, scan it, and (with a model) measure the top candidates.
+
+Without a test table a model is measured on a stratified held-out share of the data, and the scan
+reads only the rest, so no row that ranks a candidate also measures it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from shortcutlab.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.audit.features import FeatureConfig
+from shortcutlab.audit.inputs import AuditInputs
+from shortcutlab.audit.measure import MeasureSpec, measure_candidates
+from shortcutlab.audit.predictor import load_predictor
+from shortcutlab.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
+from shortcutlab.audit.spans import phrase_spans
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.errors import ConfigError, DataError
+
+#: Kinds a model is measured on: an indicator and a label (not partial-input or leakage rows).
+MEASURED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata")
+EXAMPLES_PER_CANDIDATE = 5
+
+
+@dataclass(frozen=True)
+class MeasureConfig:
+    """Which model is measured, on how many of the top candidates, and on what rows."""
+
+    model: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    top: int = 10
+    holdout: float = 0.2
+    n_resamples: int = 1000
+    redistribution: bool = True
+
+    def check(self) -> None:
+        if self.top < 1:
+            raise ConfigError(f"--measure-top must be a whole number >= 1. Got {self.top}.")
+        if not 0 < self.holdout < 1:
+            raise ConfigError(f"--holdout must be a share in (0, 1), e.g. 0.2. Got {self.holdout}.")
+        if self.n_resamples < 100:
+            raise ConfigError(
+                f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
+            )
+
+
+@dataclass
+class AuditResult:
+    """The scan, the measurement (when a model was given) and the record written as audit.json."""
+
+    scan: ScanResult
+    table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
+    record: dict[str, Any]
+
+
+def load_inputs(
+    source: Any,
+    *,
+    role: str,
+    labels: LabelSpace | None = None,
+    given_labels: Sequence[Any] | None = None,
+    text_col: str = TEXT,
+    label_col: str = LABEL,
+    text_pair_col: str | None = None,
+    metadata: Sequence[str] = (),
+    encoding: str = "utf-8",
+    on_empty: str = "drop",
+) -> tuple[AuditInputs, LoadedTable]:
+    """Read one table into :class:`AuditInputs` (the training table fixes the label space)."""
+    loaded = load_table(
+        source,
+        role=role,
+        text_col=text_col,
+        label_col=label_col,
+        text_pair_col=text_pair_col,
+        encoding=encoding,
+        on_empty=on_empty,
+    )
+    frame = loaded.frame
+    missing = [name for name in metadata if name not in frame.columns]
+    if missing:
+        there = [c for c in frame.columns if c not in (ROW_ID, TEXT, TEXT_PAIR, LABEL)]
+        listed = ", ".join(there) if there else "none besides text and label"
+        raise DataError(
+            f"The {role} table has no metadata column {', '.join(map(repr, missing))}. Its other "
+            f"columns: {listed}. Name one of them with --meta-col."
+        )
+    if labels is None:
+        labels = LabelSpace.infer(
+            frame[LABEL].tolist(), given=given_labels, source=f"the {role} table"
+        )
+    inputs = AuditInputs(
+        row_ids=frame[ROW_ID].to_numpy(dtype=np.int64),
+        texts=frame[TEXT].astype(str).tolist(),
+        ranks=labels.ranks(frame[LABEL], where=f"the {role} table"),
+        labels=labels,
+        text_pairs=frame[TEXT_PAIR].astype(str).tolist() if TEXT_PAIR in frame.columns else None,
+        columns={name: frame[name].tolist() for name in metadata},
+    )
+    return inputs, loaded
+
+
+def holdout_split(inputs: AuditInputs, share: float, seed: int) -> tuple[AuditInputs, AuditInputs]:
+    """A stratified split: (rows the scan and the fit read, rows the model is measured on)."""
+    rows = np.arange(len(inputs))
+    try:
+        kept, held = train_test_split(
+            rows, test_size=share, random_state=seed, stratify=inputs.ranks
+        )
+    except ValueError as error:  # a label too rare to stratify
+        raise DataError(
+            f"Cannot hold out {share:.0%} of the rows per label ({error}); give a --test table."
+        ) from error
+    return inputs.select(np.sort(kept)), inputs.select(np.sort(held))
+
+
+def run_audit(
+    train: AuditInputs,
+    test: AuditInputs | None = None,
+    *,
+    scan_config: ScanConfig | None = None,
+    measure: MeasureConfig | None = None,
+    top: int = 20,
+    sources: Mapping[str, Any] | None = None,
+) -> AuditResult:
+    """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates."""
+    scan_config = scan_config or ScanConfig()
+    scan_config.check()
+    if measure is not None:
+        measure.check()
+    check_label_counts(train)
+    evaluation, evaluated_on = test, "test"
+    scanned = train
+    if measure is not None and test is None:
+        scanned, evaluation = holdout_split(train, measure.holdout, scan_config.seed)
+        evaluated_on = (
+            f"a stratified held-out {measure.holdout:.0%} of the data (seed {scan_config.seed})"
+        )
+    result = scan(scanned, test, scan_config)
+    table = result.candidates.copy()
+    for column in MEASURE_COLUMNS:
+        table[column] = None
+    measurement = None
+    if measure is not None and evaluation is not None:
+        table, measurement = _measure(result, scanned, evaluation, measure, scan_config.seed, table)
+        measurement["evaluated_on"] = evaluated_on
+    record = _record(result, scanned, test, table, measurement, top, sources or {})
+    return AuditResult(scan=result, table=table, record=record)
+
+
+def _measure(
+    result: ScanResult,
+    train: AuditInputs,
+    evaluation: AuditInputs,
+    config: MeasureConfig,
+    seed: int,
+    table: pd.DataFrame,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    predictor = load_predictor(config.model, config.params, train=train, seed=seed)
+    chosen = table[
+        table["significant"].fillna(False).astype(bool) & table["kind"].isin(MEASURED_KINDS)
+    ]
+    chosen = chosen.head(config.top)
+    features = result.plan.transform(evaluation)
+    specs = [
+        MeasureSpec(
+            key=row.key,
+            name=row.candidate,
+            kind=row.kind,
+            part=row.part,
+            label=int(row.label_rank),
+            fires=features.column(row.key),
+            phrase=result.train_features.phrases[result.train_features.keys.index(row.key)]
+            if row.kind in ("token", "ngram")
+            else None,
+        )
+        for row in chosen.itertuples()
+    ]
+    measured = measure_candidates(
+        predictor,
+        evaluation,
+        specs,
+        n_resamples=config.n_resamples,
+        seed=seed,
+        correction=result.config.correction,
+        redistribution=config.redistribution,
+    )
+    for index, values in zip(chosen.index, measured, strict=True):
+        for column in MEASURE_COLUMNS:
+            table.at[index, column] = values.get(column)
+    return table, {
+        "model": config.model,
+        "params": dict(config.params),
+        "rows": len(evaluation),
+        "candidates": len(specs),
+        "note": measured[0].get("note") if measured else None,
+    }
+
+
+def _examples(result: ScanResult, train: AuditInputs, row: Any, seed: int) -> list[dict[str, Any]]:
+    """Up to five training rows with the candidate and its label; the phrase's spans marked."""
+    if row.kind not in MEASURED_KINDS or pd.isna(row.label_rank):
+        return []
+    fires = result.train_features.column(row.key) & (train.ranks == int(row.label_rank))
+    rows = np.flatnonzero(fires)
+    rng = np.random.default_rng([seed, int(row.rank)])
+    chosen = np.sort(rng.permutation(rows)[:EXAMPLES_PER_CANDIDATE])
+    phrase = result.train_features.phrases[result.train_features.keys.index(row.key)]
+    part = row.part or TEXT
+    examples = []
+    for i in chosen:
+        text = train.part(part)[i]
+        examples.append(
+            {
+                "row_id": int(train.row_ids[i]),
+                "part": part,
+                "text": text,
+                "spans": phrase_spans(text, phrase) if phrase else [],
+                "label": train.labels.values[int(train.ranks[i])],
+            }
+        )
+    return examples
+
+
+def _record(
+    result: ScanResult,
+    train: AuditInputs,
+    test: AuditInputs | None,
+    table: pd.DataFrame,
+    measurement: dict[str, Any] | None,
+    top: int,
+    sources: Mapping[str, Any],
+) -> dict[str, Any]:
+    labels = train.labels
+    counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
+    if test is not None:
+        counts["test"] = np.bincount(test.ranks, minlength=len(labels)).tolist()
+    listed = table[table["rank"].notna()].head(top)
+    candidates = []
+    for row in listed.itertuples():
+        entry = {
+            column: _json_value(getattr(row, column))
+            for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)
+        }
+        entry["examples"] = _examples(result, train, row, result.config.seed)
+        candidates.append(entry)
+    return {
+        "kind": "shortcutlab-audit",
+        "version": 1,
+        "data": {
+            "sources": dict(sources),
+            "rows": {"train": len(train)} | ({"test": len(test)} if test is not None else {}),
+            "paired": train.paired,
+            "labels": labels.to_json(),
+            "label_counts": counts,
+        },
+        "config": result.config.to_json(),
+        "seed": result.config.seed,
+        "correction": {
+            "method": result.config.correction,
+            "alpha": result.config.alpha,
+            "tests": result.tests,
+        },
+        "features": result.plan.config(),
+        "candidates_total": int(table["rank"].notna().sum()),
+        "significant_total": int(table["significant"].fillna(False).astype(bool).sum()),
+        "candidates": candidates,
+        "leakage": result.leakage.to_json(train, test),
+        "partial_input": [
+            {k: _json_value(v) for k, v in row.items()} for row in result.partial_input
+        ],
+        "measurement": measurement,
+    }
+
+
+def _json_value(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    try:
+        if pd.isna(value):
+            return None
+    except (TypeError, ValueError):
+        pass
+    return value
+
+
+def with_features(config: FeatureConfig | None = None, **options: Any) -> FeatureConfig:
+    """A :class:`FeatureConfig` with ``options`` replaced (the CLI's flags)."""
+    return replace(config or FeatureConfig(), **{k: v for k, v in options.items() if v is not None})
+
+
+__all__ = [
+    "AuditResult",
+    "MeasureConfig",
+    "holdout_split",
+    "load_inputs",
+    "run_audit",
+    "with_features",
+]

@@ -1,0 +1,216 @@
+"""``shortcutlab audit``: the shortcuts a data set already has, ranked, and a model's reliance on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.options import parse_key_values, parse_list, parse_named_paths
+
+FORMATS = ("text", "csv", "json")
+
+
+@app.command()
+def audit(
+    data: Annotated[Path, typer.Argument(help="The labelled training data to audit.")],
+    test: Annotated[
+        Path | None,
+        typer.Option(help="Test data: drift and leakage against it, and the model measured on it."),
+    ] = None,
+    text_col: Annotated[str, typer.Option(help="Text column (x1 of a pair).")] = "text",
+    label_col: Annotated[str, typer.Option(help="Label column.")] = "label",
+    text_pair_col: Annotated[
+        str | None, typer.Option(help="Second text of a pair (hypothesis, question2...).")
+    ] = None,
+    pair_col: Annotated[
+        str | None, typer.Option("--pair-col", help="Same as --text-pair-col.", hidden=True)
+    ] = None,
+    meta_col: Annotated[
+        list[str] | None,
+        typer.Option(help="A metadata column to test for association with the label (repeatable)."),
+    ] = None,
+    labels: Annotated[
+        str | None, typer.Option(help="Label order, comma-separated (default: sorted).")
+    ] = None,
+    ngram_max: Annotated[int, typer.Option(help="Longest n-gram scanned (1: words only).")] = 2,
+    min_support: Annotated[
+        int, typer.Option(help="Training rows a token, n-gram or value needs to be tested.")
+    ] = 20,
+    attribute: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="MPS annotators to scan (repeatable; default negation, question, frequent-words)."
+        ),
+    ] = None,
+    attribute_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attribute-option",
+            help="NAME.KEY=VALUE option of an annotator, e.g. frequent-words.k=10.",
+        ),
+    ] = None,
+    lexicon: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=PATH: a word list (one word or phrase per line) to test as a whole."
+        ),
+    ] = None,
+    no_surface: Annotated[
+        bool, typer.Option("--no-surface", help="Skip surface properties (length, casing...).")
+    ] = False,
+    correction: Annotated[
+        str, typer.Option(help="False-discovery control over every test: bh or holm.")
+    ] = "bh",
+    alpha: Annotated[float, typer.Option(help="Level of the corrected p-values.")] = 0.05,
+    top: Annotated[
+        int, typer.Option(help="Candidates shown (and kept with examples in audit.json).")
+    ] = 20,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="Measure this model: a registered name (fitted on DATA) or a saved scikit-learn pipeline (.joblib/.pkl)."
+        ),
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="Model parameter KEY=VALUE.")
+    ] = None,
+    measure_top: Annotated[int, typer.Option(help="Top candidates the model is measured on.")] = 10,
+    holdout: Annotated[
+        float, typer.Option(help="Without --test: share of DATA held out to measure the model.")
+    ] = 0.2,
+    seed: Annotated[
+        int, typer.Option(help="Seed of every draw (held-out rows, bootstrap, sets).")
+    ] = 0,
+    out: Annotated[Path | None, typer.Option(help="Folder for audit.json and audit.csv.")] = None,
+    overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="text (ranked table), csv or json (the tidy rows).")
+    ] = "text",
+) -> None:
+    """Scan DATA for latent shortcuts (tokens, n-grams, attributes, surface properties, lexicons,
+    metadata, partial inputs, leakage, drift), test each against the label prior with
+    false-discovery control, rank them, and with --model measure how much the model relies on the
+    top ones (aligned vs conflicting rows, counterfactual removal, redistribution anti-tests)."""
+    from shortcutlab.audit.output import audit_csv_frame, write_audit
+    from shortcutlab.audit.run import MeasureConfig, load_inputs, run_audit
+    from shortcutlab.audit.scan import ScanConfig
+    from shortcutlab.data.writing import check_output_dir
+    from shortcutlab.registry import check_choice
+
+    with user_errors():
+        check_choice("format", fmt, FORMATS)
+        if out is not None:
+            check_output_dir(out, overwrite=overwrite)
+        scan_config = ScanConfig(
+            features=_feature_config(
+                ngram_max=ngram_max,
+                min_support=min_support,
+                attributes=attribute,
+                attribute_options=attribute_option,
+                lexicons=lexicon,
+                surface=not no_surface,
+                metadata=meta_col,
+            ),
+            correction=correction,
+            alpha=alpha,
+            seed=seed,
+        )
+        measure = None
+        if model is not None:
+            measure = MeasureConfig(
+                model=model,
+                params=parse_key_values(param, flag="--param"),
+                top=measure_top,
+                holdout=holdout,
+            )
+        columns: dict[str, Any] = dict(
+            text_col=text_col,
+            label_col=label_col,
+            text_pair_col=text_pair_col or pair_col,
+            metadata=tuple(meta_col or ()),
+        )
+        train, train_table = load_inputs(
+            data, role="train", given_labels=parse_list(labels), **columns
+        )
+        test_inputs, test_table = (None, None)
+        if test is not None:
+            test_inputs, test_table = load_inputs(test, role="test", labels=train.labels, **columns)
+        sources = {"train": train_table.source.to_json()}
+        if test_table is not None:
+            sources["test"] = test_table.source.to_json()
+        result = run_audit(
+            train, test_inputs, scan_config=scan_config, measure=measure, top=top, sources=sources
+        )
+        if out is not None:
+            write_audit(result, out, overwrite=overwrite)
+    if fmt == "csv":
+        out_console.file.write(
+            audit_csv_frame(result).to_csv(index=False, na_rep="", lineterminator="\n")
+        )
+        return
+    if fmt == "json":
+        import json
+
+        out_console.file.write(
+            json.dumps(result.record, indent=2, ensure_ascii=False, default=str) + "\n"
+        )
+        return
+    from shortcutlab.cli.audit_table import print_audit
+
+    print_audit(out_console, result.record, top=top)
+    if out is not None:
+        out_console.print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
+
+
+def _feature_config(
+    *,
+    ngram_max: int,
+    min_support: int,
+    attributes: list[str] | None,
+    attribute_options: list[str] | None,
+    lexicons: list[str] | None,
+    surface: bool,
+    metadata: list[str] | None,
+) -> Any:
+    from shortcutlab.audit.features import FeatureConfig
+    from shortcutlab.errors import ConfigError
+
+    options: dict[str, dict[str, Any]] = {}
+    for name_key, value in parse_key_values(attribute_options, flag="--attribute-option").items():
+        name, dot, key = name_key.partition(".")
+        if not dot or not key:
+            raise ConfigError(
+                f"--attribute-option takes NAME.KEY=VALUE, e.g. frequent-words.k=10. Got {name_key!r}."
+            )
+        options.setdefault(name, {})[key] = value
+    defaults = FeatureConfig()
+    return FeatureConfig(
+        ngram_max=ngram_max,
+        min_support=min_support,
+        attributes=tuple(attributes) if attributes else defaults.attributes,
+        attribute_options=options,
+        surface=surface,
+        lexicons=_lexicons(lexicons),
+        metadata=tuple(metadata or ()),
+    )
+
+
+def _lexicons(pairs: list[str] | None) -> dict[str, list[str]] | None:
+    """The user's word lists (one entry per non-empty line), added to the packaged ones."""
+    from shortcutlab.errors import InputFileError
+
+    if not pairs:
+        return None
+    lists: dict[str, list[str]] = {}
+    for name, path in parse_named_paths(pairs, flag="--lexicon").items():
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise InputFileError(
+                f"Cannot read the --lexicon file '{path}' ({error.strerror}). Give a text file with one word or phrase per line."
+            ) from None
+        lists[name] = [line.strip() for line in lines if line.strip()]
+    return lists
