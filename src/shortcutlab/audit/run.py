@@ -17,7 +17,7 @@ from sklearn.model_selection import train_test_split
 from shortcutlab.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.audit.features import FeatureConfig
 from shortcutlab.audit.inputs import AuditInputs
-from shortcutlab.audit.measure import MeasureSpec, measure_candidates
+from shortcutlab.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
 from shortcutlab.audit.predictor import load_predictor
 from shortcutlab.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.audit.spans import phrase_spans
@@ -193,15 +193,16 @@ def _measure(
         correction=result.config.correction,
         redistribution=config.redistribution,
     )
+    table["redistribution_note"] = None
     for index, values in zip(chosen.index, measured, strict=True):
-        for column in MEASURE_COLUMNS:
+        for column in (*MEASURE_COLUMNS, "redistribution_note"):
             table.at[index, column] = values.get(column)
     return table, {
         "model": config.model,
         "params": dict(config.params),
         "rows": len(evaluation),
         "candidates": len(specs),
-        "note": measured[0].get("note") if measured else None,
+        "note": INTERVAL_NOTE,
     }
 
 
@@ -250,6 +251,7 @@ def _record(
             column: _json_value(getattr(row, column))
             for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)
         }
+        entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
         entry["examples"] = _examples(result, train, row, result.config.seed)
         candidates.append(entry)
     return {
@@ -273,7 +275,13 @@ def _record(
         "candidates_total": int(table["rank"].notna().sum()),
         "significant_total": int(table["significant"].fillna(False).astype(bool).sum()),
         "candidates": candidates,
-        "leakage": result.leakage.to_json(train, test),
+        "leakage": {
+            "summary": [
+                {k: _json_value(v) for k, v in row.items()}
+                for row in result.leakage.summary_rows(labels)
+            ],
+            **result.leakage.to_json(train, test),
+        },
         "partial_input": [
             {k: _json_value(v) for k, v in row.items()} for row in result.partial_input
         ],

@@ -14,6 +14,8 @@ def print_audit(console: Console, record: dict[str, Any], *, top: int) -> None:
     candidates = record["candidates"][:top]
     measured = record["measurement"] is not None
     drift = "test" in record["data"]["rows"]
+    if not console.is_terminal:  # a pipe or a file: no terminal width to respect
+        console = Console(file=console.file, width=max(console.width, 160), highlight=False)
     table = Table(show_edge=False, header_style="bold", pad_edge=False)
     for name, justify in (
         ("#", "right"),
@@ -53,8 +55,9 @@ def print_audit(console: Console, record: dict[str, Any], *, top: int) -> None:
     method = {"bh": "Benjamini–Hochberg", "holm": "Holm"}[correction["method"]]
     console.print(
         f"* significant: {method}-adjusted p < {correction['alpha']} over all "
-        f"{correction['tests']:,} tests of this scan (every indicator × label, one-sided exact "
-        f"binomial against the label's prior, and the partial-input baselines). "
+        f"{correction['tests']:,} tests of this scan (each indicator's label distribution "
+        "against the label prior, a likelihood-ratio test, and the partial-input baselines); "
+        "label: the one the candidate raises most, lift = p(label | candidate) / p(label). "
         f"{record['significant_total']:,} of {record['candidates_total']:,} candidates are significant.",
         markup=False,
     )
@@ -65,11 +68,12 @@ def print_audit(console: Console, record: dict[str, Any], *, top: int) -> None:
     if measured:
         measurement = record["measurement"]
         console.print(
-            f"Model Δ: {measurement['model']}'s accuracy on rows with the candidate and its label "
-            f"(aligned) minus rows with the candidate and another label (conflicting), on "
-            f"{measurement['evaluated_on']} ({measurement['rows']:,} rows); 95 % percentile "
-            "bootstrap over those rows for one fit (refitting variance is not in it). A dash: "
-            "too few rows to measure.",
+            f"Model Δ: {measurement['model']} on {measurement['evaluated_on']} "
+            f"({measurement['rows']:,} rows): within each gold label, accuracy on rows where the "
+            "candidate agrees with the label (present on its label, absent on the others) minus "
+            "rows where it disagrees, averaged over labels by rows, so label difficulty cancels. "
+            f"{measurement['note']} A dash: too few rows to measure. audit.csv adds removal and "
+            "redistribution anti-test figures.",
             markup=False,
         )
 
