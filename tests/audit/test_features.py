@@ -114,7 +114,7 @@ def test_lexicons_match_whole_phrases_packaged_and_the_users():
     _, packaged = fit_features(
         table(texts, [0] * 20), FeatureConfig(min_support=1, attributes=(), surface=False)
     )
-    assert _row(packaged, "lexicon = discourse-markers")[:4] == [1, 0, 0, 1]
+    assert _row(packaged, "lexicon = candour-markers")[:4] == [1, 0, 0, 1]
 
 
 def test_metadata_values_and_numeric_bins():

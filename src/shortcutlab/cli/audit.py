@@ -199,18 +199,13 @@ def _feature_config(
 
 
 def _lexicons(pairs: list[str] | None) -> dict[str, list[str]] | None:
-    """The user's word lists (one entry per non-empty line), added to the packaged ones."""
-    from shortcutlab.errors import InputFileError
+    """The user's word lists (one phrase per line), added to the packaged ones."""
+    from shortcutlab.audit.lexicons import packaged_lexicons, read_lexicon
 
     if not pairs:
         return None
-    lists: dict[str, list[str]] = {}
-    for name, path in parse_named_paths(pairs, flag="--lexicon").items():
-        try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
-        except OSError as error:
-            raise InputFileError(
-                f"Cannot read the --lexicon file '{path}' ({error.strerror}). Give a text file with one word or phrase per line."
-            ) from None
-        lists[name] = [line.strip() for line in lines if line.strip()]
-    return lists
+    named = parse_named_paths(pairs, flag="--lexicon")
+    return {
+        **packaged_lexicons(),
+        **{name: read_lexicon(name, path) for name, path in named.items()},
+    }
