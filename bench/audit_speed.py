@@ -4,7 +4,7 @@ finds the planted cue.
 
 Data: the GoEmotions texts of the Shortcut Maze release (``goemotions-maze/train.csv``, 1,724
 rows, labels 0-3) resampled with replacement to each size, and a cue planted by label: "Honestly, "
-starts a row of label ``--cue-label`` with probability ``--cue-rate`` and any other row with
+starts a row (two comments joined) of label ``--cue-label`` with probability ``--cue-rate`` and any other row with
 ``--background-rate`` (the Maze's single-term cue, with a weaker schedule). Without that folder a
 synthetic table (Zipf-distributed words, uniform labels) takes the texts' place.
 
@@ -57,14 +57,18 @@ def synthesize(
     background_rate: float = 0.05,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """``rows`` rows (row_id, text, label): ``texts`` (columns text, label) resampled with
-    replacement, or synthetic rows when it is None, with the cue planted by label."""
+    """``rows`` rows (row_id, text, label): two comments of ``texts`` (columns text, label) drawn
+    with replacement and joined, with the first one's label (so nearly every row is a distinct
+    text, as in a real data set of this size: per-text work such as readability and duplicate
+    search is not flattered), or synthetic rows when it is None; the cue planted by label."""
     rng = np.random.default_rng(seed)
     if texts is None:
         text, label = _synthetic(rows, rng)
     else:
         drawn = rng.integers(len(texts), size=rows)
-        text = texts["text"].astype(str).to_numpy()[drawn]
+        second = rng.integers(len(texts), size=rows)
+        comments = texts["text"].astype(str).to_numpy().astype(object)
+        text = comments[drawn] + " " + comments[second]
         label = texts["label"].to_numpy()[drawn]
     rate = np.where(label == cue_label, cue_rate, background_rate)
     planted = rng.random(rows) < rate

@@ -18,6 +18,7 @@ def test_all_is_sorted_and_complete():
         "ShortcutlabWarning",
         "TextClassifier",
         "__version__",
+        "audit_dataset",
         "build_maze_benchmark",
         "build_mps_benchmark",
         "build_suite_benchmark",

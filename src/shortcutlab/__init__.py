@@ -22,6 +22,7 @@ from shortcutlab.errors import ConfigError, DataError, ShortcutlabError, Shortcu
 
 _LAZY = {
     "Benchmark": "shortcutlab.splits",
+    "audit_dataset": "shortcutlab.audit.api",
     "CatConfig": "shortcutlab.experiments.cat",
     "EvaluationResult": "shortcutlab.experiments.evaluate",
     "LabelSpace": "shortcutlab.data",
@@ -49,6 +50,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
+    from shortcutlab.audit.api import audit_dataset
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.experiments.cat import CatConfig, run_cat
@@ -93,6 +95,7 @@ __all__ = [
     "ShortcutlabWarning",
     "TextClassifier",
     "__version__",
+    "audit_dataset",
     "build_maze_benchmark",
     "build_mps_benchmark",
     "build_suite_benchmark",

@@ -30,9 +30,10 @@ def test_the_cue_is_planted_by_label_and_the_data_is_seeded(bench):
     )
     planted = data["text"].str.startswith("Honestly, ")
     originals = data["text"].str.removeprefix("Honestly, ")
-    assert set(originals) <= set(source["text"])
+    first = originals.str.extract(r"^(text number \d+) text number \d+$")[0]
+    assert first.notna().all()  # two source comments joined
     pairs = dict(zip(source["text"], source["label"], strict=True))
-    assert (originals.map(pairs) == data["label"]).all()  # labels travel with their texts
+    assert (first.map(pairs) == data["label"]).all()  # the first comment's label travels with it
     for label, rate in ((1, 0.3), (0, 0.05)):
         rows = planted[data["label"] == label]
         tolerance = 6 * np.sqrt(rate * (1 - rate) / len(rows))  # six binomial standard errors

@@ -94,17 +94,19 @@ def audit(
     metadata, partial inputs, leakage, drift), test each against the label prior with
     false-discovery control, rank them, and with --model measure how much the model relies on the
     top ones (aligned vs conflicting rows, counterfactual removal, redistribution anti-tests)."""
-    from shortcutlab.audit.output import audit_csv_frame, write_audit
-    from shortcutlab.audit.run import MeasureConfig, load_inputs, run_audit
-    from shortcutlab.audit.scan import ScanConfig
-    from shortcutlab.data.writing import check_output_dir
+    from shortcutlab.audit.api import audit_dataset
+    from shortcutlab.audit.output import audit_csv_frame
     from shortcutlab.registry import check_choice
 
     with user_errors():
         check_choice("format", fmt, FORMATS)
-        if out is not None:
-            check_output_dir(out, overwrite=overwrite)
-        scan_config = ScanConfig(
+        result = audit_dataset(
+            data,
+            test,
+            text_col=text_col,
+            label_col=label_col,
+            text_pair_col=text_pair_col or pair_col,
+            labels=parse_list(labels),
             features=_feature_config(
                 ngram_max=ngram_max,
                 min_support=min_support,
@@ -116,36 +118,15 @@ def audit(
             ),
             correction=correction,
             alpha=alpha,
+            model=model,
+            params=parse_key_values(param, flag="--param"),
+            measure_top=measure_top,
+            holdout=holdout,
             seed=seed,
+            top=top,
+            out=out,
+            overwrite=overwrite,
         )
-        measure = None
-        if model is not None:
-            measure = MeasureConfig(
-                model=model,
-                params=parse_key_values(param, flag="--param"),
-                top=measure_top,
-                holdout=holdout,
-            )
-        columns: dict[str, Any] = dict(
-            text_col=text_col,
-            label_col=label_col,
-            text_pair_col=text_pair_col or pair_col,
-            metadata=tuple(meta_col or ()),
-        )
-        train, train_table = load_inputs(
-            data, role="train", given_labels=parse_list(labels), **columns
-        )
-        test_inputs, test_table = (None, None)
-        if test is not None:
-            test_inputs, test_table = load_inputs(test, role="test", labels=train.labels, **columns)
-        sources = {"train": train_table.source.to_json()}
-        if test_table is not None:
-            sources["test"] = test_table.source.to_json()
-        result = run_audit(
-            train, test_inputs, scan_config=scan_config, measure=measure, top=top, sources=sources
-        )
-        if out is not None:
-            write_audit(result, out, overwrite=overwrite)
     if fmt == "csv":
         out_console.file.write(
             audit_csv_frame(result).to_csv(index=False, na_rep="", lineterminator="\n")
