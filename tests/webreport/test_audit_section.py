@@ -111,6 +111,8 @@ def _audit() -> dict[str, Any]:
         "config": {"ngram_max": 2, "min_support": 20, "correction": "bh", "alpha": 0.05},
         "seed": 0,
         "correction": {"method": "bh", "alpha": 0.05, "tests": 1917},
+        "candidates_total": 6,
+        "significant_total": 3,
         "features": {"vocabulary": {"text": 310, "text_pair": 290}, "length_edges": [6, 9, 13]},
         "candidates": candidates,
         "leakage": {
@@ -253,7 +255,7 @@ def test_overview_leakage_and_partial_input_come_from_the_json(page):
     assert "/data/nli/train.csv (1200 rows, sha256 abababababab…)" in html
     assert "contradiction (400), entailment (400), neutral (400)" in html
     assert "Benjamini–Hochberg (false discovery rate)" in html
-    assert "3 of 6 candidates" in html and "1917" in html
+    assert "3 of 6 candidates tested" in html and "1917" in html
     assert "exact duplicates: 3 test rows repeat a training text; 1 has another label" in html
     baseline = _rows(parsed, "audit-partial-input")["text_pair alone"]
     assert baseline["accuracy [95 %]"] == "0.520 [0.480, 0.560]"

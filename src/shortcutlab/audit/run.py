@@ -17,6 +17,7 @@ from sklearn.model_selection import train_test_split
 from shortcutlab.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.audit.features import FeatureConfig
 from shortcutlab.audit.inputs import AuditInputs
+from shortcutlab.audit.lexicons import packaged_lexicons
 from shortcutlab.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
 from shortcutlab.audit.predictor import load_predictor
 from shortcutlab.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
@@ -214,21 +215,47 @@ def _examples(result: ScanResult, train: AuditInputs, row: Any, seed: int) -> li
     rows = np.flatnonzero(fires)
     rng = np.random.default_rng([seed, int(row.rank)])
     chosen = np.sort(rng.permutation(rows)[:EXAMPLES_PER_CANDIDATE])
-    phrase = result.train_features.phrases[result.train_features.keys.index(row.key)]
+    phrases = _marked_phrases(result, row)
     part = row.part or TEXT
     examples = []
     for i in chosen:
         text = train.part(part)[i]
+        spans = _merged(sorted(span for phrase in phrases for span in phrase_spans(text, phrase)))
         examples.append(
             {
                 "row_id": int(train.row_ids[i]),
                 "part": part,
                 "text": text,
-                "spans": phrase_spans(text, phrase) if phrase else [],
+                "spans": spans,
                 "label": train.labels.values[int(train.ranks[i])],
             }
         )
     return examples
+
+
+def _merged(spans: list[list[int]]) -> list[list[int]]:
+    """Sorted spans with overlapping ones joined ("new york" inside "new york city")."""
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return merged
+
+
+def _marked_phrases(result: ScanResult, row: Any) -> list[str]:
+    """What to mark in an example: a word or n-gram itself, a word list's entries; nothing for
+    properties of the whole row (an attribute value, a length bin, a metadata value)."""
+    features = result.train_features
+    j = features.keys.index(row.key)
+    if features.phrases[j]:
+        return [features.phrases[j]]
+    if row.kind == "lexicon":
+        lists = result.config.features.lexicons
+        name = features.names[j].split("lexicon = ", 1)[-1]
+        return list((packaged_lexicons() if lists is None else lists).get(name, []))
+    return []
 
 
 def _record(
@@ -258,7 +285,7 @@ def _record(
         "kind": "shortcutlab-audit",
         "version": 1,
         "data": {
-            "sources": dict(sources),
+            **{role: dict(source) for role, source in sources.items()},
             "rows": {"train": len(train)} | ({"test": len(test)} if test is not None else {}),
             "paired": train.paired,
             "labels": labels.to_json(),

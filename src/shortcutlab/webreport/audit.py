@@ -104,7 +104,8 @@ def _overview(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> lis
     labels = [str(label) for label in data.get("labels") or []]
     correction = audit.get("correction") or {}
     method = correction.get("method")
-    significant = sum(1 for c in candidates if c.get("significant"))
+    significant = audit.get("significant_total")
+    total = audit.get("candidates_total")
     items = [
         ("training data", _source_text(data.get("train"), rows.get("train"))),
         ("test data", _source_text(data.get("test"), rows.get("test"))),
@@ -117,7 +118,7 @@ def _overview(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> lis
         ("correction", CORRECTIONS.get(method, str(method)) if method else NOT_MEASURED),
         ("alpha", _plain(correction.get("alpha"))),
         ("tests counted", _plain(correction.get("tests"))),
-        ("significant", f"{significant} of {len(candidates)} candidates"),
+        ("significant", f"{_plain(significant)} of {_plain(total)} candidates tested"),
         ("seed", _plain(audit.get("seed"))),
     ]
     blocks: list[Block] = [Facts(title="Scanned data", items=items)]
@@ -154,12 +155,14 @@ def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]])
         dtype=object,
     ).set_index("rank")
     notes = [
-        "lift: P(label | candidate) / P(label) on the training rows; p: one-sided exact binomial "
-        f"test against the label's prior; * adjusted p < alpha ({_plain(alpha)}).",
-        "drift p: P(label | candidate) in train against test (two-proportion z-test); "
-        "model Δ: accuracy on rows whose label agrees with the candidate minus on rows whose "
-        "label conflicts with it, 95 % bootstrap interval over rows of one fit (refitting "
-        "variance not included).",
+        "label: the one the candidate raises most; lift: P(label | candidate) / P(label) on the "
+        "training rows; p: the candidate's label distribution against the label prior "
+        "(likelihood-ratio test, K − 1 degrees of freedom); * adjusted p < alpha "
+        f"({_plain(alpha)}) over every test of the scan.",
+        "drift p: the candidate's odds ratio with its label in train against test (a different "
+        "label mix alone is not drift); model Δ: within each gold label, accuracy on rows where "
+        "the candidate agrees with the label minus rows where it disagrees, averaged over labels "
+        "by rows; 95 % bootstrap interval over rows of one fit (refitting variance not included).",
     ]
     if len(candidates) > len(shown):
         notes.append(f"The top {len(shown)} of {len(candidates)} candidates; audit.csv holds all.")
@@ -170,9 +173,12 @@ def _leakage_blocks(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) 
     blocks: list[Block] = []
     leakage = audit.get("leakage")
     found = [c for c in candidates if c.get("kind") == "leakage" and c.get("detail")]
-    if leakage:
+    summary = (leakage or {}).get("summary") or []
+    if summary:
+        blocks.append(Paragraphs([f"{row['candidate']}: {row['detail']}" for row in summary]))
+    elif leakage:
         blocks.append(Facts(title="Duplicates and label conflicts", items=_scalar_items(leakage)))
-    if found:
+    if found and not summary:
         blocks.append(Paragraphs([f"{c['candidate']}: {c['detail']}" for c in found]))
     if not leakage and not found:
         blocks.append(missing("The audit wrote no leakage check."))
