@@ -246,7 +246,8 @@ def association_drift(train: np.ndarray, test: np.ndarray) -> np.ndarray:
     indicator with the label, d = the rest. The statistic compares the log odds ratios (Woolf's
     z-test of their difference, 0.5 added to every cell): an odds ratio does not move when only
     the label mix differs between the splits, so a test set with another label prior is not
-    drift by itself. NaN where either split has no row with the indicator.
+    drift by itself. NaN where either split has no row with the indicator, or no row without it
+    (an indicator on every row has no odds ratio; the smoothing would compare label mixes).
 
     Examples:
         >>> same = association_drift(np.array([[40, 60, 60, 840]]), np.array([[20, 30, 30, 420]]))
@@ -259,7 +260,12 @@ def association_drift(train: np.ndarray, test: np.ndarray) -> np.ndarray:
     train = np.asarray(train, dtype=np.float64) + 0.5
     test = np.asarray(test, dtype=np.float64) + 0.5
     p_value = np.full(len(train), np.nan)
-    both = (train[:, 0] + train[:, 1] > 1) & (test[:, 0] + test[:, 1] > 1)
+    both = (
+        (train[:, 0] + train[:, 1] > 1)
+        & (test[:, 0] + test[:, 1] > 1)
+        & (train[:, 2] + train[:, 3] > 1)
+        & (test[:, 2] + test[:, 3] > 1)
+    )
 
     def log_odds(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         a, b, c, d = table.T

@@ -19,7 +19,7 @@ from shortcutlab.audit.features import FeatureConfig
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.lexicons import packaged_lexicons
 from shortcutlab.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
-from shortcutlab.audit.predictor import load_predictor
+from shortcutlab.audit.predictor import Predictor, load_predictor
 from shortcutlab.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.audit.spans import phrase_spans
 from shortcutlab.data.labels import LabelSpace
@@ -89,15 +89,21 @@ def load_inputs(
     missing = [name for name in metadata if name not in frame.columns]
     if missing:
         there = [c for c in frame.columns if c not in (ROW_ID, TEXT, TEXT_PAIR, LABEL)]
-        listed = ", ".join(there) if there else "none besides text and label"
+        fix = (
+            f"Its other columns: {', '.join(there)}. Name one of them with --meta-col."
+            if there
+            else "It has no column besides the text and the label; leave out --meta-col."
+        )
         raise DataError(
-            f"The {role} table has no metadata column {', '.join(map(repr, missing))}. Its other "
-            f"columns: {listed}. Name one of them with --meta-col."
+            f"The {role} table has no metadata column {', '.join(map(repr, missing))}. {fix}"
         )
     if labels is None:
-        labels = LabelSpace.infer(
-            frame[LABEL].tolist(), given=given_labels, source=f"the {role} table"
-        )
+        values = frame[LABEL].tolist()
+        if not given_labels and all(isinstance(v, str) for v in values):
+            # The audit names labels by value, so their order only sets the order of the label
+            # counts; sorted, it does not depend on which row comes first (and needs no warning).
+            given_labels = sorted(set(values))
+        labels = LabelSpace.infer(values, given=given_labels, source=f"the {role} table")
     inputs = AuditInputs(
         row_ids=frame[ROW_ID].to_numpy(dtype=np.int64),
         texts=frame[TEXT].astype(str).tolist(),
@@ -145,13 +151,21 @@ def run_audit(
         evaluated_on = (
             f"a stratified held-out {measure.holdout:.0%} of the data (seed {scan_config.seed})"
         )
+    predictor = None
+    if measure is not None:
+        # Before the scan: an unknown name or an unfitted file is refused before minutes of work.
+        predictor = load_predictor(
+            measure.model, measure.params, train=scanned, seed=scan_config.seed
+        )
     result = scan(scanned, test, scan_config)
     table = result.candidates.copy()
     for column in MEASURE_COLUMNS:
         table[column] = None
     measurement = None
-    if measure is not None and evaluation is not None:
-        table, measurement = _measure(result, scanned, evaluation, measure, scan_config.seed, table)
+    if measure is not None and predictor is not None and evaluation is not None:
+        table, measurement = _measure(
+            result, predictor, evaluation, measure, scan_config.seed, table
+        )
         measurement["evaluated_on"] = evaluated_on
     record = _record(result, scanned, test, table, measurement, top, sources or {})
     return AuditResult(scan=result, table=table, record=record)
@@ -159,13 +173,12 @@ def run_audit(
 
 def _measure(
     result: ScanResult,
-    train: AuditInputs,
+    predictor: Predictor,
     evaluation: AuditInputs,
     config: MeasureConfig,
     seed: int,
     table: pd.DataFrame,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    predictor = load_predictor(config.model, config.params, train=train, seed=seed)
     chosen = table[
         table["significant"].fillna(False).astype(bool) & table["kind"].isin(MEASURED_KINDS)
     ]
@@ -285,7 +298,9 @@ def _record(
         "kind": "shortcutlab-audit",
         "version": 1,
         "data": {
-            **{role: dict(source) for role, source in sources.items()},
+            # The report's overview names these files (data.train, data.test).
+            "train": sources.get("train"),
+            "test": sources.get("test"),
             "rows": {"train": len(train)} | ({"test": len(test)} if test is not None else {}),
             "paired": train.paired,
             "labels": labels.to_json(),

@@ -136,8 +136,8 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
             table[column] = None
     # Concatenating rows without a rank or label (leakage, partial input) turns those columns
     # into floats; a rank is a whole number and a label keeps its own value.
-    table["rank"] = table["rank"].astype("Int64")
-    table["label_rank"] = table["label_rank"].astype("Int64")
+    for counted in ("rank", "label_rank", "support", "label_count", "test_support"):
+        table[counted] = table[counted].astype("Int64")
     table["label"] = pd.Series(
         [None if pd.isna(r) else train.labels.values[int(r)] for r in table["label_rank"]],
         index=table.index,
