@@ -160,13 +160,17 @@ def _feature_config(
     from shortcutlab.errors import ConfigError
 
     options: dict[str, dict[str, Any]] = {}
-    for name_key, value in parse_key_values(attribute_options, flag="--attribute-option").items():
-        name, dot, key = name_key.partition(".")
-        if not dot or not key:
+    for pair in attribute_options or []:
+        # Split off NAME before parsing KEY=VALUE: the parser turns dashes into underscores, and
+        # annotator names keep theirs ("frequent-words", "sentence-concept").
+        name, dot, key_value = pair.partition(".")
+        name = name.strip()
+        if not dot or not name or "=" in name or not key_value.partition("=")[0].strip():
             raise ConfigError(
-                f"--attribute-option takes NAME.KEY=VALUE, e.g. frequent-words.k=10. Got {name_key!r}."
+                f"--attribute-option takes NAME.KEY=VALUE, e.g. frequent-words.k=10. Got {pair!r}."
             )
-        options.setdefault(name, {})[key] = value
+        parsed = parse_key_values([key_value], flag="--attribute-option")
+        options.setdefault(name, {}).update(parsed)
     defaults = FeatureConfig()
     return FeatureConfig(
         ngram_max=ngram_max,
