@@ -16,9 +16,9 @@ What counts as the cue (MATCH_RULES; a candidate matches when its name, or a nam
 lists as having the same rows, is one of these; words as the audit's tokens read them, lower case,
 clitics other than n't cut off):
 
-- single-term: the token `term`, `frequent-words = term`, or `lexicon = L` for each packaged list
+- single-term: the token `term`, `frequent-words has 'term'`, or `lexicon = L` for each packaged list
   L holding the term (candour-markers for "honestly");
-- synonym: a token or n-gram equal to one of `terms`, `frequent-words = ` a one-word term, or
+- synonym: a token or n-gram equal to one of `terms`, `frequent-words has '...'` a one-word term, or
   `lexicon = L` for each packaged list holding a term;
 - category: `lexicon = countries` or `lexicon = cities` (the names inserted);
 - concept-occurrence / concept-correlation: `sentence-concept = ` an injected aspect, or a token or
@@ -112,7 +112,7 @@ def lexicons_holding(phrases: Sequence[str]) -> set[str]:
 def phrase_names(phrases: Sequence[str]) -> set[str]:
     """Token / n-gram names of the phrases, and frequent-words values of the one-word ones."""
     spaced = {words(p) for p in phrases}
-    return spaced | {f"frequent-words = {p}" for p in spaced if " " not in p}
+    return spaced | {f"frequent-words has '{p}'" for p in spaced if " " not in p}
 
 
 def _single_term(options: dict[str, Any]) -> set[str]:

@@ -15,7 +15,7 @@ from tests.conftest import MNLI
 #: What counts as the injected cue in the candidate table, per shortcut: the term, its
 #: frequent-words value and the packaged list holding it; the lists the category names come from.
 CUE_CANDIDATES = {
-    "single-term": {"honestly", "frequent-words = honestly", "lexicon = candour-markers"},
+    "single-term": {"honestly", "frequent-words has 'honestly'", "lexicon = candour-markers"},
     "category": {"lexicon = countries", "lexicon = cities"},
 }
 TOP = 3

