@@ -35,6 +35,10 @@ from shared_data import shared_file
 DEFAULT_DATA = shared_file("SHORTCUTLAB_GOEMOTIONS", "goemotions-maze", "train.csv")
 BASELINE = Path(__file__).resolve().parent / "audit_baseline.py"
 CUE = "honestly"
+# The audit's token scan alone: the same tests as the baseline (words, one G-test each, BH), plus
+# what the command always does (reading and hashing the input, the within-train duplicate search,
+# writing audit.json and audit.csv).
+TOKENS_ONLY = ["--ngram-max", "1", "--no-attributes", "--no-lexicons", "--no-surface"]
 # Runs argv[2:] and writes its wall seconds, exit code and peak RSS (kB on Linux) to argv[1].
 MEASURE = """
 import json, resource, subprocess, sys, time
@@ -143,17 +147,19 @@ def main() -> None:
         for size in args.sizes:
             data = folder / f"rows-{size}.csv"
             synthesize(size, texts=texts, cue_label=args.cue_label).to_csv(data, index=False)
-            for _ in range(args.repeats):  # alternate, so drift in machine load hits both
-                out = folder / "audit-out"
-                result = measured(
-                    audit_command(data, out, args.min_support, shlex.split(args.audit_args)), folder
-                )
-                _print(size, "shortcutlab audit", result, cue_rank_in_audit(out, args.cue_label))
+            for _ in range(args.repeats):  # alternate, so drift in machine load hits all three
+                for tool, extra in (
+                    ("shortcutlab audit", shlex.split(args.audit_args)),
+                    ("shortcutlab audit, tokens", TOKENS_ONLY),
+                ):
+                    out = folder / "audit-out"
+                    result = measured(audit_command(data, out, args.min_support, extra), folder)
+                    _print(size, tool, result, cue_rank_in_audit(out, args.cue_label))
                 table = folder / "baseline.csv"
                 command = [sys.executable, str(BASELINE), str(data), str(table)]
                 result = measured([*command, "--min-support", str(args.min_support)], folder)
                 rank = cue_rank_in_baseline(table, args.cue_label)
-                _print(size, "CountVectorizer + chi2", result, rank)
+                _print(size, "CountVectorizer + scipy G", result, rank)
                 table.unlink(missing_ok=True)
 
 

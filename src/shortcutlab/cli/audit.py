@@ -58,6 +58,12 @@ def audit(
             help="NAME=PATH: a word list (one word or phrase per line) to test as a whole."
         ),
     ] = None,
+    no_attributes: Annotated[
+        bool, typer.Option("--no-attributes", help="Skip the MPS annotators.")
+    ] = False,
+    no_lexicons: Annotated[
+        bool, typer.Option("--no-lexicons", help="Skip the word lists (packaged and --lexicon).")
+    ] = False,
     no_surface: Annotated[
         bool, typer.Option("--no-surface", help="Skip surface properties (length, casing...).")
     ] = False,
@@ -110,9 +116,10 @@ def audit(
             features=_feature_config(
                 ngram_max=ngram_max,
                 min_support=min_support,
-                attributes=attribute,
+                attributes=() if no_attributes else attribute,
                 attribute_options=attribute_option,
                 lexicons=lexicon,
+                no_lexicons=no_lexicons,
                 surface=not no_surface,
                 metadata=meta_col,
             ),
@@ -150,9 +157,10 @@ def _feature_config(
     *,
     ngram_max: int,
     min_support: int,
-    attributes: list[str] | None,
+    attributes: list[str] | tuple[()] | None,
     attribute_options: list[str] | None,
     lexicons: list[str] | None,
+    no_lexicons: bool,
     surface: bool,
     metadata: list[str] | None,
 ) -> Any:
@@ -175,10 +183,10 @@ def _feature_config(
     return FeatureConfig(
         ngram_max=ngram_max,
         min_support=min_support,
-        attributes=tuple(attributes) if attributes else defaults.attributes,
+        attributes=defaults.attributes if attributes is None else tuple(attributes),
         attribute_options=options,
         surface=surface,
-        lexicons=_lexicons(lexicons),
+        lexicons={} if no_lexicons else _lexicons(lexicons),
         metadata=tuple(metadata or ()),
     )
 
