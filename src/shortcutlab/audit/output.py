@@ -1,5 +1,5 @@
 """Write an audit: ``audit.json`` (the record the report reads) and ``audit.csv`` (tidy, every
-candidate tested with lift above 1, plus the partial-input and leakage rows), atomically."""
+candidate tested, plus the partial-input and leakage rows), atomically."""
 
 from __future__ import annotations
 

@@ -7,6 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from shortcutlab.reports.audit_text import interval_text, p_text
+
 DASH = "—"
 
 
@@ -72,7 +74,8 @@ def print_audit(console: Console, record: dict[str, Any], *, top: int) -> None:
             f"({measurement['rows']:,} rows): within each gold label, accuracy on rows where the "
             "candidate agrees with the label (present on its label, absent on the others) minus "
             "rows where it disagrees, averaged over labels by rows, so label difficulty cancels. "
-            f"{measurement['note']} A dash: too few rows to measure. audit.csv adds removal and "
+            f"{measurement['note']} A dash: not measured (beyond --measure-top) or too few rows. "
+            "audit.csv adds removal and "
             "redistribution anti-test figures.",
             markup=False,
         )
@@ -86,11 +89,7 @@ def _leakage_lines(leakage: dict[str, Any]) -> list[str]:
 
 
 def _delta(row: dict[str, Any]) -> str:
-    if row.get("delta") is None:
-        return DASH
-    if row.get("delta_low") is None:
-        return f"{row['delta']:+.3f}"
-    return f"{row['delta']:+.3f} [{row['delta_low']:+.3f}, {row['delta_high']:+.3f}]"
+    return interval_text(row.get("delta"), row.get("delta_low"), row.get("delta_high")) or DASH
 
 
 def _text(value: Any) -> str:
@@ -106,6 +105,4 @@ def _number(value: Any, digits: int = 3) -> str:
 
 
 def _p(value: Any) -> str:
-    if value is None:
-        return DASH
-    return f"{value:.1e}" if value < 0.001 else f"{value:.3f}"
+    return p_text(value) or DASH

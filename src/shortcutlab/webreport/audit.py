@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.audit.run import EXAMPLES_PER_CANDIDATE
+from shortcutlab.reports.audit_text import interval_text, p_text
 from shortcutlab.reports.html.document import (
     Block,
     Facts,
@@ -35,7 +37,6 @@ VERSION = 1
 # Page budgets; audit.csv keeps every candidate.
 CANDIDATES_ON_PAGE = 50
 CANDIDATES_WITH_EXAMPLES = 10
-EXAMPLES_PER_CANDIDATE = 5
 CORRECTIONS = {"bh": "Benjamini–Hochberg (false discovery rate)", "holm": "Holm (family-wise)"}
 
 
@@ -290,10 +291,12 @@ def _measurement_blocks(
             title="Aligned and conflicting rows, removal, redistribution anti-test",
             frame=frame,
             notes=[
-                "aligned: rows with the candidate whose gold label is its label; conflicting: "
-                "rows with it and another label. Δ = aligned − conflicting accuracy, 95 % "
-                "bootstrap over rows within each group, one fit (refitting variance not "
-                "included). ECE gap: conflicting − aligned expected calibration error.",
+                "aligned: rows where the candidate agrees with the gold label (present on its "
+                "label, absent on the others); conflicting: the other rows. Δ: within each gold "
+                "label, aligned − conflicting accuracy, averaged over labels by rows (so an "
+                "easier label cannot pose as reliance), 95 % bootstrap over rows of one fit "
+                "(refitting variance not included). ECE gap: conflicting − aligned expected "
+                "calibration error.",
                 "removal: the candidate's words deleted from the rows that have them (token "
                 "and n-gram candidates only); changed: share whose predicted label changed; "
                 "shift: mean change of p(candidate's label), 95 % bootstrap; p: exact McNemar.",
@@ -336,35 +339,6 @@ def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # --- cell texts: None stays None (rendered —), so nothing unmeasured reads as a number.
-
-
-def p_text(value: float | None) -> str | None:
-    """A p-value with two significant digits; one that underflowed is shown as a bound.
-
-    Examples:
-        >>> p_text(0.0312), p_text(3.2e-12), p_text(0.0), p_text(None)
-        ('0.031', '3.2e-12', '< 1e-300', None)
-    """
-    if value is None:
-        return None
-    return "< 1e-300" if value < 1e-300 else f"{value:.2g}"
-
-
-def interval_text(
-    value: float | None, low: float | None, high: float | None, *, sign: bool = True
-) -> str | None:
-    """``+0.213 [+0.150, +0.270]``; the bare value where no interval was computed.
-
-    Examples:
-        >>> interval_text(0.2, 0.1, 0.3), interval_text(0.2, None, None), interval_text(None, 0, 1)
-        ('+0.200 [+0.100, +0.300]', '+0.200', None)
-    """
-    if value is None:
-        return None
-    form = "{:+.3f}" if sign else "{:.3f}"
-    if low is None or high is None:
-        return form.format(value)
-    return f"{form.format(value)} [{form.format(low)}, {form.format(high)}]"
 
 
 def _marked_p(value: float | None, significant: bool | None) -> str | None:
