@@ -1,6 +1,8 @@
 """measure_candidates on a keyword-rule model: the rule's token shows a large aligned/conflicting
 gap, removal effect and anti-test drop; an unrelated token shows none. A model that is only better
-on one label, whatever the token, shows no gap either: Δ is compared within each gold label."""
+on one label, whatever the token, shows no gap either: Δ is compared within each gold label, and
+its p holds its level when a label's group is tiny (Cochran–Mantel–Haenszel, small cells left out).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +15,13 @@ import pytest
 
 from shortcutlab.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.audit.inputs import AuditInputs
-from shortcutlab.audit.measure import MeasureSpec, measure_candidates
+from shortcutlab.audit.measure import (
+    INTERVAL_NOTE,
+    MIN_ECE_ROWS,
+    MIN_GROUP_ROWS,
+    MeasureSpec,
+    measure_candidates,
+)
 from shortcutlab.audit.spans import phrase_pattern, remove_phrase
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
@@ -105,6 +113,7 @@ def test_the_rule_token_splits_aligned_from_conflicting_rows(measured):
     assert zebra["delta"] == 1.0 and zebra["delta_low"] == 1.0 and zebra["delta_high"] == 1.0
     assert zebra["delta_p_adjusted"] < 1e-10
     assert zebra["aligned_rows"] + zebra["conflicting_rows"] == len(table) == 400
+    assert zebra["delta_rows"] == 400  # both labels have >= 10 rows in each group
     zebra_rows = np.arange(400) < 200
     assert zebra["aligned_rows"] == int(np.sum(zebra_rows == (table.ranks == 1)))
     # apple: accuracy is 0.75 whatever the label, so the gap is small and its interval holds 0.
@@ -112,11 +121,15 @@ def test_the_rule_token_splits_aligned_from_conflicting_rows(measured):
     assert apple["delta_p_adjusted"] > 0.05
 
 
-def test_calibration_per_group(measured):
-    table, _, (zebra, _) = measured
+def test_calibration_per_group():
+    table = rows(1000)
+    (zebra,) = measure_candidates(
+        KeywordRule(), table, [spec(table, "zebra")], n_resamples=50, redistribution=False
+    )
+    assert min(zebra["aligned_rows"], zebra["conflicting_rows"]) >= MIN_ECE_ROWS == 200
     # Aligned rows are right: zebra rows with confidence 0.9, the others 0.8 (p(calm));
     # conflicting rows are wrong with the same confidences.
-    zebra_rows = np.arange(400) < 200
+    zebra_rows = np.arange(1000) < 500
     aligned = zebra_rows == (table.ranks == 1)
     share = np.mean(zebra_rows[aligned])
     assert zebra["aligned_ece"] == pytest.approx(share * 0.1 + (1 - share) * 0.2)
@@ -125,6 +138,17 @@ def test_calibration_per_group(measured):
     assert zebra["calibration_gap"] == pytest.approx(
         zebra["conflicting_ece"] - zebra["aligned_ece"]
     )
+
+
+def test_ece_is_left_out_when_a_group_has_fewer_than_200_rows(measured):
+    """Binned ECE is biased upward in small groups (0.18 for a calibrated model on 15 rows), so
+    below 200 rows in either group there is no ECE to compare; the accuracies stay."""
+    _, _, (zebra, _) = measured
+    assert zebra["conflicting_rows"] < 200 <= zebra["aligned_rows"]
+    assert zebra["aligned_ece"] is None and zebra["conflicting_ece"] is None
+    assert zebra["calibration_gap"] is None
+    assert zebra["conflicting_accuracy"] == 0.0
+    assert "ECE is biased upward in small groups; it is left out below 200 rows" in INTERVAL_NOTE
 
 
 def test_a_model_better_on_one_label_but_blind_to_the_token_shows_no_gap():
@@ -149,34 +173,86 @@ def test_a_model_better_on_one_label_but_blind_to_the_token_shows_no_gap():
     assert result["delta_p"] > 0.05
 
 
-def test_delta_weighs_each_label_by_its_rows_and_skips_labels_in_one_group():
-    """Three labels, candidate label 0. Label 0: 4 aligned rows (fires; 3 right), 2 conflicting
-    (1 right); label 1: 4 aligned (no fire; all right), 4 conflicting (fires; 2 right); label 2:
-    5 rows, all firing, so all conflicting (all right): no comparison within label 2."""
+def layout_table(layout: list[tuple[int, bool, int]]) -> tuple[Lookup, AuditInputs]:
+    """A lookup model and table over (gold, the word flag is in the text, model right) rows."""
     space = LabelSpace(("a", "b", "c"))
-    layout = [  # (gold, fires, right) per row
-        *[(0, True, r) for r in (1, 1, 1, 0)],
-        *[(0, False, r) for r in (1, 0)],
-        *[(1, False, 1)] * 4,
-        *[(1, True, r) for r in (1, 1, 0, 0)],
-        *[(2, True, 1)] * 5,
-    ]
     texts = [f"Row {i}" + (" flag" if fires else "") for i, (_, fires, _) in enumerate(layout)]
     ranks = np.array([gold for gold, _, _ in layout])
     predicted = [gold if right else (gold + 1) % 3 for gold, _, right in layout]
-    model = Lookup(predicted, k=3)
-    table = AuditInputs(np.arange(len(layout)), texts, ranks, space)
+    return Lookup(predicted, k=3), AuditInputs(np.arange(len(layout)), texts, ranks, space)
+
+
+@pytest.mark.parametrize("small", [MIN_GROUP_ROWS - 1, MIN_GROUP_ROWS])
+def test_delta_weighs_each_label_by_its_rows_and_skips_labels_with_a_small_group(small):
+    """Three labels, candidate label 0. Label 0: 20 aligned rows (fires; 15 right), 10
+    conflicting (5 right); label 1: 20 aligned (no fire; all right), 20 conflicting (fires; 10
+    right); label 2: 30 aligned (no fire; all right) and ``small`` conflicting (fires; all
+    wrong), which enters Δ only at 10 rows."""
+    layout = [  # (gold, fires, right) per row
+        *[(0, True, 1)] * 15,
+        *[(0, True, 0)] * 5,
+        *[(0, False, 1)] * 5,
+        *[(0, False, 0)] * 5,
+        *[(1, False, 1)] * 20,
+        *[(1, True, 1)] * 10,
+        *[(1, True, 0)] * 10,
+        *[(2, False, 1)] * 30,
+        *[(2, True, 0)] * small,
+    ]
+    model, table = layout_table(layout)
     (result,) = measure_candidates(
         model, table, [spec(table, "flag", label=0)], n_resamples=200, redistribution=False
     )
-    assert (result["aligned_rows"], result["conflicting_rows"]) == (8, 11)
-    assert result["aligned_accuracy"] == 7 / 8 and result["conflicting_accuracy"] == 8 / 11
-    # labels 0 (6 rows) and 1 (8 rows): (6 * (3/4 - 1/2) + 8 * (1 - 1/2)) / 14
-    assert result["delta"] == pytest.approx(5.5 / 14)
-    variance = (6 / 14) ** 2 * (0.75 * 0.25 / 4 + 0.25 / 2) + (8 / 14) ** 2 * (0.25 / 4)
-    z = (5.5 / 14) / math.sqrt(variance)
-    assert result["delta_p"] == pytest.approx(math.erfc(z / math.sqrt(2)))
-    assert result["delta_low"] < result["delta"] < result["delta_high"]
+    assert (result["aligned_rows"], result["conflicting_rows"]) == (70, 30 + small)
+    assert result["aligned_accuracy"] == 65 / 70 and result["conflicting_accuracy"] == 15 / (
+        30 + small
+    )
+    # Each label's (a = aligned right, aligned rows, conflicting rows, right rows).
+    strata = [(15, 20, 10, 20), (20, 20, 20, 30)]
+    gaps = [(30, 0.75 - 0.5), (40, 1 - 0.5)]  # (label rows, aligned - conflicting accuracy)
+    if small >= 10:
+        strata.append((30, 30, small, 30))
+        gaps.append((30 + small, 1.0))
+    assert result["delta_rows"] == sum(size for size, _ in gaps) == 70 + (small >= 10) * 40
+    assert result["delta"] == pytest.approx(
+        sum(size * gap for size, gap in gaps) / result["delta_rows"]
+    )
+    # Cochran–Mantel–Haenszel by hand: hypergeometric mean and variance of a per label.
+    excess = sum(a - n1 * m1 / (n1 + n2) for a, n1, n2, m1 in strata)
+    variance = sum(
+        n1 * n2 * m1 * (n1 + n2 - m1) / ((n1 + n2) ** 2 * (n1 + n2 - 1)) for _, n1, n2, m1 in strata
+    )
+    statistic = excess**2 / variance
+    assert result["delta_p"] == pytest.approx(math.erfc(math.sqrt(statistic / 2)))  # χ², 1 df
+    assert result["delta_low"] < result["delta"] <= result["delta_high"]
+
+
+def test_delta_p_holds_its_level_when_the_cue_sits_on_a_few_rows_of_other_labels():
+    """The reviewer's null: 3 labels × 1,000 rows, the cue on half the rows of its label and on
+    5 rows of each other label, the model right on 90 % of rows whatever the cue. The Wald test
+    (variance 0 on a 5-row cell all right) rejected 36 % at 5 %; over 200 fixed draws the rate
+    must stay under 10 % (Binomial(200, 0.05) reaches 20 with probability 0.2 %)."""
+    rng = np.random.default_rng(2024)
+    ranks = np.repeat(np.arange(3), 1000)
+    texts = [f"Row {i}" for i in range(3000)]
+    table = AuditInputs(np.arange(3000), texts, ranks, LabelSpace(("a", "b", "c")))
+    p_values = []
+    for _ in range(200):
+        fires = np.zeros(3000, dtype=bool)
+        fires[rng.choice(1000, 500, replace=False)] = True
+        for label in (1, 2):
+            fires[label * 1000 + rng.choice(1000, 5, replace=False)] = True
+        right = rng.random(3000) < 0.9
+        model = Lookup(np.where(right, ranks, (ranks + 1) % 3).tolist(), k=3)
+        (result,) = measure_candidates(
+            model,
+            table,
+            [MeasureSpec("k", "cue", "attribute", "", 0, fires, None)],
+            n_resamples=10,
+            redistribution=False,
+        )
+        p_values.append(result["delta_p"])
+    assert np.mean(np.array(p_values) < 0.05) < 0.10
 
 
 def test_removing_the_rule_token_flips_every_prediction(measured):
@@ -242,8 +318,10 @@ def test_an_empty_group_gives_none_not_zero():
     narrowed = MeasureSpec("k", "alarm rows", "attribute", "", 1, fires, None)
     (result,) = measure_candidates(KeywordRule(), table, [narrowed], n_resamples=50)
     assert result["conflicting_rows"] == 0 and result["aligned_rows"] == 200
+    assert result["delta_rows"] == 0
     for key in (
         "conflicting_accuracy",
+        "aligned_ece",
         "conflicting_ece",
         "delta",
         "delta_low",
@@ -279,7 +357,26 @@ def test_holm_is_never_below_bh():
     )
     for a, b in zip(bh, holm, strict=True):
         # (BH multiplies and divides by the rank: equal up to rounding at the largest p)
-        assert a["delta_p"] <= a["delta_p_adjusted"] + 1e-12 <= b["delta_p_adjusted"] + 2e-12
+        for column in ("delta_p", "removal_p"):
+            adjusted = f"{column}_adjusted"
+            assert a[column] <= a[adjusted] + 1e-12 <= b[adjusted] + 2e-12
+
+
+def test_removal_p_is_corrected_over_the_candidates_with_a_removal():
+    table = rows()
+    fires = np.asarray(table.ranks == 1)
+    specs = [
+        spec(table, "zebra"),
+        spec(table, "apple"),
+        MeasureSpec("k", "alarm rows", "attribute", "", 1, fires, None),  # nothing to remove
+    ]
+    zebra, apple, attribute = measure_candidates(
+        KeywordRule(), table, specs, n_resamples=50, redistribution=False
+    )
+    assert attribute["removal_p"] is None and attribute["removal_p_adjusted"] is None
+    # BH over two p-values: the larger stays, the smaller doubles (capped by the larger).
+    assert apple["removal_p_adjusted"] == apple["removal_p"] == 1.0
+    assert zebra["removal_p_adjusted"] == pytest.approx(2 * zebra["removal_p"])
 
 
 def test_bad_arguments_are_one_line_errors():

@@ -65,9 +65,10 @@ MEASURE_COLUMNS = (
     "delta",  # aligned - conflicting accuracy within each gold label, weighted by its rows
     "delta_low",  # 95 % percentile bootstrap (rows within each label and group; one fit)
     "delta_high",
-    "delta_p",  # two-sided Wald z-test of delta
+    "delta_p",  # Cochran–Mantel–Haenszel test over the gold labels delta uses
     "delta_p_adjusted",  # over the candidates measured (the scan's correction method)
-    "aligned_ece",
+    "delta_rows",  # rows of the gold labels delta uses (both groups >= 10 rows there)
+    "aligned_ece",  # empty when either group has fewer than 200 rows (ECE is biased upward)
     "conflicting_ece",
     "calibration_gap",  # conflicting_ece - aligned_ece
     "removal_rows",  # rows where the token/n-gram occurs and was removed (token kinds only)
@@ -78,6 +79,7 @@ MEASURE_COLUMNS = (
     "removal_shift_low",
     "removal_shift_high",
     "removal_p",  # exact McNemar on paired correctness before/after removal
+    "removal_p_adjusted",  # over the candidates with a removal_p (same correction)
     "anti_rows",  # rows of the redistribution anti-test (association reversed)
     "anti_accuracy",
     "removed_rows",  # rows of the redistribution set with the association removed

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm
 
+from shortcutlab.audit.association import CORRECTIONS, adjust_p
 from shortcutlab.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.predictor import Predictor
@@ -22,19 +22,28 @@ from shortcutlab.audit.redistribution import redistribution_figures, redistribut
 from shortcutlab.audit.spans import phrase_pattern, remove_phrase
 from shortcutlab.data.pairs import TextInput, join_inputs
 from shortcutlab.errors import DataError
-from shortcutlab.metrics import benjamini_hochberg, expected_calibration_error, holm, mcnemar_exact
+from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error, mcnemar_exact
 from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means
 from shortcutlab.metrics.significance import percentile_interval
 from shortcutlab.registry import check_choice
 
-#: What the intervals leave out; the audit's ``measurement.note`` carries it.
+#: Rows each group (aligned, conflicting) needs within a gold label for the label to enter Δ: a
+#: handful of rows often has an accuracy of 0 or 1, whose bootstrap has no spread.
+MIN_GROUP_ROWS = 10
+#: Rows the smaller group needs for the ECEs and their gap: the binned ECE of a perfectly
+#: calibrated model is 0.18 on 15 rows, 0.10 on 50, 0.05 on 200 and 0.02 on 1,000.
+MIN_ECE_ROWS = 200
+#: What the figures leave out; the audit's ``measurement.note`` carries it.
 INTERVAL_NOTE = (
     "Intervals are 95 % percentile bootstraps over evaluation rows for one fitted model: they "
-    "ignore the variance between fits (seeds, training samples). Aligned and conflicting rows are "
-    "resampled independently within each gold label, and the redistribution sets independently, "
-    "although those share rows."
+    "ignore the variance between fits (seeds, training samples). Δ compares aligned and "
+    f"conflicting rows within each gold label where both groups have at least {MIN_GROUP_ROWS} "
+    "rows; labels below that are left out, and delta_rows counts the rows Δ rests on. Its rows "
+    "are resampled independently within each label and group (a group all right or all wrong "
+    "adds no spread); its p is the Cochran–Mantel–Haenszel test over the same labels. The "
+    "redistribution sets are resampled independently, although they share rows. ECE is biased "
+    f"upward in small groups; it is left out below {MIN_ECE_ROWS} rows."
 )
-CORRECTIONS = {"bh": benjamini_hochberg, "holm": holm}
 #: Kinds whose candidates are words that can be deleted from the text.
 REMOVABLE_KINDS = ("token", "ngram")
 
@@ -63,14 +72,17 @@ def measure_candidates(
     redistribution: bool = True,
 ) -> list[dict]:
     """One dict per spec with every ``MEASURE_COLUMNS`` key (None where it does not apply or a
-    group is empty) and ``key``, ``redistribution_note``.
+    group is too small) and ``key``, ``redistribution_note``.
 
     Aligned rows are those where "the candidate's label iff the indicator fires" is right (it
     fires on a row of that label, or stays off on a row of another), conflicting rows the rest;
-    their accuracies and ECEs are pooled, but ``delta`` compares them within each gold label
-    (None when no label has rows in both groups). ``delta_p_adjusted`` is corrected over the
-    specs with a ``delta_p`` (``correction``: "bh" or "holm"). See :data:`INTERVAL_NOTE`."""
-    check_choice("correction", correction, tuple(CORRECTIONS))
+    their accuracies and ECEs are pooled (the ECEs only when both groups have
+    :data:`MIN_ECE_ROWS`), but ``delta`` compares them within each gold label whose groups both
+    have :data:`MIN_GROUP_ROWS` (None when no label does; ``delta_rows`` counts the rows of the
+    labels used). ``delta_p_adjusted`` and ``removal_p_adjusted`` are corrected over the specs
+    with a ``delta_p`` / ``removal_p`` (``correction``: "bh" or "holm"). See
+    :data:`INTERVAL_NOTE`."""
+    check_choice("correction", correction, CORRECTIONS)
     _check_specs(evaluation, specs)
     removals = [_removed_rows(evaluation, spec) for spec in specs]
     removed_inputs = [inputs for _, inputs in removals]
@@ -101,11 +113,19 @@ def measure_candidates(
             )
             row["redistribution_note"] = sets.note
         results.append(row)
-    tested = [i for i, row in enumerate(results) if row["delta_p"] is not None]
-    adjusted = CORRECTIONS[correction]([results[i]["delta_p"] for i in tested])
-    for i, value in zip(tested, adjusted.tolist(), strict=True):
-        results[i]["delta_p_adjusted"] = value
+    for column in ("delta_p", "removal_p"):
+        _adjust(results, column, correction)
     return results
+
+
+def _adjust(results: list[dict], column: str, correction: str) -> None:
+    """Fill ``<column>_adjusted`` over the results that have a ``column`` p-value."""
+    p_values = np.array(
+        [np.nan if row[column] is None else row[column] for row in results], dtype=np.float64
+    )
+    for row, value in zip(results, adjust_p(p_values, correction).tolist(), strict=True):
+        if row[column] is not None:
+            row[f"{column}_adjusted"] = value
 
 
 def _check_specs(evaluation: AuditInputs, specs: Sequence[MeasureSpec]) -> None:
@@ -177,23 +197,21 @@ def _group_figures(
 ) -> dict:
     """Aligned vs conflicting rows of the one-feature bias predictor "the candidate's label when
     the indicator fires, another label when it does not" (the bias-aligned/bias-conflicting
-    split of Nam et al. 2020, "Learning from Failure"): pooled accuracy and ECE of each group,
-    and the label-stratified Δ with its interval and Wald p (see :func:`_stratified_delta`)."""
+    split of Nam et al. 2020, "Learning from Failure"): pooled accuracy of each group, their
+    ECEs when the smaller group has :data:`MIN_ECE_ROWS`, and the label-stratified Δ with its
+    interval and p (see :func:`_stratified_delta`)."""
     fires = np.asarray(spec.fires, dtype=bool)
     aligned = fires == (ranks == spec.label)
+    groups = (("aligned", aligned), ("conflicting", ~aligned))
     out: dict = {}
-    for name, members in (("aligned", aligned), ("conflicting", ~aligned)):
+    for name, members in groups:
         out[f"{name}_rows"] = int(members.sum())
-        empty = not members.any()
-        out[f"{name}_accuracy"] = None if empty else float(correct[members].mean())
-        out[f"{name}_ece"] = (
-            None
-            if empty
-            else expected_calibration_error(
+        out[f"{name}_accuracy"] = float(correct[members].mean()) if members.any() else None
+    if min(out["aligned_rows"], out["conflicting_rows"]) >= MIN_ECE_ROWS:
+        for name, members in groups:
+            out[f"{name}_ece"] = expected_calibration_error(
                 confidence=confidence[members], correct=correct[members]
             )
-        )
-    if out["aligned_ece"] is not None and out["conflicting_ece"] is not None:
         out["calibration_gap"] = out["conflicting_ece"] - out["aligned_ece"]
     return out | _stratified_delta(ranks, aligned, correct, n_resamples, seed)
 
@@ -202,40 +220,40 @@ def _stratified_delta(
     ranks: np.ndarray, aligned: np.ndarray, correct: np.ndarray, n_resamples: int, seed: int
 ) -> dict:
     """Δ = Σ_y w_y (acc(aligned, gold y) − acc(conflicting, gold y)) over the gold labels whose
-    rows fall in both groups, w_y ∝ the label's rows: comparing rows of the same gold label
-    cancels label difficulty (on GoEmotions the conflicting rows of a cue are mostly the easy
-    labels, so the pooled difference is negative for a real cue). Interval: rows resampled
-    within each (label, group) cell; p: two-sided Wald z-test of the weighted difference."""
+    groups both have :data:`MIN_GROUP_ROWS`, w_y ∝ the label's rows: comparing rows of the same
+    gold label cancels label difficulty (on GoEmotions the conflicting rows of a cue are mostly
+    the easy labels, so the pooled difference is negative for a real cue). Interval: rows
+    resampled within each (label, group) cell. p: Cochran–Mantel–Haenszel over the same labels
+    (exact hypergeometric variances; a Wald variance p̂(1 − p̂)/n is 0 on a cell all right or all
+    wrong and rejected a true null far too often). CMH weighs the labels by n_a n_c / n rather
+    than w_y; both are 0 in expectation when no label's groups differ."""
     cells = []
     for label in np.unique(ranks).tolist():
         stratum = ranks == label
         a, c = correct[stratum & aligned], correct[stratum & ~aligned]
-        if len(a) and len(c):
-            cells.append((int(stratum.sum()), a, c))
+        if min(len(a), len(c)) >= MIN_GROUP_ROWS:
+            cells.append((a, c))
     if not cells:
-        return {}
-    weights = np.array([size for size, _, _ in cells], dtype=np.float64)
-    weights /= weights.sum()
-    p_a = np.array([a.mean() for _, a, _ in cells])
-    p_c = np.array([c.mean() for _, _, c in cells])
-    n_a = np.array([len(a) for _, a, _ in cells])
-    n_c = np.array([len(c) for _, _, c in cells])
-    delta = float(weights @ (p_a - p_c))
-    variance = float(weights**2 @ (p_a * (1 - p_a) / n_a + p_c * (1 - p_c) / n_c))
-    if variance == 0.0:
-        # Every cell all right or all wrong (the Wald variance would claim certainty): use the
-        # variance under "no difference" (each label's pooled accuracy), as the pooled
-        # two-proportion test does. It is 0 only when both groups agree in every label, Δ = 0.
-        pooled = (p_a * n_a + p_c * n_c) / (n_a + n_c)
-        variance = float(weights**2 @ (pooled * (1 - pooled) * (1 / n_a + 1 / n_c)))
-    p_value = 1.0 if variance == 0.0 else float(2 * norm.sf(abs(delta) / np.sqrt(variance)))
+        return {"delta_rows": 0}
+    sizes = np.array([len(a) + len(c) for a, c in cells], dtype=np.float64)
+    weights = sizes / sizes.sum()
+    delta = float(weights @ np.array([a.mean() - c.mean() for a, c in cells]))
+    tables = np.array(
+        [[[a.sum(), len(a) - a.sum()], [c.sum(), len(c) - c.sum()]] for a, c in cells]
+    )
     children = np.random.SeedSequence(seed).generate_state(len(cells)).tolist()
     samples = sum(
         w * bootstrap_mean_difference(a, c, n_resamples=n_resamples, seed=child)
-        for w, (_, a, c), child in zip(weights.tolist(), cells, children, strict=True)
+        for w, (a, c), child in zip(weights.tolist(), cells, children, strict=True)
     )
     low, high = percentile_interval(samples)
-    return {"delta": delta, "delta_low": low, "delta_high": high, "delta_p": p_value}
+    return {
+        "delta": delta,
+        "delta_low": low,
+        "delta_high": high,
+        "delta_p": cochran_mantel_haenszel(tables=tables)["p_value"],
+        "delta_rows": int(sizes.sum()),
+    }
 
 
 def _removal_figures(

@@ -8,6 +8,7 @@ from shortcutlab.metrics.classification import (
     macro_f1,
     per_label_accuracy,
 )
+from shortcutlab.metrics.proportions import cochran_mantel_haenszel
 from shortcutlab.metrics.significance import (
     benjamini_hochberg,
     bootstrap_contrast,
@@ -34,6 +35,7 @@ __all__ = [
     "bootstrap_deltas",
     "bootstrap_mps_gaps",
     "bootstrap_p_value",
+    "cochran_mantel_haenszel",
     "confusion",
     "expected_calibration_error",
     "group_accuracies",

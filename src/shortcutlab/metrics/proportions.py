@@ -1,5 +1,5 @@
-"""Unpaired comparison of two accuracies: the two-proportion z-test and a bootstrap of the
-difference of two independent means.
+"""Unpaired comparison of two accuracies: the two-proportion z-test, the Cochran–Mantel–Haenszel
+test over strata, and a bootstrap of the difference of two independent means.
 
 Suite sets that are not derived row by row from ``standard`` (the HANS-style sets) share no rows
 with it, so McNemar's paired test does not apply; their accuracy is compared as two independent
@@ -9,7 +9,9 @@ proportions (pooled-variance z-test, a normal approximation).
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import norm
+from scipy.stats import chi2, norm
+
+from shortcutlab.errors import DataError
 
 
 def two_proportion_z_test(*, correct_a: np.ndarray, correct_b: np.ndarray) -> dict[str, float]:
@@ -32,6 +34,53 @@ def two_proportion_z_test(*, correct_a: np.ndarray, correct_b: np.ndarray) -> di
         return {"z": 0.0, "p_value": 1.0}
     z = difference / se
     return {"z": z, "p_value": float(2 * norm.sf(abs(z)))}
+
+
+def cochran_mantel_haenszel(*, tables: np.ndarray) -> dict[str, float]:
+    """Cochran–Mantel–Haenszel test of "no association in any stratum" over ``tables`` of shape
+    (strata, 2, 2): rows are the two groups, columns the two outcomes (e.g. right, wrong).
+
+    Each stratum's top-left count ``a`` is compared with its expectation given the margins,
+    ``E = n1 m1 / N``, under the hypergeometric variance ``n1 n2 m1 (N − m1) / (N² (N − 1))``;
+    the statistic ``(Σ (a − E))² / Σ Var`` (no continuity correction) is chi-squared with 1 df.
+    Exact margins make it valid for small strata, where a Wald variance p̂(1 − p̂)/n is 0.
+    When no stratum has both groups and both outcomes, the margins fix every table: p = 1.
+
+    Examples:
+        R's ``mantelhaen.test(Rabbits)`` reports 3.9286 with its continuity correction,
+        (|Σ (a − E)| − 0.5)² / Σ Var; without it:
+
+        >>> rabbits = np.array([[[0, 6], [0, 5]], [[3, 3], [0, 6]], [[6, 0], [2, 4]],
+        ...                     [[5, 1], [6, 0]], [[2, 0], [5, 0]]])
+        >>> result = cochran_mantel_haenszel(tables=rabbits)
+        >>> round(result["statistic"], 4), round(result["p_value"], 4)
+        (5.6571, 0.0174)
+        >>> round((abs(result["observed_minus_expected"]) - 0.5) ** 2 / result["variance"], 4)
+        3.9286
+    """
+    counts = np.asarray(tables, dtype=np.float64)
+    if counts.ndim != 3 or counts.shape[1:] != (2, 2):
+        raise DataError(
+            f"The Cochran–Mantel–Haenszel test needs one 2×2 table per stratum, an array of shape "
+            f"(strata, 2, 2); got shape {counts.shape}."
+        )
+    n1, n2 = counts[:, 0].sum(axis=1), counts[:, 1].sum(axis=1)
+    m1 = counts[:, :, 0].sum(axis=1)
+    total = n1 + n2
+    # A stratum of fewer than 2 rows fixes its table (and would divide by N − 1 = 0).
+    used = total >= 2
+    n1, n2, m1, total, a = n1[used], n2[used], m1[used], total[used], counts[used, 0, 0]
+    difference = float(np.sum(a - n1 * m1 / total))
+    variance = float(np.sum(n1 * n2 * m1 * (total - m1) / (total**2 * (total - 1))))
+    if variance == 0.0:
+        return {"statistic": 0.0, "p_value": 1.0, "observed_minus_expected": 0.0, "variance": 0.0}
+    statistic = difference**2 / variance
+    return {
+        "statistic": statistic,
+        "p_value": float(chi2.sf(statistic, 1)),
+        "observed_minus_expected": difference,
+        "variance": variance,
+    }
 
 
 def bootstrap_means(
