@@ -31,7 +31,7 @@ def _write_csv(path: Path, **columns: list[str]) -> Path:
 @pytest.fixture
 def train_csv(tmp_path: Path) -> Path:
     """600 rows: "zebra" follows pos, "yak" follows neg (30 % of their label's rows, 3 % else)."""
-    texts, labels = planted(600, seed=1, cues={"zebra": "pos", "yak": "neg"})
+    texts, labels = planted(1000, seed=1, cues={"zebra": "pos", "yak": "neg"})
     return _write_csv(tmp_path / "train.csv", text=texts, label=labels)
 
 
@@ -61,7 +61,7 @@ def test_measure_top_one_fills_the_first_candidate_and_prints_dashes_for_the_res
     assert sum(row["significant"] == "True" for row in rows) >= 2  # more than the one measured
     assert {rows[0]["candidate"], rows[1]["candidate"]} == {"zebra", "yak"}
     assert float(rows[0]["delta"]) > 0.2 and float(rows[0]["delta_low"]) < float(rows[0]["delta"])
-    assert int(rows[0]["aligned_rows"]) + int(rows[0]["conflicting_rows"]) == 120  # held-out 20 %
+    assert int(rows[0]["aligned_rows"]) + int(rows[0]["conflicting_rows"]) == 200  # held-out 20 %
     for row in rows[1:]:
         assert [row[column] for column in MEASURE_COLUMNS] == [""] * len(MEASURE_COLUMNS)
     printed = _printed_rows(result.stdout)

@@ -295,11 +295,14 @@ def _measurement_blocks(
                 "label, absent on the others); conflicting: the other rows. Δ: within each gold "
                 "label, aligned − conflicting accuracy, averaged over labels by rows (so an "
                 "easier label cannot pose as reliance), 95 % bootstrap over rows of one fit "
-                "(refitting variance not included). ECE gap: conflicting − aligned expected "
-                "calibration error.",
+                "(refitting variance not included); its p: Cochran–Mantel–Haenszel over the "
+                "labels; Δ rows: the rows of the labels with at least 10 rows in both groups, "
+                "which alone enter Δ. ECE gap: conflicting − aligned expected calibration error "
+                "(left out below 200 rows a group: binned ECE is biased upward in small groups).",
                 "removal: the candidate's words deleted from the rows that have them (token "
                 "and n-gram candidates only); changed: share whose predicted label changed; "
-                "shift: mean change of p(candidate's label), 95 % bootstrap; p: exact McNemar.",
+                "shift: mean change of p(candidate's label), 95 % bootstrap; p: exact McNemar, "
+                "adjusted over the measured candidates.",
                 "anti-test: rows redrawn so the candidate points away from its label (MPS "
                 "builder); anti Δ = accuracy on the aligned set − on the anti set.",
             ],
@@ -317,6 +320,7 @@ def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
         ),
         "Δ [95 %]": interval_text(c.get("delta"), c.get("delta_low"), c.get("delta_high")),
         "Δ adjusted p": p_text(c.get("delta_p_adjusted")),
+        "Δ rows": _optional(c.get("delta_rows")),
         "ECE gap": _number(c.get("calibration_gap"), 3, signed=True),
         "removal rows": _optional(c.get("removal_rows")),
         "changed": _number(c.get("removal_changed"), 3),
@@ -326,7 +330,7 @@ def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
         "shift [95 %]": interval_text(
             c.get("removal_label_shift"), c.get("removal_shift_low"), c.get("removal_shift_high")
         ),
-        "removal p": p_text(c.get("removal_p")),
+        "removal adjusted p": p_text(c.get("removal_p_adjusted")),
         "aligned set acc. (rows)": _rate_rows(
             c.get("aligned_set_accuracy"), c.get("aligned_set_rows")
         ),
