@@ -296,7 +296,8 @@ def _partial_row(row: dict[str, Any], adjusted: float, alpha: float) -> dict[str
         "support": row["rows"],
         "p_value": row["p_value"],
         "p_adjusted": adjusted,
-        "significant": bool(adjusted < alpha) and row["accuracy"] > row["majority_accuracy"],
+        # One-sided p: below alpha (< 0.5) only where the part alone is right more often.
+        "significant": bool(adjusted < alpha),
         "evidence": evidence,
         "detail": row["detail"],
         "key": f"partial-input:{row['part']}",
