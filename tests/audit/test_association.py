@@ -11,10 +11,8 @@ from scipy import stats
 from shortcutlab.audit.association import (
     adjust_p,
     association_drift,
-    binomial_greater,
     column_association,
     feature_association,
-    label_association,
 )
 from shortcutlab.audit.features import FeatureConfig, fit_features
 from shortcutlab.errors import ConfigError
@@ -27,7 +25,7 @@ SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), lexico
 def _scan(texts, labels):
     train = table(texts, labels)
     _, features = fit_features(train, SCAN)
-    result = label_association(features.matrix, train.ranks, len(train.labels))
+    result = feature_association(features.matrix, train.ranks, len(train.labels))
     return features, result, adjust_p(result["p_value"], "bh")
 
 
@@ -56,23 +54,76 @@ def test_labels_independent_of_the_text_give_no_candidate_after_bh():
     texts = random_sentences(3000, seed=3, words=100)
     labels = np.random.default_rng(4).integers(3, size=3000).tolist()
     _, result, adjusted = _scan(texts, labels)
-    assert len(result["p_value"]) > 300  # hundreds of tests were run
+    assert len(result["p_value"]) > 100  # a hundred tests were run
     assert result["p_value"].min() < 0.05  # some raw p-values are small by chance...
     assert not (adjusted < 0.05).any()  # ...and none survives the correction
 
 
-def test_binomial_tail_matches_hand_values_and_stays_finite():
-    p_value, evidence = binomial_greater(
-        np.array([3, 0, 2]), np.array([3, 5, 4]), np.array([0.5, 0.2, 0.5])
+def _scipy_g_of_independence(with_feature: np.ndarray, ranks: np.ndarray, k: int) -> float:
+    """G of the 2×K table (rows with the feature, rows without) × label, from scipy."""
+    table = np.array(
+        [
+            np.bincount(ranks[with_feature], minlength=k),
+            np.bincount(ranks[~with_feature], minlength=k),
+        ]
     )
-    # P(X >= 3 | 3, .5) = 1/8; P(X >= 0) = 1; P(X >= 2 | 4, .5) = 11/16.
-    assert p_value.tolist() == pytest.approx([0.125, 1.0, 11 / 16])
-    assert evidence.tolist() == pytest.approx([np.log10(8), 0.0, -np.log10(11 / 16)])
-    p_value, evidence = binomial_greater(
-        np.array([5000, 900]), np.array([5000, 1000]), np.array([0.1, 0.1])
-    )
-    assert p_value[0] == 0.0 and evidence[0] == pytest.approx(5000.0)
-    assert np.isfinite(evidence).all() and evidence[1] > 600
+    return stats.chi2_contingency(table, correction=False, lambda_="log-likelihood")[0]
+
+
+def test_g_is_the_test_of_independence_against_the_rows_without_the_feature():
+    # The first feature is on 60 % of the rows: against the prior of all rows (its own rows
+    # included) G would be 8.9 here, not 21.9.
+    ranks = np.repeat([0, 1, 2], [300, 300, 400])
+    with_feature = np.zeros(1000, bool)
+    for label, count in enumerate([150, 180, 270]):
+        with_feature[np.flatnonzero(ranks == label)[:count]] = True
+    rng = np.random.default_rng(8)
+    others = rng.random((1000, 3)) < [0.05, 0.3, 0.9]
+    matrix = sp.csr_matrix(np.column_stack([with_feature, others]))
+    result = feature_association(matrix, ranks, 3)
+    expected = [_scipy_g_of_independence(column, ranks, 3) for column in matrix.toarray().T == 1]
+    assert result["statistic"][0] == pytest.approx(21.86, abs=0.01)
+    assert result["statistic"].tolist() == pytest.approx(expected, rel=1e-9)
+    assert result["p_value"].tolist() == pytest.approx(stats.chi2.sf(expected, 2).tolist())
+    # Lift stays against the prior of all rows: 270/600 of the feature's rows over 400/1000.
+    assert int(result["label"][0]) == 2
+    assert result["lift"][0] == pytest.approx((270 / 600) / 0.4)
+
+
+def test_null_features_on_nine_rows_in_ten_reject_at_the_nominal_rate():
+    # 2,000 features independent of the label: about 5 % reject at 0.05 (binomial sd 0.5 %).
+    rng = np.random.default_rng(11)
+    ranks = rng.integers(3, size=1000)
+    result = feature_association(sp.csr_matrix(rng.random((1000, 2000)) < 0.9), ranks, 3)
+    assert 0.03 < (result["p_value"] < 0.05).mean() < 0.07
+
+
+def test_a_feature_on_every_row_or_none_is_not_evidence():
+    ranks = np.array([0, 1, 2] * 10)
+    matrix = sp.csr_matrix(np.column_stack([np.ones(30), np.zeros(30)]))
+    result = feature_association(matrix, ranks, 3)
+    assert result["p_value"].tolist() == [1.0, 1.0] and result["evidence"].tolist() == [0.0, 0.0]
+
+
+def test_evidence_stays_finite_and_ordered_past_the_tail_underflow():
+    ranks = np.repeat([0, 1, 2], 20000)
+    strong = ranks == 0  # on every row of label 0 and no other
+    stronger = (ranks == 0) | (np.arange(60000) % 3 == 0) & (ranks == 1)
+    result = feature_association(sp.csr_matrix(np.column_stack([strong, stronger])), ranks, 3)
+    assert result["p_value"].tolist() == [0.0, 0.0]
+    assert np.isfinite(result["evidence"]).all() and result["evidence"][0] > 300
+
+
+def test_a_feature_that_mainly_lowers_a_label_says_so():
+    # Three labels of 300 rows; the feature is on 10 rows of label 0 and 95 of each other label.
+    ranks = np.repeat([0, 1, 2], 300)
+    present = np.zeros(900, bool)
+    for label, count in enumerate([10, 95, 95]):
+        present[np.flatnonzero(ranks == label)[:count]] = True
+    result = feature_association(sp.csr_matrix(present[:, None]), ranks, 3)
+    assert int(result["label"][0]) == 1  # largest lift, the lowest rank on the tie
+    assert int(result["main_label"][0]) == 0
+    assert result["main_lift"][0] == pytest.approx(10 / (200 / 3))
 
 
 def test_bh_and_holm_against_hand_examples():
@@ -133,8 +184,11 @@ def test_feature_association_picks_the_label_a_graded_cue_raises_most():
     assert result["p_value"][0] < 1e-30
     counts = [int((cue & (ranks == k)).sum()) for k in range(4)]
     assert result["counts"][0].tolist() == counts
-    expected = np.full(4, cue.sum() / 4)
-    g = 2 * sum(c * np.log(c / e) for c, e in zip(counts, expected, strict=True))
+    # Both rows of the 2×4 table: 500 rows per label, expected n/4 with the cue, (2000-n)/4 without.
+    n = cue.sum()
+    g = 2 * sum(
+        c * np.log(c / (n / 4)) + (500 - c) * np.log((500 - c) / ((2000 - n) / 4)) for c in counts
+    )
     assert result["statistic"][0] == pytest.approx(g)
 
 
@@ -142,9 +196,10 @@ def test_sparse_counts_equal_a_dense_count():
     rng = np.random.default_rng(5)
     dense = rng.random((200, 7)) < 0.3
     ranks = rng.integers(4, size=200)
-    result = label_association(sp.csr_matrix(dense), ranks, 4)
+    result = feature_association(sp.csr_matrix(dense), ranks, 4)
     counts = np.array(
         [[int((dense[:, f] & (ranks == k)).sum()) for k in range(4)] for f in range(7)]
     )
-    assert result["label_count"].tolist() == counts.ravel().tolist()
-    assert result["support"].tolist() == np.repeat(dense.sum(axis=0), 4).tolist()
+    assert result["counts"].tolist() == counts.tolist()
+    assert result["support"].tolist() == dense.sum(axis=0).tolist()
+    assert result["label_count"].tolist() == counts[np.arange(7), result["label"]].tolist()

@@ -60,6 +60,22 @@ def test_with_an_evaluation_table_the_model_is_scored_on_it() -> None:
     assert "fitted on train, scored on test" in rows["text_pair"]["detail"]
 
 
+def test_a_part_worse_than_the_majority_is_no_evidence_one_sided() -> None:
+    # The test table moves every cue to the next label: the hypothesis-only model is wrong on
+    # every row where the majority label is right a third of the time. A two-sided McNemar p
+    # would be tiny; the scan's question (is the part better than the majority?) answers p = 1.
+    train, test = hypothesis_cue_pairs(240, 1), hypothesis_cue_pairs(90, 2)
+    moved = AuditInputs(test.row_ids, test.texts, (test.ranks + 1) % 3, SPACE, test.text_pairs)
+    row = {row["part"]: row for row in partial_input_baselines(train, moved)}["text_pair"]
+    assert row["accuracy"] == 0.0 and row["majority_accuracy"] > 0.2
+    assert row["p_value"] == 1.0
+    wrong = round(row["majority_accuracy"] * 90)
+    assert (
+        f"not above; one-sided exact McNemar p = 1 (0 of {wrong} discordant rows right only "
+        "with the part; binomial, greater than half)" in row["detail"]
+    )
+
+
 def test_rows_sharing_a_premise_stay_in_one_fold() -> None:
     # MultiNLI's design: each premise once per label. Split across folds, a premise-only model
     # would learn the two other labels of the premise and be wrong on nearly every row.

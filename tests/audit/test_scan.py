@@ -7,13 +7,15 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from shortcutlab.audit.features import FeatureConfig
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.output import write_audit
-from shortcutlab.audit.run import run_audit
+from shortcutlab.audit.run import MeasureConfig, run_audit
 from shortcutlab.audit.scan import ScanConfig
+from shortcutlab.errors import DataError
 from tests.audit.tables import planted, planted_pairs, table
 
 SCAN = ScanConfig(features=FeatureConfig(surface=False))
@@ -106,3 +108,38 @@ def test_pairs_find_the_hypothesis_cue_under_its_part_and_the_hypothesis_only_ba
     assert "above" in alone["detail"] and alone["label"] == alone["lift"] == ""
     premise_only = _row(rows, "text alone")
     assert premise_only["p_value"] and premise_only["significant"] == "False"
+
+
+def test_a_word_that_mainly_lowers_a_label_says_so_in_its_detail(tmp_path):
+    # "zebra" on 2 % of the 'a' rows and 30 % of the 'b' and 'c' rows: its largest lift is a
+    # small rise of 'b' or 'c'; what it mainly does is lower 'a'.
+    texts, labels = planted(900, seed=4, cues={}, shares={"a": 1 / 3, "b": 1 / 3, "c": 1 / 3})
+    rng = np.random.default_rng(9)
+    hit = rng.random(900) < np.where(np.array(labels) == "a", 0.02, 0.3)
+    texts = [f"{text} zebra" if h else text for text, h in zip(texts, hit, strict=True)]
+    zebra = _row(_audit_rows(tmp_path / "out", table(texts, labels)), "zebra")
+    with_cue = [label for label, h in zip(labels, hit, strict=True) if h]
+    lift_a = (with_cue.count("a") / len(with_cue)) / (labels.count("a") / len(labels))
+    assert zebra["label"] in ("b", "c") and zebra["significant"] == "True"
+    assert zebra["detail"] == (
+        f"same rows as frequent-words has 'zebra'; mainly lowers a (lift {lift_a:.2f})"
+    )
+    # With two labels, lowering one is raising the other (the label column): no note.
+    texts, labels = planted(600, seed=1, cues={"zebra": "pos"})
+    rows = _audit_rows(tmp_path / "two", table(texts, labels, space=LABELS))
+    assert _row(rows, "zebra")["detail"] == "same rows as frequent-words has 'zebra'"
+
+
+def test_too_few_rows_after_the_hold_out_says_the_hold_out_took_them():
+    # 11 rows of 'rare' in the table; the 20 % hold-out leaves 9 for the scan.
+    texts, labels = planted(200, seed=3, cues={})
+    texts += [f"rare row {i}" for i in range(11)]
+    labels += ["rare"] * 11
+    measure = MeasureConfig(model="tfidf-logreg", holdout=0.2)
+    message = (
+        r"Too few training rows per label for any test after holding out 20 % of the rows to "
+        r"measure the model: 'rare' has 9; .* lower --holdout or give a --test table\.$"
+    )
+    with pytest.raises(DataError, match=message):
+        run_audit(table(texts, labels), scan_config=SCAN, measure=measure)
+    run_audit(table(texts, labels), scan_config=SCAN)  # without a hold-out the 11 rows do

@@ -1,11 +1,12 @@
-"""Each indicator tested against each label: does the label occur with it more often than its prior?
+"""Each indicator tested against the labels: is the label mix of its rows that of the other rows?
 
-For indicator ``f`` (support ``n`` rows) and label ``y`` (prior share ``π``), ``k`` rows with the
-indicator carry the label. Under "the indicator says nothing about the label" ``k ~ Bin(n, π)``;
-the one-sided exact binomial test asks whether ``k`` is this large by chance. Lift ``k / (n π)``
-is the effect size, and ``-log10 p`` (from the log survival function, finite where ``p``
-underflows to 0) ranks candidates by the strength of the evidence. Gururangan et al. (2018, section
-3) rank hypothesis words by PMI with each label the same way.
+For indicator ``f`` on ``n`` of ``N`` rows, the 2×K table of (rows with ``f``, rows without) ×
+label gets the likelihood-ratio (G) test of independence, chi-squared with K - 1 degrees of
+freedom, and ``-log10 p`` (from the log survival function, finite where ``p`` underflows to 0)
+ranks candidates by the strength of the evidence. The effect size is reported for the label the
+indicator raises most: with ``k`` of its rows carrying a label of prior share ``π`` (over all
+rows), lift ``k / (n π)`` and PMI ``log2`` lift, as Gururangan et al. (2018, section 3) rank
+hypothesis words by PMI with each label.
 
 Every function works on whole arrays: one sparse product counts all F×K (feature, label) pairs.
 """
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
-from scipy.stats import binom, chi2, chi2_contingency, norm
+from scipy.stats import chi2, chi2_contingency, norm
 from sklearn.metrics import mutual_info_score
 
 from shortcutlab.errors import ConfigError
@@ -28,103 +29,59 @@ CORRECTIONS = ("bh", "holm")
 _LN10 = np.log(10.0)
 
 
-def label_association(
-    matrix: sp.spmatrix,
-    ranks: np.ndarray,
-    n_classes: int,
-    *,
-    prior: np.ndarray | None = None,
-) -> dict[str, np.ndarray]:
-    """One entry per (feature, label) pair, feature-major (``F*K`` long arrays).
-
-    Keys: ``feature``, ``label`` (indices), ``support`` (rows with the feature), ``label_count``,
-    ``p_label`` (label_count / support), ``prior``, ``lift``, ``pmi`` (log2 lift; ``-inf`` where
-    the count is 0), ``p_value`` (exact binomial, greater) and ``evidence`` (-log10 p, finite).
-    ``prior`` defaults to the label shares of ``ranks``; features without rows get p = 1 and
-    NaN ratios.
-
-    Examples:
-        >>> m = sp.csr_matrix(np.array([[1], [1], [1], [0], [0], [0]]))
-        >>> result = label_association(m, np.array([1, 1, 1, 0, 0, 1]), 2)
-        >>> result["label_count"].tolist(), result["lift"].round(2).tolist()
-        ([0, 3], [0.0, 1.5])
-        >>> round(float(result["p_value"][1]), 3)  # (4/6) ** 3
-        0.296
-    """
-    ranks = np.asarray(ranks, dtype=np.int64)
-    n_rows = len(ranks)
-    indicators = sp.csr_matrix(matrix, dtype=np.float64)
-    indicators.data[:] = 1.0
-    one_hot = sp.csr_matrix(
-        (np.ones(n_rows), (np.arange(n_rows), ranks)), shape=(n_rows, n_classes)
-    )
-    counts = np.asarray((indicators.T @ one_hot).todense(), dtype=np.int64)  # (F, K)
-    support = np.asarray(indicators.sum(axis=0), dtype=np.int64).ravel()
-    if prior is None:
-        prior = np.bincount(ranks, minlength=n_classes) / max(n_rows, 1)
-    prior = np.asarray(prior, dtype=np.float64)
-    n_features = counts.shape[0]
-    k = counts.ravel()
-    n = np.repeat(support, n_classes)
-    pi = np.tile(prior, n_features)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_label = np.where(n > 0, k / np.maximum(n, 1), np.nan)
-        lift = p_label / pi
-        pmi = np.log2(lift)
-    p_value, evidence = binomial_greater(k, n, pi)
-    return {
-        "feature": np.repeat(np.arange(n_features), n_classes),
-        "label": np.tile(np.arange(n_classes), n_features),
-        "support": n,
-        "label_count": k,
-        "p_label": p_label,
-        "prior": pi,
-        "lift": lift,
-        "pmi": pmi,
-        "p_value": p_value,
-        "evidence": evidence,
-    }
-
-
 def feature_association(
-    matrix: sp.spmatrix,
-    ranks: np.ndarray,
-    n_classes: int,
-    *,
-    prior: np.ndarray | None = None,
+    matrix: sp.spmatrix, ranks: np.ndarray, n_classes: int
 ) -> dict[str, np.ndarray]:
-    """One entry per feature: does its label distribution depart from the label prior?
+    """One entry per feature: does the label distribution of its rows differ from the other rows'?
 
-    The multinomial test of a feature's label counts against the prior (Gardner et al. 2021,
-    section 3, test one feature's p(y | x) against what an uninformative feature would give) as
-    a likelihood-ratio (G) test, chi-squared with K - 1 degrees of freedom. A cue injected with
-    graded rates across labels (0.2 / 0.4 / 0.6 / 0.8) departs from the prior in every label at
-    once; one test over the whole distribution counts all of it, where a test per label splits it.
-    ``label`` is the label the feature raises most (largest lift; the lowest rank on ties) and
-    ``label_count``, ``p_label``, ``prior``, ``lift`` and ``pmi`` are that label's. ``evidence`` is
-    -log10 p from the log survival function, finite where p underflows. ``counts`` is (F, K).
+    Gardner et al. (2021, section 3) test one feature's p(y | x) against what an uninformative
+    feature would give; here as the likelihood-ratio (G) test of independence on the 2×K table
+    (rows with the feature × label, rows without × label), chi-squared with K - 1 degrees of
+    freedom. Against the rows without the feature, not the prior of all rows: the prior holds the
+    feature's own rows, which shrinks G by about (1 - n/N) (a feature on 90 % of the rows could
+    never reject). A cue injected with graded rates across labels (0.2 / 0.4 / 0.6 / 0.8) departs
+    in every label at once; one test over the whole distribution counts all of it.
+
+    ``label`` is the label the feature raises most (largest lift; the lowest rank on ties), and
+    ``label_count``, ``p_label``, ``prior``, ``lift`` and ``pmi`` are that label's, measured
+    against the label shares of ALL rows (``lift = p_label / prior``). ``main_label`` is the label
+    whose column adds most to G and ``main_lift`` its lift: a feature that mostly lowers a label
+    has ``main_lift`` < 1. ``evidence`` is -log10 p, finite where p underflows. ``counts`` is
+    (F, K).
 
     Examples:
         >>> m = sp.csr_matrix(np.array([[1]] * 30 + [[0]] * 30))
         >>> ranks = np.array([1] * 25 + [0] * 5 + [0] * 25 + [1] * 5)
         >>> result = feature_association(m, ranks, 2)
-        >>> int(result["label"][0]), round(float(result["lift"][0]), 2), bool(result["p_value"][0] < 1e-3)
-        (1, 1.67, True)
+        >>> int(result["label"][0]), round(float(result["lift"][0]), 2)
+        (1, 1.67)
+        >>> round(float(result["statistic"][0]), 1)  # 2 (50 ln(25/15) + 10 ln(5/15)), E = 15 per cell
+        29.1
     """
-    pairs = label_association(matrix, ranks, n_classes, prior=prior)
-    counts = pairs["label_count"].reshape(-1, n_classes)
-    support = pairs["support"].reshape(-1, n_classes)[:, 0]
-    shares = pairs["prior"][:n_classes] if len(counts) else np.zeros(n_classes)
-    expected = support[:, None] * shares[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(counts > 0, counts * np.log(counts / expected), 0.0)
-        lift = np.where(expected > 0, counts / expected, np.nan)
-    statistic = 2 * terms.sum(axis=1)
+    ranks = np.asarray(ranks, dtype=np.int64)
+    counts, support = label_counts(matrix, ranks, n_classes)
+    n_rows = len(ranks)
+    totals = np.bincount(ranks, minlength=n_classes).astype(np.float64)
+    shares = totals / max(n_rows, 1)
+    without = totals[None, :] - counts
+    # Expected counts under independence: each row's size times the label shares of all rows.
+    expected_with = support[:, None] * shares[None, :]
+    expected_without = (n_rows - support)[:, None] * shares[None, :]
+    # Per label, its column's part of G: 2 * sum O ln(O / E) over its two cells (>= 0, a
+    # Kullback-Leibler divergence of the column's split times its size).
+    by_label = 2 * (
+        _o_log_o_over_e(counts, expected_with) + _o_log_o_over_e(without, expected_without)
+    )
+    statistic = np.maximum(by_label.sum(axis=1), 0.0)
     degrees = max(n_classes - 1, 1)
-    p_value = np.where(support > 0, chi2.sf(statistic, degrees), 1.0)
-    evidence = np.where(support > 0, chi2_evidence(statistic, degrees), 0.0)
-    label = np.argmax(np.nan_to_num(lift, nan=-1.0), axis=1) if len(counts) else np.zeros(0, int)
+    tested = (support > 0) & (support < n_rows)
+    p_value = np.where(tested, chi2.sf(statistic, degrees), 1.0)
+    evidence = np.where(tested, chi2_evidence(statistic, degrees), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lift = np.where(expected_with > 0, counts / expected_with, np.nan)
     rows = np.arange(len(counts))
+    label = np.argmax(np.nan_to_num(lift, nan=-1.0), axis=1) if len(counts) else np.zeros(0, int)
+    main_label = np.argmax(by_label, axis=1) if len(counts) else np.zeros(0, int)
     chosen_lift = lift[rows, label]
     with np.errstate(divide="ignore", invalid="ignore"):
         pmi = np.log2(chosen_lift)
@@ -137,11 +94,43 @@ def feature_association(
         "prior": shares[label],
         "lift": chosen_lift,
         "pmi": pmi,
+        "main_label": main_label,
+        "main_lift": lift[rows, main_label],
         "statistic": statistic,
         "p_value": np.minimum(p_value, 1.0),
         "evidence": np.maximum(evidence, 0.0) + 0.0,
         "counts": counts,
     }
+
+
+def label_counts(
+    matrix: sp.spmatrix, ranks: np.ndarray, n_classes: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(F, K) rows with each feature and each label, and (F,) rows with each feature: one sparse
+    product over all pairs (a stored zero counts as present, as every indicator stores ones).
+
+    Examples:
+        >>> m = sp.csr_matrix(np.array([[1, 0], [1, 1], [0, 1]]))
+        >>> counts, support = label_counts(m, np.array([0, 1, 1]), 2)
+        >>> counts.tolist(), support.tolist()
+        ([[1, 1], [0, 2]], [2, 2])
+    """
+    ranks = np.asarray(ranks, dtype=np.int64)
+    n_rows = len(ranks)
+    indicators = sp.csr_matrix(matrix, dtype=np.float64)
+    indicators.data[:] = 1.0
+    one_hot = sp.csr_matrix(
+        (np.ones(n_rows), (np.arange(n_rows), ranks)), shape=(n_rows, n_classes)
+    )
+    counts = np.asarray((indicators.T @ one_hot).todense(), dtype=np.int64)
+    support = np.asarray(indicators.sum(axis=0), dtype=np.int64).ravel()
+    return counts, support
+
+
+def _o_log_o_over_e(observed: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """O ln(O / E) per cell, 0 where O is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(observed > 0, observed * np.log(observed / expected), 0.0)
 
 
 def chi2_evidence(statistic: np.ndarray, degrees: int) -> np.ndarray:
@@ -163,36 +152,6 @@ def chi2_evidence(statistic: np.ndarray, degrees: int) -> np.ndarray:
         s, z = degrees / 2, statistic[lost] / 2
         logs[lost] = (s - 1) * np.log(z) - z - gammaln(s)
     return -np.minimum(logs, 0.0) / _LN10 + 0.0
-
-
-def binomial_greater(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """P(X >= k) for X ~ Bin(n, p), and -log10 of it that stays finite where P underflows.
-
-    Where ``logsf`` underflows, the tail is bounded by its first term: for k above the mean the
-    ratio r of successive terms is below 1 and decreasing, so pmf(k) <= P(X >= k) <= pmf(k)/(1-r);
-    the upper end is used (its error is at most -log10(1-r)).
-
-    Examples:
-        >>> p, e = binomial_greater(np.array([2000]), np.array([2000]), np.array([0.1]))
-        >>> float(p[0]), round(float(e[0]), 1)
-        (0.0, 2000.0)
-    """
-    k = np.asarray(k, dtype=np.int64)
-    n = np.asarray(n, dtype=np.int64)
-    p = np.asarray(p, dtype=np.float64)
-    p_value = np.ones(len(k))
-    log_tail = np.zeros(len(k))
-    tested = (k > 0) & (n > 0)
-    kt, nt, pt = k[tested], n[tested], p[tested]
-    p_value[tested] = binom.sf(kt - 1, nt, pt)
-    logs = binom.logsf(kt - 1, nt, pt)
-    lost = ~np.isfinite(logs)
-    if lost.any():
-        kl, nl, pl = kt[lost], nt[lost], pt[lost]
-        ratio = (nl - kl) / (kl + 1) * pl / (1 - pl)
-        logs[lost] = binom.logpmf(kl, nl, pl) - np.log1p(-np.minimum(ratio, 1 - 1e-12))
-    log_tail[tested] = np.minimum(logs, 0.0)
-    return np.minimum(p_value, 1.0), -log_tail / _LN10 + 0.0
 
 
 def adjust_p(p_values: np.ndarray, method: str = "bh") -> np.ndarray:

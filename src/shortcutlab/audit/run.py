@@ -7,7 +7,7 @@ reads only the rest, so no row that ranks a candidate also measures it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,6 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from shortcutlab.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
-from shortcutlab.audit.features import FeatureConfig
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.lexicons import packaged_lexicons
 from shortcutlab.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
@@ -143,11 +142,14 @@ def run_audit(
     scan_config.check()
     if measure is not None:
         measure.check()
+    # On the user's rows first (counts as the file shows them, and before a label too rare to
+    # stratify fails the split), then on the rows the scan reads.
     check_label_counts(train)
     evaluation, evaluated_on = test, "test"
     scanned = train
     if measure is not None and test is None:
         scanned, evaluation = holdout_split(train, measure.holdout, scan_config.seed)
+        check_label_counts(scanned, held_out=measure.holdout)
         evaluated_on = (
             f"a stratified held-out {measure.holdout:.0%} of the data (seed {scan_config.seed})"
         )
@@ -346,16 +348,10 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def with_features(config: FeatureConfig | None = None, **options: Any) -> FeatureConfig:
-    """A :class:`FeatureConfig` with ``options`` replaced (the CLI's flags)."""
-    return replace(config or FeatureConfig(), **{k: v for k, v in options.items() if v is not None})
-
-
 __all__ = [
     "AuditResult",
     "MeasureConfig",
     "holdout_split",
     "load_inputs",
     "run_audit",
-    "with_features",
 ]

@@ -1,13 +1,15 @@
 """The scan: every candidate of a data set, tested, corrected and ranked in one tidy table.
 
 Indicator candidates (tokens, n-grams, attributes, surface properties, lexicons, metadata values)
-are tested one feature at a time: its label distribution against the label prior (the
-"competency problems" test of Gardner et al. 2021, section 3, as a multinomial likelihood-ratio
-test); a candidate's label is the one it raises most. Partial-input baselines add one test per
-part of a pair. Indicators with exactly the same rows (a word and the frequent-words value of the
-same word) are one candidate, listed under the first kind, the others named in its detail. One correction (Benjamini–Hochberg by default, or Holm) runs over every
-test of the scan, so "significant" means the same thing for every kind. Leakage findings are
-counts, not tests: they get no p-value and no rank.
+are tested one feature at a time: the label mix of its rows against the other rows' (the
+"competency problems" test of Gardner et al. 2021, section 3, as a likelihood-ratio test of
+independence on the 2×K table); a candidate's label is the one it raises most, and its detail
+says when it mainly lowers another. Partial-input baselines add one test per part of a pair (one-
+sided: above the majority label). Indicators with exactly the same rows (a word and the
+frequent-words value of the same word) are one candidate, listed under the first kind, the others
+named in its detail. One correction (Benjamini–Hochberg by default, or Holm) runs over every test
+of the scan, so "significant" means the same thing for every kind. Leakage findings are counts,
+not tests: they get no p-value and no rank.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.audit.association import (
+    CORRECTIONS,
     adjust_p,
     association_drift,
     column_association,
@@ -32,9 +35,8 @@ from shortcutlab.audit.partial_input import partial_input_baselines
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.registry import check_choice
 
-CORRECTIONS = ("bh", "holm")
-#: Training rows every label needs before any of its tests can reject (an exact binomial test on
-#: fewer rows cannot reach p < 0.05 after correction over even a handful of tests).
+#: Training rows every label needs before its tests mean anything (the chi-squared reference of
+#: the G-test is poor where a label's expected counts are tiny).
 MIN_ROWS_PER_LABEL = 10
 
 
@@ -85,8 +87,13 @@ class ScanResult:
         return self.candidates[self.candidates["significant"].fillna(False).astype(bool)]
 
 
-def check_label_counts(inputs: AuditInputs, *, role: str = "training") -> None:
-    """Refuse data where a label has too few rows for any test (the message says the minimum)."""
+def check_label_counts(
+    inputs: AuditInputs, *, role: str = "training", held_out: float | None = None
+) -> None:
+    """Refuse data where a label has too few rows for any test (the message says the minimum).
+
+    ``held_out``: the share of the user's rows set aside before ``inputs`` (the message says so,
+    since its counts are then not the ones the file shows)."""
     counts = np.bincount(inputs.ranks, minlength=len(inputs.labels))
     scarce = [
         (v, int(c))
@@ -95,9 +102,14 @@ def check_label_counts(inputs: AuditInputs, *, role: str = "training") -> None:
     ]
     if scarce:
         listed = ", ".join(f"{value!r} has {count}" for value, count in scarce)
+        after, fix = "", "Add rows or drop the label."
+        if held_out is not None:
+            share = round(held_out * 100, 1)
+            after = f" after holding out {share:g} % of the rows to measure the model"
+            fix = "Add rows, drop the label, lower --holdout or give a --test table."
         raise DataError(
-            f"Too few {role} rows per label for any test: {listed}; an audit needs at least "
-            f"{MIN_ROWS_PER_LABEL} rows of every label. Add rows or drop the label."
+            f"Too few {role} rows per label for any test{after}: {listed}; an audit needs at "
+            f"least {MIN_ROWS_PER_LABEL} rows of every label. {fix}"
         )
 
 
@@ -113,7 +125,7 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
     partial = partial_input_baselines(
         train, test, model=config.partial_input_model, seed=config.seed, folds=config.folds
     )
-    # One family: every indicator-label test and every partial-input test.
+    # One family: every indicator test and every partial-input test.
     p_all = np.concatenate([stats["p_value"][kept], [row["p_value"] for row in partial]])
     adjusted_all = adjust_p(p_all, config.correction) if len(p_all) else p_all
     n_indicator = len(kept)
@@ -200,7 +212,10 @@ def _indicator_rows(
             "significant": stats["p_adjusted"][kept] < alpha,
             "evidence": stats["evidence"][kept],
             "association": _column_strengths(features, kept, train),
-            "detail": [_same_rows_detail(features, same_rows.get(int(j), [])) for j in kept],
+            "detail": [
+                _indicator_detail(features, same_rows.get(int(j), []), stats, int(j), train)
+                for j in kept
+            ],
             "key": [features.keys[j] for j in kept],
             "feature": kept,
             "label_rank": label,
@@ -208,10 +223,24 @@ def _indicator_rows(
     )
 
 
-def _same_rows_detail(features: FeatureSet, others: list[int]) -> str | None:
-    if not others:
-        return None
-    return "same rows as " + ", ".join(features.names[j] for j in others)
+def _indicator_detail(
+    features: FeatureSet,
+    others: list[int],
+    stats: dict[str, np.ndarray],
+    j: int,
+    train: AuditInputs,
+) -> str | None:
+    """The features with the same rows, and the label the candidate mainly lowers when the label
+    that adds most to its G is one it lowers (its ``label``, the largest lift, then names a label
+    it may barely raise). Not with two labels: lowering one is raising the other, its ``label``."""
+    parts = []
+    if others:
+        parts.append("same rows as " + ", ".join(features.names[k] for k in others))
+    main_lift = float(stats["main_lift"][j])
+    if main_lift < 1 and len(train.labels) > 2:
+        lowered = train.labels.values[int(stats["main_label"][j])]
+        parts.append(f"mainly lowers {lowered} (lift {main_lift:.2f})")
+    return "; ".join(parts) or None
 
 
 def _column_strengths(
@@ -296,7 +325,8 @@ def _partial_row(row: dict[str, Any], adjusted: float, alpha: float) -> dict[str
         "support": row["rows"],
         "p_value": row["p_value"],
         "p_adjusted": adjusted,
-        "significant": bool(adjusted < alpha) and row["accuracy"] > row["majority_accuracy"],
+        # One-sided p: below alpha (< 0.5) only where the part alone is right more often.
+        "significant": bool(adjusted < alpha),
         "evidence": evidence,
         "detail": row["detail"],
         "key": f"partial-input:{row['part']}",
