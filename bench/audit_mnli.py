@@ -3,7 +3,7 @@
 1. Negation words in the hypothesis ("not", "no", "never", "nothing") are contradiction cues: each
    `text_pair: WORD` token's rank, label, lift and Benjamini–Hochberg-adjusted p in the scan.
 2. A hypothesis-only classifier beats the majority label: the partial-input rows (`text alone`,
-   `text_pair alone`; grouped 5-fold cross-validation, exact McNemar against the majority).
+   `text_pair alone`; grouped 5-fold cross-validation, one-sided exact McNemar against the majority).
 
 Run through the Python API (`load_inputs`, `run_audit`) with the CLI's defaults.
 

@@ -43,7 +43,7 @@ SCAN_COLUMNS = (
     "prior",  # the label's share of all training rows
     "lift",  # p_label_given_candidate / prior (effect size)
     "pmi",  # log2(lift)
-    "p_value",  # one-sided exact binomial test: label_count ~ Bin(support, prior), greater
+    "p_value",  # G-test of independence, the 2×K table with/without the indicator × label
     "p_adjusted",  # over every candidate tested (Benjamini–Hochberg or Holm)
     "significant",  # p_adjusted < alpha
     "evidence",  # -log10 p_value from the log survival function (finite where p underflows)

@@ -240,6 +240,10 @@ def _attribute_block(
     values = attribute.possible_values()
     if values is None:
         values = sorted({v for v in train_values.tolist() if v is not None})
+    if len(values) == 2 and not any(v is None for v in train_values.tolist()):
+        # A two-valued attribute every row has (with / without negation): the second value is the
+        # first's complement, the same 2×K table and test, so it is one candidate, not two.
+        values = values[:1]
     columns = np.array(values, dtype=object)[None, :]
 
     def build(inputs: AuditInputs) -> np.ndarray:

@@ -202,7 +202,7 @@ def _partial_input_table(baselines: Sequence[Mapping[str, Any]]) -> Table:
                 ),
                 "majority accuracy": _number(b.get("majority_accuracy"), 3),
                 "majority label": _optional(b.get("majority_label")),
-                "p (McNemar)": p_text(b.get("p_value")),
+                "p (one-sided McNemar)": p_text(b.get("p_value")),
             }
             for b in baselines
         ],
@@ -213,8 +213,8 @@ def _partial_input_table(baselines: Sequence[Mapping[str, Any]]) -> Table:
         title="One part of the pair alone against the majority label",
         frame=frame,
         notes=[
-            "Accuracy with its Wilson 95 % interval; p: exact McNemar test of paired correctness "
-            "against always predicting the majority label (Gururangan et al. 2018's "
+            "Accuracy with its Wilson 95 % interval; p: one-sided exact McNemar test of paired "
+            "correctness against always predicting the majority label (Gururangan et al. 2018's "
             "hypothesis-only baseline)."
         ],
     )
