@@ -107,7 +107,8 @@ def test_malformed_files_are_config_errors(tmp_path, content, message):
 
 def test_a_name_that_is_neither_a_file_nor_a_packaged_list_is_a_config_error(tmp_path):
     with pytest.raises(
-        ConfigError, match=r"neither a file nor a packaged list \(reviews-aspects, reviews-products, rotten-tomatoes"
+        ConfigError,
+        match=r"neither a file nor a packaged list \(reviews-aspects, reviews-products, rotten-tomatoes",
     ):
         load_categories(str(tmp_path / "missing.yaml"), "sentence-concept")
     with pytest.raises(ConfigError, match="sentence-concept needs the 'categories' option"):
