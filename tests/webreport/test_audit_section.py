@@ -259,7 +259,10 @@ def test_overview_leakage_and_partial_input_come_from_the_json(page):
     assert "exact duplicates: 3 test rows repeat a training text; 1 has another label" in html
     baseline = _rows(parsed, "audit-partial-input")["text_pair alone"]
     assert baseline["accuracy [95 %]"] == "0.520 [0.480, 0.560]"
-    assert (baseline["majority label"], baseline["p (one-sided McNemar)"]) == ("contradiction", "2e-09")
+    assert (baseline["majority label"], baseline["p (one-sided McNemar)"]) == (
+        "contradiction",
+        "2e-09",
+    )
 
 
 def test_example_rows_are_escaped_with_the_candidate_marked(page):
