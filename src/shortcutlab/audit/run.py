@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from shortcutlab.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.audit.inputs import AuditInputs
 from shortcutlab.audit.lexicons import packaged_lexicons
 from shortcutlab.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
@@ -25,8 +25,6 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.errors import ConfigError, DataError
 
-#: Kinds a model is measured on: an indicator and a label (not partial-input or leakage rows).
-MEASURED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata")
 EXAMPLES_PER_CANDIDATE = 5
 
 
@@ -182,7 +180,7 @@ def _measure(
     table: pd.DataFrame,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     chosen = table[
-        table["significant"].fillna(False).astype(bool) & table["kind"].isin(MEASURED_KINDS)
+        table["significant"].fillna(False).astype(bool) & table["kind"].isin(INDICATOR_KINDS)
     ]
     chosen = chosen.head(config.top)
     features = result.plan.transform(evaluation)
@@ -224,7 +222,7 @@ def _measure(
 
 def _examples(result: ScanResult, train: AuditInputs, row: Any, seed: int) -> list[dict[str, Any]]:
     """Up to five training rows with the candidate and its label; the phrase's spans marked."""
-    if row.kind not in MEASURED_KINDS or pd.isna(row.label_rank):
+    if row.kind not in INDICATOR_KINDS or pd.isna(row.label_rank):
         return []
     fires = result.train_features.column(row.key) & (train.ranks == int(row.label_rank))
     rows = np.flatnonzero(fires)
