@@ -26,7 +26,7 @@ KINDS = (
     "partial-input",  # one part of a pair alone predicts the label (a hypothesis-only baseline)
     "leakage",  # duplicates between train and test, and label conflicts among duplicates
 )
-#: Kinds whose candidates are an indicator and a label (tested against the label prior).
+#: Kinds whose candidates are an indicator and a label (its rows against the others, by label).
 INDICATOR_KINDS = KINDS[:6]
 
 #: Columns of ``audit.csv``, one row per candidate, in this order. Values that a kind has no

@@ -57,8 +57,8 @@ def print_audit(console: Console, record: dict[str, Any], *, top: int) -> None:
     method = {"bh": "Benjamini–Hochberg", "holm": "Holm"}[correction["method"]]
     console.print(
         f"* significant: {method}-adjusted p < {correction['alpha']} over all "
-        f"{correction['tests']:,} tests of this scan (each indicator's label distribution "
-        "against the label prior, a likelihood-ratio test, and the partial-input baselines); "
+        f"{correction['tests']:,} tests of this scan (each indicator's rows against the others by "
+        "label, a likelihood-ratio test of independence, and the partial-input baselines); "
         "label: the one the candidate raises most, lift = p(label | candidate) / p(label). "
         f"{record['significant_total']:,} of {record['candidates_total']:,} candidates are significant.",
         markup=False,

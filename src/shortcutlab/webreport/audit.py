@@ -157,8 +157,9 @@ def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]])
     ).set_index("rank")
     notes = [
         "label: the one the candidate raises most; lift: P(label | candidate) / P(label) on the "
-        "training rows; p: the candidate's label distribution against the label prior "
-        "(likelihood-ratio test, K − 1 degrees of freedom); * adjusted p < alpha "
+        "training rows; p: the label distribution of the rows with the candidate against the "
+        "rows without it (likelihood-ratio test of independence, K − 1 degrees of freedom); "
+        "* adjusted p < alpha "
         f"({_plain(alpha)}) over every test of the scan.",
         "drift p: the candidate's odds ratio with its label in train against test (a different "
         "label mix alone is not drift); model Δ: within each gold label, accuracy on rows where "
