@@ -164,7 +164,7 @@ def run_audit(
     measurement = None
     if measure is not None and predictor is not None and evaluation is not None:
         table, measurement = _measure(
-            result, predictor, evaluation, measure, scan_config.seed, table
+            result, predictor, evaluation, test, measure, scan_config.seed, table
         )
         measurement["evaluated_on"] = evaluated_on
     record = _record(result, scanned, test, table, measurement, top, sources or {})
@@ -175,6 +175,7 @@ def _measure(
     result: ScanResult,
     predictor: Predictor,
     evaluation: AuditInputs,
+    test: AuditInputs | None,
     config: MeasureConfig,
     seed: int,
     table: pd.DataFrame,
@@ -183,7 +184,8 @@ def _measure(
         table["significant"].fillna(False).astype(bool) & table["kind"].isin(INDICATOR_KINDS)
     ]
     chosen = chosen.head(config.top)
-    features = result.plan.transform(evaluation)
+    # The scan already built the test table's indicators; a held-out share is new to the plan.
+    features = result.test_features if evaluation is test else result.plan.transform(evaluation)
     specs = [
         MeasureSpec(
             key=row.key,
