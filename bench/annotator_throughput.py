@@ -27,8 +27,8 @@ import pandas as pd
 from shared_data import shared_file
 
 from shortcutlab.attributes import make_attribute
-from shortcutlab.llm.server import ChatServer
 from shortcutlab.serving.backends import project_backend
+from shortcutlab.serving.server import ChatServer
 
 DEFAULT_DATA = shared_file("SHORTCUTLAB_ROTTEN_TOMATOES", "rotten-tomatoes", "sentences.csv")
 LEVELS = {

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from shared_data import shared_file
 
-from shortcutlab.audit.run import load_inputs, run_audit
+from shortcutlab.families.audit.run import load_inputs, run_audit
 
 NEGATIONS = ("not", "no", "never", "nothing")
 LABELS = ("entailment", "neutral", "contradiction")

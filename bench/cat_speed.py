@@ -37,10 +37,10 @@ from shared_data import shared_file
 
 from shortcutlab.data.loading import load_table
 from shortcutlab.data.pairs import model_inputs
-from shortcutlab.experiments.cat import score_counterfactuals
-from shortcutlab.experiments.cell import predicted_labels
+from shortcutlab.engine.cell import predicted_labels
+from shortcutlab.families.cat.run import score_counterfactuals
 from shortcutlab.models import make_model
-from shortcutlab.splits.cat import counterfactual_donors
+from shortcutlab.shortcuts.counterfactuals import counterfactual_donors
 
 DEFAULT_DATA = shared_file("SHORTCUTLAB_MNLI", "mnli-dev-matched", "dev_matched.tsv")
 

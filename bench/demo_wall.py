@@ -22,7 +22,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
-from shortcutlab.splits import Benchmark
+from shortcutlab.data.benchmark import Benchmark
 
 
 def plain_baseline(demo_dir: Path, *, blas_threads: int | None) -> float:

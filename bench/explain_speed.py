@@ -26,13 +26,13 @@ import numpy as np
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
-from shortcutlab.attribution import TextExplainer, explain_rows, word_spans
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.pairs import model_inputs
+from shortcutlab.explain import TextExplainer, explain_rows, word_spans
+from shortcutlab.families.maze.build import build_maze_benchmark
+from shortcutlab.families.maze.cue_spans import frame_cue_spans
 from shortcutlab.models import make_model
 from shortcutlab.models.tiny import build_tiny_bert
-from shortcutlab.splits import build_maze_benchmark
-from shortcutlab.splits.cue_spans import frame_cue_spans
 
 try:
     from shared_data import shared_file

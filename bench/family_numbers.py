@@ -35,7 +35,17 @@ ROTTEN = shared_file("SHORTCUTLAB_ROTTEN_TOMATOES", "rotten-tomatoes", "sentence
 MNLI = shared_file("SHORTCUTLAB_MNLI", "mnli-dev-matched", "dev_matched.tsv")
 # The ``build`` sub-command of each family: `build maze` since issue 20, `build --family maze` before.
 BUILD = {family: ["build", family] for family in ("maze", "mps", "suite")}
-VOLATILE = ("seconds", "elapsed", "path", "version", "created", "started", "finished", "dir", "file")
+VOLATILE = (
+    "seconds",
+    "elapsed",
+    "path",
+    "version",
+    "created",
+    "started",
+    "finished",
+    "dir",
+    "file",
+)
 
 
 def shortcutlab(*args: str | Path, cwd: Path | None = None) -> str:
@@ -80,11 +90,36 @@ def collect(out: Path) -> None:
         "seeds: [0, 1]\nvary: data\nbootstrap: 300\nval_size: 100\n",
     )
     grid_results(maze, work / "maze-run", out, "maze-grid")
-    shortcutlab(*BUILD["maze"], "--train", train, "--test", test, "--shortcut", "single-term",
-                "--strength", "0.8", "--val-size", "100", "--seed", "0", "--out", work / "maze-st")
+    shortcutlab(
+        *BUILD["maze"],
+        "--train",
+        train,
+        "--test",
+        test,
+        "--shortcut",
+        "single-term",
+        "--strength",
+        "0.8",
+        "--val-size",
+        "100",
+        "--seed",
+        "0",
+        "--out",
+        work / "maze-st",
+    )
     built["maze-build"] = hashes(work / "maze-st")
-    shortcutlab("evaluate", work / "maze-st", "--seeds", "2", "--vary", "data", "--bootstrap",
-                "300", "--out", work / "maze-eval")
+    shortcutlab(
+        "evaluate",
+        work / "maze-st",
+        "--seeds",
+        "2",
+        "--vary",
+        "data",
+        "--bootstrap",
+        "300",
+        "--out",
+        work / "maze-eval",
+    )
     (out / "maze-evaluate.results.csv").write_text((work / "maze-eval/results.csv").read_text())
 
     mps = write_spec(
@@ -94,10 +129,14 @@ def collect(out: Path) -> None:
         "models: [{name: tfidf-svm}]\nmitigations: [erm, reweight]\nseeds: [0, 1]\nvary: data\n",
     )
     grid_results(mps, work / "mps-run", out, "mps-grid")
-    shortcutlab(*BUILD["mps"], "--train", ROTTEN, "--attribute", "negation", "--out", work / "mps-nbs")
+    shortcutlab(
+        *BUILD["mps"], "--train", ROTTEN, "--attribute", "negation", "--out", work / "mps-nbs"
+    )
     built["mps-build"] = hashes(work / "mps-nbs")
 
-    frame = pd.read_csv(MNLI, sep="\t").rename(columns={"premise": "text", "hypothesis": "text_pair"})
+    frame = pd.read_csv(MNLI, sep="\t").rename(
+        columns={"premise": "text", "hypothesis": "text_pair"}
+    )
     mnli_train, mnli_test = split_by_premise(frame, 7000, 0)
     mnli_train.to_csv(work / "mnli-train.csv", index=False)
     mnli_test.to_csv(work / "mnli-test.csv", index=False)
@@ -109,16 +148,48 @@ def collect(out: Path) -> None:
         "cat: {k: 5, default_label: nli3, augment: [false, true]}\n",
     )
     grid_results(cat, work / "cat-run", out, "cat-grid")
-    shortcutlab("cat", "--train", work / "mnli-train.csv", "--test", work / "mnli-test.csv",
-                "--text-pair-col", "text_pair", "--k", "5", "--out", work / "cat-one")
+    shortcutlab(
+        "cat",
+        "--train",
+        work / "mnli-train.csv",
+        "--test",
+        work / "mnli-test.csv",
+        "--text-pair-col",
+        "text_pair",
+        "--k",
+        "5",
+        "--out",
+        work / "cat-one",
+    )
     (out / "cat.results.json").write_text((work / "cat-one/results.json").read_text())
 
-    shortcutlab(*BUILD["suite"], "--train", work / "mnli-test.csv", "--text-pair-col", "text_pair",
-                "--sets", "standard,negation,position,lexical-overlap", "--size", "600",
-                "--out", work / "suite")
+    shortcutlab(
+        *BUILD["suite"],
+        "--train",
+        work / "mnli-test.csv",
+        "--text-pair-col",
+        "text_pair",
+        "--sets",
+        "standard,negation,position,lexical-overlap",
+        "--size",
+        "600",
+        "--out",
+        work / "suite",
+    )
     built["suite-build"] = hashes(work / "suite")
-    shortcutlab("suite", "evaluate", work / "suite", "--model", "tfidf-logreg", "--train",
-                work / "mnli-train.csv", "--text-pair-col", "text_pair", "--out", work / "suite-eval")
+    shortcutlab(
+        "suite",
+        "evaluate",
+        work / "suite",
+        "--model",
+        "tfidf-logreg",
+        "--train",
+        work / "mnli-train.csv",
+        "--text-pair-col",
+        "text_pair",
+        "--out",
+        work / "suite-eval",
+    )
     (out / "suite.results.json").write_text((work / "suite-eval/results.json").read_text())
 
     (out / "audit.json").write_text(
@@ -171,7 +242,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
-    parser.add_argument("--old-build", action="store_true", help="`build --family X` (before issue 20)")
+    parser.add_argument(
+        "--old-build", action="store_true", help="`build --family X` (before issue 20)"
+    )
     args = parser.parse_args()
     if args.old_build:
         BUILD.update({family: ["build", "--family", family] for family in BUILD})

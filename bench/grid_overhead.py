@@ -22,9 +22,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from threadpoolctl import threadpool_limits
 
-from shortcutlab.experiments.runner import run_experiment
-from shortcutlab.experiments.store import ResultStore
-from shortcutlab.splits import Benchmark
+from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.engine.store import ResultStore
+from shortcutlab.families import run_experiment
 
 
 def plain_fit_predict(folder: Path) -> float:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from shortcutlab.corpus import generate_reviews
 from shortcutlab.llm import ChatRequest, ChatResponse, make_client
-from shortcutlab.llm.server import ChatServer, FaultPlan
+from shortcutlab.serving.server import ChatServer, FaultPlan
 
 SYSTEM = "You rate product reviews. Answer with one number from 1 to 5."
 

@@ -34,11 +34,11 @@ from typing import Any
 
 from shared_data import shared_file
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError, ShortcutlabWarning
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
-from shortcutlab.splits.benchmark import Benchmark
 
 TRAIN = shared_file("SHORTCUTLAB_GOEMOTIONS", "goemotions-maze", "train.csv")
 TEST = TRAIN.with_name("test.csv")

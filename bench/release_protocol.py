@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from shortcutlab.splits import build_maze_benchmark
+from shortcutlab.families.maze.build import build_maze_benchmark
 
 FOLDERS = (("lambda1", 1.0), ("lambda2", 0.8), ("lambda3", 0.6))
 

@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # tests.browser: the test suite's headless chromium
 
-from shortcutlab.experiments.store import ResultStore  # noqa: E402
+from shortcutlab.engine.store import ResultStore  # noqa: E402
 
 DEFAULT_RUNS = [Path("/work/bench-runs/goemotions-45"), Path("/work/bench-runs/synthetic-1000")]
 NO_VALUE = "—"

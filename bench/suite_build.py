@@ -30,11 +30,11 @@ import pandas as pd
 from shared_data import shared_file
 
 from shortcutlab.data.loading import load_table
+from shortcutlab.families.suite.build import build_suite_benchmark
+from shortcutlab.families.suite.extended import paraphrase_overlap_set
+from shortcutlab.families.suite.hans import generate_heuristic_set
+from shortcutlab.families.suite.sets import negation_set, position_set, standard_set, style_set
 from shortcutlab.shortcuts.rewriters import make_rewriter
-from shortcutlab.splits.hans import generate_heuristic_set
-from shortcutlab.splits.suite import build_suite_benchmark
-from shortcutlab.splits.suite_extended import paraphrase_overlap_set
-from shortcutlab.splits.suite_sets import negation_set, position_set, standard_set, style_set
 
 DEFAULT_DATA = shared_file("SHORTCUTLAB_MNLI", "mnli-dev-matched", "dev_matched.tsv")
 NLI_SETS = "standard,negation,position,style,lexical-overlap,subsequence,constituent"

@@ -32,18 +32,20 @@ from typing import Any
 
 import numpy as np
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import ROW_ID
+from shortcutlab.engine.cell import predicted_labels, score, truths_and_pairing
+from shortcutlab.engine.run_folder import PendingWork, dataset_tables, drive_run, pending_work
+from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.worker import TaskOutcome, done_outcome
 from shortcutlab.errors import OutputExistsError
-from shortcutlab.experiments.cell import predicted_labels, score, truths_and_pairing
-from shortcutlab.experiments.grid import CellPlan, plan_grid
-from shortcutlab.experiments.run_folder import PendingWork, dataset_tables, drive_run, pending_work
+from shortcutlab.families import parse_spec
+from shortcutlab.families.maze.grid import CellPlan, plan_grid
 
 # The runner's own build-and-rows step (private): the folders and rows are exactly a run's.
-from shortcutlab.experiments.runner import _build_needed, describe, make_tasks
-from shortcutlab.experiments.spec import ExperimentSpec, parse_spec
-from shortcutlab.experiments.store import ResultStore
-from shortcutlab.experiments.worker import Task, TaskOutcome, done_outcome
-from shortcutlab.splits.benchmark import Benchmark
+from shortcutlab.families.maze.runner import _build_needed, describe, make_tasks
+from shortcutlab.families.maze.spec import ExperimentSpec
+from shortcutlab.families.maze.task import Task
 
 SHORTCUTS = ["single-term", "synonym", "category", "concept-occurrence", "concept-correlation"]
 STRENGTHS = [1.0, 0.8, 0.6, 0.4]

@@ -21,53 +21,53 @@ from shortcutlab._version import __version__
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabError, ShortcutlabWarning
 
 _LAZY = {
-    "Benchmark": "shortcutlab.splits",
-    "audit_dataset": "shortcutlab.audit.api",
-    "CatConfig": "shortcutlab.experiments.cat",
-    "EvaluationResult": "shortcutlab.experiments.evaluate",
+    "Benchmark": "shortcutlab.data.benchmark",
+    "audit_dataset": "shortcutlab.families.audit.api",
+    "CatConfig": "shortcutlab.families.cat.run",
+    "EvaluationResult": "shortcutlab.families.maze.evaluate",
     "LabelSpace": "shortcutlab.data",
     "MODELS": "shortcutlab.models",
     "SHORTCUTS": "shortcutlab.shortcuts",
     "TextClassifier": "shortcutlab.models",
-    "build_maze_benchmark": "shortcutlab.splits",
-    "build_mps_benchmark": "shortcutlab.splits",
-    "build_suite_benchmark": "shortcutlab.splits.suite",
-    "cat_augment": "shortcutlab.splits.cat",
-    "evaluate_benchmark": "shortcutlab.experiments.evaluate",
-    "evaluate_suite": "shortcutlab.experiments.suite_eval",
-    "explain": "shortcutlab.experiments.explain",
+    "build_maze_benchmark": "shortcutlab.families.maze.build",
+    "build_mps_benchmark": "shortcutlab.families.mps.build",
+    "build_suite_benchmark": "shortcutlab.families.suite.build",
+    "cat_augment": "shortcutlab.shortcuts.counterfactuals",
+    "evaluate_benchmark": "shortcutlab.families.maze.evaluate",
+    "evaluate_suite": "shortcutlab.families.suite.evaluate",
+    "explain": "shortcutlab.families.maze.explain",
     "generate_corpus": "shortcutlab.corpus",
-    "load_results": "shortcutlab.experiments.results",
-    "load_spec": "shortcutlab.experiments.spec",
+    "load_results": "shortcutlab.families",
+    "load_spec": "shortcutlab.families",
     "load_table": "shortcutlab.data",
     "make_model": "shortcutlab.models",
     "make_shortcut": "shortcutlab.shortcuts",
     "maze_table": "shortcutlab.reports",
-    "run_cat": "shortcutlab.experiments.cat",
-    "run_demo": "shortcutlab.webreport.demo",
-    "run_experiment": "shortcutlab.experiments.runner",
+    "run_cat": "shortcutlab.families.cat.run",
+    "run_demo": "shortcutlab.demo",
+    "run_experiment": "shortcutlab.families",
     "write_html_report": "shortcutlab.webreport.build",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from shortcutlab.audit.api import audit_dataset
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
-    from shortcutlab.experiments.cat import CatConfig, run_cat
-    from shortcutlab.experiments.evaluate import EvaluationResult, evaluate_benchmark
-    from shortcutlab.experiments.explain import explain
-    from shortcutlab.experiments.results import load_results
-    from shortcutlab.experiments.runner import run_experiment
-    from shortcutlab.experiments.spec import load_spec
-    from shortcutlab.experiments.suite_eval import evaluate_suite
+    from shortcutlab.data.benchmark import Benchmark
+    from shortcutlab.demo import run_demo
+    from shortcutlab.families import load_results, load_spec, run_experiment
+    from shortcutlab.families.audit.api import audit_dataset
+    from shortcutlab.families.cat.run import CatConfig, run_cat
+    from shortcutlab.families.maze.build import build_maze_benchmark
+    from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark
+    from shortcutlab.families.maze.explain import explain
+    from shortcutlab.families.mps.build import build_mps_benchmark
+    from shortcutlab.families.suite.build import build_suite_benchmark
+    from shortcutlab.families.suite.evaluate import evaluate_suite
     from shortcutlab.models import MODELS, TextClassifier, make_model
     from shortcutlab.reports import maze_table
     from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
-    from shortcutlab.splits import Benchmark, build_maze_benchmark, build_mps_benchmark
-    from shortcutlab.splits.cat import cat_augment
-    from shortcutlab.splits.suite import build_suite_benchmark
+    from shortcutlab.shortcuts.counterfactuals import cat_augment
     from shortcutlab.webreport.build import write_html_report
-    from shortcutlab.webreport.demo import run_demo
 
 
 def __getattr__(name: str) -> Any:

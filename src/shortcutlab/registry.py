@@ -1,8 +1,11 @@
-"""A small registry of named components (shortcuts, models, ...) with lazy entries.
+"""A small registry of named components (shortcuts, models, families, ...) with lazy entries.
 
 Entries are either objects or ``"module:attribute"`` strings imported on first use, so heavy
 backends (torch, transformers) cost nothing until asked for. Unknown names answer with the close
-matches and the full list.
+matches and the full list. Each entry may declare *capabilities* (reads pairs, needs torch, ...):
+facts about the component stated once, on its registry line, and readable without importing it
+(like scikit-learn's estimator tags). A registry names the capabilities it knows and their
+defaults, so a misspelt one is refused where it is declared.
 
 Examples:
     >>> colours = Registry("colour")
@@ -13,6 +16,11 @@ Examples:
     Traceback (most recent call last):
     ...
     shortcutlab.errors.UnknownComponentError: Unknown colour 'rde'. Did you mean 'red'? Known colours: red.
+    >>> paints = Registry("paint", capabilities={"glossy": False})
+    >>> paints.add("enamel", "enamel-entry", glossy=True)
+    >>> paints.add("chalk", "chalk-entry")
+    >>> paints.having("glossy"), paints.capabilities("chalk")
+    (['enamel'], {'glossy': False})
 """
 
 from __future__ import annotations
@@ -49,21 +57,48 @@ def close_matches(
 class Registry(Generic[T]):
     """Maps names to components; string entries ``"pkg.module:Name"`` are imported lazily."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, *, capabilities: Mapping[str, Any] | None = None) -> None:
         self.kind = kind
         self._entries: dict[str, T | str] = {}
+        self._defaults: dict[str, Any] = dict(capabilities or {})
+        self._capabilities: dict[str, dict[str, Any]] = {}
 
-    def add(self, name: str, entry: T | str) -> None:
-        """Register ``entry`` (an object or a lazy ``"module:attribute"`` path) under ``name``."""
+    def add(self, name: str, entry: T | str, **capabilities: Any) -> None:
+        """Register ``entry`` (an object or a lazy ``"module:attribute"`` path) under ``name``,
+        with the ``capabilities`` that differ from the registry's defaults."""
         if name in self._entries:
             raise ValueError(f"{self.kind} {name!r} is registered twice")
+        unknown = sorted(set(capabilities) - set(self._defaults))
+        if unknown:
+            raise ValueError(
+                f"{self.kind} {name!r} declares unknown capabilities {', '.join(unknown)}; "
+                f"a {self.kind} has: {', '.join(sorted(self._defaults)) or 'none'}"
+            )
         self._entries[name] = entry
+        self._capabilities[name] = {**self._defaults, **capabilities}
 
-    def register(self, name: str) -> Callable[[T], T]:
+    def remove(self, name: str) -> None:
+        """Forget ``name`` (a component a test registered for itself)."""
+        self._entries.pop(name, None)
+        self._capabilities.pop(name, None)
+
+    def capabilities(self, name: str) -> dict[str, Any]:
+        """What ``name`` declared on its registry line (defaults filled in); imports nothing."""
+        if name not in self._entries:
+            raise UnknownComponentError(self.unknown_message(name))
+        return dict(self._capabilities[name])
+
+    def having(self, capability: str, value: Any = True) -> list[str]:
+        """The names whose ``capability`` equals ``value``, sorted; imports nothing."""
+        if capability not in self._defaults:
+            raise ValueError(f"A {self.kind} has no capability {capability!r}.")
+        return [n for n in self.names() if self._capabilities[n][capability] == value]
+
+    def register(self, name: str, **capabilities: Any) -> Callable[[T], T]:
         """Decorator form of :meth:`add`."""
 
         def decorator(obj: T) -> T:
-            self.add(name, obj)
+            self.add(name, obj, **capabilities)
             return obj
 
         return decorator
@@ -73,9 +108,10 @@ class Registry(Generic[T]):
         if name not in self._entries:
             raise UnknownComponentError(self.unknown_message(name))
         entry = self._entries[name]
-        if isinstance(entry, str):
+        if isinstance(entry, str):  # "module:attribute", or "module" for a module itself
             module_name, _, attribute = entry.partition(":")
-            entry = getattr(importlib.import_module(module_name), attribute)
+            module = importlib.import_module(module_name)
+            entry = getattr(module, attribute) if attribute else module
             self._entries[name] = entry
         return entry  # type: ignore[return-value]
 
@@ -104,6 +140,11 @@ class Registry(Generic[T]):
 
     def names(self) -> list[str]:
         return sorted(self._entries)
+
+    def registration_order(self) -> list[str]:
+        """The names in the order they were registered (where order means something: the
+        sections of a report page)."""
+        return list(self._entries)
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

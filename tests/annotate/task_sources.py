@@ -15,13 +15,12 @@ from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.annotate.tasks import TASK_KINDS
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import load_table
-from shortcutlab.experiments.cat import CatConfig, run_cat, save_cat
-from shortcutlab.experiments.runner import run_experiment
-from shortcutlab.experiments.spec import parse_spec
-from shortcutlab.splits.maze import build_maze_benchmark
-from shortcutlab.splits.mps import build_mps_benchmark
-from tests.experiments.cat_data import pair_table, write_pair_files
-from tests.experiments.test_mps_grid import write_spec
+from shortcutlab.families import parse_spec, run_experiment
+from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
+from shortcutlab.families.maze.build import build_maze_benchmark
+from shortcutlab.families.mps.build import build_mps_benchmark
+from tests.families.cat.cat_data import pair_table, write_pair_files
+from tests.families.mps.test_grid import write_spec
 
 MAZE_SPEC = {
     "name": "annotate-maze",

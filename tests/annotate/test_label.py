@@ -134,7 +134,9 @@ def test_answers_outside_the_form_are_refused(maze_run):
 
 
 def test_bad_sources_and_samples_are_refused_with_the_fix(maze_run, cat_run, tmp_path):
-    with pytest.raises(DataError, match="is a cat run; the label task needs a Maze or MPS run"):
+    with pytest.raises(
+        DataError, match="is a cat run; the label task needs a Shortcut Maze or MPS run"
+    ):
         LABEL.plan(cat_run, sample=5, seed=0)
     with pytest.raises(DataError, match="neither a run folder .* or a benchmark folder"):
         LABEL.plan(tmp_path, sample=5, seed=0)

@@ -13,9 +13,9 @@ from shortcutlab.annotate.rewrite_task import criteria_form
 from shortcutlab.annotate.tasks import TASK_KINDS
 from shortcutlab.corpus import generate_reviews
 from shortcutlab.errors import DataError
-from shortcutlab.experiments.rewrite_quality import CRITERIA, rewrite_quality
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.families.maze.rewrite_quality import CRITERIA, rewrite_quality
 from shortcutlab.serving.backends import project_backend
+from shortcutlab.serving.server import ChatServer
 from tests.annotate.task_sources import answer, create_task
 
 KIND = TASK_KINDS["rewrite-quality"]

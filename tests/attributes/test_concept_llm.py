@@ -9,8 +9,8 @@ import pytest
 from shortcutlab.attributes import make_attribute
 from shortcutlab.attributes.concept_llm import SENTENCE_HEADER, parse_answer
 from shortcutlab.errors import BackendError, ConfigError
-from shortcutlab.llm.server import ChatServer
 from shortcutlab.serving.backends import project_backend
+from shortcutlab.serving.server import ChatServer
 
 FIGURE_15_START = (
     "You are an expert in text concept extraction. Please read the complete sentence of the text "

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from tests.cli.refusals import assert_refused, invoke
-from tests.experiments.cat_data import write_pair_files
+from tests.families.cat.cat_data import write_pair_files
 
 PAIR = ("--text-col", "premise", "--text-pair-col", "hypothesis")
 

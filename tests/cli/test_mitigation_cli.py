@@ -4,7 +4,7 @@ mitigation column, and the printed tables."""
 import pytest
 
 from tests.cli.refusals import assert_refused, invoke
-from tests.experiments.mitigation_doubles import patch_registry
+from tests.families.maze.mitigation_doubles import patch_registry
 
 SPEC = """
 name: cli-mitigations

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from shortcutlab.attributes import ATTRIBUTES
-from shortcutlab.splits import build_mps_benchmark
+from shortcutlab.families.mps.build import build_mps_benchmark
 from tests.cli.refusals import assert_refused, invoke
 from tests.conftest import THREE, Topic, folder_bytes, negation_rows
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from shortcutlab.llm.server import ChatServer
 from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+from shortcutlab.serving.server import ChatServer
 from tests.cli.refusals import assert_refused, invoke
-from tests.experiments.suite_folders import hans_only_suite, write_suite
+from tests.families.suite.suite_folders import hans_only_suite, write_suite
 from tests.nli_helpers import nli_pairs
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shortcutlab.llm import ChatRequest, LLMClient, make_client
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.server import ChatServer
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ import yaml
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm import ChatRequest, make_client
-from shortcutlab.llm.server import ChatServer, echo_backend
 from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+from shortcutlab.serving.server import ChatServer, echo_backend
 from tests.cli.refusals import invoke
 from tests.llm.conftest import prompts
 

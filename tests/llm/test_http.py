@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from shortcutlab.errors import BackendError, RateLimited, ShortcutlabError, Timeout
-from shortcutlab.llm.faults import FaultPlan
 from shortcutlab.llm.http import MAX_DELAY, parse_retry_after, post_chat, retry_delay
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.faults import FaultPlan
+from shortcutlab.serving.server import ChatServer
 
 BODY = {"model": "shortcutlab-test", "messages": [{"role": "user", "content": "is it good"}]}
 

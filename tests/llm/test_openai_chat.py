@@ -8,7 +8,7 @@ import pytest
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm import ChatRequest, ChatResponse
-from shortcutlab.llm.server import ChatServer, echo_backend
+from shortcutlab.serving.server import ChatServer, echo_backend
 from tests.llm.conftest import prompts
 
 

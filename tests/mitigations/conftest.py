@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import LABEL
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
-from shortcutlab.splits.benchmark import Benchmark
 from tests.mitigations.synthetic import cue_benchmark
 
 #: A unigram TF-IDF model: fast, and it leans on the planted cue.

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.splits.benchmark import Benchmark
 
 CUE = "zq"
 WORDS = {0: ("bad", "awful", "poor", "dull"), 1: ("good", "great", "fine", "nice")}

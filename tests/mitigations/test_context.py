@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
 from shortcutlab.mitigations.groups import group_counts
-from shortcutlab.splits.benchmark import Benchmark
 
 
 def context_of(bench: Benchmark, method: str, **settings):

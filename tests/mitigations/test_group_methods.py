@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
-from shortcutlab.splits.benchmark import Benchmark
 from tests.mitigations.conftest import accuracies
 
 # The plain fit leans on the cue: its anti-test accuracy is far below its test accuracy.

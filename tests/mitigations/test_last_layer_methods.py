@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.base import MitigationContext, TrainingRows
 from shortcutlab.mitigations.context import mitigation_context
-from shortcutlab.splits.benchmark import Benchmark
 from tests.mitigations.conftest import TFIDF, accuracies
 from tests.mitigations.synthetic import cue_benchmark
 

@@ -40,8 +40,8 @@ def llm_server() -> Any:
     """A local OpenAI-compatible server answering label prompts with TF-IDF trained on the common texts."""
     import pandas as pd
 
-    from shortcutlab.llm.server import ChatServer
     from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+    from shortcutlab.serving.server import ChatServer
     from tests.models.test_common import LABELS, TEXTS
 
     classifier = ClassifierAnswers.from_table(pd.DataFrame({"text": TEXTS, "label": LABELS}))

@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.errors import ConfigError
-from shortcutlab.experiments.evaluate import evaluate_benchmark
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.families.maze.build import build_maze_benchmark
+from shortcutlab.families.maze.evaluate import evaluate_benchmark
 from shortcutlab.metrics import expected_calibration_error
 from shortcutlab.models import make_model
 from shortcutlab.models.prompts import AnswerParser, compile_template, default_template
 from shortcutlab.serving.backends import ClassifierAnswers, project_backend
-from shortcutlab.splits import Benchmark, build_maze_benchmark
+from shortcutlab.serving.server import ChatServer
 
 
 def client(server, tmp_path, **extra):

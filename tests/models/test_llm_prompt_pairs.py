@@ -6,11 +6,11 @@ import pytest
 
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.llm.server import ChatServer
 from shortcutlab.metrics.explanations import reasoning_steps
 from shortcutlab.models import make_model
 from shortcutlab.models.prompts import resolve_task
 from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+from shortcutlab.serving.server import ChatServer
 from tests.nli_helpers import nli_pairs, server_client
 
 NLI = ["contradiction", "entailment", "neutral"]

@@ -7,11 +7,11 @@ import pytest
 
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError
-from shortcutlab.experiments.suite_eval_explain import make_nli_scorer
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.families.suite.explanations import make_nli_scorer
 from shortcutlab.models import make_model
 from shortcutlab.models.nli_scorers import HFNliScorer, LLMJudgeScorer, ModelNliScorer
 from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+from shortcutlab.serving.server import ChatServer
 from tests.nli_helpers import nli_pairs, server_client
 
 FIRSTS = ["The doctor slept in the park.", "A banker sang at home.", "A student waited."]

@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.experiments.evaluate import evaluate_benchmark, family_frame
+from shortcutlab.families.maze.build import build_maze_benchmark
+from shortcutlab.families.maze.evaluate import evaluate_benchmark, family_frame
 from shortcutlab.reports import (
     maze_table,
     per_label_table,
@@ -14,7 +15,6 @@ from shortcutlab.reports import (
     to_markdown,
 )
 from shortcutlab.reports.tables import render, table_notes, tidy_text
-from shortcutlab.splits import build_maze_benchmark
 
 
 @pytest.fixture(scope="module")

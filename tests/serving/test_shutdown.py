@@ -12,7 +12,7 @@ import threading
 import httpx
 import pytest
 
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.serving.server import ChatServer
 from shortcutlab.serving.shutdown import stop_on_signals
 
 BODY = {"model": "shortcutlab-test", "messages": [{"role": "user", "content": "one two three"}]}

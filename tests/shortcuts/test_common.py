@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from shortcutlab.data import LabelSpace, load_table
+from shortcutlab.families.maze.build import build_maze_benchmark
+from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.shortcuts import SHORTCUTS, SplitPlan, make_shortcut
 from shortcutlab.shortcuts.base import UNDECIDABLE, check_observed, rates_by_label
-from shortcutlab.splits import build_maze_benchmark, distractors_from_columns
 
 
 @pytest.fixture(scope="module")

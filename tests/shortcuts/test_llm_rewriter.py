@@ -4,12 +4,12 @@ import pytest
 
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import ConfigError
-from shortcutlab.llm.faults import FaultPlan
-from shortcutlab.llm.server import ChatServer
+from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.serving.backends import project_backend
+from shortcutlab.serving.faults import FaultPlan
+from shortcutlab.serving.server import ChatServer
 from shortcutlab.shortcuts.rewriters import make_rewriter
 from shortcutlab.shortcuts.rewriters.llm import PAPER_PROMPTS, clean_output
-from shortcutlab.splits import build_maze_benchmark
 
 
 @pytest.fixture(scope="module")

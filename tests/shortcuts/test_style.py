@@ -6,8 +6,8 @@ import pytest
 
 from shortcutlab.data import LabelSpace
 from shortcutlab.errors import ConfigError, DataError, EncodingError, UnknownComponentError
+from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.shortcuts import SHORTCUTS, SplitPlan, make_shortcut
-from shortcutlab.splits import build_maze_benchmark
 from tests.conftest import folder_bytes
 
 N = 60

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shortcutlab.experiments.runner import run_experiment
-from shortcutlab.experiments.spec import parse_spec
+from shortcutlab.families import parse_spec, run_experiment
 
 # The spec's name is data shown on the page: HTML in it must come out as text.
 HOSTILE_NAME = '<script>alert(1)</script> "><img src=x onerror=alert(1)>'

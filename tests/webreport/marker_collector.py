@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Paragraphs, Section, Table
-from shortcutlab.webreport.inputs import ReportInput
 
 MARKER = "marker.txt"
 

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from shortcutlab.annotate.export import export_task
+from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Table
 from shortcutlab.webreport import annotations
-from shortcutlab.webreport.inputs import ReportInput
 from tests.annotate.task_sources import answer, cat_output, create_task, maze_run  # noqa: F401
 
 

@@ -7,10 +7,10 @@ import hashlib
 
 import pytest
 
+from shortcutlab.demo import run_demo
+from shortcutlab.demo.pipeline import run_demo as run_demo_pipeline
 from shortcutlab.errors import ConfigError
-from shortcutlab.experiments.demo import run_demo as run_demo_pipeline
 from shortcutlab.webreport.build import write_html_report
-from shortcutlab.webreport.demo import run_demo
 
 SMALL = {
     "train_size": 300,

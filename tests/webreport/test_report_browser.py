@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from shortcutlab.experiments.results import load_results
+from shortcutlab.families import load_results
 from shortcutlab.reports.html.document import Report, Section, Table
 from shortcutlab.reports.html.render import write_report_html
 from shortcutlab.webreport.build import write_html_report

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from shortcutlab.experiments.spec import parse_spec
-from shortcutlab.experiments.store import DATABASE, ResultStore
+from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.families import parse_spec
 from tests.cli.refusals import assert_refused, invoke
 
 

@@ -34,6 +34,7 @@ from shortcutlab.annotate.task_base import (
 )
 from shortcutlab.data.loading import ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
+from shortcutlab.families import FAMILIES, stored_family
 
 FIELD = "correct"
 NEEDS = (
@@ -57,14 +58,16 @@ class VerifyAttributeTask(ChoiceTask):
     def plan(self, source: Path, *, sample: int, seed: int, **options: Any) -> TaskPlan:
         check_sample(sample, seed)
         source = Path(source)
-        if is_run(source) and run_family(source) != "mps":
+        if is_run(source) and not FAMILIES.capabilities(run_family(source))["attribute_groups"]:
             raise DataError(f"'{source}' is a {run_family(source)} run; {NEEDS}.")
         items: list[Item] = []
         facts: dict[str, Any] = {"builds": {}}
         for number, build in enumerate(source_builds(source, benchmark=options.get("benchmark"))):
             manifest = read_manifest(build.folder)
             column = manifest.get("column")
-            if manifest.get("family") != "mps" or not column:
+            built_by = stored_family(manifest)
+            grouped = built_by in FAMILIES and FAMILIES.capabilities(built_by)["attribute_groups"]
+            if not grouped or not column:
                 raise DataError(f"'{build.folder}' holds no attribute labels; {NEEDS}.")
             benchmark = load_build(build)
             rows = (

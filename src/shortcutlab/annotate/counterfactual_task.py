@@ -30,15 +30,20 @@ from shortcutlab.annotate.task_base import (
     share_table,
     yes_no_unsure,
 )
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
+from shortcutlab.engine.cell import predicted_labels
+from shortcutlab.engine.run_folder import BENCHMARKS
+from shortcutlab.engine.store import ResultStore
 from shortcutlab.errors import DataError
-from shortcutlab.experiments.cat import CHECK, RESULTS, counterfactual_seed
-from shortcutlab.experiments.cat_runner import PLAIN
-from shortcutlab.experiments.cell import predicted_labels
-from shortcutlab.experiments.run_folder import BENCHMARKS
-from shortcutlab.experiments.store import ResultStore
-from shortcutlab.splits.benchmark import Benchmark
-from shortcutlab.splits.cat import CHECK_COLUMNS, counterfactual_donors, counterfactual_frame
+from shortcutlab.families import FAMILIES
+from shortcutlab.families.cat.run import CHECK, RESULTS, counterfactual_seed
+from shortcutlab.families.cat.runner import PLAIN
+from shortcutlab.shortcuts.counterfactuals import (
+    CHECK_COLUMNS,
+    counterfactual_donors,
+    counterfactual_frame,
+)
 
 FIELD = "default_label_holds"
 FIX = (
@@ -56,7 +61,7 @@ class VerifyCounterfactualTask(ChoiceTask):
     def plan(self, source: Path, *, sample: int, seed: int, **options: Any) -> TaskPlan:
         check_sample(sample, seed)
         source = Path(source)
-        if is_run(source) and run_family(source) == "cat":
+        if is_run(source) and FAMILIES.capabilities(run_family(source))["counterfactuals"]:
             pairs = run_pairs(source)
         else:
             pairs = check_pairs(source)

@@ -33,6 +33,7 @@ from shortcutlab.annotate.task_base import (
 )
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families import FAMILIES
 from shortcutlab.metrics.classification import accuracy
 from shortcutlab.metrics.worst_group import worst_label_accuracy
 
@@ -50,9 +51,12 @@ class LabelTask(ChoiceTask):
     def plan(self, source: Path, *, sample: int, seed: int, **options: Any) -> TaskPlan:
         check_sample(sample, seed)
         source = Path(source)
-        if is_run(source) and run_family(source) not in ("maze", "mps"):
+        if is_run(source) and not FAMILIES.capabilities(run_family(source))["labelled_predictions"]:
+            runs = " or ".join(
+                FAMILIES.get(n).title for n in FAMILIES.having("labelled_predictions")
+            )
             raise DataError(
-                f"'{source}' is a {run_family(source)} run; the label task needs a Maze or MPS run "
+                f"'{source}' is a {run_family(source)} run; the label task needs a {runs} run "
                 "or a benchmark folder with a test split."
             )
         builds = source_builds(source, benchmark=options.get("benchmark"))

@@ -19,7 +19,7 @@ from shortcutlab.annotate.sources import is_benchmark, load_build, read_manifest
 from shortcutlab.annotate.task_base import ChoiceTask, check_sample, seeded_sample
 from shortcutlab.data.loading import ROW_ID, SHORTCUT, TEXT
 from shortcutlab.errors import DataError
-from shortcutlab.experiments.rewrite_quality import CRITERIA
+from shortcutlab.families.maze.rewrite_quality import CRITERIA
 
 ROWS_FILE = "rows.csv"
 STYLE_SHORTCUTS = ("register", "author", "bible")

@@ -17,13 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from shortcutlab.data.benchmark import MANIFEST, Benchmark
+from shortcutlab.engine.cell import predicted_labels
+from shortcutlab.engine.run_folder import BENCHMARKS
+from shortcutlab.engine.store import DATABASE, ResultStore
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.experiments.cell import predicted_labels
-from shortcutlab.experiments.mps_cell import FITS, OWN_TEST, prediction_name
-from shortcutlab.experiments.run_folder import BENCHMARKS
-from shortcutlab.experiments.store import DATABASE, ResultStore
-from shortcutlab.splits.benchmark import MANIFEST, Benchmark
+from shortcutlab.families import family, run_family
 
+TEST = "test"  # the split a task samples, and whose stored rows the predictions follow
 RUN_HINT = (
     "a run folder ('shortcutlab run SPEC --out DIR') or a benchmark folder ('shortcutlab build')"
 )
@@ -50,11 +51,6 @@ def is_benchmark(path: Path) -> bool:
 
 def read_manifest(folder: Path) -> dict[str, Any]:
     return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-
-
-def run_family(path: Path) -> str:
-    with ResultStore.for_run(path) as store:
-        return str(store.spec().get("family") or "maze")
 
 
 def source_builds(source: Path, *, benchmark: str | None = None) -> list[Build]:
@@ -102,11 +98,11 @@ def model_predictions(
     labels = [str(v) for v in read_manifest(build.folder)["labels"]]
     found: dict[str, list[list[str]]] = {}
     with ResultStore.for_run(source) as store:
-        stored_ids, _ = store.rows(build.benchmark_id, OWN_TEST)
+        stored_ids, _ = store.rows(build.benchmark_id, TEST)
         position = {int(r): i for i, r in enumerate(stored_ids)}
         rows = [position[int(r)] for r in row_ids]
         for cell in build.cells.itertuples():
-            for name, splits in _prediction_splits(cell).items():
+            for name, splits in family(run_family(source)).predictions_to_show(cell).items():
                 per_epoch = [
                     predicted_labels(store.probabilities(cell.cell_id, split))[rows]
                     for split in splits
@@ -115,20 +111,6 @@ def model_predictions(
                     [labels[int(epoch[i])] for epoch in per_epoch] for i in range(len(rows))
                 ]
     return found
-
-
-def _prediction_splits(cell: Any) -> dict[str, list[str]]:
-    base = cell.model if cell.mitigation == "erm" else f"{cell.model} + {cell.mitigation}"
-    metrics = cell.metrics or {}
-    if "tests" not in metrics:  # a Maze cell: predictions of the test split
-        return {base: [OWN_TEST]}
-    epochs = metrics.get("epochs")
-    return {
-        f"{base} ({fit.capitalize()})": [
-            prediction_name(fit, OWN_TEST, e) for e in (epochs[fit] if epochs else [None])
-        ]
-        for fit in FITS
-    }
 
 
 def _unique(found: dict[str, Any], name: str, seed: int) -> str:

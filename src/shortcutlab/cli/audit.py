@@ -100,8 +100,8 @@ def audit(
     metadata, partial inputs, leakage, drift), test each against the label prior with
     false-discovery control, rank them, and with --model measure how much the model relies on the
     top ones (aligned vs conflicting rows, counterfactual removal, redistribution anti-tests)."""
-    from shortcutlab.audit.api import audit_dataset
-    from shortcutlab.audit.output import audit_csv_frame
+    from shortcutlab.families.audit.api import audit_dataset
+    from shortcutlab.families.audit.output import audit_csv_frame
     from shortcutlab.registry import check_choice
 
     with user_errors():
@@ -164,8 +164,8 @@ def _feature_config(
     surface: bool,
     metadata: list[str] | None,
 ) -> Any:
-    from shortcutlab.audit.features import FeatureConfig
     from shortcutlab.errors import ConfigError
+    from shortcutlab.families.audit.features import FeatureConfig
 
     options: dict[str, dict[str, Any]] = {}
     for pair in attribute_options or []:
@@ -193,7 +193,7 @@ def _feature_config(
 
 def _lexicons(pairs: list[str] | None) -> dict[str, list[str]] | None:
     """The user's word lists (one phrase per line), added to the packaged ones."""
-    from shortcutlab.audit.lexicons import packaged_lexicons, read_lexicon
+    from shortcutlab.families.audit.lexicons import packaged_lexicons, read_lexicon
 
     if not pairs:
         return None

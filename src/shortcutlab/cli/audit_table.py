@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from shortcutlab.reports.audit_text import interval_text, p_text
+from shortcutlab.families.audit.text import interval_text, p_text
 
 DASH = "—"
 

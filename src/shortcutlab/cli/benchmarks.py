@@ -270,7 +270,7 @@ def evaluate(
 ) -> None:
     """Train on train, evaluate on test / anti_test / original_test, test the drop."""
     from shortcutlab.cli import render
-    from shortcutlab.experiments.evaluate import evaluate_benchmark
+    from shortcutlab.families.maze.evaluate import evaluate_benchmark
     from shortcutlab.registry import check_choice
 
     with user_errors():
@@ -347,7 +347,7 @@ def demo(
     tfidf-logreg; then an MPS grid (negation, question, product type) on the same corpus; and
     report.html, every table and figure in one page."""
     from shortcutlab.cli import render
-    from shortcutlab.webreport.demo import run_demo
+    from shortcutlab.demo import run_demo
 
     with user_errors():
         started = time.perf_counter()

@@ -102,7 +102,8 @@ def check_family_options(ctx: typer.Context, family: str) -> None:
 
 
 def build_maze(params: dict[str, Any]) -> Any:
-    from shortcutlab.splits import build_maze_benchmark, distractor_from_files
+    from shortcutlab.families.maze.build import build_maze_benchmark
+    from shortcutlab.families.maze.distractors import distractor_from_files
 
     test_paths = parse_named_paths(params["test_distractor"], flag="--test-distractor")
     distractors = None
@@ -144,7 +145,7 @@ def build_maze(params: dict[str, Any]) -> Any:
 
 
 def build_mps(params: dict[str, Any]) -> Any:
-    from shortcutlab.splits import build_mps_benchmark
+    from shortcutlab.families.mps.build import build_mps_benchmark
 
     return build_mps_benchmark(
         params["train"],
@@ -168,7 +169,7 @@ def build_mps(params: dict[str, Any]) -> Any:
 
 
 def build_suite(params: dict[str, Any]) -> Any:
-    from shortcutlab.splits.suite import DEFAULT_SIZE, build_suite_benchmark
+    from shortcutlab.families.suite.build import DEFAULT_SIZE, build_suite_benchmark
 
     size = parse_size(params["size"], flag="--size")
     if size == "even":

@@ -54,7 +54,7 @@ def cat(
     from shortcutlab.data.loading import load_table
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
-    from shortcutlab.experiments.cat import CatConfig, run_cat, save_cat
+    from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
 
     with user_errors():
         if export_check is not None and export_check < 1:
@@ -91,7 +91,7 @@ def cat(
 
 def summary_lines(results: dict[str, Any]) -> list[str]:
     """The printed summary of a CAT run's results (percentages)."""
-    from shortcutlab.reports.cat_report import accuracy_text, percent_text
+    from shortcutlab.families.cat.export import accuracy_text, percent_text
 
     cat_ = results["attentiveness"]
     base = results["baselines"]

@@ -58,8 +58,8 @@ def explain(
     the cue: mean SHAP of cue vs other tokens per label, top token in the cue, occlusion's sign
     agreement with SHAP; with --mitigation, erm and the method on the same rows."""
     from shortcutlab.cli.render import frame_table
-    from shortcutlab.experiments.explain import explain as run_explain
-    from shortcutlab.reports.attribution_tables import token_frame
+    from shortcutlab.families.maze.explain import explain as run_explain
+    from shortcutlab.families.maze.explain_tables import token_frame
 
     with user_errors():
         result = run_explain(
@@ -99,7 +99,7 @@ def header(results: dict[str, Any]) -> str:
 
 def summary_lines(results: dict[str, Any], seconds: dict[str, dict[str, float]]) -> list[str]:
     """The printed summary per method, and the change when a mitigation is compared."""
-    from shortcutlab.reports.attribution_tables import interval_text, number_text, share_text
+    from shortcutlab.families.maze.explain_tables import interval_text, number_text, share_text
 
     lines = []
     for method, summary in results["methods"].items():

@@ -44,12 +44,14 @@ def run(
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
     datasets x models x CAT augmentation x seeds (family: cat)."""
     from shortcutlab.cli import render
-    from shortcutlab.experiments.runner import estimate_seconds, plan_run, run_experiment
+    from shortcutlab.engine.run_folder import estimate_seconds
+    from shortcutlab.families import family_of, plan_run, run_experiment
 
     with user_errors():
         if dry_run:
             spec_obj, planned = plan_run(spec, out)
-            render.dry_run(out_console, spec_obj, planned, estimate_seconds(out, planned))
+            estimate = estimate_seconds(out, planned)
+            render.dry_run(out_console, spec_obj, family_of(spec_obj), planned, estimate)
             return
         with render.progress(err_console, "run") as update:
             report = run_experiment(
@@ -93,30 +95,19 @@ def results(
     and each mitigation against erm; for an MPS run δ / Δ (per mitigation), W-ACC, ACC,
     cross-testing and label entropy, and the label-distribution figures."""
     from shortcutlab.cli import render
-    from shortcutlab.experiments.results import load_results
-    from shortcutlab.reports import cat_report, mps_report, run_report
+    from shortcutlab.families import family_of, load_results
 
     with user_errors():
         loaded = load_results(run_dir, bootstrap=bootstrap)
-        if getattr(loaded, "family", "maze") == "cat":  # no figures: one table
-            text = cat_report.tables(loaded, fmt)
-            written = cat_report.write_cat_report(loaded, out, fmt) if out else []
-        elif getattr(loaded, "family", "maze") == "mps":  # metric: MPS tables show W-ACC and ACC
-            text = mps_report.tables(loaded, fmt)
-            written = (
-                mps_report.write_mps_report(loaded, out, fmt)
-                if out
-                else mps_report.figures(loaded, run_dir / "figures")
-            )
-        else:
-            text = run_report.tables(loaded, fmt, metric)
-            written = (
-                run_report.write_report(loaded, out, fmt)
-                if out
-                else run_report.figures(loaded, run_dir / "figures")
-            )
+        family = family_of(loaded)
+        text = family.results_as_text(loaded, fmt, metric)
+        written = (
+            family.write_results(loaded, out, fmt)
+            if out
+            else family.write_figures(loaded, run_dir / "figures")
+        )
     render.plain(out_console, text)
-    if written or getattr(loaded, "family", "maze") != "cat":
+    if written:
         err_console.print(
             f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False
         )

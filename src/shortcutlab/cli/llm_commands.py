@@ -90,7 +90,7 @@ def rewrite_quality_command(
 ) -> None:
     """Check style rewrites: LLM-judge scores (paper figure 7), embedding similarity, length, label consistency."""
     from shortcutlab.cli import render
-    from shortcutlab.experiments.rewrite_quality import rewrite_quality
+    from shortcutlab.families.maze.rewrite_quality import rewrite_quality
 
     with user_errors():
         judge_config = (
@@ -161,9 +161,9 @@ def llm_server(
     It answers the project's own prompts: labels (with --train; NLI prompts with chain-of-thought
     reasoning when --text-pair-col makes it a pair classifier), style rewrites and rewrite judging.
     """
-    from shortcutlab.llm.faults import FaultPlan
-    from shortcutlab.llm.server import ChatServer
     from shortcutlab.serving.backends import ClassifierAnswers, project_backend
+    from shortcutlab.serving.faults import FaultPlan
+    from shortcutlab.serving.server import ChatServer
     from shortcutlab.serving.shutdown import stop_on_signals
 
     with user_errors():

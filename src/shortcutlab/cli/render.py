@@ -19,7 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from shortcutlab.reports.mps_tables import label_mix_notes, mps_notes
+from shortcutlab.families.mps.tables import label_mix_notes, mps_notes
 from shortcutlab.reports.tables import (
     format_cell,
     per_label_table,
@@ -208,28 +208,24 @@ def components(console: Console) -> None:
     console.print(table)
 
 
-def dry_run(console: Console, spec: Any, planned: list[Any], estimate: float | None) -> None:
+def dry_run(
+    console: Console, spec: Any, family: Any, planned: list[Any], estimate: float | None
+) -> None:
     table = Table(
         title=f"{spec.name}: {len(planned)} cells",
         title_justify="left",
         show_edge=False,
         pad_edge=False,
     )
-    family = getattr(spec, "family", "maze")
-    no_strength = family != "maze"  # MPS and CAT grids have no λ
-    second = {"mps": "attribute", "cat": "training"}.get(family, "shortcut")
-    for column in ("dataset", second, *(() if no_strength else ("λ",))):
-        table.add_column(column)
     settings = getattr(spec, "mitigation", None)
     mitigations = settings is not None and "mitigations" in settings.resolved()
-    for column in ("model", *(("mitigation",) if mitigations else ()), "seed", "status"):
+    columns = [title for title, _ in family.plan_columns]
+    for column in (*columns, "model", *(("mitigation",) if mitigations else ()), "seed", "status"):
         table.add_column(column)
     for item in planned:
         cell = item.cell
         table.add_row(
-            cell.benchmark.dataset.name,
-            cell.label if family == "cat" else cell.benchmark.label,
-            *(() if no_strength else (f"{cell.benchmark.strength:g}",)),
+            *family.plan_row(cell),
             cell.model.id,
             *((cell.mitigation.id,) if mitigations else ()),
             str(cell.seed),

@@ -87,13 +87,13 @@ def evaluate_command(
 ) -> None:
     """Fit once per strategy, predict every set, write accuracy, changes, label shares, positions and CoT explanation scores."""
     from shortcutlab.data.writing import check_output_dir
-    from shortcutlab.experiments.suite_eval import evaluate_suite, save_suite_evaluation
-    from shortcutlab.experiments.suite_eval_explain import (
+    from shortcutlab.families.suite.evaluate import evaluate_suite, save_suite_evaluation
+    from shortcutlab.families.suite.explanations import (
         ErrorJudge,
         make_nli_scorer,
         sentence_embedder,
     )
-    from shortcutlab.experiments.suite_eval_tables import suite_markdown
+    from shortcutlab.families.suite.tables import suite_markdown
 
     with user_errors():
         check_output_dir(out, overwrite=overwrite)

@@ -14,7 +14,7 @@ import gzip
 import hashlib
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -275,3 +275,23 @@ def read_hf(path: Path, *, split: str | None, role: str) -> tuple[pa.Table, str]
         digest.update(str(file.relative_to(path)).encode())
         digest.update(file.read_bytes())
     return table_from_frame(loaded.to_pandas()), digest.hexdigest()
+
+
+#: The file a command's output folder keeps its figures in (``cat``, ``suite evaluate``, ``explain``).
+RESULTS = "results.json"
+
+
+def read_json_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``, or None when it is missing, unreadable or not an object."""
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return loaded if isinstance(loaded, dict) else None
+
+
+def results_with(path: Path, keys: Sequence[str]) -> dict[str, Any] | None:
+    """``path/results.json`` when it holds every one of ``keys`` (what tells the outputs of
+    ``cat``, ``suite evaluate`` and ``explain`` apart), else None."""
+    found = read_json_object(Path(path) / RESULTS)
+    return found if found is not None and all(key in found for key in keys) else None

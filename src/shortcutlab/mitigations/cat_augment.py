@@ -18,7 +18,7 @@ from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predicto
 from shortcutlab.mitigations.fitting import fit_backend
 from shortcutlab.models.base import PAIR_MODELS
 from shortcutlab.params import check_one_of, require
-from shortcutlab.splits.cat import counterfactual_donors, resolve_default_label
+from shortcutlab.shortcuts.counterfactuals import counterfactual_donors, resolve_default_label
 
 
 class CatAugment(Mitigation):

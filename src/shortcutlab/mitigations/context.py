@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import LABEL
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError
@@ -30,7 +31,6 @@ from shortcutlab.mitigations.groups import (
     group_codes,
     resolve_group_column,
 )
-from shortcutlab.splits.benchmark import Benchmark
 
 VALIDATION = "validation"
 

@@ -2,7 +2,7 @@
 mitigation) and each mitigation against erm on the same rows, with their footnotes.
 
 Presentation only: every number comes from a tidy row of ``RunResults.groups`` or
-``RunResults.comparisons`` (:mod:`shortcutlab.experiments.mitigation_summary`).
+``RunResults.comparisons`` (:mod:`shortcutlab.families.maze.mitigation_summary`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Paper-style result tables as pandas DataFrames, their footnotes, and text rendering.
 
 Presentation only: every number comes from a tidy statistics row (``EvaluationResult.statistics``
-or a row of ``RunResults.groups``), computed by :mod:`shortcutlab.experiments.summary`.
+or a row of ``RunResults.groups``), computed by :mod:`shortcutlab.engine.summary`.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from shortcutlab.annotate.export import MARKER, SUMMARY_JSON, load_summary
 from shortcutlab.errors import DataError
+from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section, Table
-from shortcutlab.webreport.inputs import ReportInput
 
 KIND = "annotations"
 

@@ -1,42 +1,36 @@
 """Build a report from a folder: find what it holds, collect each input's sections, render.
 
 Discovery reads the given folder, each of its direct subfolders (and the subfolders of a
-:data:`CONTAINERS` folder such as ``annotations/``), and every ``include`` folder the same way. Every collector in :data:`COLLECTORS` that recognises a folder makes one
-:class:`ReportInput` of it (a grid run gives both ``overview`` and ``maze-run``). Collectors are
-imported by name, so this module imports none of them and each family adds one line here.
+:data:`CONTAINERS` folder such as ``annotations/``), and every ``include`` folder the same way.
+Every collector in :func:`collectors` that recognises a folder makes one :class:`ReportInput` of
+it. A run folder of any family is one ``run`` input: its overview, then the sections its family
+gives. The other kinds are the demo, annotation outputs, and each family's own output folders
+(declared on the family's record). Collectors are imported on first use, by name.
 """
 
 from __future__ import annotations
 
-import importlib
-import re
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from shortcutlab.engine.store import DATABASE, ResultStore
 from shortcutlab.errors import ConfigError, DataError, InputFileError
-from shortcutlab.experiments.results import load_results
-from shortcutlab.experiments.store import DATABASE, ResultStore
+from shortcutlab.families import FAMILIES, family, load_results, run_family
+from shortcutlab.registry import Registry
+from shortcutlab.reports.html.collect import ReportInput, slug
 from shortcutlab.reports.html.document import Report, Section
 from shortcutlab.reports.html.render import write_report_html
-from shortcutlab.webreport.inputs import ReportInput
 
-# kind -> collector module (``recognises(path)``, ``sections(found)``); checked in this order,
-# which is also the order of the sections of one folder.
-COLLECTORS: dict[str, str] = {
-    "overview": "shortcutlab.webreport.overview",
+# The kinds every installation has, in page order; each family's output kinds follow ``demo``.
+GENERAL_COLLECTORS = {
+    "run": "shortcutlab.webreport.overview",  # a grid run of any family
     "demo": "shortcutlab.webreport.demo",
-    "maze-run": "shortcutlab.webreport.maze",
-    "mps-run": "shortcutlab.webreport.mps",
-    "cat": "shortcutlab.webreport.cat",  # CAT grid runs and 'shortcutlab cat' folders
-    "suite": "shortcutlab.webreport.suite",
-    "explain": "shortcutlab.webreport.attributions",
-    "rewrite-quality": "shortcutlab.webreport.rewrites",
-    "annotations": "shortcutlab.webreport.annotations",
-    "audit": "shortcutlab.webreport.audit",  # 'shortcutlab audit --out' folders (audit.json)
 }
+LAST_COLLECTORS = {"annotations": "shortcutlab.webreport.annotations"}
 REPORT_FILE = "report.html"
 # Subfolders that only hold outputs one level further down (RUN/annotations/<task kind>/).
 CONTAINERS = ("annotations",)
@@ -73,21 +67,31 @@ def write_html_report(
     return write_report_html(report, Path(out) if out is not None else Path(path) / REPORT_FILE)
 
 
+@functools.cache
+def collectors() -> Registry[ModuleType]:
+    """Every report kind and its collector module, in page order: run folders, the demo, each
+    registered family's output folders, annotation outputs."""
+    found: Registry[ModuleType] = Registry("report collector")
+    kinds = dict(GENERAL_COLLECTORS)
+    for name in FAMILIES.registration_order():
+        kinds |= FAMILIES.get(name).output_collectors
+    for kind, module in (kinds | LAST_COLLECTORS).items():
+        found.add(kind, module)
+    return found
+
+
 def collector(kind: str) -> ModuleType:
-    """The collector module of ``kind`` (imported by name from :data:`COLLECTORS`)."""
-    if kind not in COLLECTORS:
-        raise ConfigError(
-            f"No report collector for '{kind}'. Known kinds: {', '.join(COLLECTORS)}."
-        )
-    return importlib.import_module(COLLECTORS[kind])
+    """The collector module of ``kind``."""
+    return collectors().get(kind)
 
 
-def sections_of(kind: str, path: Path) -> list[Section]:
-    """The sections another kind's collector gives for ``path`` (the demo's MPS run), or none
-    where that kind has no collector in this installation."""
-    if kind not in COLLECTORS or not collector(kind).recognises(path):
+def run_sections(path: Path) -> list[Section]:
+    """The sections a run folder's family gives (without the overview), or none where ``path``
+    is not a run folder (the demo's MPS run)."""
+    name = run_family(path)
+    if name is None:
         return []
-    return collector(kind).sections(ReportInput(kind=kind, path=path, results=_results(path)))
+    return family(name).run_sections(ReportInput(kind="run", path=path, results=_results(path)))
 
 
 def _folder(path: Path, what: str) -> Path:
@@ -106,7 +110,8 @@ def _discover(folder: Path, *, required: bool) -> list[Path]:
     candidates = [folder]
     for child in _subfolders(folder):
         candidates += [child, *(_subfolders(child) if child.name in CONTAINERS else [])]
-    found = [p for p in candidates if any(collector(kind).recognises(p) for kind in COLLECTORS)]
+    kinds = collectors().registration_order()
+    found = [p for p in candidates if any(collector(kind).recognises(p) for kind in kinds)]
     if required and not found:
         raise ConfigError(
             f"'{folder}' holds nothing a report is made from: a run folder holds {DATABASE} "
@@ -122,7 +127,7 @@ def _subfolders(folder: Path) -> list[Path]:
 
 
 def _inputs(folder: Path) -> list[ReportInput]:
-    kinds = [kind for kind in COLLECTORS if collector(kind).recognises(folder)]
+    kinds = [k for k in collectors().registration_order() if collector(k).recognises(folder)]
     results = _results(folder)
     return [ReportInput(kind=kind, path=folder, results=results) for kind in kinds]
 
@@ -168,11 +173,6 @@ def _relative(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.name
-
-
-def slug(text: str) -> str:
-    """``text`` as an HTML id part: lower-case letters, digits and dashes."""
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "data"
 
 
 def _titles(inputs: list[ReportInput]) -> tuple[str, str]:

@@ -7,36 +7,21 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from shortcutlab.data.reading import sha256_file
-from shortcutlab.experiments.demo import MARKER, DemoResult
-from shortcutlab.experiments.demo import run_demo as run_demo_pipeline
+from shortcutlab.families.maze.explorer import demo_explorer
+from shortcutlab.families.maze.export import METRICS
+from shortcutlab.families.maze.report import delta_block, maze_tables
+from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section
-from shortcutlab.reports.run_report import METRICS
 from shortcutlab.reports.tables import METRIC_NAMES, drop_constant_levels, maze_table, table1
-from shortcutlab.webreport.build import REPORT_FILE, sections_of, write_html_report
-from shortcutlab.webreport.explorer import demo_explorer
-from shortcutlab.webreport.inputs import ReportInput
-from shortcutlab.webreport.maze import delta_block, maze_tables
+from shortcutlab.webreport.build import run_sections
 
+MARKER = "demo.json"  # the demo's record, written by shortcutlab.demo; it marks a demo folder
 SUMMARY = "summary.csv"  # the demo's groups: per (shortcut, λ) statistics, Holm over its cells
 MPS_RUN = Path("mps") / "run"
-
-
-def run_demo(out: str | Path = "shortcutlab-demo", **options: Any) -> DemoResult:
-    """:func:`shortcutlab.experiments.demo.run_demo` (same options), and its ``report.html``,
-    written inside the same atomic folder: a demo folder always has its report."""
-    return run_demo_pipeline(out, after=write_demo_report, **options)
-
-
-def write_demo_report(folder: Path, result: DemoResult | None = None) -> Path:
-    """The demo folder's report, written to ``folder/report.html``. ``result`` is not used: the
-    page is read back from the folder as ``shortcutlab report`` reads it, so both give the same
-    bytes."""
-    return write_html_report(folder, folder / REPORT_FILE)
 
 
 def recognises(path: Path) -> bool:
@@ -93,7 +78,7 @@ def sections(found: ReportInput) -> list[Section]:
             ],
         ),
     ]
-    mps = sections_of("mps-run", found.path / MPS_RUN)
+    mps = run_sections(found.path / MPS_RUN)
     found_sections += [_renamed(section, "mps-") for section in mps]
     explorer = demo_explorer(found.path)
     if explorer is not None:

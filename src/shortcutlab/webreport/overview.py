@@ -1,4 +1,5 @@
-"""The overview of a grid run (any family): spec, data, seeds, versions, hashes, timings.
+"""A grid run of any family: its overview (spec, data, seeds, versions, hashes, timings), then
+the sections its family gives for the loaded results.
 
 Everything comes from the run folder: the store's meta (resolved spec, its hash, the tool
 version), its finished cells (package versions, seconds) and the benchmark
@@ -12,11 +13,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from shortcutlab.experiments.mitigation_spec import fit_id
-from shortcutlab.experiments.run_folder import BENCHMARKS
-from shortcutlab.experiments.store import DATABASE, ResultStore
+from shortcutlab.engine.mitigation_spec import fit_id
+from shortcutlab.engine.run_folder import BENCHMARKS
+from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.families import family, stored_family
+from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Section
-from shortcutlab.webreport.inputs import ReportInput
 
 LISTED = ("shortcuts", "attributes", "mitigations")
 
@@ -27,11 +29,14 @@ def recognises(path: Path) -> bool:
 
 def title(found: ReportInput) -> tuple[str, str] | None:
     spec = _spec(found.path)
-    family = spec.get("family", "maze")
-    return f"{spec.get('name', found.path.name)}", f"shortcutlab {family} run"
+    return f"{spec.get('name', found.path.name)}", f"shortcutlab {stored_family(spec)} run"
 
 
 def sections(found: ReportInput) -> list[Section]:
+    return [_overview(found), *family(stored_family(_spec(found.path))).run_sections(found)]
+
+
+def _overview(found: ReportInput) -> Section:
     with ResultStore.for_run(found.path) as store:
         spec = store.spec()
         meta = {key: store.meta(key) or "" for key in ("spec_hash", "tool_version", "cell_ids")}
@@ -45,7 +50,7 @@ def sections(found: ReportInput) -> list[Section]:
     planned = len(json.loads(meta["cell_ids"] or "[]"))
     done = cells[cells["status"] == "done"]
     run = [
-        ("spec", f"{spec.get('name', '?')} (family {spec.get('family', 'maze')})"),
+        ("spec", f"{spec.get('name', '?')} (family {stored_family(spec)})"),
         ("spec sha256", meta["spec_hash"]),
         ("shortcutlab", meta["tool_version"]),
         (
@@ -64,20 +69,18 @@ def sections(found: ReportInput) -> list[Section]:
                 (key, ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in spec[key]))
             )
     design += [(key, str(spec[key])) for key in ("vary", "build_seed", "bootstrap") if key in spec]
-    return [
-        Section(
-            id="overview",
-            title="Overview",
-            intro="What was run and with what: the resolved spec stored in the run folder, the "
-            "package versions each cell recorded, and the input hashes of its benchmark builds.",
-            blocks=[
-                Facts(title="Run", items=run + _timings(done)),
-                Facts(title="Design", items=design),
-                Facts(title="Versions", items=_versions(versions)),
-                Facts(title="Input hashes (sha256)", items=_input_hashes(found.path / BENCHMARKS)),
-            ],
-        )
-    ]
+    return Section(
+        id="overview",
+        title="Overview",
+        intro="What was run and with what: the resolved spec stored in the run folder, the "
+        "package versions each cell recorded, and the input hashes of its benchmark builds.",
+        blocks=[
+            Facts(title="Run", items=run + _timings(done)),
+            Facts(title="Design", items=design),
+            Facts(title="Versions", items=_versions(versions)),
+            Facts(title="Input hashes (sha256)", items=_input_hashes(found.path / BENCHMARKS)),
+        ],
+    )
 
 
 def _spec(path: Path) -> dict[str, Any]:

@@ -1,9 +1,0 @@
-"""Audit a user's own data set for shortcuts nobody injected, and measure a model's reliance on them.
-
-The flow runs one way: :mod:`.inputs` (the rows, as label ranks) → :mod:`.features` (binary
-indicators fitted on the training rows: tokens and n-grams, attributes, surface properties,
-lexicons, metadata values) → :mod:`.association` (each indicator–label pair tested against the
-label prior, with false-discovery control) plus :mod:`.leakage` and :mod:`.partial_input` →
-:mod:`.scan` (the ranked candidate table) → :mod:`.measure` (for the top candidates and a model:
-aligned vs conflicting rows, counterfactual removal, redistribution anti-tests) → :mod:`.output`.
-"""

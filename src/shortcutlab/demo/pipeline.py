@@ -1,0 +1,236 @@
+"""``shortcutlab demo``: the whole Shortcut Maze pipeline, then an MPS grid, on the embedded corpus.
+
+Generates the review corpus, builds every shortcut type at several strengths (the style shortcuts
+with the offline ``rules`` rewriter), evaluates ``tfidf-logreg`` over seeds (by default each seed
+re-draws the benchmark too, ``vary="both"``: the fit of ``tfidf-logreg`` does not depend on its
+seed, so only a re-drawn benchmark makes VAR(Δ) a measurement), and writes splits, results,
+Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots. The MPS section
+(``experiments/demo_mps.py``) follows in ``mps/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.loading import load_table
+from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
+from shortcutlab.demo.mps import run_mps_demo
+from shortcutlab.engine.pool import worker_pool
+from shortcutlab.engine.replicates import check_vary
+from shortcutlab.errors import ConfigError
+from shortcutlab.families.maze.build import CONCEPT_SHORTCUTS, build_maze_benchmark
+from shortcutlab.families.maze.distractors import distractors_from_columns
+from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
+from shortcutlab.families.mps.results import MpsRunResults
+from shortcutlab.provenance import environment, tool_record
+from shortcutlab.reports.plots import plot_delta_vs_strength
+from shortcutlab.reports.tables import (
+    drop_constant_levels,
+    maze_table,
+    render,
+    table_notes,
+    tidy_text,
+)
+from shortcutlab.shortcuts import make_shortcut
+from shortcutlab.shortcuts.schedule import check_strength
+from shortcutlab.webreport.demo import MARKER
+
+DEMO_SHORTCUTS = (
+    "single-term",
+    "synonym",
+    "category",
+    "register",
+    "author",
+    "bible",
+    "concept-occurrence",
+    "concept-correlation",
+)
+DEMO_STRENGTHS = (1.0, 0.8, 0.6)
+DATASET = "reviews"
+
+
+@dataclass
+class DemoResult:
+    """The demo's evaluations, their statistics with Holm over the demo's cells, and its tables."""
+
+    out: Path
+    results: list[EvaluationResult]
+    groups: pd.DataFrame
+    tables: dict[str, pd.DataFrame]
+    mps: MpsRunResults | None = None
+
+
+def default_jobs() -> int:
+    return max(
+        1,
+        min(
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1,
+            8,
+        ),
+    )
+
+
+def _cell(
+    root: str, name: str, shortcut: str, strength: float, seeds: int, seed: int, vary: str
+) -> EvaluationResult:
+    """Build and evaluate one (shortcut, strength) cell; paths in its records are relative to the demo folder."""
+    tables = {}
+    for role in ("train", "test"):
+        loaded = load_table(Path(root) / "corpus" / f"{role}.csv", role=role)
+        tables[role] = replace(loaded, source=replace(loaded.source, path=f"corpus/{role}.csv"))
+
+    options = {}
+    if shortcut in CONCEPT_SHORTCUTS:
+        options["distractors"] = distractors_from_columns(tables["train"], tables["test"])
+    injector = make_shortcut(shortcut, options)  # one per cell: each seed's build reuses its work
+
+    def build(build_seed: int) -> Benchmark:
+        return build_maze_benchmark(
+            tables["train"],
+            tables["test"],
+            shortcut=injector,
+            strength=strength,
+            seed=build_seed,
+            val_size=0.1,
+        )
+
+    benchmark = build(seed)
+    folder = Path(root) / "benchmarks" / name
+    benchmark.save(folder)  # re-drawn builds go to benchmarks/NAME/redraws/seed-N
+    result = evaluate_benchmark(
+        benchmark, model="tfidf-logreg", seeds=seeds, vary=vary, rebuild=build, dataset=DATASET
+    )
+    result.benchmark["path"] = f"benchmarks/{name}"
+    result.save(folder / "results" / "tfidf-logreg")
+    result.predictions = {}  # not needed by the caller; keeps the inter-process payload small
+    return result
+
+
+def run_demo(
+    out: str | Path = "shortcutlab-demo",
+    *,
+    train_size: int = 4000,
+    test_size: int = 2000,
+    levels: int = 5,
+    shortcuts: Sequence[str] = DEMO_SHORTCUTS,
+    strengths: Sequence[float] = DEMO_STRENGTHS,
+    seeds: int = 3,
+    seed: int = 0,
+    vary: str = "both",
+    jobs: int | None = None,
+    mps: bool = True,
+    overwrite: bool = False,
+    on_progress: Callable[[str, int, int], None] | None = None,
+    after: Callable[[Path, DemoResult], None] | None = None,
+) -> DemoResult:
+    """Run the demo into ``out``; a previous demo folder there is replaced, anything else is refused.
+
+    ``after(folder, result)`` runs last inside the atomic block, on the still-temporary folder
+    (the HTML report is written this way): if it fails, nothing is written.
+    """
+    out = Path(out)
+    strengths = [check_strength("strength", s) for s in strengths]
+    check_vary(vary)
+    jobs = default_jobs() if jobs is None else jobs
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(f"The 'jobs' parameter must be a positive integer. Got {jobs!r} instead.")
+    previous_demo = out.is_dir() and (out / MARKER).exists()
+    check_output_dir(out, overwrite=overwrite or previous_demo)
+    cells = [(shortcut, strength) for shortcut in shortcuts for strength in strengths]
+    progress = on_progress or (lambda message, done, total: None)
+    with atomic_output_dir(out, overwrite=overwrite or previous_demo) as tmp:
+        progress("generating corpus", 0, len(cells))
+        corpus = generate_corpus(
+            train_size=train_size, test_size=test_size, levels=levels, seed=seed
+        )
+        (tmp / "corpus").mkdir()
+        for name, frame in corpus.items():
+            write_table(frame, tmp / "corpus" / f"{name}.csv")
+        arguments = [
+            (str(tmp), f"{s}-lambda{lam:g}", s, lam, seeds, seed, vary) for s, lam in cells
+        ]
+        results: dict[int, EvaluationResult] = {}
+        if jobs == 1:
+            for i, args in enumerate(arguments):
+                results[i] = _cell(*args)
+                progress(f"{args[2]} λ={args[3]:g}", len(results), len(cells))
+        else:
+            with worker_pool(jobs) as pool:
+                futures = {pool.submit(_cell, *args): i for i, args in enumerate(arguments)}
+                for future in as_completed(futures):
+                    i = futures[future]
+                    results[i] = future.result()
+                    progress(f"{arguments[i][2]} λ={arguments[i][3]:g}", len(results), len(cells))
+        ordered = [results[i] for i in range(len(cells))]
+        # The demo's family: Holm over all of its cells (each cell's own results file is a
+        # family of one, as a single 'shortcutlab evaluate').
+        groups = family_frame(ordered)
+        notes = table_notes(groups)
+        tables = {
+            metric: drop_constant_levels(maze_table(groups, metric=metric, marked=True))
+            for metric in ("accuracy", "macro_f1")
+        }
+        for metric, table in tables.items():
+            (tmp / f"summary_{metric}.md").write_text(
+                render(table, "md", notes=notes), encoding="utf-8"
+            )
+            plot_delta_vs_strength(
+                ordered,
+                tmp / f"delta_vs_strength_{metric}.png",
+                metric=metric,
+                title=f"Embedded corpus: {metric.replace('_', '-')} drop",
+            )
+        (tmp / "summary.csv").write_text(tidy_text(groups, "csv"), encoding="utf-8")
+        mps_results = None
+        if mps:
+            mps_results = run_mps_demo(
+                tmp,
+                train_size=train_size,
+                test_size=test_size,
+                levels=levels,
+                seeds=seeds,
+                seed=seed,
+                vary=vary,
+                jobs=jobs,
+                on_progress=lambda message, done, total: progress(f"MPS: {message}", done, total),
+            )
+        write_json(tmp / "results.json", [r.to_json() for r in ordered])
+        write_json(
+            tmp / MARKER,
+            {
+                "tool": tool_record(),
+                "environment": environment(),
+                "arguments": {
+                    "train_size": train_size,
+                    "test_size": test_size,
+                    "levels": levels,
+                    "shortcuts": list(shortcuts),
+                    "strengths": strengths,
+                    "seeds": seeds,
+                    "seed": seed,
+                    "vary": vary,
+                    "mps": mps,
+                    "model": "tfidf-logreg",
+                },
+            },
+        )
+        result = DemoResult(out=out, results=ordered, groups=groups, tables=tables, mps=mps_results)
+        if after is not None:
+            after(tmp, result)
+    return result
+
+
+def demo_arguments(out: Path) -> dict[str, Any]:
+    return json.loads((out / MARKER).read_text(encoding="utf-8"))["arguments"]

@@ -1,0 +1,21 @@
+"""The grid engine every family runs on: specs, the resumable run loop, executors, the store.
+
+================  ================================================================================
+``family``        :class:`~.family.Family`, the record a protocol registers (its pieces, lazily)
+``spec_entries``  the spec parts every family shares: dataset and model entries, hashing, the YAML
+``spec_values``   value checks for spec keys, each error naming its place in the file
+``mitigation_spec`` the ``mitigations`` / ``groups`` / ``group_labels`` keys (Maze and MPS grids)
+``replicates``    what each seed re-draws: the fit, the data, or both
+``run_folder``    the run folder, its dataset tables, and :func:`~.run_folder.drive_run`
+``executors``     where tasks run: a local process pool or Ray; ``pool``: the worker processes
+``worker``        what runs in a worker: a family's task, its outcomes, thread pinning
+``store``         the run's SQLite store (WAL): cells, probabilities, rows, meta
+``cell``          fitting a model under a mitigation and scoring its predictions
+``summary``       the statistics of one group of seeds (Δ, its bootstrap interval and p, Holm)
+================  ================================================================================
+
+The engine imports the shared libraries below it (data, metrics, models, shortcuts, mitigations,
+reports) and never a family: a family hands it tasks and callbacks (see
+:class:`~.run_folder.PendingWork`), and the registry in :mod:`shortcutlab.families` finds the
+family of a spec or a run.
+"""

@@ -1,0 +1,119 @@
+"""A protocol (benchmark family) as one record: the pieces the engine, ``results``, ``report``,
+``annotate`` and the CLI ask of it.
+
+Each family (Shortcut Maze, MPS, CAT, the Shortcut Suite, the audit) declares one
+:class:`Family` in its package's ``__init__`` and registers it in
+:data:`shortcutlab.families.FAMILIES`. Its pieces are ``"module:function"`` paths imported on
+first use (or the functions themselves, for a family defined in a test), so reading the record
+imports nothing of the family. A family leaves out what its protocol lacks; asking for it
+answers with a one-line error. Nothing outside a family's package asks "which family is this?":
+it asks the registry for the record and calls its pieces.
+
+Examples:
+    >>> toy = Family(name="toy", title="Toy", summary="a family with no pieces")
+    >>> toy.parse_spec({}, source="spec.yaml", base_dir=Path("."))
+    Traceback (most recent call last):
+    ...
+    shortcutlab.errors.ConfigError: The toy family has no grid specs; use its own command (see 'shortcutlab --help').
+"""
+
+from __future__ import annotations
+
+import importlib
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shortcutlab.errors import ConfigError
+
+#: A piece of a family: a ``"module:function"`` path, or the function itself.
+Piece = str | Callable[..., Any] | None
+NO_GRID = "use its own command (see 'shortcutlab --help')."
+
+
+def resolve(piece: str | Callable[..., Any]) -> Callable[..., Any]:
+    """The function a piece names (importing its module on first use)."""
+    if not isinstance(piece, str):
+        return piece
+    module, _, name = piece.partition(":")
+    return operator.attrgetter(name)(importlib.import_module(module))
+
+
+@dataclass(frozen=True)
+class Family:
+    """One protocol's pieces (see the module docstring); each is called as documented here."""
+
+    name: str  # the registry name and the ``family:`` key of specs and stored runs
+    title: str  # the protocol in prose: "Shortcut Maze"
+    summary: str  # one line for ``--help`` and ``shortcutlab list``
+    #: (raw mapping, *, source, base_dir) -> spec; the spec's ``family`` attribute is ``name``.
+    spec_parser: Piece = None
+    #: (spec, out) -> list[PlannedCell]: the cells and whether each is finished in ``out``.
+    planner: Piece = None
+    #: (spec, out, *, executor, jobs, address, fail_fast, force, on_progress) -> RunReport.
+    runner: Piece = None
+    #: ``run --dry-run`` columns naming a cell's build: (title, attribute path on a cell plan).
+    plan_columns: tuple[tuple[str, str], ...] = (("dataset", "benchmark.dataset.name"),)
+    #: (run_dir, open store, stored spec, *, bootstrap) -> results (``family`` attribute ``name``).
+    results_loader: Piece = None
+    #: (results, fmt, metric) -> str: what ``shortcutlab results`` prints.
+    results_text: Piece = None
+    #: (results, out, fmt) -> list[Path]: every table and figure written to ``out``.
+    results_writer: Piece = None
+    #: (results, folder) -> list[Path]: the figures ``results`` writes beside a run.
+    figures: Piece = None
+    #: (ReportInput with ``results`` loaded) -> list[Section]: a run folder's report sections.
+    report_sections: Piece = None
+    #: Report kinds of the family's other output folders (``cat --out``, ``explain --out``):
+    #: kind -> collector module with ``recognises(path)`` and ``sections(found)``.
+    output_collectors: Mapping[str, str] = field(default_factory=dict)
+    #: (stored cell row) -> {name: [split, ...]}: a cell's predictions on its own test rows
+    #: that the annotation app shows, one name per fit, one split per epoch kept.
+    prediction_splits: Piece = None
+
+    def _piece(self, attribute: str, what: str, hint: str) -> Callable[..., Any]:
+        piece = getattr(self, attribute)
+        if piece is None:
+            raise ConfigError(f"The {self.name} family has no {what}; {hint}")
+        return resolve(piece)
+
+    def parse_spec(self, raw: Mapping[str, Any], *, source: str, base_dir: Path) -> Any:
+        parser = self._piece("spec_parser", "grid specs", NO_GRID)
+        return parser(raw, source=source, base_dir=base_dir)
+
+    def plan(self, spec: Any, out: Path) -> list[Any]:
+        return self._piece("planner", "grids", NO_GRID)(spec, out)
+
+    def run(self, spec: Any, out: Path, **options: Any) -> Any:
+        return self._piece("runner", "grids", NO_GRID)(spec, out, **options)
+
+    def load_results(
+        self, run_dir: Path, store: Any, spec: Mapping[str, Any], *, bootstrap: int | None
+    ) -> Any:
+        loader = self._piece("results_loader", "run results", NO_GRID)
+        return loader(run_dir, store, spec, bootstrap=bootstrap)
+
+    def results_as_text(self, results: Any, fmt: str, metric: str) -> str:
+        return self._piece("results_text", "run results", NO_GRID)(results, fmt, metric)
+
+    def write_results(self, results: Any, out: Path, fmt: str) -> list[Path]:
+        return self._piece("results_writer", "run results", NO_GRID)(results, out, fmt)
+
+    def write_figures(self, results: Any, folder: Path) -> list[Path]:
+        return [] if self.figures is None else resolve(self.figures)(results, folder)
+
+    def run_sections(self, found: Any) -> list[Any]:
+        return [] if self.report_sections is None else resolve(self.report_sections)(found)
+
+    def predictions_to_show(self, cell: Any) -> dict[str, list[str]]:
+        hint = (
+            "annotate a run whose cells store test predictions (see 'shortcutlab annotate --help')."
+        )
+        return self._piece("prediction_splits", "stored predictions to annotate", hint)(cell)
+
+    def plan_row(self, cell: Any) -> list[str]:
+        """A cell plan's ``plan_columns`` as text (numbers without trailing zeros)."""
+        values = [operator.attrgetter(path)(cell) for _, path in self.plan_columns]
+        return [f"{v:g}" if isinstance(v, float) else str(v) for v in values]

@@ -1,0 +1,308 @@
+"""What every grid family's run shares: the run folder, its dataset tables, and the resumable loop.
+
+:func:`drive_run` binds a run folder to a spec, skips the cells already finished, hands the
+pending ones to an executor, and commits each outcome as soon as it arrives, so stopping at any
+moment loses at most the cells in flight. A family (Maze, MPS) only says how pending cells become
+benchmarks, tasks and stored records.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.data.writing import write_json
+from shortcutlab.engine.executors import make_executor
+from shortcutlab.engine.mitigation_spec import PLAIN
+from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
+from shortcutlab.engine.store import DATABASE, CellRecord, ResultStore
+from shortcutlab.engine.worker import GridTask, TaskOutcome
+from shortcutlab.errors import OutputExistsError, ShortcutlabError
+from shortcutlab.models import make_model
+from shortcutlab.models.base import check_pair_support
+
+Progress = Callable[[str, int, int], None]
+SPEC_COPY = "spec.resolved.json"
+BENCHMARKS = "benchmarks"
+
+
+@dataclass
+class RunReport:
+    run_dir: Path
+    total: int
+    skipped: int
+    done: int = 0
+    failed: int = 0
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    wall_seconds: float = 0.0
+
+
+@dataclass
+class PlannedCell:
+    """A cell of a run's plan (a family's cell plan) and whether the run folder has it already."""
+
+    cell: Any
+    finished: bool
+
+
+@dataclass
+class PendingWork:
+    """What a family makes of its pending cells: tasks, how an outcome becomes stored records,
+    and each cell's description (for progress and failure messages)."""
+
+    tasks: list[GridTask]
+    records: Callable[[TaskOutcome], list[CellRecord]]
+    describe: Callable[[str], str]
+
+
+def pending_work(
+    pending: list[Any],
+    tasks: list[GridTask],
+    strength: Callable[[Any], float],
+    describe: Callable[[Any], str],
+) -> PendingWork:
+    """The :class:`PendingWork` of ``pending`` cell plans: records carry each cell's identity,
+    with ``strength(cell)`` as its λ (or resolved dominance)."""
+    by_id = {cell.id: cell for cell in pending}
+    return PendingWork(
+        tasks=tasks,
+        records=lambda outcome: list(
+            outcome_records(
+                outcome,
+                lambda cell_id: cell_identity(by_id[cell_id], strength(by_id[cell_id])),
+            )
+        ),
+        describe=lambda cell_id: describe(by_id[cell_id]),
+    )
+
+
+FitKey = tuple[str, str, str, int | None]
+
+
+def fit_key(cell: Any) -> FitKey:
+    """Cells with one key share their fit(s): the seeds of one build whose fit cannot depend on
+    its seed (a seed-independent model under a method that draws no random numbers itself).
+    ``cell`` is a family's cell plan (``benchmark.id``, ``model``, ``mitigation``, ``fit_seed``)."""
+    seeded = make_model(cell.model.name, cell.model.constructor_params()).depends_on_seed()
+    mitigation = getattr(cell, "mitigation", PLAIN)
+    seeded = mitigation.make().depends_on_seed(seeded)
+    return cell.benchmark.id, cell.model.id, mitigation.id, cell.fit_seed if seeded else None
+
+
+def fit_groups(cells: Iterable[Any]) -> dict[FitKey, list[Any]]:
+    """Cells grouped by :func:`fit_key`: one task per group."""
+    groups: dict[FitKey, list[Any]] = {}
+    for cell in cells:
+        groups.setdefault(fit_key(cell), []).append(cell)
+    return groups
+
+
+def mitigation_suffix(cell: Any) -> str:
+    """`` + reweight`` after a model's id in progress and failure messages (nothing for erm)."""
+    mitigation = getattr(cell, "mitigation", PLAIN)
+    return "" if mitigation == PLAIN else f" + {mitigation.id}"
+
+
+def mitigation_fields(cell: Any) -> dict[str, Any]:
+    """A task's mitigation keywords for ``cell``: the method instance and the group settings."""
+    return {
+        "mitigation": cell.mitigation.make(),
+        "groups": cell.groups,
+        "group_labels": cell.group_labels,
+    }
+
+
+def check_model_configs(models: Iterable[ModelSpec], n_labels: int, *, paired: bool) -> None:
+    """Instantiate every model config and check it against the dataset's label count and input
+    kind (``paired``: the dataset has a text_pair)."""
+    for model in models:
+        probe = make_model(model.name, model.constructor_params())
+        try:
+            check_pair_support(probe, paired=paired)
+            probe.check(n_labels)
+        finally:
+            probe.close()
+
+
+def dataset_tables(
+    dataset: DatasetSpec, *, test_required: bool = True
+) -> tuple[LoadedTable, LoadedTable | None]:
+    """The dataset's train and test tables (generated for a built-in corpus); ``test`` may be
+    absent where not required (an MPS pool carves its own test split)."""
+    if dataset.builtin:
+        corpus = generate_corpus(
+            train_size=dataset.generator["train_size"],
+            test_size=dataset.generator["test_size"],
+            levels=dataset.generator["levels"],
+            seed=dataset.generator["seed"],
+        )
+        return load_table(corpus["train"], role="train"), load_table(corpus["test"], role="test")
+    options = dict(
+        text_col=dataset.text,
+        label_col=dataset.label,
+        text_pair_col=dataset.text_pair,
+        encoding=dataset.encoding,
+        on_empty=dataset.on_empty,
+    )
+    train = load_table(dataset.resolve(dataset.train or ""), role="train", **options)
+    if dataset.test is None and not test_required:
+        return train, None
+    return train, load_table(dataset.resolve(dataset.test or ""), role="test", **options)
+
+
+def has_text_pair(table: LoadedTable) -> bool:
+    """Whether a dataset's table gives models paired inputs."""
+    return TEXT_PAIR in table.column_names()
+
+
+def check_run_dir(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise OutputExistsError(f"The run folder '{out}' is a file. Choose a folder with --out.")
+    if out.is_dir() and any(out.iterdir()) and not (out / DATABASE).exists():
+        raise OutputExistsError(
+            f"'{out}' is not empty and is not a run folder. Choose another --out."
+        )
+
+
+def finished_cells(out: Path) -> set[str]:
+    """The finished cells of a run folder (none when it has no store yet)."""
+    if not (out / DATABASE).exists():
+        return set()
+    with ResultStore(out / DATABASE) as store:
+        return store.finished()
+
+
+def benchmarks_root(out: Path) -> Path:
+    """The run's benchmarks folder, without the hidden temp folders of interrupted builds."""
+    root = out / BENCHMARKS
+    root.mkdir(exist_ok=True)
+    for leftover in root.glob(".*.partial"):
+        shutil.rmtree(leftover, ignore_errors=True)
+    return root
+
+
+def drive_run(
+    spec: Any,
+    out: Path,
+    cell_ids: list[str],
+    prepare: Callable[[ResultStore, set[str]], PendingWork],
+    *,
+    executor: str = "local",
+    jobs: int | None = None,
+    address: str | None = None,
+    fail_fast: bool = False,
+    force: bool = False,
+    on_progress: Progress | None = None,
+) -> RunReport:
+    """Run (or resume) ``cell_ids`` of ``spec`` into ``out``; ``prepare(store, pending)`` builds
+    what the pending cells need and returns their :class:`PendingWork`."""
+    started = time.perf_counter()
+    check_run_dir(out)
+    runner = make_executor(executor, jobs=jobs, address=address)
+    if (out / DATABASE).exists():  # refuse a different spec before touching anything
+        with ResultStore(out / DATABASE) as existing:
+            existing.check_spec(spec.fingerprint(), force=force)
+    fresh = not out.exists()
+    runner.start()  # an unreachable cluster fails here, before the run folder is created
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with ResultStore(out / DATABASE) as store:
+            store.write_spec(spec.resolved(), spec.fingerprint(), cell_ids)
+            write_json(out / SPEC_COPY, spec.resolved())
+            finished = store.finished()
+            pending = {c for c in cell_ids if c not in finished}
+            report = RunReport(
+                run_dir=out, total=len(cell_ids), skipped=len(cell_ids) - len(pending)
+            )
+            progress = on_progress or (lambda message, done, total: None)
+            progress("building benchmarks", report.skipped, report.total)
+            try:
+                work = prepare(store, pending)
+            except ShortcutlabError:
+                if fresh:  # a build refused its input: leave no half-made run folder behind
+                    store.close()
+                    shutil.rmtree(out, ignore_errors=True)
+                raise
+
+            def record(outcome: TaskOutcome) -> None:
+                store.record(work.records(outcome))
+                _count(report, outcome, work.describe)
+                progress(
+                    work.describe(outcome.cells[-1].cell_id),
+                    report.skipped + report.done + report.failed,
+                    report.total,
+                )
+
+            runner.run(work.tasks, record, fail_fast=fail_fast)
+    finally:
+        runner.close()
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+def _count(report: RunReport, outcome: TaskOutcome, describe: Callable[[str], str]) -> None:
+    for cell in outcome.cells:
+        if cell.status == "done":
+            report.done += 1
+        else:
+            report.failed += 1
+            report.errors.append((describe(cell.cell_id), cell.error or ""))
+
+
+def estimate_seconds(out: str | Path, planned: list[PlannedCell]) -> float | None:
+    """Rough time left: the median fit time of finished cells of each (model, mitigation), times
+    its pending fits."""
+    if not (Path(out) / DATABASE).exists():
+        return None
+    with ResultStore(Path(out) / DATABASE) as store:
+        frame = store.cells()
+    if frame.empty:
+        return None
+    per_fit = frame.groupby(["model", "mitigation"])["total_seconds"].median().to_dict()
+    fits = {fit_key(p.cell) for p in planned if not p.finished}
+    if any((model, mitigation) not in per_fit for _, model, mitigation, _ in fits):
+        return None
+    return sum(per_fit[(model, mitigation)] for _, model, mitigation, _ in fits)
+
+
+def cell_identity(cell: Any, strength: float) -> dict[str, Any]:
+    """What the store's cells row says of a cell plan besides its outcome: ``shortcut`` is the
+    build's label (a shortcut, or an MPS attribute), ``strength`` its λ (or resolved dominance),
+    ``mitigation`` the method's id."""
+    return {
+        "dataset": cell.benchmark.dataset.name,
+        "shortcut": cell.benchmark.label,
+        "strength": strength,
+        "model": cell.model.id,
+        "mitigation": getattr(cell, "mitigation", PLAIN).id,
+        "seed": cell.seed,
+        "benchmark_id": cell.benchmark.id,
+        "config": cell.config,
+    }
+
+
+def outcome_records(
+    outcome: TaskOutcome, identity: Callable[[str], dict[str, Any]]
+) -> Iterable[CellRecord]:
+    """The store records of an outcome's cells; ``identity(cell_id)`` gives the cell's dataset,
+    shortcut, strength, model, mitigation, seed, benchmark_id and config."""
+    for cell in outcome.cells:
+        yield CellRecord(
+            cell_id=cell.cell_id,
+            **identity(cell.cell_id),
+            status=cell.status,
+            metrics=cell.metrics,
+            error=cell.error,
+            probabilities=cell.probabilities,
+            fit_seconds=cell.fit_seconds,
+            predict_seconds=cell.predict_seconds,
+            total_seconds=cell.total_seconds,
+            shared_fit=cell.shared_fit,
+            versions=outcome.versions,
+        )

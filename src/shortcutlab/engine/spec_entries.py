@@ -1,0 +1,351 @@
+"""The parts of an experiment spec that every grid family shares: dataset and model entries.
+
+Each parser checks its entry up front and names its place in the file on an error; file entries
+are fingerprinted by content, so a changed data file gives a new spec hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from shortcutlab.engine.spec_values import as_list, check_keys, choice, natural, unique
+from shortcutlab.errors import ConfigError, InputFileError
+
+FILE_DATA_KEYS = (
+    "name",
+    "train",
+    "test",
+    "text",
+    "label",
+    "text_pair",
+    "labels",
+    "encoding",
+    "on_empty",
+    "distractors",
+)
+BUILTIN_DATA_KEYS = ("name", "builtin", "train_size", "test_size", "levels", "seed")
+BUILTINS = ("reviews",)
+MODEL_ENGINE_KEYS = ("name", "id", "resources")
+RESOURCE_KEYS = ("cpus", "gpus")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """One dataset of the grid: files (``train``/``test``) or a built-in generated corpus."""
+
+    name: str
+    builtin: str | None = None
+    train: str | None = None
+    test: str | None = None
+    text: str = "text"
+    label: str = "label"
+    text_pair: str | None = None
+    labels: tuple[Any, ...] | None = None
+    encoding: str = "utf-8"
+    on_empty: str = "drop"
+    distractors: dict[str, dict[str, str]] = field(default_factory=dict)
+    generator: dict[str, int] = field(default_factory=dict)
+    fingerprint: str = ""
+    base_dir: str = "."
+
+    def resolve(self, written: str) -> str:
+        """A data path as written in the spec, resolved against the spec's folder."""
+        path_part, sep, split = written.partition("::")
+        path = Path(path_part) if Path(path_part).is_absolute() else Path(self.base_dir) / path_part
+        return f"{path}{sep}{split}"
+
+    def resolved(self) -> dict[str, Any]:
+        if self.builtin:
+            return {"name": self.name, "builtin": self.builtin, **self.generator}
+        return {
+            "name": self.name,
+            "train": self.train,
+            "test": self.test,
+            "text": self.text,
+            "label": self.label,
+            "text_pair": self.text_pair,
+            "labels": list(self.labels) if self.labels else None,
+            "encoding": self.encoding,
+            "on_empty": self.on_empty,
+            "distractors": self.distractors or None,
+            "sha256": self.fingerprint,
+        }
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model configuration: registry ``name``, constructor ``params``, resource requests."""
+
+    id: str
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    cpus: float = 1.0
+    gpus: float = 0.0
+    base_dir: str = "."
+
+    def constructor_params(self) -> dict[str, Any]:
+        """``params`` with a relative local ``path`` resolved against the spec's folder."""
+        params = dict(self.params)
+        path = params.get("path")
+        if (
+            isinstance(path, str)
+            and not Path(path).is_absolute()
+            and (Path(self.base_dir) / path).exists()
+        ):
+            params["path"] = str(Path(self.base_dir) / path)
+        return params
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            **self.params,
+            "resources": {"cpus": self.cpus, "gpus": self.gpus},
+        }
+
+
+def option_label(name: str, options: Mapping[str, Any]) -> str:
+    """``single-term`` or, with options, ``single-term[term=frankly]``: a component's name in tables.
+
+    Examples:
+        >>> option_label("frequent-words", {"k": 6})
+        'frequent-words[k=6]'
+    """
+    if not options:
+        return name
+    return f"{name}[{', '.join(f'{k}={v}' for k, v in sorted(options.items()))}]"
+
+
+def component_record(name: str, options: Mapping[str, Any], files_sha256: str) -> dict[str, Any]:
+    """A shortcut or attribute entry as stored: its name, options and the hash of the files its
+    options name (when any)."""
+    return {"name": name, **options, **({"files_sha256": files_sha256} if files_sha256 else {})}
+
+
+def canonical_hash(payload: Any) -> str:
+    return hashlib.sha256(
+        json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
+    ).hexdigest()
+
+
+def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = True) -> DatasetSpec:
+    """A ``data`` entry: files (``train`` and ``test``; ``test`` optional where not required) or a
+    built-in generated corpus."""
+    if not isinstance(entry, dict):
+        raise ConfigError(
+            f"{where} must be a mapping with 'train' and 'test' (or 'builtin'). Got {entry!r}."
+        )
+    if "builtin" in entry:
+        check_keys(entry, BUILTIN_DATA_KEYS, where)
+        builtin = choice(entry["builtin"], BUILTINS, f"{where}: builtin")
+        generator = {
+            "train_size": natural(
+                entry.get("train_size", 4000), f"{where}: train_size", minimum=10
+            ),
+            "test_size": natural(entry.get("test_size", 2000), f"{where}: test_size", minimum=10),
+            "levels": natural(entry.get("levels", 5), f"{where}: levels"),
+            "seed": natural(entry.get("seed", 0), f"{where}: seed"),
+        }
+        if generator["levels"] not in (4, 5):
+            raise ConfigError(f"{where}: levels must be 4 or 5. Got {generator['levels']}.")
+        return DatasetSpec(
+            name=str(entry.get("name", builtin)),
+            builtin=builtin,
+            generator=generator,
+            fingerprint=canonical_hash(generator),
+        )
+    check_keys(entry, FILE_DATA_KEYS, where)
+    for key in ("train", "test") if test_required else ("train",):
+        if key not in entry:
+            raise ConfigError(
+                f"{where} has no '{key}' file. Give both 'train' and 'test', or 'builtin: reviews'."
+                if test_required
+                else f"{where} has no 'train' file (the pool). Give 'train' (and optionally "
+                "'test'), or 'builtin: reviews'."
+            )
+    files = {
+        key: existing_path(entry[key], base, f"{where}: {key}")
+        for key in ("train", "test")
+        if key in entry
+    }
+    distractors: dict[str, dict[str, str]] = {}
+    resolved_distractors: list[Path] = []
+    for aspect, paths in (entry.get("distractors") or {}).items():
+        paths = {"train": paths} if isinstance(paths, str) else paths
+        if not isinstance(paths, dict):
+            raise ConfigError(
+                f"{where}: distractors.{aspect} must be a path or a mapping with 'train' (and 'test')."
+            )
+        check_keys(paths, ("train", "test"), f"{where}: distractors.{aspect}")
+        for role, written in paths.items():
+            resolved_distractors.append(
+                existing_path(written, base, f"{where}: distractors.{aspect}.{role}")
+            )
+        distractors[str(aspect)] = {role: str(written) for role, written in paths.items()}
+    digest = hashlib.sha256()
+    for path in [*files.values(), *resolved_distractors]:
+        digest.update(file_digest(path).encode())
+    labels = entry.get("labels")
+    return DatasetSpec(
+        name=str(entry.get("name", Path(str(entry["train"])).parent.name or "data")),
+        train=str(entry["train"]),
+        test=str(entry["test"]) if "test" in entry else None,
+        text=str(entry.get("text", "text")),
+        label=str(entry.get("label", "label")),
+        text_pair=entry.get("text_pair"),
+        labels=tuple(labels) if labels else None,
+        encoding=str(entry.get("encoding", "utf-8")),
+        on_empty=choice(entry.get("on_empty", "drop"), ("drop", "error"), f"{where}: on_empty"),
+        distractors=distractors,
+        fingerprint=digest.hexdigest(),
+        base_dir=str(base),
+    )
+
+
+def file_digest(path: Path) -> str:
+    if path.is_dir():
+        digest = hashlib.sha256()
+        for file in sorted(p for p in path.rglob("*") if p.is_file()):
+            digest.update(str(file.relative_to(path)).encode())
+            digest.update(file.read_bytes())
+        return digest.hexdigest()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def existing_path(value: Any, base: Path, where: str) -> Path:
+    text = str(value)
+    path_part = text.split("::")[0]
+    path = Path(path_part) if Path(path_part).is_absolute() else base / path_part
+    if not path.exists():
+        raise InputFileError(f"{where} names '{text}', which does not exist (looked for '{path}').")
+    return path
+
+
+def named_entry(entry: Any, where: str, registry: Any, shape: str) -> tuple[dict[str, Any], str]:
+    """A spec entry as a mapping with a registered ``name`` (a bare string is shorthand for the name)."""
+    if isinstance(entry, str):
+        entry = {"name": entry}
+    if not isinstance(entry, dict) or "name" not in entry:
+        raise ConfigError(f"{where} must be {shape}. Got {entry!r}.")
+    name = str(entry["name"])
+    if name not in registry:
+        raise ConfigError(f"{where}: {registry.unknown_message(name)}")
+    return entry, name
+
+
+def parse_model(
+    entry: Any,
+    where: str,
+    registry: Any,
+    base: Path,
+    *,
+    engine_keys: tuple[str, ...] = MODEL_ENGINE_KEYS,
+) -> ModelSpec:
+    """A ``models`` entry; ``engine_keys`` are the keys that are not constructor parameters."""
+    entry, name = named_entry(
+        entry, where, registry, "a mapping with 'name' and the model's parameters"
+    )
+    params = {k: v for k, v in entry.items() if k not in engine_keys}
+    allowed = [p for p in registry.parameters(name) if p != "seed"]
+    check_keys(params, [*allowed, *engine_keys], f"{where} ({name})")
+    resources = entry.get("resources") or {}
+    if not isinstance(resources, dict):
+        raise ConfigError(
+            f"{where}: resources must be a mapping like {{cpus: 2, gpus: 1}}. Got {resources!r}."
+        )
+    check_keys(resources, RESOURCE_KEYS, f"{where}: resources")
+    cpus, gpus = resources.get("cpus", 1), resources.get("gpus", 0)
+    for key, value, minimum in (("cpus", cpus, 1e-9), ("gpus", gpus, 0)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+            raise ConfigError(
+                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {value!r}."
+            )
+    return ModelSpec(
+        id=str(entry.get("id", name)),
+        name=name,
+        params=params,
+        cpus=float(cpus),
+        gpus=float(gpus),
+        base_dir=str(base),
+    )
+
+
+def read_spec_file(path: str | Path) -> dict[str, Any]:
+    """The mapping of a YAML spec file (a one-line error for a missing file or invalid YAML)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputFileError(f"The spec file '{path}' does not exist. Check the path.")
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ConfigError(
+            f"'{path}' is not valid YAML{where}: {getattr(exc, 'problem', exc)}."
+        ) from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(
+            f"'{path}' must hold a mapping of keys (name, data, shortcuts, ...). Got {type(raw).__name__}."
+        )
+    return raw
+
+
+def parse_datasets(
+    raw: Mapping[str, Any], source: str, base: Path, *, test_required: bool = True
+) -> list[DatasetSpec]:
+    """The ``data`` (one) or ``datasets`` (a list) entries, with unique names."""
+    if ("data" in raw) == ("datasets" in raw):
+        raise ConfigError(
+            f"{source} needs exactly one of 'data' (one dataset) or 'datasets' (a list)."
+        )
+    entries = [raw["data"]] if "data" in raw else as_list(raw["datasets"], f"{source}: datasets")
+    datasets = [
+        parse_dataset(
+            entry,
+            f"{source}: {'data' if 'data' in raw else f'datasets[{i}]'}",
+            base,
+            test_required=test_required,
+        )
+        for i, entry in enumerate(entries)
+    ]
+    unique([d.name for d in datasets], f"{source}: datasets", "name")
+    return datasets
+
+
+def parse_models(
+    raw: Mapping[str, Any],
+    source: str,
+    base: Path,
+    *,
+    engine_keys: tuple[str, ...] = MODEL_ENGINE_KEYS,
+) -> list[ModelSpec]:
+    """The ``models`` entries, with unique ids."""
+    from shortcutlab.models import MODELS
+
+    models = [
+        parse_model(entry, f"{source}: models[{i}]", MODELS, base, engine_keys=engine_keys)
+        for i, entry in enumerate(as_list(raw["models"], f"{source}: models"))
+    ]
+    unique(
+        [m.id for m in models],
+        f"{source}: models",
+        "id (give two configs of one model distinct 'id's)",
+    )
+    return models
+
+
+def parse_seeds(raw: Mapping[str, Any], source: str) -> list[int]:
+    """The ``seeds`` list (default 0..4), unique non-negative integers."""
+    seeds = [
+        natural(v, f"{source}: seeds[{i}]")
+        for i, v in enumerate(as_list(raw.get("seeds", [0, 1, 2, 3, 4]), f"{source}: seeds"))
+    ]
+    unique(seeds, f"{source}: seeds", "value")
+    return seeds

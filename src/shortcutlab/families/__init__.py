@@ -1,0 +1,180 @@
+"""The protocols shortcutlab runs, one subpackage each, and the one registry that finds them.
+
+==========  ================================================================================
+``maze``    Shortcut Maze (Zhou et al.): a cue injected with strength λ; train / test / anti-test
+``mps``     MPS: labels redistributed around an attribute; imbalanced / balanced / test
+``cat``     Counterfactual Attentiveness Test (Elazar et al.) for paired inputs
+``suite``   Shortcut Suite (Yuan et al.): NLI test sets with one shortcut each
+``audit``   latent shortcuts in a user's own data, and a model's measured reliance on them
+==========  ================================================================================
+
+A family's package holds its build, spec, cells, results, tables and report sections, and an
+instance of :class:`~shortcutlab.engine.family.Family` registered below. Its capabilities are
+declared on its line here, readable without importing it. Code outside a family's package asks
+this registry (:func:`family`, :func:`load_spec`, :func:`run_experiment`, :func:`load_results`)
+and never compares family names; ``tests/test_family_dispatch.py`` keeps it so.
+
+A family package imports the engine and shared libraries below it, never this package (so the
+registry's lazy entries are the only edges from here to them). Adding a family is one
+subpackage and one line here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from shortcutlab.engine.family import Family
+from shortcutlab.engine.run_folder import SPEC_COPY, PlannedCell, Progress, RunReport
+from shortcutlab.engine.spec_entries import read_spec_file
+from shortcutlab.engine.spec_values import choice
+from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.registry import Registry
+
+FAMILIES: Registry[Family] = Registry(
+    "family",
+    capabilities={
+        "grid": False,  # has grid specs (`shortcutlab run`)
+        "build": False,  # has a `shortcutlab build` sub-command
+        "labelled_predictions": False,  # runs store test predictions a person can label
+        "attribute_groups": False,  # builds group rows by an annotated attribute
+        "counterfactuals": False,  # outputs hold counterfactual pairs to verify
+    },
+)
+FAMILIES.add(
+    "maze",
+    "shortcutlab.families.maze:FAMILY",
+    grid=True,
+    build=True,
+    labelled_predictions=True,
+)
+FAMILIES.add(
+    "mps",
+    "shortcutlab.families.mps:FAMILY",
+    grid=True,
+    build=True,
+    labelled_predictions=True,
+    attribute_groups=True,
+)
+FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", grid=True, counterfactuals=True)
+FAMILIES.add("suite", "shortcutlab.families.suite:FAMILY", build=True)
+FAMILIES.add("audit", "shortcutlab.families.audit:FAMILY")
+
+#: The family of a spec or stored run that names none (Maze specs predate the key).
+DEFAULT_FAMILY = "maze"
+
+
+def family(name: str) -> Family:
+    """The registered family ``name`` (a one-line error with the close matches otherwise)."""
+    return FAMILIES.get(name)
+
+
+def family_of(thing: Any) -> Family:
+    """The family of a spec, a cell plan's spec or loaded results: its ``family`` attribute."""
+    return FAMILIES.get(getattr(thing, "family", None) or DEFAULT_FAMILY)
+
+
+def stored_family(spec: Mapping[str, Any]) -> str:
+    """The family named by a stored (resolved) spec."""
+    return str(spec.get("family") or DEFAULT_FAMILY)
+
+
+def run_family(path: str | Path) -> str | None:
+    """The family of a run folder (from its spec copy), or None when ``path`` is not one."""
+    path = Path(path)
+    if not (path / DATABASE).is_file():
+        return None
+    try:
+        spec = json.loads((path / SPEC_COPY).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return stored_family(spec) if isinstance(spec, dict) else None
+
+
+def parse_spec(raw: Mapping[str, Any], *, source: str = "spec", base_dir: str | Path = ".") -> Any:
+    """Validate a spec mapping (as read from YAML) of any grid family (``family:``, default maze)."""
+    name = choice(raw.get("family", DEFAULT_FAMILY), FAMILIES.having("grid"), f"{source}: family")
+    return FAMILIES.get(name).parse_spec(raw, source=source, base_dir=Path(base_dir))
+
+
+def load_spec(path: str | Path) -> Any:
+    """Read and validate a YAML spec; relative data and model paths are relative to the file.
+
+    Examples:
+        >>> import tempfile, pathlib
+        >>> spec_file = pathlib.Path(tempfile.mkdtemp()) / "spec.yaml"
+        >>> _ = spec_file.write_text("family: mazz\\nmodels: [majority]\\n")
+        >>> load_spec(spec_file)
+        Traceback (most recent call last):
+        ...
+        shortcutlab.errors.ConfigError: spec.yaml: family must be one of cat, maze, mps. Got 'mazz'. Did you mean 'maze'?
+    """
+    path = Path(path)
+    return parse_spec(read_spec_file(path), source=path.name, base_dir=path.parent)
+
+
+def _spec(spec: Any) -> Any:
+    return load_spec(spec) if isinstance(spec, str | Path) else spec
+
+
+def plan_run(spec: Any, out: str | Path) -> tuple[Any, list[PlannedCell]]:
+    """The cells of a run and whether each is already finished in ``out`` (for --dry-run)."""
+    spec = _spec(spec)
+    return spec, family_of(spec).plan(spec, Path(out))
+
+
+def run_experiment(
+    spec: Any,
+    out: str | Path,
+    *,
+    executor: str = "local",
+    jobs: int | None = None,
+    address: str | None = None,
+    fail_fast: bool = False,
+    force: bool = False,
+    on_progress: Progress | None = None,
+) -> RunReport:
+    """Run (or resume) the grid of ``spec`` (a spec object or a YAML path, any grid family)
+    into the run folder ``out``."""
+    started = time.perf_counter()
+    spec = _spec(spec)
+    report = family_of(spec).run(
+        spec,
+        Path(out),
+        executor=executor,
+        jobs=jobs,
+        address=address,
+        fail_fast=fail_fast,
+        force=force,
+        on_progress=on_progress,
+    )
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
+    """Read a run folder's store and compute the statistics of its spec's cells (each family's
+    results object: Maze, MPS or CAT)."""
+    run_dir = Path(run_dir)
+    with ResultStore.for_run(run_dir) as store:
+        spec = store.spec()
+        return family(stored_family(spec)).load_results(run_dir, store, spec, bootstrap=bootstrap)
+
+
+__all__ = [
+    "DEFAULT_FAMILY",
+    "FAMILIES",
+    "Family",
+    "family",
+    "family_of",
+    "load_results",
+    "load_spec",
+    "parse_spec",
+    "plan_run",
+    "run_experiment",
+    "run_family",
+    "stored_family",
+]

@@ -1,0 +1,378 @@
+"""Binary indicators of a table, fitted on the training rows: tokens and n-grams, attribute values,
+surface properties, lexicons and metadata values.
+
+:func:`fit_features` fixes every data-dependent choice on the training rows (the vocabulary, the
+length and readability bins, the frequent words, the metadata values) and keeps only indicators
+that at least ``min_support`` training rows have; :meth:`FeaturePlan.transform` then gives any
+table (the test rows) the same columns in the same order.
+
+Tokens keep negation contractions whole ("don't", "isn't"; a tokenised "do n't" reads as "don't")
+and single-character words, because the best-known annotation artefacts are exactly these words:
+"not", "no", "never", "nothing" in MNLI hypotheses (Gururangan et al. 2018, table 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer
+
+from shortcutlab.attributes import Attribute, make_attribute
+from shortcutlab.attributes.lexical import normalised
+from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words
+from shortcutlab.errors import DataError
+from shortcutlab.families.audit.candidates import FeatureSet
+from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
+from shortcutlab.families.audit.surface import (
+    QuantileBins,
+    SurfacePlan,
+    fit_surface,
+    surface_measures,
+)
+from shortcutlab.params import check_positive_int, require
+
+#: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
+TOKEN_PATTERN = r"(?u)\w*n't|\w+"
+# English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
+_CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
+#: Numeric metadata columns with more distinct values than this are binned at quartiles.
+MAX_METADATA_VALUES = 10
+
+
+@dataclass(frozen=True)
+class FeatureConfig:
+    """What a scan looks at; every choice is fitted on the training rows."""
+
+    ngram_max: int = 2
+    min_support: int = 20
+    max_features: int | None = None
+    attributes: tuple[str, ...] = ("negation", "question", "frequent-words")
+    attribute_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    surface: bool = True
+    lexicons: Mapping[str, Sequence[str]] | None = None  # None = packaged_lexicons()
+    metadata: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_positive_int("audit", "ngram_max", self.ngram_max)
+        check_positive_int("audit", "min_support", self.min_support)
+        if self.max_features is not None:
+            check_positive_int("audit", "max_features", self.max_features)
+        unknown = sorted(set(self.attribute_options) - set(self.attributes))
+        require(
+            not unknown, "audit", "attribute_options", "keyed by attributes being scanned", unknown
+        )
+
+
+@dataclass
+class _Block:
+    """Indicators of one family for one part: names as fitted, and the columns kept."""
+
+    kind: str
+    part: str
+    group: Callable[[str], str] | str
+    names: list[str]
+    build: Callable[[AuditInputs], sp.csr_matrix | np.ndarray]
+    phrases: bool = False
+    kept: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+
+class FeaturePlan:
+    """The indicators fitted on the training rows; :meth:`transform` applies them to any table."""
+
+    def __init__(
+        self, config: FeatureConfig, paired: bool, blocks: list[_Block], details: dict
+    ) -> None:
+        self.feature_config = config
+        self.paired = paired
+        self._blocks = blocks
+        self._details = details
+
+    def transform(self, inputs: AuditInputs) -> FeatureSet:
+        """The same indicators, in the same column order, for the rows of ``inputs``."""
+        if inputs.paired != self.paired:
+            have, want = ("pairs", "single texts") if inputs.paired else ("single texts", "pairs")
+            raise DataError(
+                f"The table holds {have} but the features were fitted on {want}; give both tables the same text columns."
+            )
+        _check_metadata(inputs, self.feature_config.metadata)
+        return self._assemble(len(inputs), [block.build(inputs) for block in self._blocks])
+
+    def _assemble(self, rows: int, matrices: list[sp.csr_matrix | np.ndarray]) -> FeatureSet:
+        """The FeatureSet of one table from each block's full (fitted names) matrix."""
+        features = FeatureSet([], [], [], [], [], [], sp.csr_matrix((rows, 0), dtype=np.int32))
+        kept_matrices = []
+        for block, matrix in zip(self._blocks, matrices, strict=True):
+            if not len(block.kept):
+                continue
+            kept_matrices.append(sp.csr_matrix(matrix, dtype=np.int32)[:, block.kept])
+            for j in block.kept.tolist():
+                name = block.names[j]
+                kind = "ngram" if block.kind == "token" and " " in name else block.kind
+                features.keys.append(f"{kind}:{block.part}:{name}")
+                prefix = f"{block.part}: " if self.paired and block.part else ""
+                features.names.append(prefix + name)
+                features.kinds.append(kind)
+                features.parts.append(block.part)
+                features.groups.append(block.group(name) if callable(block.group) else block.group)
+                features.phrases.append(name if block.phrases else None)
+        if kept_matrices:
+            features.matrix = sp.hstack(kept_matrices, format="csr", dtype=np.int32)
+        return features
+
+    def config(self) -> dict[str, Any]:
+        """What was fitted, as JSON: vocabulary sizes, bin edges, attribute configs, counts by kind."""
+        counts: dict[str, int] = {}
+        for block in self._blocks:
+            for j in block.kept.tolist():
+                kind = "ngram" if block.kind == "token" and " " in block.names[j] else block.kind
+                counts[kind] = counts.get(kind, 0) + 1
+        config = self.feature_config
+        return {
+            "ngram_max": config.ngram_max,
+            "min_support": config.min_support,
+            "max_features": config.max_features,
+            "token_pattern": TOKEN_PATTERN,
+            "paired": self.paired,
+            **self._details,
+            "features": dict(sorted(counts.items())),
+        }
+
+
+#: Annotators whose fitted values are words, scanned as "the row contains the word".
+WORD_SET_ATTRIBUTES = ("frequent-words",)
+
+
+def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan, FeatureSet]:
+    """Fit the indicators on the training rows; return the plan and the training rows' features."""
+    _check_metadata(train, config.metadata)
+    fitted: list[tuple[_Block, sp.csr_matrix | np.ndarray]] = []
+    details: dict[str, Any] = {"parts": {}}
+    lexicons = packaged_lexicons() if config.lexicons is None else dict(config.lexicons)
+    matcher = LexiconMatcher(lexicons)
+    for part in train.parts():
+        texts = train.part(part)
+        part_details: dict[str, Any] = {}
+        fitted.append(_token_block(part, texts, config, part_details))
+        for name in config.attributes:
+            attribute = make_attribute(name, config.attribute_options.get(name)).fitted(texts)
+            if name in WORD_SET_ATTRIBUTES:
+                fitted.append(_word_presence_block(part, attribute, train))
+            else:
+                fitted.append(_attribute_block(part, attribute, texts, train))
+            part_details.setdefault("attributes", {})[name] = attribute.config()
+        if config.surface:
+            measures = surface_measures(texts)
+            surface = fit_surface(measures)
+            fitted.append((_surface_block(part, surface), surface.indicators(texts, measures)))
+            part_details["surface"] = surface.config()
+        if lexicons:
+            block = _lexicon_block(part, matcher)
+            fitted.append((block, block.build(train)))
+        details["parts"][part] = part_details
+    details["lexicons"] = matcher.config()
+    details["metadata"] = {}
+    for column in config.metadata:
+        block, column_details = _metadata_block(column, train.columns[column])
+        fitted.append((block, block.build(train)))
+        details["metadata"][column] = column_details
+    for block, matrix in fitted:
+        block.kept = np.flatnonzero(_support(matrix) >= config.min_support)
+    plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
+    return plan, plan._assemble(len(train), [matrix for _, matrix in fitted])
+
+
+def token_texts(texts: Sequence[str]) -> list[str]:
+    """Texts as the vectorizer reads them: lower case, straight apostrophes, ``do n't`` joined,
+    clitics other than n't cut off.
+
+    Examples:
+        >>> token_texts(["I do n't think it’s NOT fine"])
+        ["i don't think it  not fine"]
+    """
+    array = pc.replace_substring_regex(normalised(texts), _CLITIC, r"\1 \3")
+    return array.to_pylist()
+
+
+def _token_block(
+    part: str, texts: Sequence[str], config: FeatureConfig, details: dict
+) -> tuple[_Block, sp.csr_matrix]:
+    prepared = token_texts(texts)
+    options = dict(
+        token_pattern=TOKEN_PATTERN,
+        lowercase=False,
+        binary=True,
+        ngram_range=(1, config.ngram_max),
+        dtype=np.int32,
+    )
+    vocabulary: list[str] = []
+    train_matrix = sp.csr_matrix((len(texts), 0), dtype=np.int32)
+    if pc.any(pc.match_substring_regex(pa.array(prepared, pa.large_string()), r"\w")).as_py():
+        counter = CountVectorizer(**options)
+        counts = counter.fit_transform(prepared)
+        support = counts.getnnz(axis=0)
+        terms = counter.get_feature_names_out()
+        frequent = np.flatnonzero(support >= config.min_support)
+        if config.max_features is not None and len(frequent) > config.max_features:
+            # Most supported first; equal support keeps the vocabulary's alphabetical order.
+            order = np.argsort(-support[frequent], kind="stable")[: config.max_features]
+            frequent = np.sort(frequent[order])
+        vocabulary = terms[frequent].tolist()
+        train_matrix = counts[:, frequent]
+    details["vocabulary"] = len(vocabulary)
+    vectorizer = CountVectorizer(vocabulary=vocabulary, **options) if vocabulary else None
+
+    def build(inputs: AuditInputs) -> sp.csr_matrix:
+        rows = len(inputs)
+        if vectorizer is None:
+            return sp.csr_matrix((rows, 0), dtype=np.int32)
+        return vectorizer.transform(token_texts(inputs.part(part)))
+
+    block = _Block("token", part, part, vocabulary, build, phrases=True)
+    return block, train_matrix
+
+
+def _attribute_block(
+    part: str, attribute: Attribute, train_texts: Sequence[str], train: AuditInputs
+) -> tuple[_Block, np.ndarray]:
+    train_values = _annotated(attribute, train_texts, train.columns)
+    values = attribute.possible_values()
+    if values is None:
+        values = sorted({v for v in train_values.tolist() if v is not None})
+    if len(values) == 2 and not any(v is None for v in train_values.tolist()):
+        # A two-valued attribute every row has (with / without negation): the second value is the
+        # first's complement, the same 2×K table and test, so it is one candidate, not two.
+        values = values[:1]
+    columns = np.array(values, dtype=object)[None, :]
+
+    def build(inputs: AuditInputs) -> np.ndarray:
+        return _annotated(attribute, inputs.part(part), inputs.columns)[:, None] == columns
+
+    names = [f"{attribute.name} = {value}" for value in values]
+    block = _Block("attribute", part, attribute.name, names, build)
+    return block, train_values[:, None] == columns
+
+
+def _word_presence_block(
+    part: str, attribute: Attribute, train: AuditInputs
+) -> tuple[_Block, np.ndarray]:
+    """One indicator per fitted word: the row contains it (as a whole word).
+
+    The frequent-words annotator gives each row one value, the rarest pool word it holds, which is
+    what an MPS build needs; as an audit candidate that value would read "honestly and no rarer
+    frequent word", which points wherever the rarer words do not. Presence means what it says (and
+    a word with exactly the rows of its token is folded into that token's candidate).
+    """
+    words = attribute.possible_values() or []
+    phrases = spaced_phrases(words)
+
+    def build(inputs: AuditInputs) -> np.ndarray:
+        return phrase_counts(spaced_words(inputs.part(part)), phrases, presence=True)
+
+    names = [f"{attribute.name} has '{word}'" for word in words]
+    block = _Block("attribute", part, attribute.name, names, build)
+    return block, build(train)
+
+
+def _annotated(
+    attribute: Attribute, texts: Sequence[str], columns: Mapping[str, Any]
+) -> np.ndarray:
+    annotated = attribute.annotate(texts, columns).values
+    return np.array([None if v is None else str(v) for v in annotated.tolist()], dtype=object)
+
+
+def _surface_block(part: str, surface: SurfacePlan) -> _Block:
+    names, groups = surface.columns()
+    group_of = dict(zip(names, groups, strict=True))
+    return _Block(
+        "surface",
+        part,
+        group_of.__getitem__,
+        names,
+        lambda inputs: surface.indicators(inputs.part(part)),
+    )
+
+
+def _lexicon_block(part: str, matcher: LexiconMatcher) -> _Block:
+    names = [f"lexicon = {name}" for name in matcher.names]
+    return _Block(
+        "lexicon",
+        part,
+        "lexicon",
+        names,
+        lambda inputs: matcher.matrix(spaced_words(inputs.part(part))),
+    )
+
+
+def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, dict[str, Any]]:
+    numbers = _as_numbers(train_values)
+    if numbers is not None and len(np.unique(numbers[~np.isnan(numbers)])) > MAX_METADATA_VALUES:
+        integer = bool(np.all(np.mod(numbers[~np.isnan(numbers)], 1) == 0))
+        bins = QuantileBins.fit(column, numbers, integer=integer)
+
+        def build_bins(inputs: AuditInputs) -> np.ndarray:
+            values = _as_numbers(inputs.columns[column])
+            if values is None:
+                raise DataError(
+                    f"Metadata column {column!r} is numeric in the training rows but not in this table; give it numbers there too."
+                )
+            return bins.indicators(values)
+
+        return _Block("metadata", "", column, bins.names(), build_bins), {"binned": bins.config()}
+    values = sorted({_value_name(v) for v in train_values if not _missing(v)})
+
+    def build_values(inputs: AuditInputs) -> np.ndarray:
+        names = np.array(
+            [None if _missing(v) else _value_name(v) for v in inputs.columns[column]], dtype=object
+        )
+        return names[:, None] == np.array(values, dtype=object)[None, :]
+
+    names = [f"{column} = {value}" for value in values]
+    return _Block("metadata", "", column, names, build_values), {"values": values}
+
+
+def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
+    missing = [c for c in columns if c not in inputs.columns]
+    if missing:
+        there = ", ".join(sorted(inputs.columns)) or "none"
+        raise DataError(
+            f"Metadata column {missing[0]!r} is not in the table; the metadata columns there are: {there}."
+        )
+
+
+def _support(matrix: sp.csr_matrix | np.ndarray) -> np.ndarray:
+    if sp.issparse(matrix):
+        return np.asarray((matrix > 0).sum(axis=0)).ravel()
+    return np.asarray(matrix, dtype=bool).sum(axis=0)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and np.isnan(value)) or value == ""
+
+
+def _value_name(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
+    """The column as floats (NaN for missing), or None when some entry is not a number."""
+    out = np.empty(len(values))
+    for i, value in enumerate(values):
+        if _missing(value):
+            out[i] = np.nan
+        elif isinstance(value, bool):
+            return None
+        else:
+            try:
+                out[i] = float(value)
+            except (TypeError, ValueError):
+                return None
+    return out

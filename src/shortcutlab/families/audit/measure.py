@@ -1,0 +1,285 @@
+"""How much a model relies on each candidate shortcut: aligned vs conflicting rows (compared
+within each gold label), counterfactual removal of the candidate's words, and redistribution
+anti-tests.
+
+Every prediction comes from ONE call of the model: the evaluation rows and every removed text of
+every token/n-gram candidate are predicted together (each distinct input once), then split back.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.errors import DataError
+from shortcutlab.families.audit.association import CORRECTIONS, adjust_p
+from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
+from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.predictor import Predictor
+from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
+from shortcutlab.families.audit.spans import phrase_pattern, remove_phrase
+from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error, mcnemar_exact
+from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means
+from shortcutlab.metrics.significance import percentile_interval
+from shortcutlab.registry import check_choice
+
+#: Rows each group (aligned, conflicting) needs within a gold label for the label to enter Δ: a
+#: handful of rows often has an accuracy of 0 or 1, whose bootstrap has no spread.
+MIN_GROUP_ROWS = 10
+#: Rows the smaller group needs for the ECEs and their gap: the binned ECE of a perfectly
+#: calibrated model is 0.18 on 15 rows, 0.10 on 50, 0.05 on 200 and 0.02 on 1,000.
+MIN_ECE_ROWS = 200
+#: What the figures leave out; the audit's ``measurement.note`` carries it.
+INTERVAL_NOTE = (
+    "Intervals are 95 % percentile bootstraps over evaluation rows for one fitted model: they "
+    "ignore the variance between fits (seeds, training samples). Δ compares aligned and "
+    f"conflicting rows within each gold label where both groups have at least {MIN_GROUP_ROWS} "
+    "rows; labels below that are left out, and delta_rows counts the rows Δ rests on. Its rows "
+    "are resampled independently within each label and group (a group all right or all wrong "
+    "adds no spread); its p is the Cochran–Mantel–Haenszel test over the same labels. The "
+    "redistribution sets are resampled independently, although they share rows. ECE is biased "
+    f"upward in small groups; it is left out below {MIN_ECE_ROWS} rows."
+)
+#: Kinds whose candidates are words that can be deleted from the text.
+REMOVABLE_KINDS = ("token", "ngram")
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """One candidate to measure on the evaluation rows."""
+
+    key: str
+    name: str
+    kind: str
+    part: str  # "text" or "text_pair": where the phrase is removed
+    label: int  # the candidate's label rank
+    fires: np.ndarray  # bool over the evaluation rows
+    phrase: str | None  # token/n-gram words for counterfactual removal (None: no removal)
+
+
+def measure_candidates(
+    predictor: Predictor,
+    evaluation: AuditInputs,
+    specs: Sequence[MeasureSpec],
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    correction: str = "bh",
+    redistribution: bool = True,
+) -> list[dict]:
+    """One dict per spec with every ``MEASURE_COLUMNS`` key (None where it does not apply or a
+    group is too small) and ``key``, ``redistribution_note``.
+
+    Aligned rows are those where "the candidate's label iff the indicator fires" is right (it
+    fires on a row of that label, or stays off on a row of another), conflicting rows the rest;
+    their accuracies and ECEs are pooled (the ECEs only when both groups have
+    :data:`MIN_ECE_ROWS`), but ``delta`` compares them within each gold label whose groups both
+    have :data:`MIN_GROUP_ROWS` (None when no label does; ``delta_rows`` counts the rows of the
+    labels used). ``delta_p_adjusted`` and ``removal_p_adjusted`` are corrected over the specs
+    with a ``delta_p`` / ``removal_p`` (``correction``: "bh" or "holm"). See
+    :data:`INTERVAL_NOTE`."""
+    check_choice("correction", correction, CORRECTIONS)
+    _check_specs(evaluation, specs)
+    removals = [_removed_rows(evaluation, spec) for spec in specs]
+    removed_inputs = [inputs for _, inputs in removals]
+    probabilities = _predict_once(predictor, evaluation, removed_inputs)
+    n = len(evaluation)
+    base = probabilities[:n]
+    predicted = base.argmax(axis=1)
+    correct = predicted == evaluation.ranks
+    confidence = base.max(axis=1)
+    results, offset = [], n
+    for spec, (rows, inputs) in zip(specs, removals, strict=True):
+        after = probabilities[offset : offset + len(inputs)]
+        offset += len(inputs)
+        seeds = np.random.SeedSequence([seed, zlib.crc32(spec.key.encode())]).generate_state(3)
+        row = dict.fromkeys(MEASURE_COLUMNS)
+        row |= {"key": spec.key, "redistribution_note": None}
+        row |= _group_figures(
+            spec, evaluation.ranks, correct, confidence, n_resamples, int(seeds[0])
+        )
+        if rows is not None:
+            row |= _removal_figures(
+                spec, rows, base, after, evaluation.ranks, n_resamples, int(seeds[1])
+            )
+        if redistribution:
+            sets = redistribution_sets(evaluation, spec.fires, spec.label, seed=seed)
+            row |= redistribution_figures(
+                sets, correct, n_resamples=n_resamples, seed=int(seeds[2])
+            )
+            row["redistribution_note"] = sets.note
+        results.append(row)
+    for column in ("delta_p", "removal_p"):
+        _adjust(results, column, correction)
+    return results
+
+
+def _adjust(results: list[dict], column: str, correction: str) -> None:
+    """Fill ``<column>_adjusted`` over the results that have a ``column`` p-value."""
+    p_values = np.array(
+        [np.nan if row[column] is None else row[column] for row in results], dtype=np.float64
+    )
+    for row, value in zip(results, adjust_p(p_values, correction).tolist(), strict=True):
+        if row[column] is not None:
+            row[f"{column}_adjusted"] = value
+
+
+def _check_specs(evaluation: AuditInputs, specs: Sequence[MeasureSpec]) -> None:
+    for spec in specs:
+        if np.shape(spec.fires) != (len(evaluation),):
+            raise DataError(
+                f"The candidate {spec.name!r} has an indicator of shape {np.shape(spec.fires)} for "
+                f"{len(evaluation)} evaluation rows; compute it on the evaluation table."
+            )
+        if not 0 <= spec.label < len(evaluation.labels):
+            raise DataError(
+                f"The candidate {spec.name!r} points to label rank {spec.label}, outside the "
+                f"{len(evaluation.labels)} labels of the evaluation table."
+            )
+        if spec.phrase is not None and spec.part not in evaluation.parts():
+            raise DataError(
+                f"The candidate {spec.name!r} reads the part {spec.part!r}, which the evaluation "
+                f"table does not have (parts: {', '.join(evaluation.parts())})."
+            )
+
+
+def _removed_rows(
+    evaluation: AuditInputs, spec: MeasureSpec
+) -> tuple[np.ndarray | None, list[TextInput]]:
+    """The rows where the spec's phrase was found and deleted, and their model inputs after."""
+    if spec.phrase is None or spec.kind not in REMOVABLE_KINDS:
+        return None, []
+    pattern = phrase_pattern(spec.phrase)
+    part = evaluation.part(spec.part)
+    rows, edited = [], []
+    for i in np.flatnonzero(spec.fires).tolist():
+        text = remove_phrase(part[i], pattern)
+        if text != part[i]:
+            rows.append(i)
+            edited.append(text)
+    index = np.asarray(rows, dtype=np.int64)
+    firsts, seconds = evaluation.texts, evaluation.text_pairs
+    if spec.part == "text_pair":
+        return index, join_inputs([firsts[i] for i in rows], edited)
+    return index, join_inputs(edited, None if seconds is None else [seconds[i] for i in rows])
+
+
+def _predict_once(
+    predictor: Predictor, evaluation: AuditInputs, removed: Sequence[list[TextInput]]
+) -> np.ndarray:
+    """Probabilities for the evaluation rows followed by every removed input, in that order,
+    from one ``predict_proba`` call on the distinct inputs."""
+    everything = evaluation.model_inputs() + [item for inputs in removed for item in inputs]
+    position: dict[TextInput, int] = {}
+    index = np.array([position.setdefault(item, len(position)) for item in everything])
+    distinct = list(position)
+    probabilities = np.asarray(predictor.predict_proba(distinct), dtype=np.float64)
+    k = len(evaluation.labels)
+    if probabilities.shape != (len(distinct), k):
+        raise DataError(
+            f"The model {predictor.name} returned probabilities of shape {probabilities.shape} for "
+            f"{len(distinct)} inputs and {k} labels; it must give one column per label."
+        )
+    return probabilities[index] if len(index) else np.zeros((0, k))
+
+
+def _group_figures(
+    spec: MeasureSpec,
+    ranks: np.ndarray,
+    correct: np.ndarray,
+    confidence: np.ndarray,
+    n_resamples: int,
+    seed: int,
+) -> dict:
+    """Aligned vs conflicting rows of the one-feature bias predictor "the candidate's label when
+    the indicator fires, another label when it does not" (the bias-aligned/bias-conflicting
+    split of Nam et al. 2020, "Learning from Failure"): pooled accuracy of each group, their
+    ECEs when the smaller group has :data:`MIN_ECE_ROWS`, and the label-stratified Δ with its
+    interval and p (see :func:`_stratified_delta`)."""
+    fires = np.asarray(spec.fires, dtype=bool)
+    aligned = fires == (ranks == spec.label)
+    groups = (("aligned", aligned), ("conflicting", ~aligned))
+    out: dict = {}
+    for name, members in groups:
+        out[f"{name}_rows"] = int(members.sum())
+        out[f"{name}_accuracy"] = float(correct[members].mean()) if members.any() else None
+    if min(out["aligned_rows"], out["conflicting_rows"]) >= MIN_ECE_ROWS:
+        for name, members in groups:
+            out[f"{name}_ece"] = expected_calibration_error(
+                confidence=confidence[members], correct=correct[members]
+            )
+        out["calibration_gap"] = out["conflicting_ece"] - out["aligned_ece"]
+    return out | _stratified_delta(ranks, aligned, correct, n_resamples, seed)
+
+
+def _stratified_delta(
+    ranks: np.ndarray, aligned: np.ndarray, correct: np.ndarray, n_resamples: int, seed: int
+) -> dict:
+    """Δ = Σ_y w_y (acc(aligned, gold y) − acc(conflicting, gold y)) over the gold labels whose
+    groups both have :data:`MIN_GROUP_ROWS`, w_y ∝ the label's rows: comparing rows of the same
+    gold label cancels label difficulty (on GoEmotions the conflicting rows of a cue are mostly
+    the easy labels, so the pooled difference is negative for a real cue). Interval: rows
+    resampled within each (label, group) cell. p: Cochran–Mantel–Haenszel over the same labels
+    (exact hypergeometric variances; a Wald variance p̂(1 − p̂)/n is 0 on a cell all right or all
+    wrong and rejected a true null far too often). CMH weighs the labels by n_a n_c / n rather
+    than w_y; both are 0 in expectation when no label's groups differ."""
+    cells = []
+    for label in np.unique(ranks).tolist():
+        stratum = ranks == label
+        a, c = correct[stratum & aligned], correct[stratum & ~aligned]
+        if min(len(a), len(c)) >= MIN_GROUP_ROWS:
+            cells.append((a, c))
+    if not cells:
+        return {"delta_rows": 0}
+    sizes = np.array([len(a) + len(c) for a, c in cells], dtype=np.float64)
+    weights = sizes / sizes.sum()
+    delta = float(weights @ np.array([a.mean() - c.mean() for a, c in cells]))
+    tables = np.array(
+        [[[a.sum(), len(a) - a.sum()], [c.sum(), len(c) - c.sum()]] for a, c in cells]
+    )
+    children = np.random.SeedSequence(seed).generate_state(len(cells)).tolist()
+    samples = sum(
+        w * bootstrap_mean_difference(a, c, n_resamples=n_resamples, seed=child)
+        for w, (a, c), child in zip(weights.tolist(), cells, children, strict=True)
+    )
+    low, high = percentile_interval(samples)
+    return {
+        "delta": delta,
+        "delta_low": low,
+        "delta_high": high,
+        "delta_p": cochran_mantel_haenszel(tables=tables)["p_value"],
+        "delta_rows": int(sizes.sum()),
+    }
+
+
+def _removal_figures(
+    spec: MeasureSpec,
+    rows: np.ndarray,
+    base: np.ndarray,
+    after: np.ndarray,
+    ranks: np.ndarray,
+    n_resamples: int,
+    seed: int,
+) -> dict:
+    out: dict = {"removal_rows": len(rows)}
+    if len(rows) == 0:
+        return out
+    before = base[rows]
+    truth = ranks[rows]
+    right_before = before.argmax(axis=1) == truth
+    right_after = after.argmax(axis=1) == truth
+    shift = after[:, spec.label] - before[:, spec.label]
+    low, high = percentile_interval(bootstrap_means(shift, n_resamples=n_resamples, seed=seed))
+    return out | {
+        "removal_changed": float(np.mean(before.argmax(axis=1) != after.argmax(axis=1))),
+        "removal_accuracy_before": float(right_before.mean()),
+        "removal_accuracy_after": float(right_after.mean()),
+        "removal_label_shift": float(shift.mean()),
+        "removal_shift_low": low,
+        "removal_shift_high": high,
+        "removal_p": mcnemar_exact(correct_a=right_before, correct_b=right_after)["p_value"],
+    }

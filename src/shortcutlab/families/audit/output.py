@@ -1,0 +1,34 @@
+"""Write an audit: ``audit.json`` (the record the report reads) and ``audit.csv`` (tidy, every
+candidate tested, plus the partial-input and leakage rows), atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.families.audit.run import AuditResult
+from shortcutlab.provenance import environment, tool_record
+
+AUDIT_JSON = "audit.json"
+AUDIT_CSV = "audit.csv"
+
+
+def audit_csv_frame(result: AuditResult) -> pd.DataFrame:
+    """The tidy table: SCAN_COLUMNS, then MEASURE_COLUMNS when a model was measured."""
+    columns = [*SCAN_COLUMNS, *(MEASURE_COLUMNS if result.record["measurement"] else ())]
+    return result.table[columns]
+
+
+def write_audit(result: AuditResult, out: str | Path, *, overwrite: bool = False) -> Path:
+    """Write both files into ``out`` (a new or, with ``overwrite``, replaced folder)."""
+    record = dict(result.record)
+    record["provenance"] = {"tool": tool_record(), "versions": environment()}
+    frame = audit_csv_frame(result)
+    with atomic_output_dir(out, overwrite=overwrite) as folder:
+        write_json(folder / AUDIT_JSON, record)
+        # Empty cells, never "nan": a value a kind has no meaning for is missing, not zero.
+        frame.to_csv(folder / AUDIT_CSV, index=False, na_rep="", lineterminator="\n")
+    return Path(out)

@@ -1,0 +1,357 @@
+"""``run_audit``: load a user's data, scan it, and (with a model) measure the top candidates.
+
+Without a test table a model is measured on a stratified held-out share of the data, and the scan
+reads only the rest, so no row that ranks a candidate also measures it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import train_test_split
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.lexicons import packaged_lexicons
+from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
+from shortcutlab.families.audit.predictor import Predictor, load_predictor
+from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
+from shortcutlab.families.audit.spans import phrase_spans
+
+EXAMPLES_PER_CANDIDATE = 5
+
+
+@dataclass(frozen=True)
+class MeasureConfig:
+    """Which model is measured, on how many of the top candidates, and on what rows."""
+
+    model: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    top: int = 10
+    holdout: float = 0.2
+    n_resamples: int = 1000
+    redistribution: bool = True
+
+    def check(self) -> None:
+        if self.top < 1:
+            raise ConfigError(f"--measure-top must be a whole number >= 1. Got {self.top}.")
+        if not 0 < self.holdout < 1:
+            raise ConfigError(f"--holdout must be a share in (0, 1), e.g. 0.2. Got {self.holdout}.")
+        if self.n_resamples < 100:
+            raise ConfigError(
+                f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
+            )
+
+
+@dataclass
+class AuditResult:
+    """The scan, the measurement (when a model was given) and the record written as audit.json."""
+
+    scan: ScanResult
+    table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
+    record: dict[str, Any]
+
+
+def load_inputs(
+    source: Any,
+    *,
+    role: str,
+    labels: LabelSpace | None = None,
+    given_labels: Sequence[Any] | None = None,
+    text_col: str = TEXT,
+    label_col: str = LABEL,
+    text_pair_col: str | None = None,
+    metadata: Sequence[str] = (),
+    encoding: str = "utf-8",
+    on_empty: str = "drop",
+) -> tuple[AuditInputs, LoadedTable]:
+    """Read one table into :class:`AuditInputs` (the training table fixes the label space)."""
+    loaded = load_table(
+        source,
+        role=role,
+        text_col=text_col,
+        label_col=label_col,
+        text_pair_col=text_pair_col,
+        encoding=encoding,
+        on_empty=on_empty,
+    )
+    frame = loaded.frame
+    missing = [name for name in metadata if name not in frame.columns]
+    if missing:
+        there = [c for c in frame.columns if c not in (ROW_ID, TEXT, TEXT_PAIR, LABEL)]
+        fix = (
+            f"Its other columns: {', '.join(there)}. Name one of them with --meta-col."
+            if there
+            else "It has no column besides the text and the label; leave out --meta-col."
+        )
+        raise DataError(
+            f"The {role} table has no metadata column {', '.join(map(repr, missing))}. {fix}"
+        )
+    if labels is None:
+        values = frame[LABEL].tolist()
+        if not given_labels and all(isinstance(v, str) for v in values):
+            # The audit names labels by value, so their order only sets the order of the label
+            # counts; sorted, it does not depend on which row comes first (and needs no warning).
+            given_labels = sorted(set(values))
+        labels = LabelSpace.infer(values, given=given_labels, source=f"the {role} table")
+    inputs = AuditInputs(
+        row_ids=frame[ROW_ID].to_numpy(dtype=np.int64),
+        texts=frame[TEXT].astype(str).tolist(),
+        ranks=labels.ranks(frame[LABEL], where=f"the {role} table"),
+        labels=labels,
+        text_pairs=frame[TEXT_PAIR].astype(str).tolist() if TEXT_PAIR in frame.columns else None,
+        columns={name: frame[name].tolist() for name in metadata},
+    )
+    return inputs, loaded
+
+
+def holdout_split(inputs: AuditInputs, share: float, seed: int) -> tuple[AuditInputs, AuditInputs]:
+    """A stratified split: (rows the scan and the fit read, rows the model is measured on)."""
+    rows = np.arange(len(inputs))
+    try:
+        kept, held = train_test_split(
+            rows, test_size=share, random_state=seed, stratify=inputs.ranks
+        )
+    except ValueError as error:  # a label too rare to stratify
+        raise DataError(
+            f"Cannot hold out {share:.0%} of the rows per label ({error}); give a --test table."
+        ) from error
+    return inputs.select(np.sort(kept)), inputs.select(np.sort(held))
+
+
+def run_audit(
+    train: AuditInputs,
+    test: AuditInputs | None = None,
+    *,
+    scan_config: ScanConfig | None = None,
+    measure: MeasureConfig | None = None,
+    top: int = 20,
+    sources: Mapping[str, Any] | None = None,
+) -> AuditResult:
+    """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates."""
+    scan_config = scan_config or ScanConfig()
+    scan_config.check()
+    if measure is not None:
+        measure.check()
+    # On the user's rows first (counts as the file shows them, and before a label too rare to
+    # stratify fails the split), then on the rows the scan reads.
+    check_label_counts(train)
+    evaluation, evaluated_on = test, "test"
+    scanned = train
+    if measure is not None and test is None:
+        scanned, evaluation = holdout_split(train, measure.holdout, scan_config.seed)
+        check_label_counts(scanned, held_out=measure.holdout)
+        evaluated_on = (
+            f"a stratified held-out {measure.holdout:.0%} of the data (seed {scan_config.seed})"
+        )
+    predictor = None
+    if measure is not None:
+        # Before the scan: an unknown name or an unfitted file is refused before minutes of work.
+        predictor = load_predictor(
+            measure.model, measure.params, train=scanned, seed=scan_config.seed
+        )
+    result = scan(scanned, test, scan_config)
+    table = result.candidates.copy()
+    for column in MEASURE_COLUMNS:
+        table[column] = None
+    measurement = None
+    if measure is not None and predictor is not None and evaluation is not None:
+        table, measurement = _measure(
+            result, predictor, evaluation, test, measure, scan_config.seed, table
+        )
+        measurement["evaluated_on"] = evaluated_on
+    record = _record(result, scanned, test, table, measurement, top, sources or {})
+    return AuditResult(scan=result, table=table, record=record)
+
+
+def _measure(
+    result: ScanResult,
+    predictor: Predictor,
+    evaluation: AuditInputs,
+    test: AuditInputs | None,
+    config: MeasureConfig,
+    seed: int,
+    table: pd.DataFrame,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    chosen = table[
+        table["significant"].fillna(False).astype(bool) & table["kind"].isin(INDICATOR_KINDS)
+    ]
+    chosen = chosen.head(config.top)
+    # The scan already built the test table's indicators; a held-out share is new to the plan.
+    features = result.test_features if evaluation is test else result.plan.transform(evaluation)
+    specs = [
+        MeasureSpec(
+            key=row.key,
+            name=row.candidate,
+            kind=row.kind,
+            part=row.part,
+            label=int(row.label_rank),
+            fires=features.column(row.key),
+            phrase=result.train_features.phrases[result.train_features.keys.index(row.key)]
+            if row.kind in ("token", "ngram")
+            else None,
+        )
+        for row in chosen.itertuples()
+    ]
+    measured = measure_candidates(
+        predictor,
+        evaluation,
+        specs,
+        n_resamples=config.n_resamples,
+        seed=seed,
+        correction=result.config.correction,
+        redistribution=config.redistribution,
+    )
+    table["redistribution_note"] = None
+    for index, values in zip(chosen.index, measured, strict=True):
+        for column in (*MEASURE_COLUMNS, "redistribution_note"):
+            table.at[index, column] = values.get(column)
+    return table, {
+        "model": config.model,
+        "params": dict(config.params),
+        "rows": len(evaluation),
+        "candidates": len(specs),
+        "note": INTERVAL_NOTE,
+    }
+
+
+def _examples(result: ScanResult, train: AuditInputs, row: Any, seed: int) -> list[dict[str, Any]]:
+    """Up to five training rows with the candidate and its label; the phrase's spans marked."""
+    if row.kind not in INDICATOR_KINDS or pd.isna(row.label_rank):
+        return []
+    fires = result.train_features.column(row.key) & (train.ranks == int(row.label_rank))
+    rows = np.flatnonzero(fires)
+    rng = np.random.default_rng([seed, int(row.rank)])
+    chosen = np.sort(rng.permutation(rows)[:EXAMPLES_PER_CANDIDATE])
+    phrases = _marked_phrases(result, row)
+    part = row.part or TEXT
+    examples = []
+    for i in chosen:
+        text = train.part(part)[i]
+        spans = _merged(sorted(span for phrase in phrases for span in phrase_spans(text, phrase)))
+        examples.append(
+            {
+                "row_id": int(train.row_ids[i]),
+                "part": part,
+                "text": text,
+                "spans": spans,
+                "label": train.labels.values[int(train.ranks[i])],
+            }
+        )
+    return examples
+
+
+def _merged(spans: list[list[int]]) -> list[list[int]]:
+    """Sorted spans with overlapping ones joined ("new york" inside "new york city")."""
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return merged
+
+
+def _marked_phrases(result: ScanResult, row: Any) -> list[str]:
+    """What to mark in an example: a word or n-gram itself, a word list's entries; nothing for
+    properties of the whole row (an attribute value, a length bin, a metadata value)."""
+    features = result.train_features
+    j = features.keys.index(row.key)
+    if features.phrases[j]:
+        return [features.phrases[j]]
+    if row.kind == "lexicon":
+        lists = result.config.features.lexicons
+        name = features.names[j].split("lexicon = ", 1)[-1]
+        return list((packaged_lexicons() if lists is None else lists).get(name, []))
+    return []
+
+
+def _record(
+    result: ScanResult,
+    train: AuditInputs,
+    test: AuditInputs | None,
+    table: pd.DataFrame,
+    measurement: dict[str, Any] | None,
+    top: int,
+    sources: Mapping[str, Any],
+) -> dict[str, Any]:
+    labels = train.labels
+    counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
+    if test is not None:
+        counts["test"] = np.bincount(test.ranks, minlength=len(labels)).tolist()
+    listed = table[table["rank"].notna()].head(top)
+    candidates = []
+    for row in listed.itertuples():
+        entry = {
+            column: _json_value(getattr(row, column))
+            for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)
+        }
+        entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
+        entry["examples"] = _examples(result, train, row, result.config.seed)
+        candidates.append(entry)
+    return {
+        "kind": "shortcutlab-audit",
+        "version": 1,
+        "data": {
+            # The report's overview names these files (data.train, data.test).
+            "train": sources.get("train"),
+            "test": sources.get("test"),
+            "rows": {"train": len(train)} | ({"test": len(test)} if test is not None else {}),
+            "paired": train.paired,
+            "labels": labels.to_json(),
+            "label_counts": counts,
+        },
+        "config": result.config.to_json(),
+        "seed": result.config.seed,
+        "correction": {
+            "method": result.config.correction,
+            "alpha": result.config.alpha,
+            "tests": result.tests,
+        },
+        "features": result.plan.config(),
+        "candidates_total": int(table["rank"].notna().sum()),
+        "significant_total": int(table["significant"].fillna(False).astype(bool).sum()),
+        "candidates": candidates,
+        "leakage": {
+            "summary": [
+                {k: _json_value(v) for k, v in row.items()}
+                for row in result.leakage.summary_rows(labels)
+            ],
+            **result.leakage.to_json(train, test),
+        },
+        "partial_input": [
+            {k: _json_value(v) for k, v in row.items()} for row in result.partial_input
+        ],
+        "measurement": measurement,
+    }
+
+
+def _json_value(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    try:
+        if pd.isna(value):
+            return None
+    except (TypeError, ValueError):
+        pass
+    return value
+
+
+__all__ = [
+    "AuditResult",
+    "MeasureConfig",
+    "holdout_split",
+    "load_inputs",
+    "run_audit",
+]

@@ -1,0 +1,28 @@
+"""The Counterfactual Attentiveness Test (paper 003) for paired inputs: how often a model's
+prediction changes when x1 comes from another row, beside partial-input baselines, and CAT
+augmentation.
+
+What lives here: one CAT run (``run``, scoring the k counterfactual sets in ``scoring``), grids
+(``spec``, ``runner``, ``results``), the table (``export``) and the report sections
+(``report``). The counterfactual swap itself is :mod:`shortcutlab.shortcuts.counterfactuals`,
+shared with the ``cat-augment`` mitigation.
+"""
+
+from __future__ import annotations
+
+from shortcutlab.engine.family import Family
+
+FAMILY = Family(
+    name="cat",
+    title="Counterfactual Attentiveness Test",
+    summary="paired inputs: how often a prediction changes when x1 comes from another row",
+    spec_parser="shortcutlab.families.cat.spec:parse_cat_spec",
+    planner="shortcutlab.families.cat.runner:plan_cat_run",
+    runner="shortcutlab.families.cat.runner:run_cat_experiment",
+    plan_columns=(("dataset", "benchmark.dataset.name"), ("training", "label")),
+    results_loader="shortcutlab.families.cat.results:load_cat_results",
+    results_text="shortcutlab.families.cat.export:tables",
+    results_writer="shortcutlab.families.cat.export:write",
+    report_sections="shortcutlab.families.cat.report:grid_sections",
+    output_collectors={"cat": "shortcutlab.families.cat.report"},
+)

@@ -1,0 +1,104 @@
+"""Print and write a CAT run's table (``shortcutlab results`` on a CAT run folder).
+
+``md`` and ``latex``: attentiveness (mean ± std over the k counterfactual sets of every seed,
+paper 003 section 3.3) next to accuracy per dataset × model × augmentation, with the rows kept
+and the hypothesis-only (partial-input) and majority baselines. ``csv`` and ``json``: the tidy
+group figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
+from shortcutlab.registry import check_choice
+from shortcutlab.reports.tables import render, tidy_text
+
+TITLE = "CAT attentiveness and accuracy per dataset × model (paper 003, Table 7 layout)"
+NOTES = [
+    "Attentiveness: share of kept rows (prediction not the default label) whose prediction "
+    "changes when x1 comes from another row; mean ± sample std over the k sets of all seeds.",
+    "Accuracy: mean over seeds; its ± is the std between seeds (— where no seed differed).",
+    "p: exact McNemar, partial-input model vs majority baseline on the same test rows (the "
+    "largest p over seeds).",
+    "Accuracy change: the augmented fit minus the plain fit of the same model and seed, mean over "
+    "seeds, with the exact McNemar p on the paired test rows (the largest over seeds).",
+]
+
+
+def percent_text(value: float | None) -> str:
+    """A share as a percentage with one decimal, ``—`` when not measured.
+
+    Examples:
+        >>> percent_text(0.8567), percent_text(None)
+        ('85.7', '—')
+    """
+    return "—" if value is None else f"{100 * value:.1f}"
+
+
+def accuracy_text(entry: dict[str, Any]) -> str:
+    """``81.0 [75.2, 86.0]``: a results.json accuracy entry with its 95 % interval."""
+    low, high = entry["interval_95"]
+    return f"{percent_text(entry['value'])} [{percent_text(low)}, {percent_text(high)}]"
+
+
+def _percent(value: Any, spread: Any = None) -> str:
+    if value is None or pd.isna(value):
+        return "—"
+    shown = f"{100 * value:.1f}"
+    if spread is None or pd.isna(spread):
+        return f"{shown} ± —"
+    return f"{shown} ± {100 * spread:.1f}"
+
+
+def _change(group: Any) -> str:
+    change = getattr(group, "accuracy_change", None)
+    if change is None or pd.isna(change):
+        return "—"  # a plain fit, or no plain fit of the same seed to compare with
+    return f"{100 * change:+.1f} ({group.accuracy_change_p:.2g})"
+
+
+def cat_table(groups: pd.DataFrame) -> pd.DataFrame:
+    """The paper-layout table: one row per dataset × model × augmentation."""
+    rows = []
+    for group in groups.itertuples():
+        rows.append(
+            {
+                "dataset": group.dataset,
+                "model": group.model,
+                "CAT augmentation": "yes" if group.augment else "no",
+                "accuracy": _percent(group.accuracy, group.accuracy_std),
+                "attentiveness": _percent(group.attentiveness, group.attentiveness_std),
+                "rows kept": f"{group.rows_kept:g}",
+                "partial input": _percent(group.partial_input_accuracy).removesuffix(" ± —"),
+                "majority": _percent(group.majority_accuracy).removesuffix(" ± —"),
+                "p": f"{group.partial_vs_majority_p:.2g}",
+                "accuracy change (p)": _change(group),
+            }
+        )
+    return pd.DataFrame(rows).set_index(["dataset", "model", "CAT augmentation"])
+
+
+def tables(results: Any, fmt: str, metric: str = "accuracy") -> str:
+    """What ``shortcutlab results`` prints for a CAT run (one table: accuracy beside
+    attentiveness, so ``metric`` changes nothing)."""
+    check_choice("format", fmt, FORMATS)
+    if fmt in TIDY:
+        return tidy_text(results.groups, fmt)
+    prefix = "% " if fmt == "latex" else "### "
+    return f"{prefix}{TITLE}\n\n{render(cat_table(results.groups), fmt, notes=NOTES)}"
+
+
+def write(results: Any, out: Path, fmt: str) -> list[Path]:
+    """Into ``out``: the table in ``fmt``, plus groups.csv and cells.csv."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / f"cat{SUFFIX[fmt]}"]
+    written[0].write_text(tables(results, fmt), encoding="utf-8")
+    for name, frame in (("groups", results.groups), ("cells", results.cells)):
+        path = out / f"{name}.csv"
+        path.write_text(frame.to_csv(index=False, lineterminator="\n"), encoding="utf-8")
+        written.append(path)
+    return written

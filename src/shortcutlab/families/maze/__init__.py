@@ -1,0 +1,40 @@
+"""Shortcut Maze (Zhou et al.): a cue injected into the training data with strength λ, and the
+drop Δ = test − anti-test of a model trained on it.
+
+What lives here, in the order data flows: the builder (``build``: one streamed pass per input
+table, ``pipeline``, ``stratify``, ``distractors`` for the concept shortcuts, ``cue_spans``), the
+single-benchmark evaluation (``evaluate``, ``redraw``), grids (``spec``, ``grid``, ``runner``,
+the cell in ``task``), their statistics (``results``, ``mitigation_summary``), the tables and
+figures (``export``), the report sections (``report``, ``explorer``), and the explanations
+checked against the cue (``explain``; tables and pictures beside it) and the rewrite-quality
+checks of the style shortcuts. It imports the engine and the shared libraries, never another
+family.
+"""
+
+from __future__ import annotations
+
+from shortcutlab.engine.family import Family
+
+FAMILY = Family(
+    name="maze",
+    title="Shortcut Maze",
+    summary="a cue injected with strength λ: train / test / anti-test, and the drop Δ",
+    spec_parser="shortcutlab.families.maze.spec:parse_maze_spec",
+    planner="shortcutlab.families.maze.runner:plan_maze_run",
+    runner="shortcutlab.families.maze.runner:run_maze_experiment",
+    plan_columns=(
+        ("dataset", "benchmark.dataset.name"),
+        ("shortcut", "benchmark.label"),
+        ("λ", "benchmark.strength"),
+    ),
+    results_loader="shortcutlab.families.maze.results:load_maze_results",
+    results_text="shortcutlab.families.maze.export:tables",
+    results_writer="shortcutlab.families.maze.export:write",
+    figures="shortcutlab.families.maze.export:figures",
+    report_sections="shortcutlab.families.maze.report:sections",
+    output_collectors={
+        "explain": "shortcutlab.families.maze.explain_report",
+        "rewrite-quality": "shortcutlab.families.maze.rewrites_report",
+    },
+    prediction_splits="shortcutlab.families.maze.task:prediction_splits",
+)

@@ -1,0 +1,303 @@
+"""Train a model on a benchmark's training split and measure the shortcut drop over seeds.
+
+For each seed: fit on ``train`` (``validation`` is passed to models that use it), predict
+``test``, ``anti_test`` and ``original_test``; accuracy, macro-F1 and per-label accuracy for each;
+delta = test - anti-test; an exact McNemar test on the paired rows. Across seeds, the statistics
+of :mod:`shortcutlab.engine.summary` (the engine ``results`` uses for grid groups), with
+Holm's correction over a family of one. ``vary`` says what each seed re-draws (see
+:mod:`shortcutlab.engine.replicates`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.loading import ROW_ID, TEXT_PAIR
+from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.engine.cell import (
+    Fitted,
+    fit_predict,
+    predicted_labels,
+    predicted_probability,
+    score,
+    truths_and_pairing,
+)
+from shortcutlab.engine.replicates import plan_replicates
+from shortcutlab.engine.summary import (
+    PairedPredictions,
+    SeedOutcome,
+    apply_holm,
+    group_statistics,
+    records,
+)
+from shortcutlab.errors import ConfigError
+from shortcutlab.families.maze.redraw import Builds, Rebuild, base_seed
+from shortcutlab.models import make_model
+from shortcutlab.models.base import check_pair_support
+from shortcutlab.provenance import tool_record
+
+RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
+PREDICTION_SPLITS = ("test", "anti_test")
+
+
+@dataclass
+class EvaluationResult:
+    """Per-seed metrics and the group statistics of one model on one benchmark.
+
+    ``statistics`` is one tidy row (the columns of ``results --format csv``); ``summary`` holds
+    per-split descriptions averaged over seeds (per-label accuracy, predicted-label counts,
+    invalid answers, verbalized confidence).
+    """
+
+    benchmark: dict[str, Any]
+    model: dict[str, Any]
+    labels: list[Any]
+    seeds: list[int]
+    vary: str
+    runs: list[dict[str, Any]]
+    statistics: dict[str, Any]
+    summary: dict[str, Any]
+    predictions: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    # Per row of the benchmark's own build (the seeds fit on it): what the report's row explorer shows.
+    row_predictions: pd.DataFrame | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tool": tool_record(),
+            "benchmark": self.benchmark,
+            "model": self.model,
+            "labels": self.labels,
+            "seeds": self.seeds,
+            "vary": self.vary,
+            "statistics": self.statistics,
+            "summary": self.summary,
+            "runs": self.runs,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy row as a one-row DataFrame (the same columns as ``groups.csv``)."""
+        return pd.DataFrame([self.statistics])
+
+    def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
+        """Write ``results.json``, ``results.csv`` and ``predictions.csv`` (per test and anti-test row
+        of the benchmark's own build: seed, split, row_id, predicted label, its probability) into
+        ``out`` (atomically)."""
+        out = Path(out)
+        replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
+        with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
+            write_json(tmp / "results.json", self.to_json())
+            self.to_frame().to_csv(tmp / "results.csv", index=False, lineterminator="\n")
+            if self.row_predictions is not None:
+                self.row_predictions.to_csv(
+                    tmp / "predictions.csv", index=False, lineterminator="\n", float_format="%.6f"
+                )
+        return out
+
+
+def resolve_seeds(seeds: int | Sequence[int]) -> list[int]:
+    """``5`` -> [0, 1, 2, 3, 4]; an explicit list is kept as given."""
+    if isinstance(seeds, bool):
+        raise ConfigError(
+            f"The 'seeds' parameter must be a positive count or a list of seeds. Got {seeds!r} instead."
+        )
+    if isinstance(seeds, int | np.integer):
+        if seeds < 1:
+            raise ConfigError(f"The 'seeds' parameter must be at least 1. Got {seeds!r} instead.")
+        return list(range(int(seeds)))
+    resolved = [int(s) for s in seeds]
+    if not resolved or len(set(resolved)) != len(resolved) or min(resolved) < 0:
+        raise ConfigError(
+            f"The 'seeds' parameter must list distinct non-negative seeds. Got {list(seeds)!r} instead."
+        )
+    return resolved
+
+
+def evaluate_benchmark(
+    benchmark: Benchmark | str | Path,
+    *,
+    model: str = "tfidf-logreg",
+    model_params: Mapping[str, Any] | None = None,
+    seeds: int | Sequence[int] = 5,
+    bootstrap: int = 1000,
+    vary: str = "model",
+    rebuild: Rebuild | None = None,
+    dataset: str | None = None,
+    on_fit: Callable[[int], None] | None = None,
+) -> EvaluationResult:
+    """Evaluate ``model`` on a benchmark (object or folder) over ``seeds``.
+
+    With ``vary="data"`` or ``"both"`` each seed re-draws the benchmark: ``rebuild(build_seed)``
+    when given, else from the inputs the manifest records. ``dataset`` names the data in the tidy
+    row (default: the folder of the training input). ``on_fit(seed)`` is called after each seed.
+    """
+    base = benchmark if isinstance(benchmark, Benchmark) else Benchmark.load(benchmark)
+    seed_list = resolve_seeds(seeds)
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 100:
+        raise ConfigError(
+            f"The 'bootstrap' parameter must be an integer >= 100. Got {bootstrap!r} instead."
+        )
+    replicates = plan_replicates(seed_list, vary=vary, build_seed=base_seed(base))
+    labels = base.labels
+    probe = make_model(model, model_params, seed=seed_list[0])
+    try:
+        check_pair_support(probe, paired=TEXT_PAIR in base["train"].columns)
+        probe.check(len(labels))
+    finally:
+        probe.close()
+    refit = probe.depends_on_seed()
+    builds = Builds(base, rebuild)
+    benches = {r.build_seed: builds.get(r.build_seed) for r in replicates}  # fail before fitting
+    fits: dict[Hashable, tuple[dict[str, np.ndarray], Fitted]] = {}
+    per_row: list[pd.DataFrame] = []
+    paired: dict[Hashable, PairedPredictions] = {}
+    runs, outcomes = [], []
+    for replicate in replicates:
+        bench = benches[replicate.build_seed]
+        truths, pairing = truths_and_pairing(bench)
+        key = (replicate.build_seed, replicate.fit_seed if refit else None)
+        if key not in fits:  # seeds that cannot change the fit reuse it
+            fitted = fit_predict(bench, model, model_params, replicate.fit_seed)
+            predicted = {s: predicted_labels(p) for s, p in fitted.probabilities.items()}
+            fits[key] = (predicted, fitted)
+            test_index, anti_index = pairing
+            paired[key] = PairedPredictions(
+                row_ids=bench["test"][ROW_ID].to_numpy()[test_index],
+                truth=truths["test"][test_index],
+                test=predicted["test"][test_index],
+                anti_test=predicted["anti_test"][anti_index],
+            )
+        predicted, fitted = fits[key]
+        if bench is base:
+            per_row.append(prediction_rows(replicate.seed, bench, predicted, fitted.probabilities))
+        scores = score(truths, predicted, labels.values, pairing, fitted.details)
+        runs.append(
+            {
+                "seed": replicate.seed,
+                "build_seed": replicate.build_seed,
+                "fit_seed": replicate.fit_seed,
+                **scores,
+                **({"usage": fitted.usage} if fitted.usage else {}),
+            }
+        )
+        outcomes.append(SeedOutcome(replicate.seed, key, replicate.build_seed, scores))
+        if on_fit is not None:
+            on_fit(replicate.seed)
+
+    row = {
+        "dataset": dataset or dataset_name(base),
+        "model": model,
+        "shortcut": base.shortcut or None,
+        "strength": base.strength,
+        **group_statistics(outcomes, paired, n_classes=len(labels), n_resamples=bootstrap),
+    }
+    return EvaluationResult(
+        benchmark={
+            "path": str(base.path) if base.path else None,
+            "kind": base.manifest.get("kind"),
+            "shortcut": base.shortcut or None,
+            "strength": base.strength,
+            "strength_mode": base.manifest.get("arguments", {}).get("strength_mode"),
+            "seed": base_seed(base),
+            "build_seeds": sorted({r.build_seed for r in replicates}),
+            "splits": {s: len(base[s]) for s in base.splits},
+        },
+        model={
+            "name": model,
+            "params": {k: v for k, v in probe.get_params().items() if k != "seed"},
+            "fits": len(fits),
+        },
+        labels=labels.to_json(),
+        seeds=seed_list,
+        vary=vary,
+        runs=runs,
+        statistics=records(apply_holm(pd.DataFrame([row])))[0],  # a family of one test
+        summary=_describe(runs, labels.values),
+        predictions=_stacked(fits, outcomes),
+        row_predictions=pd.concat(per_row, ignore_index=True) if per_row else None,
+    )
+
+
+def prediction_rows(
+    seed: int,
+    benchmark: Benchmark,
+    predicted: Mapping[str, np.ndarray],
+    probabilities: Mapping[str, np.ndarray],
+) -> pd.DataFrame:
+    """One seed's test and anti-test predictions per row: the label (empty for no valid answer)
+    and its probability."""
+    values = [str(v) for v in benchmark.labels.to_json()]
+    frames = []
+    for split in PREDICTION_SPLITS:
+        ranks = predicted[split]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "seed": seed,
+                    "split": split,
+                    ROW_ID: benchmark[split][ROW_ID].to_numpy(),
+                    "predicted": [values[r] if r >= 0 else "" for r in ranks],
+                    "confidence": predicted_probability(probabilities[split], ranks),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def family_frame(results: Sequence[EvaluationResult]) -> pd.DataFrame:
+    """The tidy rows of several evaluations, with Holm's correction over them as one family."""
+    return apply_holm(pd.DataFrame([r.statistics for r in results]))
+
+
+def dataset_name(benchmark: Benchmark) -> str:
+    """The folder of the training input, as a spec names a dataset by default."""
+    path = benchmark.manifest.get("inputs", {}).get("train", {}).get("path")
+    return (Path(path).parent.name if path else "") or "data"
+
+
+def _stacked(
+    fits: dict[Hashable, tuple[dict[str, np.ndarray], Fitted]], outcomes: list[SeedOutcome]
+) -> dict[str, np.ndarray]:
+    """Predicted ranks per split as (seeds, rows), when every build has the same rows."""
+    per_seed = [fits[o.fit][0] for o in outcomes]
+    return {
+        split: np.stack([p[split] for p in per_seed])
+        for split in per_seed[0]
+        if len({len(p[split]) for p in per_seed}) == 1
+    }
+
+
+def _describe(runs: list[dict[str, Any]], label_values: Sequence[Any]) -> dict[str, Any]:
+    """Per split, averaged over seeds: per-label accuracy, label counts, invalid answers, confidence."""
+    described = {}
+    for split in runs[0]["splits"]:
+        per_seed = [r["splits"][split] for r in runs]
+        entry: dict[str, Any] = {
+            "per_label_accuracy": {
+                str(v): _mean_or_none([s["per_label_accuracy"][str(v)] for s in per_seed])
+                for v in label_values
+            },
+            "invalid": float(np.mean([s["invalid"] for s in per_seed])),
+            "label_distribution": {
+                key: float(np.mean([s["label_distribution"][key] for s in per_seed]))
+                for key in per_seed[0]["label_distribution"]
+            },
+        }
+        if all("confidence" in s for s in per_seed):
+            entry["confidence"] = {
+                key: float(np.mean([s["confidence"][key] for s in per_seed]))
+                for key in ("mean", "accuracy", "ece")
+            }
+        described[split] = entry
+    return {"splits": described}
+
+
+def _mean_or_none(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return float(np.mean(present)) if present else None

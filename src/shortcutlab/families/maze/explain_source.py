@@ -1,0 +1,170 @@
+"""What ``explain`` explains: a benchmark folder (the model named by its registry name), or a run
+folder (a cell's model id and seed, refitted on the benchmark that cell used), and which of the
+benchmark's rows carry a recorded cue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.data.benchmark import MANIFEST, Benchmark
+from shortcutlab.data.loading import CUE_SPANS, SHORTCUT, TEXT_PAIR
+from shortcutlab.data.pairs import TextInput, model_inputs
+from shortcutlab.engine.run_folder import BENCHMARKS
+from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.explain.explained import FIRST, SECOND
+from shortcutlab.explain.tokens import Span
+from shortcutlab.families.maze.cue_spans import cue_column, frame_cue_spans
+from shortcutlab.models import MODELS
+from shortcutlab.shortcuts import SHORTCUTS
+
+MAZE_KIND = "shortcut-maze"
+CUE = "cue"
+
+
+@dataclass
+class ExplainSource:
+    """The benchmark, the backend and its parameters, the fit seed, and where they came from."""
+
+    benchmark: Benchmark
+    model: str
+    params: dict[str, Any]
+    fit_seed: int
+    record: dict[str, Any]
+
+
+@dataclass
+class CueRows:
+    """The explained rows: their ids, model inputs, cue spans, Table 4 group and the part
+    (first or second text) that carries the cue."""
+
+    row_ids: list[Any]
+    inputs: list[TextInput]
+    spans: list[list[Span]]
+    groups: list[str]
+    part: int
+    available: int  # rows of the split that carry a cue
+
+
+def resolve_source(
+    source: str | Path,
+    *,
+    model: str,
+    params: Mapping[str, Any] | None,
+    seed: int,
+    benchmark_id: str | None = None,
+) -> ExplainSource:
+    """A benchmark folder (``model`` is a registry name) or a run folder (``model`` a model id)."""
+    folder = Path(source)
+    if (folder / MANIFEST).exists():
+        if benchmark_id is not None:
+            raise ConfigError(
+                f"--benchmark picks a build inside a run folder; '{folder}' is a benchmark folder."
+            )
+        MODELS.get(model)  # an unknown name fails here, with the close matches and the list
+        record = {"kind": "benchmark", "path": str(folder)}
+        return ExplainSource(Benchmark.load(folder), model, dict(params or {}), seed, record)
+    if (folder / DATABASE).exists():
+        if params:
+            raise ConfigError(
+                "--param applies to a benchmark folder; a run folder's cell brings its model's "
+                "parameters. Drop --param, or explain the benchmark folder with --model NAME."
+            )
+        return _from_run(folder, model, seed, benchmark_id)
+    raise InputFileError(
+        f"'{folder}' is neither a benchmark folder (no {MANIFEST}) nor a run folder (no "
+        f"{DATABASE}). Pass the folder 'shortcutlab build' or 'shortcutlab run' wrote."
+    )
+
+
+def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) -> ExplainSource:
+    with ResultStore.for_run(folder) as store:
+        cells = store.spec_cells()
+        configs = store.configs()
+    models = sorted(set(cells["model"]))
+    if model_id not in models:
+        raise ConfigError(f"The run has no model {model_id!r}; its model ids: {', '.join(models)}.")
+    cells = cells[cells["model"] == model_id]
+    seeds = sorted(set(cells["seed"].tolist()))
+    if seed not in seeds:
+        raise ConfigError(
+            f"The run has no seed {seed} for {model_id}; its seeds: {', '.join(map(str, seeds))}."
+        )
+    cells = cells[cells["seed"] == seed]
+    builds = sorted(set(cells["benchmark_id"]))
+    if benchmark_id is not None and benchmark_id not in builds:
+        raise ConfigError(
+            f"The run has no benchmark {benchmark_id!r} for {model_id} seed {seed}; "
+            f"its benchmarks: {', '.join(builds)}."
+        )
+    if benchmark_id is None and len(builds) > 1:
+        raise ConfigError(
+            f"The run holds {len(builds)} benchmarks for {model_id} seed {seed}; name one with "
+            f"--benchmark: {', '.join(builds)}."
+        )
+    chosen = benchmark_id or builds[0]
+    cell_id = cells[cells["benchmark_id"] == chosen]["cell_id"].iloc[0]
+    config = configs[cell_id]
+    record = {
+        "kind": "run",
+        "path": str(folder),
+        "benchmark_id": chosen,
+        "model_id": model_id,
+        "seed": seed,
+        "cell_id": cell_id,
+    }
+    return ExplainSource(
+        Benchmark.load(folder / BENCHMARKS / chosen),
+        config["model"]["name"],
+        dict(config["model"]["params"]),
+        int(config["seed"]),
+        record,
+    )
+
+
+def cue_rows(benchmark: Benchmark, *, split: str, rows: int, seed: int) -> CueRows:
+    """Up to ``rows`` rows of ``split`` that carry a recorded cue, drawn with ``seed`` (in split
+    order). A row's Table 4 group is its cue's side when every row got one (category: country or
+    city, as in the paper's table), else one "cue" group."""
+    kind = benchmark.manifest.get("kind")
+    if kind != MAZE_KIND:
+        raise DataError(
+            f"explain needs a Shortcut Maze build with an inserted cue; this benchmark is a "
+            f"{kind or 'benchmark without a kind'} build. Build one with 'shortcutlab build'."
+        )
+    frame = benchmark[split]
+    if CUE_SPANS not in frame.columns and benchmark.shortcut in SHORTCUTS:
+        if SHORTCUTS.get(benchmark.shortcut).family == "style":
+            inserting = [n for n in SHORTCUTS.names() if SHORTCUTS.get(n).inserts_cue]
+            raise DataError(
+                f"The {benchmark.shortcut} shortcut rewrites whole texts, so no tokens hold its cue "
+                f"and attributions have nothing to be checked against. Explain a build of an "
+                f"inserted cue: {', '.join(inserting)}."
+            )
+    column = cue_column(benchmark.manifest)
+    spans = frame_cue_spans(frame, column, split=split)
+    carrying = np.flatnonzero([bool(s) for s in spans])
+    if len(carrying) == 0:
+        raise DataError(
+            f"No {split} row carries a recorded cue (every {CUE_SPANS} is []). Explain another "
+            "split (--split test or anti_test) or a build with a higher strength."
+        )
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    chosen = np.sort(rng.choice(carrying, size=min(rows, len(carrying)), replace=False))
+    two_sided = len(carrying) == len(frame)
+    picked: pd.DataFrame = frame.iloc[chosen]
+    return CueRows(
+        row_ids=picked["row_id"].tolist(),
+        inputs=model_inputs(picked),
+        spans=[spans[i] for i in chosen.tolist()],
+        groups=picked[SHORTCUT].astype(str).tolist() if two_sided else [CUE] * len(picked),
+        part=SECOND if column == TEXT_PAIR else FIRST,
+        available=len(carrying),
+    )

@@ -1,0 +1,270 @@
+"""The build pipeline: one pass over each input table renders every split made from it.
+
+Each batch of rows is cleaned once and handed to every split that holds some of its rows (train
+and validation share the training table; test, anti-test and original test the test table).
+Texts exist as Python strings one batch at a time, a streamed input is never held whole, and a
+split can go straight into its output file. Every random decision is drawn for the whole split
+before rendering (``Shortcut.draw``), so the output does not depend on the batch size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from shortcutlab.data.columns import int_array, string_array
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import (
+    CUE_SPANS,
+    LABEL,
+    ROW_ID,
+    SHORTCUT,
+    TEXT,
+    TEXT_PAIR,
+    LoadedTable,
+)
+from shortcutlab.data.writing import TableWriter, split_file
+from shortcutlab.families.maze.cue_spans import encode_spans
+from shortcutlab.shortcuts.base import (
+    UNDECIDABLE,
+    RowDraws,
+    Shortcut,
+    Span,
+    SplitPlan,
+    check_observed,
+    rates_by_label,
+)
+
+BATCH_ROWS = 32_768
+
+
+@dataclass
+class InputTable:
+    """An input table on its way through the build: label ranks, per-row counts of cue
+    occurrences removed and of vocabulary left alone (filled while rendering), and whether its
+    texts are already cleaned."""
+
+    table: LoadedTable
+    ranks: np.ndarray
+    removed: np.ndarray
+    kept: np.ndarray
+    cleaned: bool = False
+    record: dict[str, Any] | None = None
+
+    def clean(self, injector: Shortcut, start: int, texts: list[str]) -> list[str]:
+        """Clean the texts of rows ``start...``, counting what was removed and kept."""
+        cleaning = injector.clean(texts)
+        self.removed[start : start + len(texts)] = cleaning.removed
+        self.kept[start : start + len(texts)] = cleaning.kept
+        return cleaning.texts
+
+    def __len__(self) -> int:
+        return len(self.ranks)
+
+
+def input_table(
+    injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str
+) -> InputTable:
+    """Rank the table's labels; a shortcut that must see the whole table gets it cleaned now."""
+    # The narrowest integer types: a million-row table's per-row arrays stay a few MiB each.
+    ranks = labels.ranks(table.index.column(LABEL), where=f"The {role} table")
+    ranks = ranks.astype(np.min_scalar_type(max(len(labels) - 1, 0)))
+    source = InputTable(
+        table, ranks, np.zeros(len(table), np.int32), np.zeros(len(table), np.int32)
+    )
+    if not injector.needs_preparation:
+        return source
+    texts: list[str] = []
+    for start, batch in _batches(table):
+        texts += source.clean(injector, start, batch.column(TEXT).to_pylist())
+    cleaned_table = table.with_texts(texts)
+    preparation = injector.prepare(cleaned_table, role=role)
+    keep = (
+        np.ones(len(texts), bool)
+        if preparation.keep is None
+        else np.asarray(preparation.keep, bool)
+    )
+    return InputTable(
+        cleaned_table if keep.all() else cleaned_table.select(keep),
+        ranks[keep],
+        source.removed[keep],
+        source.kept[keep],
+        cleaned=True,
+        record=preparation.record,
+    )
+
+
+@dataclass
+class SplitJob:
+    """One output split: its rows (sorted positions in the input table) and how to inject the
+    cue (no plan: the cleaned text as it is)."""
+
+    name: str
+    rows: np.ndarray
+    plan: SplitPlan | None = None
+    seed: np.random.SeedSequence | None = None
+    draws: RowDraws | None = field(default=None, repr=False)
+    observed: np.ndarray | None = field(default=None, repr=False)  # cue count per output text
+
+
+class MemorySink:
+    """Collect every split as an Arrow table (for :class:`Benchmark` objects held in memory)."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, list[pa.Table]] = {}
+
+    def write(self, split: str, chunk: pa.Table) -> None:
+        self.parts.setdefault(split, []).append(chunk)
+
+    def finish(self) -> dict[str, Any]:
+        return {name: pa.concat_tables(parts).to_pandas() for name, parts in self.parts.items()}
+
+
+class FileSink:
+    """Stream every split into its file in ``folder``; records each file's name and sha256."""
+
+    def __init__(self, folder: Path, fmt: str) -> None:
+        self.folder, self.fmt = folder, fmt
+        self.writers: dict[str, TableWriter] = {}
+
+    def write(self, split: str, chunk: pa.Table) -> None:
+        if split not in self.writers:
+            self.writers[split] = TableWriter(split_file(self.folder, split, self.fmt), self.fmt)
+        self.writers[split].write(chunk)
+
+    def finish(self) -> dict[str, dict[str, str]]:
+        return {
+            name: {"file": writer.path.name, "sha256": writer.close()}
+            for name, writer in self.writers.items()
+        }
+
+
+def render_splits(
+    injector: Shortcut,
+    source: InputTable,
+    jobs: Sequence[SplitJob],
+    labels: LabelSpace,
+    sink: MemorySink | FileSink,
+) -> dict[str, dict[str, Any]]:
+    """Render every split of one input table in a single pass; returns their manifest records."""
+    for job in jobs:
+        if job.plan is not None and job.seed is not None:
+            job.draws = injector.draw(job.plan, job.seed)
+            job.observed = np.zeros(len(job.rows), dtype=np.int32)
+    written = {job.name: False for job in jobs}
+    empty: pa.Table | None = None
+    for start, batch in _batches(source.table):
+        texts = batch.column(TEXT).to_pylist()
+        if not source.cleaned:
+            texts = source.clean(injector, start, texts)
+        for job in jobs:
+            first, last = np.searchsorted(job.rows, [start, start + len(texts)])
+            if first == last:
+                continue
+            local = job.rows[first:last] - start
+            job_texts = texts if len(local) == len(texts) else [texts[i] for i in local]
+            rows = batch if len(local) == len(texts) else batch.take(int_array(local))
+            if job.draws is not None and job.plan is not None and job.observed is not None:
+                part = slice(int(first), int(last))
+                plan = job.plan.take(part)
+                job_texts, values, spans = injector.render_with_spans(
+                    job_texts, job.draws.take(part), plan
+                )
+                # Measured on the written text, and checked against the shortcut column.
+                observed = injector.observe(job_texts, plan)
+                row_ids = rows.column(ROW_ID).to_pylist()
+                recorded = injector.recorded_cue(values, plan)
+                check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
+                job.observed[part] = observed
+            else:
+                values, spans = [""] * len(job_texts), [[] for _ in job_texts]
+            sink.write(
+                job.name,
+                _chunk_table(rows, job_texts, values, spans if injector.inserts_cue else None),
+            )
+            written[job.name] = True
+        empty = batch.slice(0, 0)
+        pa.default_memory_pool().release_unused()  # the batch's buffers go back to the system
+    for job in jobs:
+        if not written[job.name] and empty is not None:  # an empty split still gets its file
+            sink.write(job.name, _chunk_table(empty, [], [], [] if injector.inserts_cue else None))
+    return {job.name: _record(injector, source, job, labels) for job in jobs}
+
+
+def _batches(table: LoadedTable) -> Any:
+    """(first row position, batch) pairs over the table's canonical columns."""
+    start = 0
+    for batch in table.batches(BATCH_ROWS):
+        yield start, batch
+        start += batch.num_rows
+
+
+def _chunk_table(
+    rows: pa.Table,
+    texts: Sequence[str],
+    values: Sequence[str],
+    spans: Sequence[Sequence[Span]] | None,
+) -> pa.Table:
+    """The written columns; ``cue_spans`` only for a shortcut that inserts its cue (a style
+    rewrite has no span to record, and "[]" would claim the row has no cue)."""
+    columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: string_array(texts)}
+    if TEXT_PAIR in rows.column_names:
+        columns[TEXT_PAIR] = rows.column(TEXT_PAIR)
+    columns[LABEL] = rows.column(LABEL)
+    columns[SHORTCUT] = string_array(values)
+    if spans is not None:
+        columns[CUE_SPANS] = string_array([encode_spans(row) for row in spans])
+    return pa.table(columns)
+
+
+def _record(
+    injector: Shortcut, source: InputTable, job: SplitJob, labels: LabelSpace
+) -> dict[str, Any]:
+    plan = job.plan
+    counts = np.bincount(source.ranks[job.rows], minlength=len(labels))
+    record: dict[str, Any] = {
+        "rows": len(job.rows),
+        "strength": plan.strength if plan else None,
+        "schedule": ("reversed" if plan.anti else "label-rank") if plan else None,
+        "label_counts": {
+            str(label): int(c) for label, c in zip(labels.values, counts, strict=True)
+        },
+        "removed_occurrences": int(source.removed[job.rows].sum()),
+        "kept_occurrences": int(source.kept[job.rows].sum()),
+        "target_rate": None,
+        "observed_rate": None,
+        "undecidable_rows": None,
+    }
+    if job.draws is not None and plan is not None and job.observed is not None:
+        decided = job.observed != UNDECIDABLE
+        k = len(labels)
+        observed = rates_by_label(job.observed > 0, plan.ranks, k, decided)
+        # Rows whose text cannot tell the sides apart are left out; where they are most of a
+        # label's rows, the rest is no measurement of that label: null, not a biased rate.
+        observed[rates_by_label(decided, plan.ranks, k) < 0.5] = np.nan
+        record["target_rate"] = by_label(injector.target_rate(plan), labels)
+        record["observed_rate"] = by_label(observed, labels)
+        record["undecidable_rows"] = int((~decided).sum())
+        details = injector.details(job.draws, plan)
+        if details is not None:
+            record["details"] = details
+    return record
+
+
+def by_label(values: np.ndarray | None, labels: LabelSpace) -> dict[str, float | None] | None:
+    if values is None:
+        return None
+    return {
+        str(label): (None if np.isnan(v) else round(float(v), 6))
+        for label, v in zip(labels.values, values, strict=True)
+    }
+
+
+def positions(mask: np.ndarray) -> np.ndarray:
+    """Indices of the true entries, as the narrowest integer type that holds them."""
+    return np.flatnonzero(mask).astype(np.min_scalar_type(max(len(mask) - 1, 0)))

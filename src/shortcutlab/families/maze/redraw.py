@@ -1,0 +1,160 @@
+"""Re-draw a benchmark with another build seed (``vary: data``/``both``), each build made once.
+
+A saved benchmark is re-drawn from the inputs and arguments its manifest records; the inputs must
+still hash to the recorded sha256, or the re-draw would not be the same benchmark design. Re-drawn
+builds of a saved benchmark are kept in ``BENCHMARK/redraws/seed-N`` and reused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from shortcutlab.data.benchmark import MANIFEST, Benchmark
+from shortcutlab.data.loading import LoadedTable, load_table
+from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.families.maze.build import CONCEPT_SHORTCUTS, build_maze_benchmark
+from shortcutlab.families.maze.distractors import distractor_from_files, distractors_from_columns
+from shortcutlab.shortcuts import make_shortcut
+
+Rebuild = Callable[[int], Benchmark]
+REDRAWS = "redraws"
+_LOADER_KEYS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empty")
+
+
+class Builds:
+    """The benchmark of each build seed: ``base`` for its own seed, every other one re-drawn once."""
+
+    def __init__(self, base: Benchmark, rebuild: Rebuild | None = None) -> None:
+        self.base = base
+        self._rebuild = rebuild
+        self._built: dict[int, Benchmark] = {base_seed(base): base}
+
+    def get(self, seed: int) -> Benchmark:
+        if seed not in self._built:
+            self._built[seed] = self._cached(seed) or self._draw(seed)
+        return self._built[seed]
+
+    def _folder(self, seed: int) -> Path | None:
+        return self.base.path / REDRAWS / f"seed-{seed}" if self.base.path else None
+
+    def _cached(self, seed: int) -> Benchmark | None:
+        folder = self._folder(seed)
+        if folder is None or not (folder / MANIFEST).exists():
+            return None
+        cached = Benchmark.load(folder)
+        return (
+            cached if _design(cached) == _design(self.base) and base_seed(cached) == seed else None
+        )
+
+    def _draw(self, seed: int) -> Benchmark:
+        if self._rebuild is None:
+            self._rebuild = redraw_from_manifest(self.base)
+        benchmark = self._rebuild(seed)
+        folder = self._folder(seed)
+        if folder is not None:
+            benchmark.save(
+                folder, fmt=self.base.manifest["arguments"].get("format", "csv"), overwrite=True
+            )
+        return benchmark
+
+
+def base_seed(benchmark: Benchmark) -> int:
+    return int(benchmark.manifest.get("seed", 0))
+
+
+def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
+    """A function seed -> the same benchmark design built with that seed, from the recorded inputs."""
+    manifest = benchmark.manifest
+    if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
+        raise ConfigError(
+            "Re-drawing a benchmark per seed (vary: data or both) needs a Shortcut Maze benchmark "
+            "whose manifest records its inputs. Use vary: model, or rebuild it with 'shortcutlab build'."
+        )
+    arguments = manifest["arguments"]
+    loader = {key: arguments.get(key) for key in _LOADER_KEYS}
+    tables = {role: _reload(manifest["inputs"][role], role, loader) for role in ("train", "test")}
+    options = dict(arguments.get("shortcut_options") or {})
+    distractors = _distractors(options.pop("distractors", None), loader)
+    if arguments["shortcut"] in CONCEPT_SHORTCUTS:
+        options["distractors"] = (
+            distractors
+            if distractors is not None
+            else distractors_from_columns(tables["train"], tables["test"])
+        )
+    injector = make_shortcut(arguments["shortcut"], options)  # shared: each seed reuses its work
+
+    def build(seed: int) -> Benchmark:
+        return build_maze_benchmark(
+            tables["train"],
+            tables["test"],
+            shortcut=injector,
+            strength=arguments["strength"],
+            strength_mode=arguments["strength_mode"],
+            test_strength=arguments["test_strength"],
+            sampling=arguments["sampling"],
+            schedule=arguments.get("schedule"),
+            seed=seed,
+            val_size=arguments["val_size"],
+            labels=arguments.get("labels"),
+            **loader,
+        )
+
+    return build
+
+
+def _reload(record: dict[str, Any], role: str, loader: dict[str, Any]) -> LoadedTable:
+    path = record.get("path")
+    if path is None:
+        raise ConfigError(
+            f"Re-drawing the benchmark (vary: data or both) needs its {role} input file, but it was "
+            f"built from an in-memory table. Build it from files, or pass rebuild= to evaluate_benchmark."
+        )
+    if not Path(path).exists():
+        raise InputFileError(
+            f"Re-drawing the benchmark (vary: data or both) needs its {role} input '{path}' "
+            f"(recorded in {MANIFEST}), which does not exist here. Run from the folder it was built in."
+        )
+    table = load_table(path, split=record.get("split"), role=role, **loader)
+    if table.source.sha256 != record.get("sha256"):
+        raise DataError(
+            f"The {role} input '{path}' has changed since the benchmark was built (its sha256 differs "
+            f"from {MANIFEST}), so a re-draw would not be the same benchmark. Restore it or rebuild."
+        )
+    return table
+
+
+def _distractors(recorded: dict[str, Any] | None, loader: dict[str, Any]) -> dict[str, Any] | None:
+    """Distractors read from files are read again; column pools come back with the tables."""
+    if not recorded or all(
+        str(pools["train"]["source"]).startswith("column ") for pools in recorded.values()
+    ):
+        return None
+    rebuilt = {}
+    for name, pools in recorded.items():
+        rebuilt[name] = distractor_from_files(
+            name,
+            pools["train"]["source"],
+            pools["test"]["source"],
+            text_col=loader["text_col"],
+            label_col=loader["label_col"],
+            encoding=loader["encoding"],
+        )
+        # The manifest records no hash of distractor files, only their sizes: check those.
+        if rebuilt[name].to_json() != pools:
+            raise DataError(
+                f"The distractor files of '{name}' ({pools['train']['source']}) have changed since "
+                f"the benchmark was built (row counts differ from {MANIFEST}). Restore them or rebuild."
+            )
+    return rebuilt
+
+
+def _design(benchmark: Benchmark) -> tuple[Any, Any]:
+    """Everything that defines a benchmark except its seed (and the file format)."""
+    arguments = {
+        k: v
+        for k, v in benchmark.manifest.get("arguments", {}).items()
+        if k not in ("seed", "format")
+    }
+    return arguments, benchmark.manifest.get("inputs")

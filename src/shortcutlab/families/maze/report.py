@@ -1,0 +1,125 @@
+"""The Shortcut Maze sections of a grid run: Table 1 and Table 9 per metric (stars, intervals,
+footnotes), Table 3 and each mitigation against erm, LLM label distribution / calibration /
+usage, Δ-vs-λ figures, and the row explorer.
+
+The tables are the ones ``shortcutlab results`` prints (same functions, same numbers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab.families.maze.explorer import grid_explorer
+from shortcutlab.families.maze.export import METRICS, llm_tables, mitigation_sections
+from shortcutlab.families.maze.results import RunResults
+from shortcutlab.reports.html.collect import ReportInput, slug
+from shortcutlab.reports.html.document import Block, Figure, Paragraphs, Section, Table
+from shortcutlab.reports.html.svg import svg_markup
+from shortcutlab.reports.plots import delta_figure
+from shortcutlab.reports.tables import METRIC_NAMES, table_notes
+
+# H2's row explorer (webreport/explorer.py); the report has every table without it.
+
+
+def sections(found: ReportInput) -> list[Section]:
+    """The sections of a Maze run (``found.results`` loaded)."""
+    results: RunResults = found.results
+    found_sections = [
+        Section(
+            id="maze-tables",
+            title="Shortcut Maze tables",
+            intro="Accuracy and macro-F1 on the test set (shortcut as in training), the original "
+            "test set and the anti-test set (shortcut reversed); Δ = test − anti-test.",
+            blocks=maze_tables(results.groups, results.table1(marked=True), results.table9),
+        )
+    ]
+    mitigations = _mitigation_blocks(results)
+    if mitigations:
+        found_sections.append(
+            Section(
+                id="mitigations",
+                title="Mitigations",
+                blocks=mitigations,
+                intro="Each mitigation's Test / Anti / Δ (Table 3 layout) and its change of Δ "
+                "against the plain erm fit on the same rows.",
+            )
+        )
+    found_sections.append(
+        Section(
+            id="delta-figures",
+            title="Δ against shortcut strength λ",
+            blocks=[
+                delta_block(
+                    results.delta_frame(dataset, metric),
+                    metric,
+                    f"delta-{slug(dataset)}-{metric}",
+                    f"{dataset}: {METRIC_NAMES[metric]} drop",
+                )
+                for dataset in results.groups["dataset"].unique()
+                for metric in METRICS
+            ],
+        )
+    )
+    llm = [
+        Table(name=f"llm-{name.replace('_', '-')}", title=title, frame=frame)
+        for name, (title, frame) in llm_tables(results).items()
+    ]
+    if llm:
+        found_sections.append(
+            Section(
+                id="llm", title="LLM answers: label distribution, calibration, usage", blocks=llm
+            )
+        )
+    explorer = grid_explorer(results, found.path)
+    if explorer is not None:
+        found_sections.append(
+            Section(id="explorer", title="Rows behind the numbers", blocks=[explorer])
+        )
+    return found_sections
+
+
+def maze_tables(groups: pd.DataFrame, table1: pd.DataFrame, table9: Any) -> list[Block]:
+    """Table 1 (strongest λ) and Table 9 per metric, each with the footnotes of these groups;
+    ``table9(metric, marked=True)`` gives a metric's Table-9 frame."""
+    notes = table_notes(groups)
+    return [
+        Table(
+            name="table1",
+            title="Table 1 layout: Test / Anti / Δ at the strongest λ",
+            frame=table1,
+            notes=notes,
+        ),
+        *(
+            Table(
+                name=f"table9-{metric}",
+                title=f"Table 9 layout, {METRIC_NAMES[metric]}: by training strength λ",
+                frame=table9(metric, marked=True),
+                notes=notes,
+            )
+            for metric in METRICS
+        ),
+    ]
+
+
+def delta_block(frame: pd.DataFrame, metric: str, name: str, title: str) -> Figure:
+    """The Δ-vs-λ figure (Shortcut Maze figure 3) inline, built by the same code as its PNG."""
+    return Figure(
+        name=name,
+        title=title,
+        svg=svg_markup(delta_figure(frame, metric=metric, title=title), name),
+        caption="Mean Δ over seeds; bars: the Δ 95% interval of the tables' footnotes.",
+    )
+
+
+def _mitigation_blocks(results: RunResults) -> list[Block]:
+    blocks: list[Block] = []
+    for metric in METRICS:
+        for name, (title, frame, notes) in mitigation_sections(results, metric).items():
+            blocks.append(
+                Table(name=name.replace("_", "-"), title=title, frame=frame, notes=list(notes))
+            )
+    if results.has_mitigations and not blocks:
+        blocks.append(Paragraphs(["The spec lists mitigations but no group holds one."]))
+    return blocks

@@ -1,0 +1,267 @@
+"""Results of a run: per-cell metrics, per-group statistics over seeds, paper-style tables.
+
+A group is (dataset, model, mitigation, shortcut, λ). Its statistics come from the engine that
+``evaluate`` uses (:mod:`shortcutlab.engine.summary`); Holm–Bonferroni runs over all groups
+of the grid, per metric, and decides the paper's ``*``. A grid with mitigations also compares
+each with erm on the same rows (:mod:`shortcutlab.families.maze.mitigation_summary`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from shortcutlab.engine.cell import EVAL_SPLITS, METRICS, paired_indices, predicted_labels
+from shortcutlab.engine.mitigation_spec import baseline_id, fit_id, spec_mitigations
+from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.summary import (
+    IDENTITY,
+    PairedPredictions,
+    SeedOutcome,
+    apply_holm,
+    group_provenance,
+    group_provenance_of,
+    group_statistics,
+)
+from shortcutlab.families.maze.mitigation_summary import compare_with_erm, whole_test_reader
+from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
+from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
+
+GROUP = list(IDENTITY)
+
+
+@dataclass
+class RunResults:
+    """Everything ``shortcutlab results`` shows, as DataFrames."""
+
+    run_dir: Path
+    spec: dict[str, Any]
+    cells: pd.DataFrame
+    groups: pd.DataFrame
+    comparisons: pd.DataFrame  # each mitigation against erm (empty without mitigations)
+
+    family = "maze"
+
+    @property
+    def has_mitigations(self) -> bool:
+        """Whether the run crossed models with methods other than the plain fit."""
+        return bool(self.spec.get("mitigations"))
+
+    def table3(self, metric: str = "accuracy", *, marked: bool = True) -> pd.DataFrame:
+        """Maze Table 3 layout: Test / Anti / Δ per mitigation (see
+        :func:`shortcutlab.reports.mitigation_tables.table3`)."""
+        return table3(self.groups, metric=metric, marked=marked)
+
+    def vs_erm(self, metric: str = "accuracy") -> pd.DataFrame:
+        """Each mitigation against erm on the same rows (see
+        :func:`shortcutlab.reports.mitigation_tables.vs_erm_table`)."""
+        return vs_erm_table(self.comparisons, metric=metric)
+
+    def table1(self, *, marked: bool = False) -> pd.DataFrame:
+        """Table-1 style at each dataset's strongest λ (see :func:`shortcutlab.reports.tables.table1`)."""
+        return table1(self.groups, marked=marked)
+
+    def table9(self, metric: str = "accuracy", *, marked: bool = False) -> pd.DataFrame:
+        """Table-9 style by λ (see :func:`shortcutlab.reports.tables.maze_table`)."""
+        return maze_table(self.groups, metric=metric, marked=marked)
+
+    def label_distribution(self) -> pd.DataFrame:
+        """Share of each predicted label (and of invalid answers) per group and split, mean over seeds."""
+        return self._per_split(
+            lambda split: [c for c in self.cells.columns if c.startswith(f"{split}_share:")],
+            "share:",
+        )
+
+    def calibration(self) -> pd.DataFrame:
+        """Verbalized confidence vs accuracy and ECE per group and split (LLM cells that gave one)."""
+        return self._per_split(
+            lambda split: [
+                f"{split}_{n}"
+                for n in ("accuracy", "confidence", "ece", "invalid")
+                if f"{split}_confidence" in self.cells
+            ],
+            "",
+        )
+
+    def usage(self) -> pd.DataFrame:
+        """LLM usage summed per model: requests, cache hits, retries, failures, tokens."""
+        columns = [c for c in self.cells.columns if c.startswith("usage_")]
+        if not columns:
+            return pd.DataFrame()
+        # Seeds that shared one fit report the same usage once.
+        return (
+            self.cells.drop_duplicates("fit_id")
+            .groupby("model", sort=False)[columns]
+            .sum()
+            .rename(columns=lambda c: c[len("usage_") :])
+        )
+
+    def _per_split(self, columns_of: Any, prefix: str) -> pd.DataFrame:
+        """One row per (group, split), in table order, with the split's columns minus their prefix."""
+        frames = []
+        for split in EVAL_SPLITS:
+            columns = columns_of(split)
+            if not columns:
+                continue
+            part = self.cells.groupby(GROUP, sort=False)[columns].mean()
+            part.columns = [c[len(split) + 1 :].removeprefix(prefix) for c in columns]
+            frames.append(part.assign(split=SPLIT_TITLES[split]).set_index("split", append=True))
+        if not frames:
+            return pd.DataFrame()
+        combined = pd.concat(frames)
+        group_rank = {
+            key: i for i, key in enumerate(self.groups[GROUP].itertuples(index=False, name=None))
+        }
+        split_rank = {title: i for i, title in enumerate(SPLIT_TITLES.values())}
+        order = sorted(
+            range(len(combined)),
+            key=lambda i: (group_rank[combined.index[i][:-1]], split_rank[combined.index[i][-1]]),
+        )
+        return combined.iloc[order]
+
+    def delta_frame(self, dataset: str, metric: str) -> pd.DataFrame:
+        """Rows for the Δ-vs-λ figure of one dataset: series (shortcut / model), λ, Δ and its interval."""
+        part = self.groups[self.groups["dataset"] == dataset]
+        shown = [c for c in ("model", "mitigation") if part[c].nunique() > 1]
+        return pd.DataFrame(
+            {
+                "series": [
+                    " / ".join([row["shortcut"], *(row[c] for c in shown)])
+                    for _, row in part.iterrows()
+                ],
+                "strength": part["strength"],
+                "delta": part[f"delta_{metric}_mean"],
+                "low": part[f"delta_{metric}_ci_low"],
+                "high": part[f"delta_{metric}_ci_high"],
+            }
+        )
+
+
+def load_maze_results(
+    run_dir: Path, store: ResultStore, spec: dict[str, Any], *, bootstrap: int | None = None
+) -> RunResults:
+    """The per-group statistics of a Maze run's finished cells (``store`` is open)."""
+    frame = store.spec_cells()
+    cells = _flatten(frame, spec)
+    scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
+    n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
+    groups = _groups(cells, scores, store, n_resamples)
+    comparisons = compare_with_erm(
+        cells,
+        scores,
+        baseline_id(spec),
+        lambda cell_id, benchmark_id: _paired_predictions(store, cell_id, benchmark_id),
+        whole_test_reader(store),
+        n_classes=store.probabilities(cells["cell_id"].iloc[0], "test").shape[1],
+        n_resamples=n_resamples,
+    )
+    return RunResults(
+        run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
+    )
+
+
+def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
+    rows = []
+    for record in frame.itertuples():
+        metrics = record.metrics
+        row: dict[str, Any] = {
+            c: getattr(record, c)
+            for c in (
+                "cell_id",
+                "benchmark_id",
+                "dataset",
+                "model",
+                "mitigation",
+                "shortcut",
+                "strength",
+                "seed",
+                "shared_fit",
+            )
+        }
+        # Seeds that share a fit (a seed-independent fit on one build) are one measurement.
+        row["fit_id"] = fit_id(record)
+        row |= group_provenance(metrics)
+        for split in EVAL_SPLITS:
+            if split not in metrics["splits"]:
+                continue
+            values = metrics["splits"][split]
+            for metric in METRICS:
+                row[f"{split}_{metric}"] = values[metric]
+            row[f"{split}_invalid"] = values.get("invalid", 0)
+            for label, count in values.get("label_distribution", {}).items():
+                row[f"{split}_share:{label}"] = count / max(values["rows"], 1)
+            if "confidence" in values:
+                row[f"{split}_confidence"] = values["confidence"]["mean"]
+                row[f"{split}_confident_accuracy"] = values["confidence"]["accuracy"]
+                row[f"{split}_ece"] = values["confidence"]["ece"]
+        for key, value in (metrics.get("usage") or {}).items():
+            row[f"usage_{key}"] = value
+        for metric in METRICS:
+            row[f"delta_{metric}"] = metrics["delta"][metric]
+        row["mcnemar_p"] = metrics["mcnemar"]["p_value"]
+        rows.append(row)
+    cells = pd.DataFrame(rows)
+    # Spec order for datasets, models and shortcuts; strongest λ first; seeds ascending.
+    rank = {
+        "dataset": {d["name"]: i for i, d in enumerate(spec["datasets"])},
+        "model": {m["id"]: i for i, m in enumerate(spec["models"])},
+        "mitigation": {m["id"]: i for i, m in enumerate(spec_mitigations(spec))},
+        "shortcut": {label: i for i, label in enumerate(_shortcut_labels(spec))},
+    }
+    keys = cells.assign(
+        **{f"_{c}": cells[c].map(rank[c]) for c in rank}, _strength=-cells["strength"]
+    )
+    order = keys.sort_values(
+        ["_dataset", "_model", "_mitigation", "_shortcut", "_strength", "seed"], kind="stable"
+    ).index
+    return cells.loc[order].reset_index(drop=True)
+
+
+def _shortcut_labels(spec: dict[str, Any]) -> list[str]:
+    from shortcutlab.families.maze.grid import shortcut_label
+    from shortcutlab.families.maze.spec import ShortcutSpec
+
+    return [
+        shortcut_label(ShortcutSpec(s["name"], {k: v for k, v in s.items() if k != "name"}))
+        for s in spec["shortcuts"]
+    ]
+
+
+def _groups(
+    cells: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
+) -> pd.DataFrame:
+    rows = []
+    for keys, part in cells.groupby(GROUP, sort=False):
+        outcomes = [
+            SeedOutcome(
+                seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=scores[c.cell_id]
+            )
+            for c in part.itertuples()
+        ]
+        first_cells = part.drop_duplicates("fit_id")
+        predictions = {
+            c.fit_id: _paired_predictions(store, c.cell_id, c.benchmark_id)
+            for c in first_cells.itertuples()
+        }
+        n_classes = store.probabilities(first_cells["cell_id"].iloc[0], "test").shape[1]
+        rows.append(
+            dict(zip(GROUP, keys, strict=True))
+            | group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
+            | group_provenance_of(part, cells)
+        )
+    return apply_holm(pd.DataFrame(rows))  # the family: every group of the grid
+
+
+def _paired_predictions(store: ResultStore, cell_id: str, benchmark_id: str) -> PairedPredictions:
+    test_ids, truth = store.rows(benchmark_id, "test")
+    anti_ids, _ = store.rows(benchmark_id, "anti_test")
+    test_index, anti_index = paired_indices(test_ids, anti_ids)
+    return PairedPredictions(
+        row_ids=test_ids[test_index],
+        truth=truth[test_index],
+        test=predicted_labels(store.probabilities(cell_id, "test"))[test_index],
+        anti_test=predicted_labels(store.probabilities(cell_id, "anti_test"))[anti_index],
+    )

@@ -1,0 +1,425 @@
+"""The plan of an MPS build: kept values, dominance, held-out sizes and the per-group label counts
+of Imbalanced and Balanced, checked against what the pool holds (each refusal names the fix)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.families.mps.redistribute import (
+    assign_dominant,
+    capped_proportional,
+    dominant_sets,
+    exact_share,
+    feasible_at_most,
+    imbalanced_counts,
+    label_mix_distance,
+    largest_group_size,
+    matched_sizes,
+    normalised_entropy,
+    water_fill,
+)
+
+# size="even": groups no larger than Balanced can fill with exactly uniform labels.
+EVEN = "even"
+# label_mix: "paper" sizes every group to its maximum, as the paper does, so Imbalanced's overall
+# label mix follows the groups' sizes; "matched" sizes them so every label is equally frequent.
+PAPER, MATCHED = "paper", "matched"
+LABEL_MIXES = (PAPER, MATCHED)
+# Total variation distance between the label mixes of Imbalanced and Balanced worth a warning.
+LABEL_MIX_TOLERANCE = 0.05
+# A held-out set drawn from the pool takes this share of its eligible rows by default.
+DEFAULT_TEST_FRACTION = 0.2
+# Paper 002, A.8: 10 or more classes take a set of labels (75 % combined) instead of one label.
+MANY_LABELS = 10
+
+
+@dataclass
+class Redistribution:
+    """Rows per (group, label) of Imbalanced and Balanced, with how they were decided."""
+
+    sets: list[list[int]]  # dominant label sets (label ranks)
+    assigned: list[int]  # per group: index into ``sets``
+    maxima: np.ndarray  # per group: the largest size the dominance allows
+    sizes: np.ndarray  # per group: the size used (the same in both sets)
+    imbalanced: np.ndarray  # groups x labels
+    balanced: np.ndarray  # groups x labels
+
+
+def kept_values(
+    counts: Mapping[str, int],
+    values: Sequence[str] | None,
+    top_values: int | None,
+    *,
+    explicit_top: bool = False,
+) -> list[str]:
+    """The attribute values a build keeps: ``values`` as given, else the ``top_values`` most
+    frequent (section 2.2: six for SCS/CCS, all for NBS/QBS/WFS); at least two.
+
+    Examples:
+        >>> kept_values({"a": 5, "b": 3, "c": 1}, None, 2)
+        ['a', 'b']
+    """
+    found = ", ".join(f"{v} ({n})" for v, n in counts.items()) or "none"
+    if isinstance(values, str):
+        raise ConfigError(
+            f"The 'values' parameter must be a list of attribute values. Got the string {values!r}; "
+            f"pass [{values!r}] or use --values A,B."
+        )
+    if values is not None:
+        kept = [str(v) for v in values]
+        if len(set(kept)) != len(kept):
+            raise ConfigError(f"The 'values' parameter repeats a value: {kept!r}.")
+        unknown = [v for v in kept if v not in counts]
+        if unknown:
+            raise ConfigError(
+                f"The 'values' parameter names {', '.join(map(repr, unknown))}, which no row has. "
+                f"Values found (rows): {found}."
+            )
+    else:
+        if top_values is not None and (
+            isinstance(top_values, bool)
+            or not isinstance(top_values, int | np.integer)
+            or top_values < 1
+        ):
+            label = "top_values" if explicit_top else "attribute's top_values"
+            raise ConfigError(
+                f"The {label!r} parameter must be a positive integer or None (all values). "
+                f"Got {top_values!r} instead."
+            )
+        kept = list(counts)[: top_values or None]
+    if len(kept) < 2:
+        raise DataError(
+            f"Every kept row is in one attribute group (values found, rows: {found}); MPS needs "
+            f"two or more groups to tie to different labels. Choose another attribute or keep more "
+            f"values with --values / --top-values."
+        )
+    return kept
+
+
+def dominance_share(dominance: float | None, n_labels: int) -> Fraction:
+    """The dominance as an exact fraction: the given one, or A.8's default for K labels (0.75 for
+    2 labels: 0.5 would be 1/K, no imbalance at all, and 0.75 gives a normalised entropy of 0.81,
+    within the paper's Table 11 range for its binary data sets)."""
+    if dominance is None:
+        return exact_share(0.75 if n_labels == 2 or n_labels >= MANY_LABELS else 0.5)
+    bad = isinstance(dominance, bool) or not isinstance(
+        dominance, int | float | np.integer | np.floating
+    )
+    if bad or not 1 / n_labels < float(dominance) <= 1:
+        raise ConfigError(
+            f"The 'dominance' parameter must be a share in (1/{n_labels}, 1] for {n_labels} labels "
+            f"(1/{n_labels} is no imbalance at all). Got {dominance!r} instead."
+        )
+    return exact_share(float(dominance))
+
+
+def held_out_per_label(
+    parameter: str,
+    size: float | None,
+    candidates: np.ndarray,
+    eligible_rows: int,
+    labels: LabelSpace,
+    *,
+    from_pool: bool,
+    optional: bool = False,
+) -> int:
+    """Rows per label of a label-balanced held-out set (``candidates`` is groups x labels).
+
+    ``size`` is rows in all (an int), a fraction of the ``eligible_rows`` (a float in (0, 1)),
+    or ``None``: from the pool 0.2 of it but at most half the rarest label's texts, from a test
+    table as many as its rarest label has; an ``optional`` set is then empty.
+    """
+    n_labels = len(labels)
+    per_label_available = candidates.sum(axis=0)
+    available = ", ".join(
+        f"{label} {n}" for label, n in zip(labels.values, per_label_available.tolist(), strict=True)
+    )
+    rarest = int(per_label_available.min())
+    flag = "--" + parameter.replace("_", "-")
+    if size is None or (optional and size == 0):
+        if optional:
+            return 0
+        per_label = (
+            min(math.floor(DEFAULT_TEST_FRACTION * eligible_rows / n_labels), rarest // 2)
+            if from_pool
+            else rarest
+        )
+        if per_label < 1:
+            raise DataError(
+                f"Too few distinct texts with a kept attribute value for a label-balanced test "
+                f"set (per label: {available}). Add rows of the rarest label or keep more values."
+            )
+        return per_label
+    whole = not isinstance(size, bool) and isinstance(size, int | np.integer)
+    fraction = not isinstance(size, bool) and isinstance(size, float | np.floating) and 0 < size < 1
+    if whole and size >= 1:
+        per_label = int(size) // n_labels
+    elif fraction:
+        per_label = math.floor(float(size) * eligible_rows / n_labels)
+    else:
+        raise ConfigError(
+            f"The {parameter!r} parameter must be a row count (an integer >= {n_labels}) or a "
+            f"fraction in (0, 1){' or 0 for none' if optional else ''}. Got {size!r} instead."
+        )
+    if per_label < 1:
+        raise ConfigError(
+            f"The {parameter!r} parameter gives {size!r}, less than one row for each of the "
+            f"{n_labels} labels. Raise {flag}."
+        )
+    if per_label > rarest:
+        raise DataError(
+            f"The {parameter!r} parameter asks for {per_label} rows of every label, but there are "
+            f"only {available} distinct texts per label with a kept value; the largest feasible "
+            f"size is {rarest * n_labels}. Lower {flag}."
+        )
+    return per_label
+
+
+def redistribute(
+    available: np.ndarray,
+    kept: Sequence[str],
+    labels: LabelSpace,
+    share: Fraction,
+    *,
+    dominant: Mapping[str, Any] | None,
+    dominant_labels: int | None,
+    size: int | str | None,
+    pool_label_counts: np.ndarray,
+    label_mix: str = PAPER,
+) -> Redistribution:
+    """Decide the per-group sizes and label counts of Imbalanced and Balanced from the rows
+    ``available`` per (group, label) in the training pool (section 2.2, A.8)."""
+    n_labels = len(labels)
+    if dominant is not None:
+        if dominant_labels is not None:
+            raise ConfigError(
+                "Pass either 'dominant' (the label sets themselves) or 'dominant_labels' (their "
+                "size), not both."
+            )
+        sets, assigned = _given_sets(dominant, kept, labels)
+    else:
+        set_size = _set_size(dominant_labels, n_labels, len(kept))
+        sets = dominant_sets(pool_label_counts, set_size)
+        assigned = assign_dominant(available, sets)
+    largest = max(len(sets[s]) for s in assigned)
+    if share <= Fraction(largest, n_labels):
+        raise ConfigError(
+            f"The 'dominance' parameter ({float(share):g}) must exceed {largest}/{n_labels}, the "
+            f"share {largest} of {n_labels} labels have with no imbalance at all. Raise --dominance "
+            f"or use smaller dominant sets."
+        )
+    maxima = np.array(
+        [largest_group_size(available[g], sets[s], share) for g, s in enumerate(assigned)],
+        dtype=np.int64,
+    )
+    counts = _counts_text(available, kept, labels)
+    if (maxima == 0).any():
+        empty = kept[int(np.argmin(maxima))]
+        raise DataError(
+            f"Too few rows to reach dominance {float(share):g}: the group {empty!r} has no rows of "
+            f"its dominant label(s) (rows per value and label: {counts}). Map it to another label "
+            f"with --dominant or leave the value out with --values."
+        )
+    caps = maxima
+    if size == EVEN:
+        # Per group, the largest size at which Balanced is exactly uniform over the labels.
+        caps = np.minimum(maxima, len(labels) * available.min(axis=1))
+        if (caps == 0).any():
+            empty = kept[int(np.argmin(caps))]
+            raise DataError(
+                f"size='even' needs every label in every group, and the group {empty!r} lacks "
+                f"one (rows per value and label: {counts}). Leave that value out with --values, "
+                f"or give --size as a number."
+            )
+    if label_mix == MATCHED:
+        caps = _matched(caps, available, sets, assigned, share, kept, labels, counts)
+    if size is None or size == EVEN:
+        sizes = caps
+    else:
+        if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
+            raise ConfigError(
+                f"The 'size' parameter must be a positive number of rows or 'even'. Got {size!r} "
+                "instead."
+            )
+        if size > caps.sum():
+            raise DataError(
+                f"Too few rows to reach dominance {float(share):g} with {size} rows: the largest "
+                f"feasible size is {int(caps.sum())} (rows per value and label: {counts}). Lower "
+                f"--size or --dominance."
+            )
+        sizes = capped_proportional(int(size), caps, caps)
+    # A share of a total can land on a size the dominance cannot fill exactly: round it down.
+    sizes = np.array(
+        [
+            feasible_at_most(int(n), available[g], sets[assigned[g]], share)
+            for g, n in enumerate(sizes.tolist())
+        ],
+        dtype=np.int64,
+    )
+    imbalanced = np.stack(
+        [
+            imbalanced_counts(int(n), available[g], sets[assigned[g]], share)
+            for g, n in enumerate(sizes.tolist())
+        ]
+    )
+    balanced = np.stack([water_fill(int(n), available[g]) for g, n in enumerate(sizes.tolist())])
+    _warn_unbalanced(kept, labels, imbalanced, balanced)
+    _warn_label_mix(labels, imbalanced, balanced, label_mix)
+    return Redistribution(sets, assigned, maxima, sizes, imbalanced, balanced)
+
+
+def _matched(
+    caps: np.ndarray,
+    available: np.ndarray,
+    sets: list[list[int]],
+    assigned: list[int],
+    share: Fraction,
+    kept: Sequence[str],
+    labels: LabelSpace,
+    counts: str,
+) -> np.ndarray:
+    """Group sizes (at most ``caps``) whose union holds every label equally often, so Imbalanced
+    differs from Balanced in how labels sit within groups, not in the label prior."""
+    compositions = np.stack(
+        [
+            imbalanced_counts(int(n), available[g], sets[assigned[g]], share) / max(int(n), 1)
+            for g, n in enumerate(caps.tolist())
+        ]
+    )
+    matched = matched_sizes(caps, compositions)
+    if matched.sum() == 0:
+        never = [
+            labels.values[r] for r in range(len(labels)) if all(r not in sets[s] for s in assigned)
+        ]
+        reason = (
+            f"labels {', '.join(map(repr, never))} are dominant in no group"
+            if never
+            else "the groups' sizes allow no such mix"
+        )
+        raise DataError(
+            f"label_mix='matched' needs group sizes whose union holds every label equally often, "
+            f"and {reason} (rows per value and label: {counts}). Use label_mix='paper', or tie "
+            f"every label to a group with --dominant / --dominant-labels."
+        )
+    dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
+    if dropped:
+        warnings.warn(
+            f"label_mix='matched' leaves the groups {', '.join(map(repr, dropped))} out of the "
+            f"training sets: no uniform label mix can use them.",
+            ShortcutlabWarning,
+            stacklevel=4,
+        )
+    return matched
+
+
+def _warn_label_mix(
+    labels: LabelSpace, imbalanced: np.ndarray, balanced: np.ndarray, label_mix: str
+) -> None:
+    """Warn when Imbalanced and Balanced differ in their overall label mix: δ then also measures
+    that label prior, not only the attribute (the paper's own builds have this shift)."""
+    distance = label_mix_distance(imbalanced, balanced)
+    if distance <= LABEL_MIX_TOLERANCE:
+        return
+    shares = imbalanced.sum(axis=0) / imbalanced.sum()
+    balanced_shares = balanced.sum(axis=0) / balanced.sum()
+    top = int(np.argmax(np.abs(shares - balanced_shares)))
+    fix = (
+        "--label-mix matched sizes the groups so both sets hold the labels equally often."
+        if label_mix == PAPER
+        else "Balanced cannot even out every group; --size even as well keeps both uniform."
+    )
+    warnings.warn(
+        f"Imbalanced is {shares[top]:.0%} label {labels.values[top]!r} overall and Balanced "
+        f"{balanced_shares[top]:.0%}: the two fits also learn different label priors, and δ "
+        f"measures that with the attribute. {fix}",
+        ShortcutlabWarning,
+        stacklevel=4,
+    )
+
+
+def _warn_unbalanced(
+    kept: Sequence[str], labels: LabelSpace, imbalanced: np.ndarray, balanced: np.ndarray
+) -> None:
+    """Warn where Balanced is no more even than Imbalanced: that group's δ measures nothing.
+
+    The paper keeps such groups (its Table 11 balanced entropies are below 1, e.g. Rotten
+    Tomatoes QBS .87); the warning says so and how to leave room to even them out.
+    """
+    k = len(labels)
+    same = normalised_entropy(balanced, k) <= normalised_entropy(imbalanced, k) + 1e-9
+    for group in np.flatnonzero(same & (balanced.sum(axis=1) > 0)).tolist():
+        scarce = labels.values[int(np.argmin(balanced[group]))]
+        warnings.warn(
+            f"Balanced is as skewed as Imbalanced in the group {kept[group]!r} (too few rows of "
+            f"label {scarce!r} there), so that group does not tell the two apart. A smaller --size "
+            f"leaves room to even it out.",
+            ShortcutlabWarning,
+            stacklevel=3,
+        )
+
+
+def _set_size(dominant_labels: int | None, n_labels: int, n_groups: int) -> int:
+    """Labels per dominant set: one below 10 labels, else enough that the groups share them
+    all, ceil(K / G) (A.8: "several labels (with similar sample sizes)")."""
+    if dominant_labels is None:
+        return 1 if n_labels < MANY_LABELS else math.ceil(n_labels / n_groups)
+    bad = isinstance(dominant_labels, bool) or not isinstance(dominant_labels, int | np.integer)
+    if bad or not 1 <= dominant_labels < n_labels:
+        raise ConfigError(
+            f"The 'dominant_labels' parameter must be an integer in [1, {n_labels - 1}]. "
+            f"Got {dominant_labels!r} instead."
+        )
+    return int(dominant_labels)
+
+
+def _given_sets(
+    dominant: Mapping[str, Any], kept: Sequence[str], labels: LabelSpace
+) -> tuple[list[list[int]], list[int]]:
+    """The user's ``{value: label or [labels]}`` as label-rank sets and a set per group."""
+    unknown = [str(v) for v in dominant if str(v) not in kept]
+    missing = [v for v in kept if v not in {str(k) for k in dominant}]
+    if unknown or missing:
+        problem = (
+            f"names value(s) {', '.join(map(repr, unknown))} that the build does not keep"
+            if unknown
+            else f"gives no label for value(s) {', '.join(map(repr, missing))}"
+        )
+        raise ConfigError(
+            f"The 'dominant' parameter {problem}. Give one label (or list of labels) for each "
+            f"kept value: {', '.join(kept)}."
+        )
+    rank_of = {str(v): r for r, v in enumerate(labels.values)}
+    by_value = {str(k): v for k, v in dominant.items()}
+    sets: list[list[int]] = []
+    assigned = []
+    for value in kept:
+        given = by_value[value]
+        names = [str(x) for x in (given if isinstance(given, list | tuple) else [given])]
+        bad = [n for n in names if n not in rank_of]
+        if bad or not names or len(set(names)) != len(names) or len(names) >= len(labels):
+            raise ConfigError(
+                f"The 'dominant' parameter gives {value!r} the label(s) {names!r}; give one or more "
+                f"distinct labels (fewer than all) from: {', '.join(rank_of)}."
+            )
+        ranks = [rank_of[n] for n in names]
+        if ranks not in sets:
+            sets.append(ranks)
+        assigned.append(sets.index(ranks))
+    return sets, assigned
+
+
+def _counts_text(available: np.ndarray, kept: Sequence[str], labels: LabelSpace) -> str:
+    return "; ".join(
+        f"{value}: "
+        + ", ".join(f"{label} {n}" for label, n in zip(labels.values, row, strict=True))
+        for value, row in zip(kept, available.tolist(), strict=True)
+    )

@@ -1,0 +1,263 @@
+"""Results of an MPS run: per-cell scores, per-group statistics, cross-testing, label distributions.
+
+A group is (dataset, attribute, model, mitigation) over seeds (:mod:`shortcutlab.families.mps.summary`);
+the traditional worst-group accuracy is recomputed here from each cell's per-group accuracies
+with the spec's ``min_group_size``; the cross-testing table averages each (trained on, tested
+on) pair's W-ACC and ACC over the distinct fits; the label distributions come from the build
+manifests in the run folder.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.data.benchmark import MANIFEST
+from shortcutlab.engine.cell import predicted_labels
+from shortcutlab.engine.mitigation_spec import fit_id, spec_mitigations
+from shortcutlab.engine.run_folder import BENCHMARKS
+from shortcutlab.engine.spec_entries import option_label
+from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.summary import (
+    SeedOutcome,
+    group_provenance,
+    group_provenance_of,
+    mean_std,
+)
+from shortcutlab.errors import ShortcutlabWarning
+from shortcutlab.families.mps import tables as mps_tables
+from shortcutlab.families.mps.cell import FITS, OWN_TEST, prediction_name
+from shortcutlab.families.mps.summary import (
+    MPS_IDENTITY,
+    FitPair,
+    apply_mps_holm,
+    mps_group_statistics,
+    worst_group_accuracy,
+)
+
+SPLIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced", "test": "Test"}
+
+
+@dataclass
+class MpsRunResults:
+    """Everything ``shortcutlab results`` shows for an MPS run, as DataFrames."""
+
+    run_dir: Path
+    spec: dict[str, Any]
+    cells: pd.DataFrame  # one row per cell: its own test set's scores
+    groups: pd.DataFrame  # one row per (dataset, attribute, model): statistics over seeds
+    cross: pd.DataFrame  # one row per (dataset, model, trained on, tested on)
+    label_counts: pd.DataFrame  # one row per (dataset, attribute, split, value, label)
+    entropy: pd.DataFrame  # one row per (dataset, attribute): mean normalised label entropy
+
+    family = "mps"
+
+    def gap_table(self) -> pd.DataFrame:
+        """Tables 2/3 of the paper: δ, Δ (and ζ) per dataset, a block per model."""
+        return mps_tables.gap_table(self.groups)
+
+    def fit_table(self, metric: str) -> pd.DataFrame:
+        """W-ACC (``w_acc``), ACC (``accuracy``) or the traditional worst-group accuracy (``wga``)
+        of the Imbalanced and Balanced fits per dataset, a block per model."""
+        return mps_tables.fit_table(self.groups, metric)
+
+    def cross_test_table(self) -> pd.DataFrame:
+        """A.7 Table 9: W-ACC and ACC (Balanced / Imbalanced fit) of each trained-on attribute on
+        each attribute's test set."""
+        return mps_tables.cross_test_table(self.cross)
+
+    def entropy_table(self) -> pd.DataFrame:
+        """Table 11: mean normalised label entropy per attribute value of each split."""
+        return mps_tables.entropy_table(self.entropy)
+
+
+def load_mps_results(
+    run_dir: Path, store: ResultStore, spec: dict[str, Any], *, bootstrap: int | None = None
+) -> MpsRunResults:
+    """Statistics of an MPS run folder's current cells (called by ``load_results``)."""
+    frame = store.spec_cells()
+    min_size = int(spec.get("min_group_size", 10))
+    cells = _order(_flatten(frame, min_size), spec)
+    cross = _order(_cross(frame), spec)
+    n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
+    rows = []
+    for keys, part in cells.groupby(list(MPS_IDENTITY), sort=False):
+        seeds = [
+            SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=c._asdict())
+            for c in part.itertuples()
+        ]
+        firsts = part.drop_duplicates("fit_id")
+        pairs = {c.fit_id: _fit_pair(store, c) for c in firsts.itertuples()}
+        n_classes = store.probabilities(
+            firsts["cell_id"].iloc[0], _first_name(firsts.iloc[0])
+        ).shape[1]
+        rows.append(
+            dict(zip(MPS_IDENTITY, keys, strict=True))
+            | mps_group_statistics(seeds, pairs, n_classes=n_classes, n_resamples=n_resamples)
+            | group_provenance_of(part, cells)
+        )
+    counts, entropy = _manifests(run_dir, cells)
+    return MpsRunResults(
+        run_dir=run_dir,
+        spec=spec,
+        cells=cells,
+        groups=apply_mps_holm(pd.DataFrame(rows)),
+        cross=_cross_groups(cross),
+        label_counts=counts,
+        entropy=entropy,
+    )
+
+
+def _identity(record: Any) -> dict[str, Any]:
+    return {
+        "cell_id": record.cell_id,
+        "benchmark_id": record.benchmark_id,
+        "dataset": record.dataset,
+        "attribute": record.shortcut,
+        "model": record.model,
+        "mitigation": record.mitigation,
+        "dominance": record.strength,
+        "seed": record.seed,
+        # Seeds that share a fit (a seed-independent fit on one build) are one measurement.
+        "fit_id": fit_id(record),
+    }
+
+
+def _flatten(frame: pd.DataFrame, min_size: int) -> pd.DataFrame:
+    rows = []
+    for record in frame.itertuples():
+        scores = record.metrics["tests"][OWN_TEST]
+        epochs = record.metrics.get("epochs")
+        row = _identity(record) | {"epochs": len(epochs["imbalanced"]) if epochs else None}
+        row |= group_provenance(record.metrics)
+        smallest = []
+        for fit in FITS:
+            row[f"accuracy_{fit}"] = scores[f"accuracy_{fit}"]
+            row[f"w_acc_{fit}"] = scores[f"w_acc_{fit}"]
+            row[f"worst_label_{fit}"] = scores[f"worst_label_{fit}"]
+            wga, used, low = worst_group_accuracy(scores[f"groups_{fit}"], min_size)
+            row[f"wga_{fit}"], row["wga_groups_used"], row["wga_groups"] = (
+                wga,
+                used,
+                len(scores[f"groups_{fit}"]),
+            )
+            smallest.append(low)
+        row["smallest_group_rows"] = min(smallest)
+        row |= {gap: scores[gap] for gap in ("delta_isolated", "delta_overall", "zeta")}
+        row["epoch_list"] = json.dumps(epochs) if epochs else None
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _cross(frame: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for record in frame.itertuples():
+        for test, scores in record.metrics["tests"].items():
+            tested_on = record.shortcut if test == OWN_TEST else test.split("@", 1)[1]
+            rows.append(
+                _identity(record)
+                | {"tested_on": tested_on}
+                | {
+                    f"{m}_{fit}": scores[f"{m}_{fit}"]
+                    for m in ("w_acc", "accuracy")
+                    for fit in FITS
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _cross_groups(cross: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    keys = ["dataset", "model", "mitigation", "attribute", "tested_on"]
+    for values, part in cross.groupby(keys, sort=False):
+        distinct = part.drop_duplicates("fit_id")
+        row = dict(zip(keys, values, strict=True)) | {"distinct_fits": len(distinct)}
+        for metric in ("w_acc", "accuracy"):
+            for fit in FITS:
+                name = f"{metric}_{fit}"
+                row[f"{name}_mean"], row[f"{name}_std"] = mean_std(distinct[name].tolist())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _order(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
+    """Spec order for datasets, attributes (and tested-on attributes) and models; seeds ascending."""
+    attributes = {
+        a.get("id")
+        or option_label(
+            a["name"], {k: v for k, v in a.items() if k not in ("name", "files_sha256", "id")}
+        ): i
+        for i, a in enumerate(spec["attributes"])
+    }
+    rank = {
+        "_dataset": frame["dataset"].map({d["name"]: i for i, d in enumerate(spec["datasets"])}),
+        "_attribute": frame["attribute"].map(attributes),
+        "_model": frame["model"].map({m["id"]: i for i, m in enumerate(spec["models"])}),
+        "_mitigation": frame["mitigation"].map(
+            {m["id"]: i for i, m in enumerate(spec_mitigations(spec))}
+        ),
+    }
+    if "tested_on" in frame:
+        rank["_tested_on"] = frame["tested_on"].map(attributes)
+    keyed = frame.assign(**rank)
+    order = keyed.sort_values([*rank, "seed"], kind="stable").index
+    return frame.loc[order].reset_index(drop=True)
+
+
+def _first_name(cell: pd.Series) -> str:
+    epochs = json.loads(cell["epoch_list"]) if cell["epoch_list"] else None
+    return prediction_name("imbalanced", OWN_TEST, epochs["imbalanced"][0] if epochs else None)
+
+
+def _fit_pair(store: ResultStore, cell: Any) -> FitPair:
+    row_ids, truth = store.rows(cell.benchmark_id, OWN_TEST)
+    epochs = json.loads(cell.epoch_list) if cell.epoch_list else None
+    predicted = {}
+    for fit in FITS:
+        names = [prediction_name(fit, OWN_TEST, e) for e in (epochs[fit] if epochs else [None])]
+        stacked = np.stack([predicted_labels(store.probabilities(cell.cell_id, n)) for n in names])
+        predicted[fit] = stacked if epochs else stacked[0]
+    return FitPair(row_ids, truth, predicted["imbalanced"], predicted["balanced"])
+
+
+def _manifests(run_dir: Path, cells: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Label counts and entropies of each (dataset, attribute)'s first build (lowest seed)."""
+    counts, entropy, missing = [], [], []
+    for (dataset, attribute), part in cells.groupby(["dataset", "attribute"], sort=False):
+        build = part.sort_values("seed")["benchmark_id"].iloc[0]
+        path = run_dir / BENCHMARKS / build / MANIFEST
+        if not path.exists():
+            missing.append(str(path))
+            continue
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        key = {"dataset": dataset, "attribute": attribute, "build": build}
+        for split, record in manifest["splits"].items():
+            for value, by_label in (record.get("label_counts") or {}).items():
+                total = sum(by_label.values())
+                for label, rows in by_label.items():
+                    counts.append(
+                        key
+                        | {"split": split, "value": value, "label": label, "rows": rows}
+                        | {"share": rows / total if total else np.nan}
+                    )
+        entropy.append(
+            key
+            | {
+                SPLIT_TITLES.get(split, split): record.get("mean")
+                for split, record in (manifest.get("label_entropy") or {}).items()
+            }
+        )
+    if missing:
+        warnings.warn(
+            f"Build manifests are missing ({', '.join(missing)}), so their label distributions "
+            "are left out. Run 'shortcutlab run' again to rebuild them.",
+            ShortcutlabWarning,
+            stacklevel=2,
+        )
+    return pd.DataFrame(counts), pd.DataFrame(entropy)

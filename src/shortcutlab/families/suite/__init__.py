@@ -1,0 +1,19 @@
+"""The Shortcut Suite (Yuan et al.): NLI test sets with one shortcut each (negation and position
+tautologies, Bible style, HANS-style lexical overlap, subsequence and constituent), and a model
+or an LLM's prompting strategies evaluated on them.
+
+What lives here: the builder (``build``, with ``sets``, ``extended``, ``hans`` and its templates),
+the evaluation (``folder``, ``evaluate``, the explanation scores in ``explanations``), its tables
+and figures (``tables``, ``plots``) and the report sections (``report``).
+"""
+
+from __future__ import annotations
+
+from shortcutlab.engine.family import Family
+
+FAMILY = Family(
+    name="suite",
+    title="Shortcut Suite",
+    summary="NLI test sets with one shortcut each, and a model's accuracy on every one",
+    output_collectors={"suite": "shortcutlab.families.suite.report"},
+)

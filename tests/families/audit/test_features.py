@@ -1,0 +1,170 @@
+"""Indicators fitted on the training rows: tokens (negations whole), attributes, surface bins,
+lexicons and metadata, applied unchanged to other tables."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.audit.features import FeatureConfig, fit_features
+from tests.families.audit.tables import table
+
+PREMISES = ["A man is sleeping on the couch.", "The dog runs in a park."] * 10
+HYPOTHESES = [
+    "Nobody is not sleeping.",
+    "The dog does n't run.",
+    "The dog doesn't run, never.",
+    "Nothing happens and no dog runs.",
+    "A man can't sleep.",
+] * 4
+
+
+def _row(features, name: str) -> list[int]:
+    return features.matrix[:, features.names.index(name)].toarray().ravel().tolist()
+
+
+def test_pairs_name_both_parts_and_keep_negation_words_whole():
+    train = table(PREMISES, ["e", "c"] * 10, pairs=HYPOTHESES)
+    plan, features = fit_features(train, FeatureConfig(min_support=2, surface=False))
+    names = set(features.names)
+    for word in ("not", "doesn't", "can't", "never", "nothing", "nobody", "no", "a"):
+        assert f"text_pair: {word}" in names, word
+    assert "text_pair: n't" not in names and "text_pair: does" not in names
+    # "does n't" (tokenised) and "doesn't" are the same token: 8 rows of 20.
+    assert sum(_row(features, "text_pair: doesn't")) == 8
+    assert "text: sleeping" in names and "text: a man" in names
+    assert "text_pair: negation = with_negation" in names
+    j = features.names.index("text_pair: dog runs")
+    assert (features.kinds[j], features.parts[j], features.phrases[j]) == (
+        "ngram",
+        "text_pair",
+        "dog runs",
+    )
+    assert features.keys[j] == "ngram:text_pair:dog runs"
+    assert json.loads(json.dumps(plan.config()))["paired"] is True
+
+
+def test_min_support_and_max_features_cut_the_vocabulary_on_training_rows():
+    texts = ["alpha beta"] * 5 + ["alpha gamma"] * 3 + ["delta"]
+    _, features = fit_features(
+        table(texts, [0] * 9),
+        FeatureConfig(min_support=3, ngram_max=1, attributes=(), surface=False, lexicons={}),
+    )
+    assert features.names == ["alpha", "beta", "gamma"]
+    _, top = fit_features(
+        table(texts, [0] * 9),
+        FeatureConfig(
+            min_support=3, ngram_max=1, max_features=2, attributes=(), surface=False, lexicons={}
+        ),
+    )
+    assert top.names == ["alpha", "beta"]
+
+
+def test_surface_bins_on_test_rows_use_the_training_edges():
+    train_texts = [" ".join(["word"] * n) for n in range(1, 101)]
+    train = table(train_texts, [0, 1] * 50)
+    config = FeatureConfig(min_support=1, attributes=(), lexicons={}, ngram_max=1)
+    plan, features = fit_features(train, config)
+    lengths = [name for name in features.names if name.startswith("length = ")]
+    assert lengths == [
+        "length = 1–25 words",
+        "length = 26–50 words",
+        "length = 51–75 words",
+        "length = 76–100 words",
+    ]
+    test = table(
+        ["word word word", " ".join(["word"] * 500), " ".join(["word"] * 60)],
+        [0, 1, 0],
+        space=(0, 1),
+    )
+    applied = plan.transform(test)
+    assert applied.names == features.names
+    assert _row(applied, "length = 1–25 words") == [1, 0, 0]
+    assert _row(applied, "length = 76–100 words") == [0, 1, 0]
+    assert _row(applied, "length = 51–75 words") == [0, 0, 1]
+    assert plan.config()["parts"]["text"]["surface"]["length"]["edges"] == [25.0, 50.0, 75.0]
+
+
+def test_surface_presence_properties_read_the_text():
+    texts = ["WOW that is great!", "see https://x.org", 'it was 3 "days"', "i guess so 😀"] * 5
+    _, features = fit_features(
+        table(texts, [0, 1] * 10), FeatureConfig(min_support=1, attributes=(), lexicons={})
+    )
+    assert _row(features, "has '!'")[:4] == [1, 0, 0, 0]
+    assert _row(features, "has an upper-case word")[:4] == [1, 0, 0, 0]
+    assert _row(features, "has URL")[:4] == [0, 1, 0, 0]
+    assert _row(features, "has digits")[:4] == [0, 0, 1, 0]
+    assert _row(features, "has quotes")[:4] == [0, 0, 1, 0]
+    assert _row(features, "has emoji")[:4] == [0, 0, 0, 1]
+    assert _row(features, "starts lower-case")[:4] == [0, 1, 1, 1]
+
+
+def test_lexicons_match_whole_phrases_packaged_and_the_users():
+    texts = ["To be honest, it was fine.", "be honest", "We flew to Paris.", "honestly fine"] * 5
+    lexicons = {"hedges": ["to be honest", "honestly"], "places": ["paris"]}
+    _, features = fit_features(
+        table(texts, [0] * 20),
+        FeatureConfig(min_support=1, attributes=(), surface=False, lexicons=lexicons),
+    )
+    assert _row(features, "lexicon = hedges")[:4] == [1, 0, 0, 1]
+    assert _row(features, "lexicon = places")[:4] == [0, 0, 1, 0]
+    _, packaged = fit_features(
+        table(texts, [0] * 20), FeatureConfig(min_support=1, attributes=(), surface=False)
+    )
+    assert _row(packaged, "lexicon = candour-markers")[:4] == [1, 0, 0, 1]
+
+
+def test_metadata_values_and_numeric_bins():
+    rng = np.random.default_rng(0)
+    source = ["forum", "news", None, "forum"] * 10
+    score = rng.permutation(np.arange(40)).tolist()
+    train = table(["x"] * 40, [0, 1] * 20, columns={"source": source, "score": score})
+    plan, features = fit_features(
+        train,
+        FeatureConfig(
+            min_support=1, attributes=(), surface=False, lexicons={}, metadata=("source", "score")
+        ),
+    )
+    assert _row(features, "source = forum") == [1, 0, 0, 1] * 10
+    assert _row(features, "source = news") == [0, 1, 0, 0] * 10
+    bins = [
+        name
+        for name, kind in zip(features.names, features.kinds, strict=True)
+        if name.startswith("score")
+    ]
+    assert bins == ["score = 0–9", "score = 10–19", "score = 20–29", "score = 30–39"]
+    assert {features.kinds[features.names.index(n)] for n in bins} == {"metadata"}
+    test = table(["x", "x"], [0, 1], columns={"source": ["blog", "news"], "score": [5, 99]})
+    applied = plan.transform(test)
+    assert _row(applied, "source = news") == [0, 1] and _row(applied, "score = 30–39") == [0, 1]
+
+
+def test_a_missing_metadata_column_names_the_columns_there_are():
+    train = table(["x"] * 4, [0, 1] * 2, columns={"topic": ["a"] * 4})
+    with pytest.raises(
+        DataError,
+        match=r"^Metadata column 'source' is not in the table; the metadata columns there are: topic\.$",
+    ):
+        fit_features(train, FeatureConfig(metadata=("source",)))
+
+
+def test_tables_of_another_shape_and_bad_options_are_refused():
+    plan, _ = fit_features(
+        table(["a b"] * 3, [0] * 3), FeatureConfig(min_support=1, attributes=(), surface=False)
+    )
+    with pytest.raises(DataError, match="holds pairs but the features were fitted on single texts"):
+        plan.transform(table(["a b"], [0], pairs=["c"]))
+    with pytest.raises(
+        ConfigError, match="'min_support' parameter of audit must be a positive integer. Got 0"
+    ):
+        FeatureConfig(min_support=0)
+
+
+def test_features_are_the_same_for_the_same_rows():
+    texts = [f"row {i % 7} says {'not ' if i % 3 else ''}much!" for i in range(60)]
+    first = fit_features(table(texts, [i % 2 for i in range(60)]), FeatureConfig(min_support=2))[1]
+    second = fit_features(table(texts, [i % 2 for i in range(60)]), FeatureConfig(min_support=2))[1]
+    assert first.keys == second.keys and (first.matrix != second.matrix).nnz == 0

@@ -1,0 +1,92 @@
+"""The CAT collector on a real CAT grid run and a real 'shortcutlab cat' folder: its tables hold
+what the CLI prints."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from shortcutlab.cli.app import app
+from shortcutlab.families import run_experiment, run_family
+from shortcutlab.families.cat import report as cat
+from shortcutlab.reports.html.collect import ReportInput
+from shortcutlab.reports.html.document import Facts, Table
+from shortcutlab.reports.tables import format_cell
+from shortcutlab.webreport import overview
+from shortcutlab.webreport.build import run_sections
+from tests.families.cat.cat_data import write_pair_files
+from tests.families.cat.test_grid import _spec
+
+
+@pytest.fixture(scope="module")
+def cat_grid(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cat-grid")
+    run_experiment(_spec(folder), folder / "run")
+    return folder / "run"
+
+
+@pytest.fixture(scope="module")
+def cat_output(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cat-single")
+    train, test = write_pair_files(folder, cue=True, n_train=300, n_test=120)
+    arguments = ["cat", "--train", str(train), "--test", str(test), "--out", str(folder / "out")]
+    arguments += ["--text-col", "premise", "--text-pair-col", "hypothesis", "--k", "3"]
+    arguments += ["--export-check", "10"]
+    printed = CliRunner().invoke(app, [*arguments, "--default-label", "neutral"])
+    assert printed.exit_code == 0, printed.output
+    return folder / "out", " ".join(printed.stdout.split())  # the console wraps long lines
+
+
+def _cells(table: Table) -> list[str]:
+    return [format_cell(v, table.digits) for v in table.frame.to_numpy().ravel()]
+
+
+def test_cat_outputs_are_recognised_and_nothing_else(cat_grid, cat_output, tmp_path):
+    assert overview.recognises(cat_grid) and run_family(cat_grid) == "cat"
+    assert cat.recognises(cat_output[0]) and not overview.recognises(cat_output[0])
+    assert not cat.recognises(tmp_path) and not cat.recognises(cat_grid)
+    (tmp_path / "results.json").write_text('{"config": {}}', encoding="utf-8")
+    assert not cat.recognises(tmp_path)
+    (tmp_path / "results.json").write_text("{not json", encoding="utf-8")
+    assert not cat.recognises(tmp_path)
+
+
+def test_a_grid_run_gives_the_table_results_prints(cat_grid):
+    printed = CliRunner().invoke(app, ["results", str(cat_grid)])
+    assert printed.exit_code == 0, printed.output
+    (section,) = run_sections(cat_grid)
+    (table,) = section.blocks
+    assert isinstance(table, Table) and table.title in printed.stdout
+    assert len(table.frame) == 2  # augmentation no / yes
+    for cell in _cells(table):
+        assert cell in printed.stdout
+    for note in table.notes:
+        assert note in printed.stdout
+
+
+def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):
+    folder, printed = cat_output
+    (section,) = cat.sections(ReportInput("cat", folder))
+    facts = next(b for b in section.blocks if isinstance(b, Facts))
+    assert ("default label", "neutral") in facts.items
+    assert ("pairs to judge by hand", "10 in check.csv") in facts.items
+    tables = {b.name: b for b in section.blocks if isinstance(b, Table)}
+    assert list(tables) == ["cat-attentiveness", "cat-per-label", "cat-baselines"]
+    accuracy, attentiveness = _cells(tables["cat-attentiveness"])[:2]
+    assert f"Accuracy: {accuracy} (95 % interval over rows)" in printed
+    assert f"Attentiveness: {attentiveness} over k=3 sets" in printed
+    for label, row in tables["cat-per-label"].frame.iterrows():
+        assert f"predicted {label}: {row['attentiveness']} ({row['rows']} rows)" in printed
+    baselines = tables["cat-baselines"].frame["accuracy (%)"]
+    assert baselines.iloc[0] == accuracy
+    for name, value in baselines.iloc[1:].items():  # partial input, majority, naive partial input
+        assert f"{name}: {value}" in printed.lower()
+    mcnemar = tables["cat-baselines"].notes[1]
+    assert mcnemar.startswith("Partial input vs majority: exact McNemar p = ")
+    assert mcnemar.removeprefix("Partial input vs majority: ").rstrip(".") in printed
+
+
+def test_a_folder_that_lost_its_results_gives_a_notice_not_an_error(tmp_path):
+    (section,) = cat.sections(ReportInput("cat", tmp_path))
+    (notice,) = section.blocks
+    assert notice.texts == [f"'{tmp_path}' no longer holds a CAT results.json."]

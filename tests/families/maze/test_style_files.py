@@ -1,0 +1,202 @@
+"""Style benchmarks from rewrite files in the paper's release layout, by CLI and by spec."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import yaml
+from typer.testing import CliRunner
+
+from shortcutlab.cli.app import app
+from shortcutlab.corpus import generate_corpus
+from shortcutlab.families import run_experiment
+from shortcutlab.shortcuts.rewriters import make_rewriter
+from tests.cli.refusals import assert_refused, invoke
+
+
+def write_release(tmp_path, corpus):
+    """<root>/style/<style>/<split>.csv as the paper released them: label,text,rewritten (text is the
+    rewrite, rewritten a flag), latin-1, with a few empty rewrites."""
+    rules = make_rewriter("rules")
+    for role, frame in corpus.items():
+        frame[["text", "label"]].to_csv(tmp_path / f"{role}.csv", index=False)
+        for style in ("formal", "casual"):
+            texts = rules.rewrite(
+                frame["text"].tolist(), style, role=role, row_ids=list(range(len(frame)))
+            )
+            texts = ["" if i % 97 == 5 else t for i, t in enumerate(texts)]
+            folder = tmp_path / "style" / style
+            folder.mkdir(parents=True, exist_ok=True)
+            release = frame[["label"]].assign(
+                text=texts, rewritten=["False" if not t else "True" for t in texts]
+            )
+            release[["label", "text", "rewritten"]].to_csv(
+                folder / f"{role}.csv", index=False, encoding="latin-1"
+            )
+
+
+def test_release_files_build_a_register_benchmark_with_a_significant_drop(tmp_path):
+    corpus = generate_corpus(train_size=600, test_size=300, seed=5)
+    write_release(tmp_path, corpus)
+    rewrites = {
+        s: {r: str(tmp_path / "style" / s / f"{r}.csv") for r in ("train", "test")}
+        for s in ("formal", "casual")
+    }
+    runner = CliRunner()
+    built = runner.invoke(
+        app,
+        [
+            "build",
+            "--train",
+            str(tmp_path / "train.csv"),
+            "--test",
+            str(tmp_path / "test.csv"),
+            "--shortcut",
+            "register",
+            "--strength",
+            "1",
+            "--out",
+            str(tmp_path / "bench"),
+            "-o",
+            "rewriter=file",
+            "-o",
+            f"rewrites={json.dumps(rewrites)}",
+            "-o",
+            "encoding=latin-1",
+        ],
+    )
+    assert built.exit_code == 0, built.output
+    manifest = json.loads((tmp_path / "bench" / "manifest.json").read_text())
+    assert manifest["preparation"]["train"]["styles"]["formal"]["failed"] > 0  # the empty rewrites
+    target, observed = (
+        manifest["splits"]["test"]["target_rate"],
+        manifest["splits"]["test"]["observed_rate"],
+    )
+    assert all(abs(target[k] - observed[k]) < 0.02 for k in target)
+    evaluated = runner.invoke(
+        app, ["evaluate", str(tmp_path / "bench"), "--seeds", "1", "--bootstrap", "200"]
+    )
+    assert evaluated.exit_code == 0 and "significant at" in evaluated.stdout
+
+
+def test_a_spec_resolves_rewrite_files_next_to_it_and_rebuilds_when_they_change(tmp_path):
+    corpus = generate_corpus(train_size=300, test_size=150, seed=5)
+    write_release(tmp_path, corpus)
+    spec = {
+        "name": "styles",
+        "data": {"train": "train.csv", "test": "test.csv"},
+        "shortcuts": [
+            {
+                "name": "register",
+                "rewriter": "file",
+                "encoding": "latin-1",
+                "rewrites": {
+                    s: {r: f"style/{s}/{r}.csv" for r in ("train", "test")}
+                    for s in ("formal", "casual")
+                },
+            }
+        ],
+        "strengths": [1.0],
+        "models": [{"name": "tfidf-logreg"}],
+        "seeds": [0],
+        "bootstrap": 100,
+    }
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    report = run_experiment(tmp_path / "spec.yaml", tmp_path / "run")
+    assert report.done == 1 and report.failed == 0
+    before = {p.name for p in (tmp_path / "run" / "benchmarks").iterdir()}
+    path = tmp_path / "style" / "casual" / "test.csv"
+    path.write_bytes(path.read_bytes().replace(b"ok so", b"okay so"))  # an edited rewrite file
+    report = run_experiment(tmp_path / "spec.yaml", tmp_path / "run", force=True)
+    after = {p.name for p in (tmp_path / "run" / "benchmarks").iterdir()}
+    assert report.done == 1 and len(after - before) == 1
+    assert np.isfinite(report.wall_seconds)
+
+
+def _split_bytes(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.suffix == ".csv"}
+
+
+def test_rewrites_option_takes_release_folders_and_gives_the_same_benchmark(tmp_path):
+    corpus = generate_corpus(train_size=200, test_size=100, seed=5)
+    write_release(tmp_path, corpus)
+    data = ["--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv"]
+    common = ["--shortcut", "register", "--strength", "0.8", "--seed", "2"]
+    folders = invoke(
+        "build", *data, *common, "--out", tmp_path / "folders",
+        "--rewrites", f"formal={tmp_path / 'style' / 'formal'}",
+        "--rewrites", f"casual={tmp_path / 'style' / 'casual'}",
+        "--rewrite-encoding", "latin-1",
+    )  # fmt: skip
+    assert folders.exit_code == 0, folders.output
+    rewrites = {
+        s: {r: str(tmp_path / "style" / s / f"{r}.csv") for r in ("train", "test")}
+        for s in ("formal", "casual")
+    }
+    options = invoke(
+        "build", *data, *common, "--out", tmp_path / "options",
+        "-o", "rewriter=file", "-o", f"rewrites={json.dumps(rewrites)}", "-o", "encoding=latin-1",
+    )  # fmt: skip
+    assert options.exit_code == 0, options.output
+    assert _split_bytes(tmp_path / "folders") == _split_bytes(tmp_path / "options")
+    sources = [
+        json.loads((tmp_path / name / "manifest.json").read_text())["preparation"]["test"]["styles"]
+        for name in ("folders", "options")
+    ]
+    assert sources[0] == sources[1]  # the same files were read, whichever way they were named
+    written = pd.read_csv(tmp_path / "folders" / "test.csv")
+    formal = pd.read_csv(tmp_path / "style" / "formal" / "test.csv", encoding="latin-1")
+    rows = written[written["shortcut"] == "formal"]
+    assert (rows["text"] == formal["text"].iloc[rows["row_id"]].to_numpy()).all()
+
+
+def test_rewrites_refuses_unknown_styles_bad_folders_and_other_shortcuts(tmp_path):
+    corpus = generate_corpus(train_size=60, test_size=30, seed=5)
+    write_release(tmp_path, corpus)
+    (tmp_path / "empty_style").mkdir()
+    (tmp_path / "empty_style" / "notes.txt").write_text("nothing here")
+    data = ["--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv"]
+    out = ["--out", tmp_path / "bench"]
+    style = tmp_path / "style"
+    assert_refused(
+        tmp_path,
+        "names the style 'shakespeare', which the register shortcut does not use; its styles are formal, casual",
+        "build", *data, "--shortcut", "register", *out,
+        "--rewrites", f"shakespeare={style / 'formal'}", "--rewrites", f"casual={style / 'casual'}",
+    )  # fmt: skip
+    assert_refused(
+        tmp_path,
+        "The formal rewrite folder",
+        "build", *data, "--shortcut", "register", *out,
+        "--rewrites", f"formal={tmp_path / 'empty_style'}", "--rewrites", f"casual={style / 'casual'}",
+    )  # fmt: skip
+    assert_refused(
+        tmp_path,
+        "--rewrites and --rewrite-encoding apply to the style shortcuts",
+        "build", *data, "--shortcut", "single-term", *out, "--rewrites", f"formal={style / 'formal'}",
+    )  # fmt: skip
+    assert_refused(
+        tmp_path,
+        "on_failed=original-style applies to the register shortcut",
+        "build", *data, "--shortcut", "author", *out, "-o", "on_failed=original-style",
+    )  # fmt: skip
+
+
+def test_original_style_keeps_the_original_text_and_records_it_as_casual(tmp_path):
+    corpus = generate_corpus(train_size=200, test_size=100, seed=5)
+    write_release(tmp_path, corpus)  # every 97th rewrite (rows 5, 102, ...) is empty
+    built = invoke(
+        "build", "--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv",
+        "--shortcut", "register", "--strength", "1", "--out", tmp_path / "bench",
+        "--rewrites", f"formal={tmp_path / 'style' / 'formal'}",
+        "--rewrites", f"casual={tmp_path / 'style' / 'casual'}",
+        "--rewrite-encoding", "latin-1", "-o", "on_failed=original-style",
+    )  # fmt: skip
+    assert built.exit_code == 0, built.output
+    anti = pd.read_csv(tmp_path / "bench" / "anti_test.csv")
+    original = pd.read_csv(tmp_path / "test.csv")
+    row = anti[anti["row_id"] == 5].iloc[0]
+    # Both rewrites of row 5 are empty: whichever side it drew, it shows its original text, and
+    # the record says casual (with keep-original, a formal row would keep saying formal).
+    assert row["text"] == original["text"].iloc[5]
+    assert row["shortcut"] == "casual"
