@@ -1,8 +1,9 @@
 """LLM clients behind one contract: cached, deduplicated, concurrent chat completions.
 
 ``openai-chat`` talks to any OpenAI-compatible server, ``hf-causal`` runs a local causal LM; both
-load lazily, so importing this package costs neither httpx nor torch. ``llm.server`` is a real
-local HTTP server with injectable faults, for tests and benchmarks.
+load lazily, so importing this package costs neither httpx nor torch. The local OpenAI-compatible
+server they are tested against is :mod:`shortcutlab.serving`. This package imports only the
+bottom layer (errors, params, cache paths, data); models, attributes and rewriters import it.
 
 Examples:
     >>> LLM_CLIENTS.names()

@@ -1,7 +1,9 @@
-"""Local servers run as processes: the project's deterministic chat backends and a clean shutdown.
+"""The local OpenAI-compatible chat server, in one package: the HTTP server (:mod:`.server`), its
+injectable faults (:mod:`.faults`), the project's deterministic answers (:mod:`.backends`: label
+prompts answered by a fitted model, rewrite prompts by the rules rewriter) and a clean stop on
+SIGINT/SIGTERM (:mod:`.shutdown`, also used by the annotation app).
 
-This package sits above ``llm``, ``models`` and ``shortcuts``: its backends answer label prompts
-with a fitted model (``models``) and rewrite prompts with the rules rewriter (``shortcuts``), for
-the chat server that lives in ``llm``. Keeping them here, rather than in ``llm``, lets ``models``
-and ``shortcuts`` use the LLM clients without an import cycle (tests/test_layering.py checks it).
+It serves ``shortcutlab llm-server``, the tests of every LLM client and the benchmarks. It sits
+above ``llm``, ``models`` and ``shortcuts`` (its backends use them), so those can use the LLM
+clients without an import cycle (tests/test_layering.py checks it).
 """
