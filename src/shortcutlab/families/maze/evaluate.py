@@ -20,7 +20,7 @@ import pandas as pd
 
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import ROW_ID, TEXT_PAIR
-from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.engine.cell import (
     Fitted,
     fit_predict,
@@ -93,11 +93,9 @@ class EvaluationResult:
         replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
         with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
             write_json(tmp / "results.json", self.to_json())
-            self.to_frame().to_csv(tmp / "results.csv", index=False, lineterminator="\n")
+            write_table(self.to_frame(), tmp / "results.csv")
             if self.row_predictions is not None:
-                self.row_predictions.to_csv(
-                    tmp / "predictions.csv", index=False, lineterminator="\n", float_format="%.6f"
-                )
+                write_table(self.row_predictions, tmp / "predictions.csv", float_format="%.6f")
         return out
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable, load_table
-from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
 from shortcutlab.shortcuts.rewriters import make_rewriter
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL
@@ -77,9 +77,9 @@ class QualityReport:
 
     def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
         with atomic_output_dir(Path(out), overwrite=overwrite) as tmp:
-            self.summary.to_csv(tmp / "summary.csv", lineterminator="\n")
-            self.rows.to_csv(tmp / "rows.csv", index=False, lineterminator="\n")
-            self.flagged().to_csv(tmp / "flagged.csv", index=False, lineterminator="\n")
+            write_table(self.summary.reset_index(), tmp / "summary.csv")  # one row per style
+            write_table(self.rows, tmp / "rows.csv")
+            write_table(self.flagged(), tmp / "flagged.csv")
             summary = json.loads(self.summary.to_json(orient="index"))
             write_json(tmp / "quality.json", {"settings": self.settings, "styles": summary})
         return Path(out)
