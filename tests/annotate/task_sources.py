@@ -12,7 +12,7 @@ import pytest
 
 from shortcutlab.annotate.kinds import Item, TaskPlan
 from shortcutlab.annotate.store import AnnotationStore
-from shortcutlab.annotate.tasks import TASK_KINDS
+from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import load_table
 from shortcutlab.families import parse_spec, run_experiment
@@ -116,7 +116,7 @@ def cat_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def create_task(
     kind: str, source: Path, folder: Path, *, sample: int, seed: int = 0, **options: Any
 ) -> TaskPlan:
-    plan = TASK_KINDS[kind].plan(source, sample=sample, seed=seed, **options)
+    plan = task_kind(kind).plan(source, sample=sample, seed=seed, **options)
     AnnotationStore.create(folder, plan, sample=sample, seed=seed).close()
     return plan
 
@@ -132,7 +132,7 @@ def answer(
     each checked by the task kind as the app checks it."""
     with AnnotationStore.open(folder) as store:
         plan = store.plan()
-        kind = TASK_KINDS[plan.kind]
+        kind = task_kind(plan.kind)
         for position, item in enumerate(plan.items[:first]):
             store.record(
                 item.item_id, annotator, kind.check_answer(plan.form, choose(position, item))

@@ -12,13 +12,14 @@ import pytest
 from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.annotate.task_folder import prepare_task
 from shortcutlab.errors import ConfigError
-from tests.annotate.toy_kind import TOY, ToyLabelKind, install_toy_kind, write_toy_source
+from tests.annotate.toy_kind import TOY, ToyLabelKind, toy_kind_installed, write_toy_source
 from tests.cli.refusals import assert_refused, invoke
 
 
 @pytest.fixture(autouse=True)
-def toy_kind(monkeypatch: pytest.MonkeyPatch) -> None:
-    install_toy_kind(monkeypatch)
+def toy_kind() -> Iterator[None]:
+    with toy_kind_installed():
+        yield
 
 
 @pytest.fixture
@@ -33,7 +34,8 @@ def test_an_unknown_task_kind_is_refused(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source")
     assert_refused(
         tmp_path,
-        "Unknown task kind 'toy-labl'. Did you mean 'toy-label'?",
+        "Unknown task kind 'toy-labl'. Did you mean 'toy-label' or 'label'? Known task kinds: "
+        "label, rewrite-quality, toy-label, verify-attribute, verify-counterfactual.",
         "annotate",
         "serve",
         source,

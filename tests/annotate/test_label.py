@@ -11,12 +11,12 @@ import pandas as pd
 import pytest
 
 from shortcutlab.annotate.export import export_task, load_summary
-from shortcutlab.annotate.tasks import TASK_KINDS
+from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.errors import ConfigError, DataError
 from tests.annotate.task_sources import answer, create_task
 from tests.conftest import tree_state
 
-LABEL = TASK_KINDS["label"]
+LABEL = task_kind("label")
 
 
 def _wrong(item, labels):

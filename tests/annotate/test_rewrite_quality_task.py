@@ -10,7 +10,7 @@ import pytest
 
 from shortcutlab.annotate.export import export_task, load_summary
 from shortcutlab.annotate.rewrite_task import criteria_form
-from shortcutlab.annotate.tasks import TASK_KINDS
+from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.corpus import generate_reviews
 from shortcutlab.errors import DataError
 from shortcutlab.families.maze.rewrite_quality import CRITERIA, rewrite_quality
@@ -18,7 +18,7 @@ from shortcutlab.serving.backends import project_backend
 from shortcutlab.serving.server import ChatServer
 from tests.annotate.task_sources import answer, create_task
 
-KIND = TASK_KINDS["rewrite-quality"]
+KIND = task_kind("rewrite-quality")
 
 
 @pytest.fixture(scope="module")

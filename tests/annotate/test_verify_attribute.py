@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 
 from shortcutlab.annotate.export import export_task, load_summary
-from shortcutlab.annotate.tasks import TASK_KINDS
+from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.errors import DataError
 from tests.annotate.task_sources import answer, create_task
 
-KIND = TASK_KINDS["verify-attribute"]
+KIND = task_kind("verify-attribute")
 
 
 def test_items_show_the_text_and_the_label_the_build_gave_it(mps_run):

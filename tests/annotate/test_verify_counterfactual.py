@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 
 from shortcutlab.annotate.export import export_task, load_summary
-from shortcutlab.annotate.tasks import TASK_KINDS
+from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.errors import DataError
 from tests.annotate.task_sources import answer, create_task
 
-KIND = TASK_KINDS["verify-counterfactual"]
+KIND = task_kind("verify-counterfactual")
 FIELD = "default_label_holds"
 
 

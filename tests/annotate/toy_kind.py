@@ -1,20 +1,20 @@
-"""A test-local task kind and the helpers to serve it, until the real kinds (annotate/tasks.py)
-are in this branch: rows from ``SOURCE/rows.csv``, two questions per row (its label, and whether
-the annotator is sure), the cue's span recorded in the payload.
+"""A test-local task kind and the helpers to serve it: rows from ``SOURCE/rows.csv``, two
+questions per row (its label, and whether the annotator is sure), the cue's span recorded in the
+payload.
 
-``install_toy_kind`` puts it into ``shortcutlab.annotate.tasks.TASK_KINDS`` (creating an empty
-module of that name where the real one is absent); ``python -m tests.annotate.toy_kind ARGS``
-runs the CLI with it installed, for the real-server tests.
+``toy_kind_installed()`` registers it in ``shortcutlab.annotate.tasks.TASK_KINDS`` for the length
+of a ``with`` block; ``python -m tests.annotate.toy_kind ARGS`` runs the CLI with it registered,
+for the real-server tests.
 """
 
 from __future__ import annotations
 
-import importlib
+import contextlib
 import json
 import os
 import subprocess
 import sys
-import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.annotate.kinds import Choice, Field, Form, Item, Summary, TaskKind, TaskPlan
+from shortcutlab.annotate.tasks import TASK_KINDS
 from shortcutlab.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,26 +108,14 @@ def write_toy_source(folder: Path, rows: int = 6) -> Path:
     return folder
 
 
-def task_kinds_module() -> types.ModuleType:
-    """``shortcutlab.annotate.tasks``, or an empty stand-in where that module is not there yet."""
+@contextlib.contextmanager
+def toy_kind_installed() -> Iterator[None]:
+    """The toy kind registered as the real kinds are (a class in ``TASK_KINDS``), then removed."""
+    TASK_KINDS.add(TOY, ToyLabelKind)
     try:
-        tasks = importlib.import_module("shortcutlab.annotate.tasks")
-    except ModuleNotFoundError:
-        tasks = types.ModuleType("shortcutlab.annotate.tasks")
-        tasks.TASK_KINDS = {}  # type: ignore[attr-defined]
-    return tasks
-
-
-def install_toy_kind(monkeypatch: Any | None = None) -> None:
-    """Register the toy kind, an instance as the real registry holds them (through ``monkeypatch``
-    when given, so it is undone after a test)."""
-    tasks = task_kinds_module()
-    if monkeypatch is None:
-        sys.modules["shortcutlab.annotate.tasks"] = tasks
-        tasks.TASK_KINDS[TOY] = ToyLabelKind()
-    else:
-        monkeypatch.setitem(sys.modules, "shortcutlab.annotate.tasks", tasks)
-        monkeypatch.setitem(tasks.TASK_KINDS, TOY, ToyLabelKind())
+        yield
+    finally:
+        TASK_KINDS.remove(TOY)
 
 
 def cli_process(*arguments: str) -> subprocess.Popen[str]:
@@ -145,7 +134,7 @@ def cli_process(*arguments: str) -> subprocess.Popen[str]:
 
 
 if __name__ == "__main__":
-    install_toy_kind()
+    TASK_KINDS.add(TOY, ToyLabelKind)
     from shortcutlab.cli.app import app
 
     app(sys.argv[1:], prog_name="shortcutlab")

@@ -20,6 +20,7 @@ from shortcutlab.annotate.kinds import Summary, TaskPlan
 from shortcutlab.annotate.store import ANSWER_COLUMNS, AnnotationStore
 from shortcutlab.annotate.summary import with_common_tables
 from shortcutlab.annotate.tasks import task_kind
+from shortcutlab.data.csv_text import csv_text
 from shortcutlab.errors import DataError
 from shortcutlab.reports.tables import to_markdown
 
@@ -91,7 +92,7 @@ def answers_csv(plan: TaskPlan, answers: pd.DataFrame) -> str:
     table = answers[ANSWER_COLUMNS].copy()
     for key in keys:
         table[f"ref_{key}"] = [_cell(reference[i].get(key)) for i in table["item_id"]]
-    return table.to_csv(index=False, lineterminator="\n")
+    return csv_text(table)
 
 
 def summary_record(plan: TaskPlan, answers: pd.DataFrame, summary: Summary) -> dict[str, Any]:

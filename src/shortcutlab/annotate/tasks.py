@@ -1,39 +1,36 @@
 """The annotation task kinds by name: what ``shortcutlab annotate serve SOURCE --task KIND`` takes.
 
-``TASK_KINDS[name]`` is the kind itself (an instance: ``TASK_KINDS["label"].plan(source, ...)``,
-``.check_answer(form, answer)``, ``.summarise(plan, answers)``).
+``TASK_KINDS`` registers each kind's class lazily; :func:`task_kind` gives an instance
+(``task_kind("label").plan(source, ...)``, ``.check_answer(form, answer)``,
+``.summarise(plan, answers)``). An unknown name answers with the close matches and every kind.
+
+Examples:
+    >>> TASK_KINDS.names()
+    ['label', 'rewrite-quality', 'verify-attribute', 'verify-counterfactual']
+    >>> task_kind("lable")
+    Traceback (most recent call last):
+    ...
+    shortcutlab.errors.UnknownComponentError: Unknown task kind 'lable'. Did you mean 'label'? Known task kinds: label, rewrite-quality, verify-attribute, verify-counterfactual.
 """
 
 from __future__ import annotations
 
-from shortcutlab.annotate.attribute_task import VerifyAttributeTask
-from shortcutlab.annotate.counterfactual_task import VerifyCounterfactualTask
 from shortcutlab.annotate.kinds import TaskKind
-from shortcutlab.annotate.label_task import LabelTask
-from shortcutlab.annotate.rewrite_task import RewriteQualityTask
-from shortcutlab.errors import UnknownComponentError
-from shortcutlab.registry import close_matches
+from shortcutlab.registry import Registry
 
-TASK_KINDS: dict[str, TaskKind] = {
-    kind.name: kind
-    for kind in (
-        LabelTask(),
-        VerifyAttributeTask(),
-        VerifyCounterfactualTask(),
-        RewriteQualityTask(),
-    )
-}
+TASK_KINDS: Registry[type[TaskKind]] = Registry("task kind")
+TASK_KINDS.add("label", "shortcutlab.annotate.label_task:LabelTask")
+TASK_KINDS.add("verify-attribute", "shortcutlab.annotate.attribute_task:VerifyAttributeTask")
+TASK_KINDS.add(
+    "verify-counterfactual", "shortcutlab.annotate.counterfactual_task:VerifyCounterfactualTask"
+)
+TASK_KINDS.add("rewrite-quality", "shortcutlab.annotate.rewrite_task:RewriteQualityTask")
 
 
 def task_kind(name: str) -> TaskKind:
-    """The registered task kind called ``name``, or an error naming a close match and all kinds."""
-    if name not in TASK_KINDS:
-        close = close_matches(name, sorted(TASK_KINDS), n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise UnknownComponentError(
-            f"Unknown task kind {name!r}.{hint} Known task kinds: {', '.join(sorted(TASK_KINDS))}."
-        )
-    return TASK_KINDS[name]
+    """The task kind called ``name``; an :class:`UnknownComponentError` names the close matches
+    and every registered kind."""
+    return TASK_KINDS.get(name)()
 
 
 __all__ = ["TASK_KINDS", "task_kind"]

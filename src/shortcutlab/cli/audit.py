@@ -135,9 +135,9 @@ def audit(
             overwrite=overwrite,
         )
     if fmt == "csv":
-        out_console.file.write(
-            audit_csv_frame(result).to_csv(index=False, na_rep="", lineterminator="\n")
-        )
+        from shortcutlab.data.csv_text import csv_text
+
+        out_console.file.write(csv_text(audit_csv_frame(result)))
         return
     if fmt == "json":
         import json

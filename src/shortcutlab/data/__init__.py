@@ -1,5 +1,7 @@
-"""Loading and writing only: every input format becomes one table type."""
+"""Loading and writing only: every input format becomes one table type; every CSV file is written
+by one encoder (:mod:`shortcutlab.data.csv_text`, what pandas' ``to_csv`` writes)."""
 
+from shortcutlab.data.csv_text import csv_text
 from shortcutlab.data.labels import LabelSpace, normalize_label_values
 from shortcutlab.data.loading import (
     LABEL,
@@ -30,6 +32,7 @@ __all__ = [
     "LoadedTable",
     "TableSource",
     "atomic_output_dir",
+    "csv_text",
     "load_table",
     "normalize_label_values",
     "sha256_file",

@@ -1,7 +1,7 @@
 """Read labelled text tables from CSV, TSV, JSONL, Parquet, pandas or Hugging Face datasets.
 
-Every loader returns the same table type: ``row_id`` (the row's index in the input, kept by every
-derived row), ``text``, optional ``text_pair``, ``label`` and any other columns of the input, held
+Every loader returns the same table type: the canonical columns (``row_id``, ``text``, optional
+``text_pair``, ``label``, then the input's other columns; :mod:`~shortcutlab.data.canonical`), held
 as an Arrow table (compact text storage; ``LoadedTable.frame`` gives pandas), plus a
 :class:`TableSource` that records where it came from.
 """
@@ -16,17 +16,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from shortcutlab.data.columns import (
-    bool_array,
-    empty_values,
-    int_array,
-    numpy_of,
-    string_array,
+from shortcutlab.data.canonical import (
+    CANONICAL_COLUMNS,
+    CUE_SPANS,
+    LABEL,
+    ROW_ID,
+    SHORTCUT,
+    TEXT,
+    TEXT_PAIR,
+    as_text,
+    canonical_rows,
+    check_columns,
+    find_text_columns,
 )
-from shortcutlab.data.labels import normalize_label_array
-from shortcutlab.data.pairs import named_pair_columns
+from shortcutlab.data.columns import empty_values, int_array, numpy_of, string_array
 from shortcutlab.data.reading import (
     delimited_file,
     detect_format,
@@ -43,11 +47,21 @@ from shortcutlab.registry import check_choice
 if TYPE_CHECKING:
     import pandas as pd
 
-ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
-#: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
-CUE_SPANS = "cue_spans"
-CANONICAL_COLUMNS = (ROW_ID, TEXT, TEXT_PAIR, LABEL)
 ON_EMPTY = ("drop", "error", "keep")
+# The column names live in data/canonical.py; callers import them from here, with load_table.
+__all__ = [
+    "CUE_SPANS",
+    "LABEL",
+    "ON_EMPTY",
+    "ROW_ID",
+    "SHORTCUT",
+    "TEXT",
+    "TEXT_PAIR",
+    "LoadedTable",
+    "TableSource",
+    "load_table",
+    "split_source_spec",
+]
 
 
 @dataclass(frozen=True)
@@ -220,18 +234,18 @@ def load_table(
         raw.column_names, text_col, text_pair_col
     )
     options = dict(text_col=text_col, label_col=label_col, text_pair_col=text_pair_col)
-    _check_columns(raw.column_names, name, **options)
+    check_columns(raw.column_names, name, **options)
     empty_text = empty_values(raw.column(text_col))
     if text_pair_col is not None:
         empty_text |= empty_values(raw.column(text_pair_col))
-    canonical = {TEXT: _as_text(raw.column(text_col))}
+    canonical = {TEXT: as_text(raw.column(text_col))}
     if text_pair_col is not None:
-        canonical[TEXT_PAIR] = _as_text(raw.column(text_pair_col))
+        canonical[TEXT_PAIR] = as_text(raw.column(text_pair_col))
     used = {text_col, label_col, text_pair_col, ROW_ID}
     extras = {
         c: raw.column(c) for c in raw.column_names if c not in used and c not in CANONICAL_COLUMNS
     }
-    table, dropped = _canonical(raw, canonical, extras, empty_text, label_col, on_empty, name)
+    table, dropped = canonical_rows(raw, canonical, extras, empty_text, label_col, on_empty, name)
     source_record = TableSource(
         path=str(path) if path is not None else None,
         format=fmt,
@@ -243,78 +257,6 @@ def load_table(
         columns_found=columns_found,
     )
     return LoadedTable(table, source_record)
-
-
-def find_text_columns(
-    columns: list[str], text_col: str, text_pair_col: str | None
-) -> tuple[str, str | None, dict[str, str] | None]:
-    """The text columns to read: the given ones, else a second text found by name.
-
-    With ``text_col`` at its default and no ``text_pair_col``, a table with ``text`` and
-    ``text_pair`` (a canonical table) is read as pairs, and a table without ``text`` but with a
-    known pair such as ``premise``/``hypothesis`` (:data:`NAMED_PAIR_COLUMNS`) reads those; the
-    third value records which columns were found (None when nothing was looked up).
-    """
-    if text_col != TEXT or text_pair_col is not None:
-        return text_col, text_pair_col, None
-    if TEXT in columns:
-        return TEXT, (TEXT_PAIR if TEXT_PAIR in columns else None), None
-    named = named_pair_columns(columns)
-    if named is None:
-        return text_col, text_pair_col, None
-    return named[0], named[1], {TEXT: named[0], TEXT_PAIR: named[1]}
-
-
-def _check_columns(
-    columns: list[str], name: str, *, text_col: str, label_col: str, text_pair_col: str | None
-) -> None:
-    for option, column in (
-        ("text-col", text_col),
-        ("label-col", label_col),
-        ("text-pair-col", text_pair_col),
-    ):
-        if column is not None and column not in columns:
-            raise DataError(
-                f"Column '{column}' not found in {name}. Columns found: {', '.join(columns)}. "
-                f"Pass the right name with --{option}."
-            )
-
-
-def _canonical(
-    raw: pa.Table,
-    texts: dict[str, Any],
-    extras: dict[str, Any],
-    empty_text: np.ndarray,
-    label_col: str,
-    on_empty: str,
-    name: str,
-) -> tuple[pa.Table, tuple[int, int]]:
-    """Row ids, texts, normalised labels and extras, without the rows ``on_empty`` drops."""
-    if raw.num_rows == 0:
-        raise InputFileError(
-            f"{name} has no rows. Provide a table with a header and at least one row."
-        )
-    row_ids = _row_ids(raw)
-    empty_label = empty_values(raw.column(label_col)) & ~empty_text
-    for flag, mask in (("text", empty_text), ("label", empty_label)):
-        if on_empty == "error" and mask.any():
-            first = int(row_ids[int(np.argmax(mask))].as_py())
-            raise DataError(
-                f"{name} has {int(mask.sum())} rows with an empty {flag} (first: row {first}). "
-                f"Remove them or pass --on-empty drop."
-            )
-    if on_empty == "keep":
-        empty_text[:] = False
-        empty_label[:] = False
-    table = pa.table({ROW_ID: row_ids, **texts, LABEL: raw.column(label_col), **extras})
-    keep = ~(empty_text | empty_label)
-    if not keep.all():
-        table = table.filter(bool_array(keep))
-    if table.num_rows == 0:
-        raise DataError(f"{name} has no rows with a non-empty text and label.")
-    position = table.schema.get_field_index(LABEL)
-    table = table.set_column(position, LABEL, normalize_label_array(table.column(LABEL)))
-    return table, (int(empty_text.sum()), int(empty_label.sum()))
 
 
 def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
@@ -334,7 +276,7 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
     )
     loader = dict(loader, text_col=text_col, text_pair_col=pair_col)
     label_col = loader["label_col"]
-    _check_columns(
+    check_columns(
         list(file.names), name, text_col=text_col, label_col=label_col, text_pair_col=pair_col
     )
     wanted = [
@@ -360,7 +302,9 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
         return None
     raw = pa.table({c: pa.chunked_array(parts, pa.string()) for c, parts in kept.items()})
     empty_text = np.concatenate(empty_parts)
-    index, dropped = _canonical(raw, {}, {}, empty_text.copy(), label_col, loader["on_empty"], name)
+    index, dropped = canonical_rows(
+        raw, {}, {}, empty_text.copy(), label_col, loader["on_empty"], name
+    )
     keep = ~(empty_text | empty_values(raw.column(label_col)))
     if loader["on_empty"] == "keep":
         keep[:] = True
@@ -376,33 +320,6 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
     )
     stream = TextStream(file, text_col, pair_col, keep, signature)
     return LoadedTable(None, source, index=index, stream=stream, loader=loader)
-
-
-def _row_ids(raw: pa.Table) -> pa.Array:
-    """The input's own ``row_id`` column when it holds unique whole numbers (a derived table
-    keeps its ids, also through CSV), else the row positions."""
-    if ROW_ID in raw.column_names:
-        column = raw.column(ROW_ID)
-        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-            if (
-                column.null_count == 0
-                and pc.all(pc.match_substring_regex(column, r"^\d{1,18}$")).as_py()
-            ):
-                column = pc.cast(column, pa.int64())
-        if pa.types.is_integer(column.type) and column.null_count == 0:
-            ids = numpy_of(pc.cast(column, pa.int64()))
-            if len(np.unique(ids)) == len(ids):
-                return int_array(ids.astype(np.int64))
-    return int_array(np.arange(raw.num_rows, dtype=np.int64))
-
-
-def _as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    """Text columns as strings; other types keep Python's ``str`` of each value."""
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        return column
-    return pa.chunked_array(
-        [pa.array([None if v is None else str(v) for v in column.to_pylist()], pa.string())]
-    )
 
 
 def _read_any(

@@ -17,11 +17,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from shortcutlab.data.columns import filled, string_array, text_scalar
+from shortcutlab.data.csv_text import csv_header, csv_rows, csv_table
 from shortcutlab.data.reading import sha256_file, table_from_frame
 from shortcutlab.errors import ConfigError, OutputExistsError
 from shortcutlab.registry import check_choice
@@ -35,10 +33,23 @@ PARQUET_ROW_GROUP = 65_536
 __all__ = ["FORMATS", "TableWriter", "sha256_file", "write_json", "write_table"]
 
 
-def write_table(frame: pd.DataFrame | pa.Table, path: Path, fmt: str = "csv") -> Path:
-    """Write a table as CSV, JSONL or Parquet; identical tables give identical bytes."""
-    writer = TableWriter(path, fmt)
-    writer.write(frame if isinstance(frame, pa.Table) else table_from_frame(frame))
+def write_table(
+    frame: pd.DataFrame | pa.Table,
+    path: Path,
+    fmt: str = "csv",
+    *,
+    float_format: str | None = None,
+) -> Path:
+    """Write a table as CSV, JSONL or Parquet; identical tables give identical bytes.
+
+    A DataFrame's CSV file holds what ``frame.to_csv(path, index=False, lineterminator="\\n",
+    float_format=float_format)`` writes (see :mod:`shortcutlab.data.csv_text`).
+    """
+    writer = TableWriter(path, fmt, float_format=float_format)
+    if isinstance(frame, pa.Table):
+        writer.write(frame)
+    else:
+        writer.write(csv_table(frame) if fmt == "csv" else table_from_frame(frame))
     writer.close()
     return path
 
@@ -46,14 +57,18 @@ def write_table(frame: pd.DataFrame | pa.Table, path: Path, fmt: str = "csv") ->
 class TableWriter:
     """Write a table in pieces; the bytes are the same however its rows are split into pieces.
 
-    CSV follows Python's ``csv`` module (what pandas writes): a cell is quoted only when it holds
-    a comma, a quote or a line break, quotes are doubled, missing values are empty. The CSV text
-    is made by Arrow kernels, so a million rows take a fraction of a second.
+    CSV cells are encoded by :mod:`shortcutlab.data.csv_text` (what pandas' ``to_csv`` writes;
+    ``float_format`` such as ``"%.6f"`` formats float columns), JSONL holds one object per row,
+    Parquet whole row groups.
     """
 
-    def __init__(self, path: Path, fmt: str = "csv") -> None:
+    def __init__(self, path: Path, fmt: str = "csv", *, float_format: str | None = None) -> None:
         check_choice("format", fmt, FORMATS)
-        self.path, self.fmt = Path(path), fmt
+        if float_format is not None and fmt != "csv":
+            raise ConfigError(
+                f"The 'float_format' parameter applies to CSV files only. Got format {fmt!r}."
+            )
+        self.path, self.fmt, self.float_format = Path(path), fmt, float_format
         self.rows = 0
         self._digest = hashlib.sha256()
         # Hashing runs beside the caller's work (hashlib releases the GIL); one worker keeps order.
@@ -69,10 +84,10 @@ class TableWriter:
             self._write_parquet(table)
         elif self.fmt == "csv":
             if not self._header_done:
-                self._emit(_csv_line([_csv_cell(name) for name in table.column_names]))
+                self._emit(csv_header(table.column_names))
                 self._header_done = True
             if table.num_rows:
-                self._emit(csv_rows(table))
+                self._emit(csv_rows(table, float_format=self.float_format))
         else:
             lines = (
                 json.dumps(r, ensure_ascii=False, default=_json_default) + "\n"
@@ -119,60 +134,6 @@ class TableWriter:
         self._pending = [pending.slice(ready)]
         if table is None:
             self._parquet.close()
-
-
-def csv_rows(table: pa.Table) -> bytes:
-    """The rows of ``table`` as CSV lines (no header)."""
-    cells = [_csv_column(table.column(i)) for i in range(table.num_columns)]
-    comma, empty, newline = text_scalar(","), text_scalar(""), text_scalar("\n")
-    lines = pc.binary_join_element_wise(*cells, comma) if len(cells) > 1 else cells[0]
-    return _concatenated(pc.binary_join_element_wise(lines, empty, newline))
-
-
-def _csv_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    kind = column.type
-    if pa.types.is_integer(kind):
-        text = pc.cast(column, pa.string())
-    elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        text = column.cast(pa.string())
-        needs_quotes = pc.match_substring_regex(text, '[",\r\n]')
-        quote = text_scalar('"')
-        escaped = pc.replace_substring(text, '"', '""')
-        quoted = pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))
-        return filled(pc.if_else(needs_quotes, quoted, text), text_scalar(""))
-    else:  # floats (repr, as pandas writes them), booleans, anything else: Python's text
-        encoded = pc.dictionary_encode(column)
-        names = [_csv_cell(_python_text(v)) for v in encoded.dictionary.to_pylist()]
-        text = string_array(names).take(encoded.indices)
-    return filled(text, text_scalar(""))
-
-
-def _python_text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return ""
-    return str(value)
-
-
-def _csv_cell(value: str) -> str:
-    if any(ch in value for ch in ',"\r\n'):
-        return '"' + value.replace('"', '""') + '"'
-    return value
-
-
-def _csv_line(cells: list[str]) -> bytes:
-    return (",".join(cells) + "\n").encode("utf-8")
-
-
-def _concatenated(lines: pa.Array) -> bytes:
-    """All strings of an Arrow string array as one bytes object (its data buffer)."""
-    if isinstance(lines, pa.ChunkedArray):
-        lines = lines.combine_chunks()
-    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)
-    start, end = int(offsets[lines.offset]), int(offsets[lines.offset + len(lines)])
-    data = lines.buffers()[2]
-    return b"" if data is None else data[start:end].to_pybytes()
 
 
 def _json_default(value: Any) -> Any:

@@ -161,38 +161,8 @@ def run_demo(
         arguments = [
             (str(tmp), f"{s}-lambda{lam:g}", s, lam, seeds, seed, vary) for s, lam in cells
         ]
-        results: dict[int, EvaluationResult] = {}
-        if jobs == 1:
-            for i, args in enumerate(arguments):
-                results[i] = _cell(*args)
-                progress(f"{args[2]} λ={args[3]:g}", len(results), len(cells))
-        else:
-            with worker_pool(jobs) as pool:
-                futures = {pool.submit(_cell, *args): i for i, args in enumerate(arguments)}
-                for future in as_completed(futures):
-                    i = futures[future]
-                    results[i] = future.result()
-                    progress(f"{arguments[i][2]} λ={arguments[i][3]:g}", len(results), len(cells))
-        ordered = [results[i] for i in range(len(cells))]
-        # The demo's family: Holm over all of its cells (each cell's own results file is a
-        # family of one, as a single 'shortcutlab evaluate').
-        groups = family_frame(ordered)
-        notes = table_notes(groups)
-        tables = {
-            metric: drop_constant_levels(maze_table(groups, metric=metric, marked=True))
-            for metric in ("accuracy", "macro_f1")
-        }
-        for metric, table in tables.items():
-            (tmp / f"summary_{metric}.md").write_text(
-                render(table, "md", notes=notes), encoding="utf-8"
-            )
-            plot_delta_vs_strength(
-                ordered,
-                tmp / f"delta_vs_strength_{metric}.png",
-                metric=metric,
-                title=f"Embedded corpus: {metric.replace('_', '-')} drop",
-            )
-        (tmp / "summary.csv").write_text(tidy_text(groups, "csv"), encoding="utf-8")
+        ordered = _evaluate_cells(arguments, jobs, progress)
+        groups, tables = _write_summaries(tmp, ordered)
         mps_results = None
         if mps:
             mps_results = run_mps_demo(
@@ -207,29 +177,72 @@ def run_demo(
                 on_progress=lambda message, done, total: progress(f"MPS: {message}", done, total),
             )
         write_json(tmp / "results.json", [r.to_json() for r in ordered])
+        settings = {
+            "train_size": train_size,
+            "test_size": test_size,
+            "levels": levels,
+            "shortcuts": list(shortcuts),
+            "strengths": strengths,
+            "seeds": seeds,
+            "seed": seed,
+            "vary": vary,
+            "mps": mps,
+            "model": "tfidf-logreg",
+        }
         write_json(
             tmp / MARKER,
-            {
-                "tool": tool_record(),
-                "environment": environment(),
-                "arguments": {
-                    "train_size": train_size,
-                    "test_size": test_size,
-                    "levels": levels,
-                    "shortcuts": list(shortcuts),
-                    "strengths": strengths,
-                    "seeds": seeds,
-                    "seed": seed,
-                    "vary": vary,
-                    "mps": mps,
-                    "model": "tfidf-logreg",
-                },
-            },
+            {"tool": tool_record(), "environment": environment(), "arguments": settings},
         )
         result = DemoResult(out=out, results=ordered, groups=groups, tables=tables, mps=mps_results)
         if after is not None:
             after(tmp, result)
     return result
+
+
+def _evaluate_cells(
+    arguments: list[tuple[Any, ...]], jobs: int, progress: Callable[[str, int, int], None]
+) -> list[EvaluationResult]:
+    """Every cell's evaluation (``_cell(*arguments[i])``), in the cells' order; with ``jobs`` > 1
+    in worker processes, reporting each as it finishes."""
+    results: dict[int, EvaluationResult] = {}
+    if jobs == 1:
+        for i, args in enumerate(arguments):
+            results[i] = _cell(*args)
+            progress(f"{args[2]} λ={args[3]:g}", len(results), len(arguments))
+    else:
+        with worker_pool(jobs) as pool:
+            futures = {pool.submit(_cell, *args): i for i, args in enumerate(arguments)}
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                progress(f"{arguments[i][2]} λ={arguments[i][3]:g}", len(results), len(arguments))
+    return [results[i] for i in range(len(arguments))]
+
+
+def _write_summaries(
+    folder: Path, ordered: list[EvaluationResult]
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """The demo's statistics (Holm over all of its cells; each cell's own results file is a
+    family of one, as a single 'shortcutlab evaluate') and their tables, written into ``folder``:
+    summary_<metric>.md, delta_vs_strength_<metric>.png and summary.csv."""
+    groups = family_frame(ordered)
+    notes = table_notes(groups)
+    tables = {
+        metric: drop_constant_levels(maze_table(groups, metric=metric, marked=True))
+        for metric in ("accuracy", "macro_f1")
+    }
+    for metric, table in tables.items():
+        (folder / f"summary_{metric}.md").write_text(
+            render(table, "md", notes=notes), encoding="utf-8"
+        )
+        plot_delta_vs_strength(
+            ordered,
+            folder / f"delta_vs_strength_{metric}.png",
+            metric=metric,
+            title=f"Embedded corpus: {metric.replace('_', '-')} drop",
+        )
+    (folder / "summary.csv").write_text(tidy_text(groups, "csv"), encoding="utf-8")
+    return groups, tables
 
 
 def demo_arguments(out: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from shortcutlab.data.csv_text import csv_text
 from shortcutlab.errors import ConfigError
 from shortcutlab.registry import check_choice
 
@@ -173,7 +174,7 @@ def tidy_text(groups: pd.DataFrame, fmt: str) -> str:
     """The tidy statistics as CSV or JSON records (NaN as an empty field / null)."""
     check_choice("format", fmt, ("csv", "json"))
     if fmt == "csv":
-        return groups.to_csv(index=False, lineterminator="\n")
+        return csv_text(groups)
     plain = groups.astype(object).where(groups.notna(), None).to_dict(orient="records")
     return json.dumps(plain, indent=1, ensure_ascii=False, default=_json_value) + "\n"
 

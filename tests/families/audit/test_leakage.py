@@ -4,13 +4,11 @@ import json
 
 import numpy as np
 import pytest
-from datasketch import MinHash
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit import leakage as leakage_module
 from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.leakage import find_leakage, minhash_signatures, shingle_tables
+from shortcutlab.families.audit.leakage import find_leakage
 
 SPACE = LabelSpace(("neg", "pos"))
 LONG = (
@@ -122,32 +120,6 @@ def test_to_json_lists_conflicts_first_with_texts_and_label_values() -> None:
     assert example["train"] == {"row_id": 101, "text": "gamma delta", "label": "pos"}
     assert example["test"] == {"row_id": 101, "text": "gamma delta", "label": "neg"}
     json.dumps(data)  # plain JSON types only
-
-
-def test_short_texts_use_words_and_word_pairs() -> None:
-    (shingles,) = shingle_tables(table(["The cat sat down", "one two three four five"], [0, 1]))
-    assert [sorted(s) for s in shingles.sets()] == [
-        ["cat", "cat sat", "down", "sat", "sat down", "the", "the cat"],
-        ["one two three", "three four five", "two three four"],
-    ]
-
-
-def test_negations_stay_words_of_their_own() -> None:
-    (shingles,) = shingle_tables(table(["it doesn't work"], [0]))
-    assert "doesn't" in shingles.sets()[0]
-
-
-def test_signatures_equal_datasketch_minhash_across_batches(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(leakage_module, "_BATCH_SHINGLES", 7)  # many batches, rows across edges
-    texts = ["", "a b", LONG, *filler(30), "x y z w v u t s r q"]
-    (shingles,) = shingle_tables(table(texts, [0] * len(texts)))
-    signatures = minhash_signatures(shingles, num_perm=32, seed=5)
-    for row, words in enumerate(shingles.sets()):
-        expected = MinHash(num_perm=32, seed=5)
-        expected.update_batch([w.encode("utf-8") for w in words])
-        assert signatures[row].tolist() == expected.hashvalues.tolist()
 
 
 def test_same_seed_same_output() -> None:

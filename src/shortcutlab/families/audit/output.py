@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.run import AuditResult
 from shortcutlab.provenance import environment, tool_record
@@ -30,5 +30,5 @@ def write_audit(result: AuditResult, out: str | Path, *, overwrite: bool = False
     with atomic_output_dir(out, overwrite=overwrite) as folder:
         write_json(folder / AUDIT_JSON, record)
         # Empty cells, never "nan": a value a kind has no meaning for is missing, not zero.
-        frame.to_csv(folder / AUDIT_CSV, index=False, na_rep="", lineterminator="\n")
+        write_table(frame, folder / AUDIT_CSV)
     return Path(out)

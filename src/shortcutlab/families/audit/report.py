@@ -16,6 +16,16 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.reading import read_json_object
+from shortcutlab.families.audit.report_cells import (
+    label_counts,
+    marked_p,
+    number,
+    optional,
+    plain,
+    scalar_items,
+    source_text,
+)
+from shortcutlab.families.audit.report_reliance import measurement_blocks
 from shortcutlab.families.audit.run import EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.reports.html.collect import ReportInput, missing
@@ -92,7 +102,7 @@ def sections(found: ReportInput) -> list[Section]:
                 id="audit-measurement",
                 title=f"Reliance of {audit['measurement'].get('model', 'the model')} on the "
                 "candidates",
-                blocks=_measurement_blocks(audit["measurement"], candidates),
+                blocks=measurement_blocks(audit["measurement"], candidates),
             )
         )
     return found_sections
@@ -108,22 +118,22 @@ def _overview(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> lis
     significant = audit.get("significant_total")
     total = audit.get("candidates_total")
     items = [
-        ("training data", _source_text(data.get("train"), rows.get("train"))),
-        ("test data", _source_text(data.get("test"), rows.get("test"))),
+        ("training data", source_text(data.get("train"), rows.get("train"))),
+        ("test data", source_text(data.get("test"), rows.get("test"))),
         ("pairs", "yes: text and text_pair scanned separately" if data.get("paired") else "no"),
-        ("labels (training rows)", _label_counts(labels, counts.get("train"))),
+        ("labels (training rows)", label_counts(labels, counts.get("train"))),
     ]
     if counts.get("test") is not None:
-        items.append(("labels (test rows)", _label_counts(labels, counts.get("test"))))
+        items.append(("labels (test rows)", label_counts(labels, counts.get("test"))))
     items += [
         ("correction", CORRECTIONS.get(method, str(method)) if method else NOT_MEASURED),
-        ("alpha", _plain(correction.get("alpha"))),
-        ("tests counted", _plain(correction.get("tests"))),
-        ("significant", f"{_plain(significant)} of {_plain(total)} candidates tested"),
-        ("seed", _plain(audit.get("seed"))),
+        ("alpha", plain(correction.get("alpha"))),
+        ("tests counted", plain(correction.get("tests"))),
+        ("significant", f"{plain(significant)} of {plain(total)} candidates tested"),
+        ("seed", plain(audit.get("seed"))),
     ]
     blocks: list[Block] = [Facts(title="Scanned data", items=items)]
-    features = _scalar_items(audit.get("features") or {})
+    features = scalar_items(audit.get("features") or {})
     if features:
         blocks.append(Facts(title="Features fitted on the training rows", items=features))
     return blocks
@@ -137,14 +147,14 @@ def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]])
     frame = pd.DataFrame(
         [
             {
-                "rank": _plain(c.get("rank")),
+                "rank": plain(c.get("rank")),
                 "candidate": str(c.get("candidate")),
                 "kind": str(c.get("kind")),
-                "label": _optional(c.get("label")),
-                "support": _optional(c.get("support")),
-                "lift": _number(c.get("lift"), 2),
+                "label": optional(c.get("label")),
+                "support": optional(c.get("support")),
+                "lift": number(c.get("lift"), 2),
                 "p": p_text(c.get("p_value")),
-                "adjusted p": _marked_p(c.get("p_adjusted"), c.get("significant")),
+                "adjusted p": marked_p(c.get("p_adjusted"), c.get("significant")),
                 "drift p (adjusted)": p_text(c.get("drift_p_adjusted")),
                 "model Δ [95 %]": interval_text(
                     c.get("delta"), c.get("delta_low"), c.get("delta_high")
@@ -160,7 +170,7 @@ def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]])
         "training rows; p: the label distribution of the rows with the candidate against the "
         "rows without it (likelihood-ratio test of independence, K − 1 degrees of freedom); "
         "* adjusted p < alpha "
-        f"({_plain(alpha)}) over every test of the scan.",
+        f"({plain(alpha)}) over every test of the scan.",
         "drift p: the candidate's odds ratio with its label in train against test (a different "
         "label mix alone is not drift); model Δ: within each gold label, accuracy on rows where "
         "the candidate agrees with the label minus rows where it disagrees, averaged over labels "
@@ -179,7 +189,7 @@ def _leakage_blocks(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) 
     if summary:
         blocks.append(Paragraphs([f"{row['candidate']}: {row['detail']}" for row in summary]))
     elif leakage:
-        blocks.append(Facts(title="Duplicates and label conflicts", items=_scalar_items(leakage)))
+        blocks.append(Facts(title="Duplicates and label conflicts", items=scalar_items(leakage)))
     if found and not summary:
         blocks.append(Paragraphs([f"{c['candidate']}: {c['detail']}" for c in found]))
     if not leakage and not found:
@@ -197,12 +207,12 @@ def _partial_input_table(baselines: Sequence[Mapping[str, Any]]) -> Table:
         [
             {
                 "baseline": str(b.get("candidate")),
-                "rows": _optional(b.get("rows", b.get("support"))),
+                "rows": optional(b.get("rows", b.get("support"))),
                 "accuracy [95 %]": interval_text(
                     b.get("accuracy"), b.get("accuracy_low"), b.get("accuracy_high"), sign=False
                 ),
-                "majority accuracy": _number(b.get("majority_accuracy"), 3),
-                "majority label": _optional(b.get("majority_label")),
+                "majority accuracy": number(b.get("majority_accuracy"), 3),
+                "majority label": optional(b.get("majority_label")),
                 "p (one-sided McNemar)": p_text(b.get("p_value")),
             }
             for b in baselines
@@ -228,8 +238,8 @@ def _example_blocks(candidates: list[dict[str, Any]]) -> list[Block]:
     blocks: list[Block] = []
     for position, candidate in enumerate(with_examples, start=1):
         examples = candidate["examples"][:EXAMPLES_PER_CANDIDATE]
-        label = _optional(candidate.get("label"))
-        heading = f"{_plain(candidate.get('rank'))}. {candidate.get('candidate')}"
+        label = optional(candidate.get("label"))
+        heading = f"{plain(candidate.get('rank'))}. {candidate.get('candidate')}"
         blocks.append(
             ShadedRows(
                 name=f"audit-examples-{position}",
@@ -277,104 +287,6 @@ def marked_tokens(text: str, spans: Sequence[Sequence[int]]) -> list[ShadedToken
     return tokens
 
 
-def _measurement_blocks(
-    measurement: Mapping[str, Any], candidates: list[dict[str, Any]]
-) -> list[Block]:
-    blocks: list[Block] = [Facts(title="Measured model", items=_scalar_items(measurement))]
-    measured = [c for c in candidates if c.get("aligned_rows") is not None]
-    if not measured:
-        blocks.append(missing("No candidate had evaluation rows to measure."))
-        return blocks
-    frame = pd.DataFrame([_measured_row(c) for c in measured], dtype=object).set_index("candidate")
-    blocks.append(
-        Table(
-            name="audit-reliance",
-            title="Aligned and conflicting rows, removal, redistribution anti-test",
-            frame=frame,
-            notes=[
-                "aligned: rows where the candidate agrees with the gold label (present on its "
-                "label, absent on the others); conflicting: the other rows. Δ: within each gold "
-                "label, aligned − conflicting accuracy, averaged over labels by rows (so an "
-                "easier label cannot pose as reliance), 95 % bootstrap over rows of one fit "
-                "(refitting variance not included); its p: Cochran–Mantel–Haenszel over the "
-                "labels; Δ rows: the rows of the labels with at least 10 rows in both groups, "
-                "which alone enter Δ. ECE gap: conflicting − aligned expected calibration error "
-                "(left out below 200 rows a group: binned ECE is biased upward in small groups).",
-                "removal: the candidate's words deleted from the rows that have them (token "
-                "and n-gram candidates only); changed: share whose predicted label changed; "
-                "shift: mean change of p(candidate's label), 95 % bootstrap; p: exact McNemar, "
-                "adjusted over the measured candidates.",
-                "anti-test: rows redrawn so the candidate points away from its label (MPS "
-                "builder); anti Δ = accuracy on the aligned set − on the anti set.",
-            ],
-        )
-    )
-    return blocks
-
-
-def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "candidate": f"{c.get('candidate')} → {c.get('label')}",
-        "aligned acc. (rows)": _rate_rows(c.get("aligned_accuracy"), c.get("aligned_rows")),
-        "conflicting acc. (rows)": _rate_rows(
-            c.get("conflicting_accuracy"), c.get("conflicting_rows")
-        ),
-        "Δ [95 %]": interval_text(c.get("delta"), c.get("delta_low"), c.get("delta_high")),
-        "Δ adjusted p": p_text(c.get("delta_p_adjusted")),
-        "Δ rows": _optional(c.get("delta_rows")),
-        "ECE gap": _number(c.get("calibration_gap"), 3, signed=True),
-        "removal rows": _optional(c.get("removal_rows")),
-        "changed": _number(c.get("removal_changed"), 3),
-        "acc. before → after": _before_after(
-            c.get("removal_accuracy_before"), c.get("removal_accuracy_after")
-        ),
-        "shift [95 %]": interval_text(
-            c.get("removal_label_shift"), c.get("removal_shift_low"), c.get("removal_shift_high")
-        ),
-        "removal adjusted p": p_text(c.get("removal_p_adjusted")),
-        "aligned set acc. (rows)": _rate_rows(
-            c.get("aligned_set_accuracy"), c.get("aligned_set_rows")
-        ),
-        "anti acc. (rows)": _rate_rows(c.get("anti_accuracy"), c.get("anti_rows")),
-        "removed acc. (rows)": _rate_rows(c.get("removed_accuracy"), c.get("removed_rows")),
-        "anti Δ [95 %]": interval_text(
-            c.get("anti_delta"), c.get("anti_delta_low"), c.get("anti_delta_high")
-        ),
-    }
-
-
-# --- cell texts: None stays None (rendered —), so nothing unmeasured reads as a number.
-
-
-def _marked_p(value: float | None, significant: bool | None) -> str | None:
-    text = p_text(value)
-    return None if text is None else text + ("*" if significant else "")
-
-
-def _number(value: float | None, digits: int, *, signed: bool = False) -> str | None:
-    return None if value is None else f"{value:{'+' if signed else ''}.{digits}f}"
-
-
-def _rate_rows(rate: float | None, rows: int | None) -> str | None:
-    if rows is None:
-        return None
-    return f"{NOT_MEASURED} (0)" if rate is None else f"{rate:.3f} ({rows})"
-
-
-def _before_after(before: float | None, after: float | None) -> str | None:
-    if before is None or after is None:
-        return None
-    return f"{before:.3f} → {after:.3f}"
-
-
-def _optional(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _plain(value: Any) -> str:
-    return NOT_MEASURED if value is None else str(value)
-
-
 def _rank_order(candidate: Mapping[str, Any]) -> tuple[bool, float]:
     rank = candidate.get("rank")
     return rank is None, float(rank) if rank is not None else 0.0
@@ -383,36 +295,3 @@ def _rank_order(candidate: Mapping[str, Any]) -> tuple[bool, float]:
 def _source_name(source: Mapping[str, Any]) -> str:
     path = source.get("path")
     return Path(path).name if path else "in-memory table"
-
-
-def _source_text(source: Mapping[str, Any] | None, rows: int | None) -> str:
-    if not source:
-        return f"{NOT_MEASURED} (none given)"
-    digest = source.get("sha256")
-    described = f"{source.get('path') or 'in-memory table'} ({_plain(rows)} rows"
-    return described + (f", sha256 {digest[:12]}…)" if digest else ")")
-
-
-def _label_counts(labels: list[str], counts: Sequence[int] | None) -> str:
-    if counts is None:
-        return ", ".join(labels) or NOT_MEASURED
-    return ", ".join(f"{label} ({count})" for label, count in zip(labels, counts, strict=False))
-
-
-def _scalar_items(record: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """A JSON object's entries as facts: scalars as they are, lists by length, objects by their
-    scalar entries (``near.threshold``); nulls as ``—``."""
-    items: list[tuple[str, str]] = []
-    for key, value in record.items():
-        if isinstance(value, Mapping):
-            items += [(f"{key}.{k}", v) for k, v in _scalar_items(value) if "." not in k]
-        elif isinstance(value, list):
-            shown = (
-                ", ".join(map(str, value))
-                if all(isinstance(v, str | int | float) for v in value)
-                else ""
-            )
-            items.append((key, shown if value and len(shown) <= 120 else f"{len(value)} entries"))
-        else:
-            items.append((key, _plain(value)))
-    return items

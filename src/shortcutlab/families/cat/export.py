@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.data.writing import write_table
 from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
 from shortcutlab.registry import check_choice
 from shortcutlab.reports.tables import render, tidy_text
@@ -99,6 +100,6 @@ def write(results: Any, out: Path, fmt: str) -> list[Path]:
     written[0].write_text(tables(results, fmt), encoding="utf-8")
     for name, frame in (("groups", results.groups), ("cells", results.cells)):
         path = out / f"{name}.csv"
-        path.write_text(frame.to_csv(index=False, lineterminator="\n"), encoding="utf-8")
+        write_table(frame, path)
         written.append(path)
     return written

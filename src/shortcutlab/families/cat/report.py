@@ -53,30 +53,11 @@ def _grid_section(results: Any) -> Section:
 
 
 def _single_section(results: dict[str, Any]) -> Section:
-    config, data = results["config"], results["data"]
-    attentiveness, base = results["attentiveness"], results["baselines"]
+    """A ``shortcutlab cat`` folder's section: the run's facts, accuracy and attentiveness
+    (overall and per predicted label), and the baselines."""
+    attentiveness = results["attentiveness"]
+    config = results["config"]
     model = config["model"] + (" + CAT augmentation" if config["augment"] else "")
-    facts = Facts(
-        title="CAT run",
-        items=[
-            ("model", model),
-            ("default label", str(config["default_label"])),
-            ("replaced part", str(config["replace"])),
-            ("seed", str(config["seed"])),
-            ("test rows", str(data["test_rows"])),
-            ("train rows fitted", str(data["train_rows_fitted"])),
-        ]
-        + (
-            [
-                (
-                    "pairs to judge by hand",
-                    f"{results['export_check']['rows']} in {results['export_check']['file']}",
-                )
-            ]
-            if "export_check" in results
-            else []
-        ),
-    )
     overall = pd.DataFrame(
         {
             "accuracy": [accuracy_text(results["accuracy"])],
@@ -92,6 +73,51 @@ def _single_section(results: dict[str, Any]) -> Section:
             for label, entry in attentiveness["per_label"].items()
         ]
     ).set_index("predicted")
+    return Section(
+        id="cat",
+        title="CAT: attentiveness and partial-input baselines",
+        blocks=[
+            _run_facts(results, model),
+            Table(
+                name="cat-attentiveness",
+                title="Accuracy and attentiveness (%)",
+                frame=overall,
+                notes=[
+                    "Attentiveness: share of kept rows (prediction not the default label) whose "
+                    "prediction changes when x1 comes from another row; mean ± std over the k sets."
+                ],
+            ),
+            Table(
+                name="cat-per-label",
+                title="Attentiveness per predicted label (%)",
+                frame=per_label,
+            ),
+            _baselines_table(results),
+        ],
+        intro="Counterfactual Attentiveness Test (paper 003): 'shortcutlab cat' output.",
+    )
+
+
+def _run_facts(results: dict[str, Any], model: str) -> Facts:
+    config, data = results["config"], results["data"]
+    items = [
+        ("model", model),
+        ("default label", str(config["default_label"])),
+        ("replaced part", str(config["replace"])),
+        ("seed", str(config["seed"])),
+        ("test rows", str(data["test_rows"])),
+        ("train rows fitted", str(data["train_rows_fitted"])),
+    ]
+    if "export_check" in results:
+        check = results["export_check"]
+        items.append(("pairs to judge by hand", f"{check['rows']} in {check['file']}"))
+    return Facts(title="CAT run", items=items)
+
+
+def _baselines_table(results: dict[str, Any]) -> Table:
+    """Full input, partial input, majority and naive partial input, with the McNemar test of
+    partial input against the majority."""
+    base = results["baselines"]
     test = base["partial_vs_majority"]
     naive = base["naive_partial_input"]
     baselines = pd.DataFrame(
@@ -120,29 +146,7 @@ def _single_section(results: dict[str, Any]) -> Section:
         "The naive partial input gives the same prediction as the full input on "
         f"{percent_text(naive['agreement_with_full_input'])} % of rows.",
     ]
-    return Section(
-        id="cat",
-        title="CAT: attentiveness and partial-input baselines",
-        blocks=[
-            facts,
-            Table(
-                name="cat-attentiveness",
-                title="Accuracy and attentiveness (%)",
-                frame=overall,
-                notes=[
-                    "Attentiveness: share of kept rows (prediction not the default label) whose "
-                    "prediction changes when x1 comes from another row; mean ± std over the k sets."
-                ],
-            ),
-            Table(
-                name="cat-per-label",
-                title="Attentiveness per predicted label (%)",
-                frame=per_label,
-            ),
-            Table(name="cat-baselines", title="Baselines", frame=baselines, notes=notes),
-        ],
-        intro="Counterfactual Attentiveness Test (paper 003): 'shortcutlab cat' output.",
-    )
+    return Table(name="cat-baselines", title="Baselines", frame=baselines, notes=notes)
 
 
 def _mean_std(entry: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import ROW_ID, TEXT_PAIR
-from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.engine.cell import (
     Fitted,
     fit_predict,
@@ -29,7 +29,7 @@ from shortcutlab.engine.cell import (
     score,
     truths_and_pairing,
 )
-from shortcutlab.engine.replicates import plan_replicates
+from shortcutlab.engine.replicates import Replicate, plan_replicates
 from shortcutlab.engine.summary import (
     PairedPredictions,
     SeedOutcome,
@@ -93,11 +93,9 @@ class EvaluationResult:
         replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
         with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
             write_json(tmp / "results.json", self.to_json())
-            self.to_frame().to_csv(tmp / "results.csv", index=False, lineterminator="\n")
+            write_table(self.to_frame(), tmp / "results.csv")
             if self.row_predictions is not None:
-                self.row_predictions.to_csv(
-                    tmp / "predictions.csv", index=False, lineterminator="\n", float_format="%.6f"
-                )
+                write_table(self.row_predictions, tmp / "predictions.csv", float_format="%.6f")
         return out
 
 
@@ -151,51 +149,19 @@ def evaluate_benchmark(
         probe.check(len(labels))
     finally:
         probe.close()
-    refit = probe.depends_on_seed()
     builds = Builds(base, rebuild)
     benches = {r.build_seed: builds.get(r.build_seed) for r in replicates}  # fail before fitting
-    fits: dict[Hashable, tuple[dict[str, np.ndarray], Fitted]] = {}
-    per_row: list[pd.DataFrame] = []
-    paired: dict[Hashable, PairedPredictions] = {}
-    runs, outcomes = [], []
-    for replicate in replicates:
-        bench = benches[replicate.build_seed]
-        truths, pairing = truths_and_pairing(bench)
-        key = (replicate.build_seed, replicate.fit_seed if refit else None)
-        if key not in fits:  # seeds that cannot change the fit reuse it
-            fitted = fit_predict(bench, model, model_params, replicate.fit_seed)
-            predicted = {s: predicted_labels(p) for s, p in fitted.probabilities.items()}
-            fits[key] = (predicted, fitted)
-            test_index, anti_index = pairing
-            paired[key] = PairedPredictions(
-                row_ids=bench["test"][ROW_ID].to_numpy()[test_index],
-                truth=truths["test"][test_index],
-                test=predicted["test"][test_index],
-                anti_test=predicted["anti_test"][anti_index],
-            )
-        predicted, fitted = fits[key]
-        if bench is base:
-            per_row.append(prediction_rows(replicate.seed, bench, predicted, fitted.probabilities))
-        scores = score(truths, predicted, labels.values, pairing, fitted.details)
-        runs.append(
-            {
-                "seed": replicate.seed,
-                "build_seed": replicate.build_seed,
-                "fit_seed": replicate.fit_seed,
-                **scores,
-                **({"usage": fitted.usage} if fitted.usage else {}),
-            }
-        )
-        outcomes.append(SeedOutcome(replicate.seed, key, replicate.build_seed, scores))
-        if on_fit is not None:
-            on_fit(replicate.seed)
-
+    fitted = _fit_replicates(
+        base, benches, replicates, model, model_params, refit=probe.depends_on_seed(), on_fit=on_fit
+    )
     row = {
         "dataset": dataset or dataset_name(base),
         "model": model,
         "shortcut": base.shortcut or None,
         "strength": base.strength,
-        **group_statistics(outcomes, paired, n_classes=len(labels), n_resamples=bootstrap),
+        **group_statistics(
+            fitted.outcomes, fitted.paired, n_classes=len(labels), n_resamples=bootstrap
+        ),
     }
     return EvaluationResult(
         benchmark={
@@ -211,17 +177,79 @@ def evaluate_benchmark(
         model={
             "name": model,
             "params": {k: v for k, v in probe.get_params().items() if k != "seed"},
-            "fits": len(fits),
+            "fits": len(fitted.fits),
         },
         labels=labels.to_json(),
         seeds=seed_list,
         vary=vary,
-        runs=runs,
+        runs=fitted.runs,
         statistics=records(apply_holm(pd.DataFrame([row])))[0],  # a family of one test
-        summary=_describe(runs, labels.values),
-        predictions=_stacked(fits, outcomes),
-        row_predictions=pd.concat(per_row, ignore_index=True) if per_row else None,
+        summary=_describe(fitted.runs, labels.values),
+        predictions=_stacked(fitted.fits, fitted.outcomes),
+        row_predictions=pd.concat(fitted.per_row, ignore_index=True) if fitted.per_row else None,
     )
+
+
+@dataclass
+class _Replicates:
+    """What fitting every replicate gave: the fits by (build seed, fit seed or None), the paired
+    predictions of each fit, each seed's run record and outcome, and the per-row predictions of
+    the fits on the benchmark's own build."""
+
+    fits: dict[Hashable, tuple[dict[str, np.ndarray], Fitted]] = field(default_factory=dict)
+    paired: dict[Hashable, PairedPredictions] = field(default_factory=dict)
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[SeedOutcome] = field(default_factory=list)
+    per_row: list[pd.DataFrame] = field(default_factory=list)
+
+
+def _fit_replicates(
+    base: Benchmark,
+    benches: Mapping[int, Benchmark],
+    replicates: Sequence[Replicate],
+    model: str,
+    model_params: Mapping[str, Any] | None,
+    *,
+    refit: bool,
+    on_fit: Callable[[int], None] | None,
+) -> _Replicates:
+    """Fit and score every replicate in order; seeds that cannot change the fit (``refit``
+    False) reuse the fit of their build."""
+    done = _Replicates()
+    labels = base.labels
+    for replicate in replicates:
+        bench = benches[replicate.build_seed]
+        truths, pairing = truths_and_pairing(bench)
+        key = (replicate.build_seed, replicate.fit_seed if refit else None)
+        if key not in done.fits:
+            fitted = fit_predict(bench, model, model_params, replicate.fit_seed)
+            predicted = {s: predicted_labels(p) for s, p in fitted.probabilities.items()}
+            done.fits[key] = (predicted, fitted)
+            test_index, anti_index = pairing
+            done.paired[key] = PairedPredictions(
+                row_ids=bench["test"][ROW_ID].to_numpy()[test_index],
+                truth=truths["test"][test_index],
+                test=predicted["test"][test_index],
+                anti_test=predicted["anti_test"][anti_index],
+            )
+        predicted, fitted = done.fits[key]
+        if bench is base:
+            rows = prediction_rows(replicate.seed, bench, predicted, fitted.probabilities)
+            done.per_row.append(rows)
+        scores = score(truths, predicted, labels.values, pairing, fitted.details)
+        done.runs.append(
+            {
+                "seed": replicate.seed,
+                "build_seed": replicate.build_seed,
+                "fit_seed": replicate.fit_seed,
+                **scores,
+                **({"usage": fitted.usage} if fitted.usage else {}),
+            }
+        )
+        done.outcomes.append(SeedOutcome(replicate.seed, key, replicate.build_seed, scores))
+        if on_fit is not None:
+            on_fit(replicate.seed)
+    return done
 
 
 def prediction_rows(

@@ -23,7 +23,12 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.explain import ExplainedRows, compare, explain_rows, summarize
 from shortcutlab.explain.shap_text import MASK_TOKEN, TextExplainer
 from shortcutlab.families.maze.explain_pictures import row_html, row_png
-from shortcutlab.families.maze.explain_source import CueRows, cue_rows, resolve_source
+from shortcutlab.families.maze.explain_source import (
+    CueRows,
+    ExplainSource,
+    cue_rows,
+    resolve_source,
+)
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.base import Mitigation, MitigationContext
 from shortcutlab.mitigations.context import mitigation_context
@@ -83,20 +88,7 @@ def explain(
     explainer = TextExplainer(max_evals=max_evals, batch_size=batch_size)  # checks, imports shap
     found = resolve_source(source, model=model, params=params, seed=seed, benchmark_id=benchmark)
     chosen = cue_rows(found.benchmark, split=split, rows=rows, seed=seed)
-    methods = [make_mitigation(ERM)]
-    if mitigation is not None and mitigation != ERM:
-        methods.append(make_mitigation(mitigation, mitigation_params))
-    elif mitigation_params:
-        raise ConfigError("--mitigation-param needs --mitigation naming a method other than erm.")
-    # Every context first: a method the data cannot serve fails before any model is fitted.
-    contexts: list[tuple[Mitigation, MitigationContext]] = []
-    for method in methods:
-        method.check_backend(found.model)
-        context = mitigation_context(
-            found.benchmark, method, model=found.model, params=found.params, seed=found.fit_seed
-        )
-        contexts.append((method, context))
-
+    contexts = _method_contexts(found, mitigation, mitigation_params)
     labels = found.benchmark.labels.values
     explained_models = []
     for method, context in contexts:
@@ -104,6 +96,7 @@ def explain(
         explained_models.append(
             ExplainedModel(method.name, explained, summarize(explained.rows, labels, seed=seed))
         )
+    mitigated = contexts[1][0] if len(contexts) == 2 else None
     results = {
         "tool": tool_record(),
         "environment": {**environment(), "shap": version("shap")},
@@ -119,8 +112,8 @@ def explain(
             "max_evals": max_evals,  # null: enough for every token to get its own value
             "mask_token": MASK_TOKEN,
             "output": "probability",
-            "mitigation": None if len(methods) == 1 else methods[1].name,
-            "mitigation_params": None if len(methods) == 1 else methods[1].get_params(),
+            "mitigation": None if mitigated is None else mitigated.name,
+            "mitigation_params": None if mitigated is None else mitigated.get_params(),
         },
         "labels": [str(v) for v in labels],
         "methods": {m.method: m.summary for m in explained_models},
@@ -144,6 +137,26 @@ def explain(
     if out is not None:
         result.out = _write(result, Path(out), pictures=pictures, overwrite=overwrite)
     return result
+
+
+def _method_contexts(
+    found: ExplainSource, mitigation: str | None, mitigation_params: Mapping[str, Any] | None
+) -> list[tuple[Mitigation, MitigationContext]]:
+    """The plain fit (erm) and, with ``mitigation``, the mitigated one, each with its context.
+    Every context is made first: a method the data cannot serve fails before any model is fitted."""
+    methods = [make_mitigation(ERM)]
+    if mitigation is not None and mitigation != ERM:
+        methods.append(make_mitigation(mitigation, mitigation_params))
+    elif mitigation_params:
+        raise ConfigError("--mitigation-param needs --mitigation naming a method other than erm.")
+    contexts: list[tuple[Mitigation, MitigationContext]] = []
+    for method in methods:
+        method.check_backend(found.model)
+        context = mitigation_context(
+            found.benchmark, method, model=found.model, params=found.params, seed=found.fit_seed
+        )
+        contexts.append((method, context))
+    return contexts
 
 
 def _explain_with(

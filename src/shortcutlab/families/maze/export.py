@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.data.writing import write_table
 from shortcutlab.registry import check_choice
 from shortcutlab.reports.mitigation_tables import group_notes, vs_erm_notes
 from shortcutlab.reports.plots import plot_delta_vs_strength
@@ -150,6 +151,6 @@ def write(results: Any, out: Path, fmt: str) -> list[Path]:
         frames["vs_erm.csv"] = results.comparisons
     for name, frame in frames.items():
         if out / name not in written:
-            frame.to_csv(out / name, index=False, lineterminator="\n")
+            write_table(frame, out / name)
             written.append(out / name)
     return written + figures(results, out / "figures")

@@ -23,9 +23,9 @@ import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable, load_table
-from shortcutlab.data.writing import atomic_output_dir, write_json
+from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
-from shortcutlab.shortcuts.rewriters import make_rewriter
+from shortcutlab.shortcuts.rewriters import Rewriter, make_rewriter
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL
 
 CRITERIA = ("meaning", "attitude", "no_added", "no_omitted")
@@ -77,9 +77,9 @@ class QualityReport:
 
     def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
         with atomic_output_dir(Path(out), overwrite=overwrite) as tmp:
-            self.summary.to_csv(tmp / "summary.csv", lineterminator="\n")
-            self.rows.to_csv(tmp / "rows.csv", index=False, lineterminator="\n")
-            self.flagged().to_csv(tmp / "flagged.csv", index=False, lineterminator="\n")
+            write_table(self.summary.reset_index(), tmp / "summary.csv")  # one row per style
+            write_table(self.rows, tmp / "rows.csv")
+            write_table(self.flagged(), tmp / "flagged.csv")
             summary = json.loads(self.summary.to_json(orient="index"))
             write_json(tmp / "quality.json", {"settings": self.settings, "styles": summary})
         return Path(out)
@@ -135,35 +135,11 @@ def rewrite_quality(
     for style in chosen:
         writer.check_supports(style, shortcut)
     writer.attach(loaded, role=role)
-    originals = frame[TEXT].tolist()
-    ids = frame[ROW_ID].to_numpy()
     consistency = _label_predictions(loaded.frame, seed)
-    parts = []
-    for style in chosen:
-        rewrites = writer.rewrite(originals, style, role=role, row_ids=ids)
-        part = pd.DataFrame(
-            {
-                "row_id": ids,
-                "style": style,
-                "label": frame[LABEL].to_numpy(),
-                "original": originals,
-                "rewrite": rewrites,
-            }
-        )
-        part["failed"] = part["rewrite"].isna()
-        part["length_ratio"] = [
-            len(str(r).split()) / max(len(o.split()), 1) if r else np.nan
-            for o, r in zip(originals, rewrites, strict=True)
-        ]
-        predicted_original, predict = consistency
-        rewritten = [r or "" for r in rewrites]
-        part["label_consistent"] = np.where(
-            part["failed"],
-            np.nan,
-            (predict(rewritten, ids) == predicted_original[ids]).astype(float),
-        )
-        parts.append(part)
-    rows = pd.concat(parts, ignore_index=True)
+    rows = pd.concat(
+        [_style_rows(frame, style, writer, role, consistency) for style in chosen],
+        ignore_index=True,
+    )
     if embeddings:
         rows["similarity"] = _similarity(rows, encoder)
     if judge is not None:
@@ -181,6 +157,42 @@ def rewrite_quality(
         "judge": dict(judge)["name"] if judge else None,
     }
     return QualityReport(rows=rows, summary=summary, settings=settings)
+
+
+def _style_rows(
+    frame: pd.DataFrame,
+    style: str,
+    writer: Rewriter,
+    role: str,
+    consistency: tuple[np.ndarray, Any],
+) -> pd.DataFrame:
+    """Each row of ``frame`` rewritten in ``style``: the rewrite (missing where it failed), its
+    length against the original's, and whether the label predicted for it stays the original's."""
+    originals = frame[TEXT].tolist()
+    ids = frame[ROW_ID].to_numpy()
+    rewrites = writer.rewrite(originals, style, role=role, row_ids=ids)
+    part = pd.DataFrame(
+        {
+            "row_id": ids,
+            "style": style,
+            "label": frame[LABEL].to_numpy(),
+            "original": originals,
+            "rewrite": rewrites,
+        }
+    )
+    part["failed"] = part["rewrite"].isna()
+    part["length_ratio"] = [
+        len(str(r).split()) / max(len(o.split()), 1) if r else np.nan
+        for o, r in zip(originals, rewrites, strict=True)
+    ]
+    predicted_original, predict = consistency
+    rewritten = [r or "" for r in rewrites]
+    part["label_consistent"] = np.where(
+        part["failed"],
+        np.nan,
+        (predict(rewritten, ids) == predicted_original[ids]).astype(float),
+    )
+    return part
 
 
 def _label_predictions(frame: pd.DataFrame, seed: int) -> tuple[np.ndarray, Any]:

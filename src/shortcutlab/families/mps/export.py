@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.data.writing import write_table
 from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
 from shortcutlab.families.mps.plots import plot_label_distribution
 from shortcutlab.families.mps.tables import cross_notes, label_mix_notes, mps_notes, wga_notes
@@ -123,7 +124,7 @@ def write(results: Any, out: Path, fmt: str) -> list[Path]:
     }
     for name, frame in frames.items():
         if out / name not in written:
-            frame.to_csv(out / name, index=False, lineterminator="\n")
+            write_table(frame, out / name)
             written.append(out / name)
     return written + figures(results, out / "figures")
 

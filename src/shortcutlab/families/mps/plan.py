@@ -4,7 +4,6 @@ of Imbalanced and Balanced, checked against what the pool holds (each refusal na
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,33 +12,47 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.mps.dominant_labels import (
+    LABEL_MIX_TOLERANCE,
+    LABEL_MIXES,
+    MANY_LABELS,
+    MATCHED,
+    PAPER,
+    counts_text,
+    dominant_label_sets,
+    matched_caps,
+    warn_label_mix,
+    warn_unbalanced,
+)
 from shortcutlab.families.mps.redistribute import (
-    assign_dominant,
     capped_proportional,
-    dominant_sets,
     exact_share,
     feasible_at_most,
     imbalanced_counts,
-    label_mix_distance,
     largest_group_size,
-    matched_sizes,
-    normalised_entropy,
     water_fill,
 )
 
 # size="even": groups no larger than Balanced can fill with exactly uniform labels.
 EVEN = "even"
-# label_mix: "paper" sizes every group to its maximum, as the paper does, so Imbalanced's overall
-# label mix follows the groups' sizes; "matched" sizes them so every label is equally frequent.
-PAPER, MATCHED = "paper", "matched"
-LABEL_MIXES = (PAPER, MATCHED)
-# Total variation distance between the label mixes of Imbalanced and Balanced worth a warning.
-LABEL_MIX_TOLERANCE = 0.05
 # A held-out set drawn from the pool takes this share of its eligible rows by default.
 DEFAULT_TEST_FRACTION = 0.2
-# Paper 002, A.8: 10 or more classes take a set of labels (75 % combined) instead of one label.
-MANY_LABELS = 10
+# PAPER, MATCHED, LABEL_MIXES and LABEL_MIX_TOLERANCE are the label-mix options and their check
+# (dominant_labels.py); the build imports them from here with the rest of the plan.
+__all__ = [
+    "DEFAULT_TEST_FRACTION",
+    "EVEN",
+    "LABEL_MIXES",
+    "LABEL_MIX_TOLERANCE",
+    "MATCHED",
+    "PAPER",
+    "Redistribution",
+    "dominance_share",
+    "held_out_per_label",
+    "kept_values",
+    "redistribute",
+]
 
 
 @dataclass
@@ -199,17 +212,14 @@ def redistribute(
     """Decide the per-group sizes and label counts of Imbalanced and Balanced from the rows
     ``available`` per (group, label) in the training pool (section 2.2, A.8)."""
     n_labels = len(labels)
-    if dominant is not None:
-        if dominant_labels is not None:
-            raise ConfigError(
-                "Pass either 'dominant' (the label sets themselves) or 'dominant_labels' (their "
-                "size), not both."
-            )
-        sets, assigned = _given_sets(dominant, kept, labels)
-    else:
-        set_size = _set_size(dominant_labels, n_labels, len(kept))
-        sets = dominant_sets(pool_label_counts, set_size)
-        assigned = assign_dominant(available, sets)
+    sets, assigned = dominant_label_sets(
+        available,
+        kept,
+        labels,
+        dominant=dominant,
+        dominant_labels=dominant_labels,
+        pool_label_counts=pool_label_counts,
+    )
     largest = max(len(sets[s]) for s in assigned)
     if share <= Fraction(largest, n_labels):
         raise ConfigError(
@@ -221,7 +231,7 @@ def redistribute(
         [largest_group_size(available[g], sets[s], share) for g, s in enumerate(assigned)],
         dtype=np.int64,
     )
-    counts = _counts_text(available, kept, labels)
+    counts = counts_text(available, kept, labels)
     if (maxima == 0).any():
         empty = kept[int(np.argmin(maxima))]
         raise DataError(
@@ -241,22 +251,8 @@ def redistribute(
                 f"or give --size as a number."
             )
     if label_mix == MATCHED:
-        caps = _matched(caps, available, sets, assigned, share, kept, labels, counts)
-    if size is None or size == EVEN:
-        sizes = caps
-    else:
-        if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
-            raise ConfigError(
-                f"The 'size' parameter must be a positive number of rows or 'even'. Got {size!r} "
-                "instead."
-            )
-        if size > caps.sum():
-            raise DataError(
-                f"Too few rows to reach dominance {float(share):g} with {size} rows: the largest "
-                f"feasible size is {int(caps.sum())} (rows per value and label: {counts}). Lower "
-                f"--size or --dominance."
-            )
-        sizes = capped_proportional(int(size), caps, caps)
+        caps = matched_caps(caps, available, sets, assigned, share, kept, labels, counts)
+    sizes = _sizes_within(caps, size, share, counts)
     # A share of a total can land on a size the dominance cannot fill exactly: round it down.
     sizes = np.array(
         [
@@ -272,154 +268,27 @@ def redistribute(
         ]
     )
     balanced = np.stack([water_fill(int(n), available[g]) for g, n in enumerate(sizes.tolist())])
-    _warn_unbalanced(kept, labels, imbalanced, balanced)
-    _warn_label_mix(labels, imbalanced, balanced, label_mix)
+    warn_unbalanced(kept, labels, imbalanced, balanced)
+    warn_label_mix(labels, imbalanced, balanced, label_mix)
     return Redistribution(sets, assigned, maxima, sizes, imbalanced, balanced)
 
 
-def _matched(
-    caps: np.ndarray,
-    available: np.ndarray,
-    sets: list[list[int]],
-    assigned: list[int],
-    share: Fraction,
-    kept: Sequence[str],
-    labels: LabelSpace,
-    counts: str,
+def _sizes_within(
+    caps: np.ndarray, size: int | str | None, share: Fraction, counts: str
 ) -> np.ndarray:
-    """Group sizes (at most ``caps``) whose union holds every label equally often, so Imbalanced
-    differs from Balanced in how labels sit within groups, not in the label prior."""
-    compositions = np.stack(
-        [
-            imbalanced_counts(int(n), available[g], sets[assigned[g]], share) / max(int(n), 1)
-            for g, n in enumerate(caps.tolist())
-        ]
-    )
-    matched = matched_sizes(caps, compositions)
-    if matched.sum() == 0:
-        never = [
-            labels.values[r] for r in range(len(labels)) if all(r not in sets[s] for s in assigned)
-        ]
-        reason = (
-            f"labels {', '.join(map(repr, never))} are dominant in no group"
-            if never
-            else "the groups' sizes allow no such mix"
+    """Per group: its cap (``size`` None or 'even'), or a total of ``size`` rows shared in
+    proportion to the caps."""
+    if size is None or size == EVEN:
+        return caps
+    if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
+        raise ConfigError(
+            f"The 'size' parameter must be a positive number of rows or 'even'. Got {size!r} "
+            "instead."
         )
+    if size > caps.sum():
         raise DataError(
-            f"label_mix='matched' needs group sizes whose union holds every label equally often, "
-            f"and {reason} (rows per value and label: {counts}). Use label_mix='paper', or tie "
-            f"every label to a group with --dominant / --dominant-labels."
+            f"Too few rows to reach dominance {float(share):g} with {size} rows: the largest "
+            f"feasible size is {int(caps.sum())} (rows per value and label: {counts}). Lower "
+            f"--size or --dominance."
         )
-    dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
-    if dropped:
-        warnings.warn(
-            f"label_mix='matched' leaves the groups {', '.join(map(repr, dropped))} out of the "
-            f"training sets: no uniform label mix can use them.",
-            ShortcutlabWarning,
-            stacklevel=4,
-        )
-    return matched
-
-
-def _warn_label_mix(
-    labels: LabelSpace, imbalanced: np.ndarray, balanced: np.ndarray, label_mix: str
-) -> None:
-    """Warn when Imbalanced and Balanced differ in their overall label mix: δ then also measures
-    that label prior, not only the attribute (the paper's own builds have this shift)."""
-    distance = label_mix_distance(imbalanced, balanced)
-    if distance <= LABEL_MIX_TOLERANCE:
-        return
-    shares = imbalanced.sum(axis=0) / imbalanced.sum()
-    balanced_shares = balanced.sum(axis=0) / balanced.sum()
-    top = int(np.argmax(np.abs(shares - balanced_shares)))
-    fix = (
-        "--label-mix matched sizes the groups so both sets hold the labels equally often."
-        if label_mix == PAPER
-        else "Balanced cannot even out every group; --size even as well keeps both uniform."
-    )
-    warnings.warn(
-        f"Imbalanced is {shares[top]:.0%} label {labels.values[top]!r} overall and Balanced "
-        f"{balanced_shares[top]:.0%}: the two fits also learn different label priors, and δ "
-        f"measures that with the attribute. {fix}",
-        ShortcutlabWarning,
-        stacklevel=4,
-    )
-
-
-def _warn_unbalanced(
-    kept: Sequence[str], labels: LabelSpace, imbalanced: np.ndarray, balanced: np.ndarray
-) -> None:
-    """Warn where Balanced is no more even than Imbalanced: that group's δ measures nothing.
-
-    The paper keeps such groups (its Table 11 balanced entropies are below 1, e.g. Rotten
-    Tomatoes QBS .87); the warning says so and how to leave room to even them out.
-    """
-    k = len(labels)
-    same = normalised_entropy(balanced, k) <= normalised_entropy(imbalanced, k) + 1e-9
-    for group in np.flatnonzero(same & (balanced.sum(axis=1) > 0)).tolist():
-        scarce = labels.values[int(np.argmin(balanced[group]))]
-        warnings.warn(
-            f"Balanced is as skewed as Imbalanced in the group {kept[group]!r} (too few rows of "
-            f"label {scarce!r} there), so that group does not tell the two apart. A smaller --size "
-            f"leaves room to even it out.",
-            ShortcutlabWarning,
-            stacklevel=3,
-        )
-
-
-def _set_size(dominant_labels: int | None, n_labels: int, n_groups: int) -> int:
-    """Labels per dominant set: one below 10 labels, else enough that the groups share them
-    all, ceil(K / G) (A.8: "several labels (with similar sample sizes)")."""
-    if dominant_labels is None:
-        return 1 if n_labels < MANY_LABELS else math.ceil(n_labels / n_groups)
-    bad = isinstance(dominant_labels, bool) or not isinstance(dominant_labels, int | np.integer)
-    if bad or not 1 <= dominant_labels < n_labels:
-        raise ConfigError(
-            f"The 'dominant_labels' parameter must be an integer in [1, {n_labels - 1}]. "
-            f"Got {dominant_labels!r} instead."
-        )
-    return int(dominant_labels)
-
-
-def _given_sets(
-    dominant: Mapping[str, Any], kept: Sequence[str], labels: LabelSpace
-) -> tuple[list[list[int]], list[int]]:
-    """The user's ``{value: label or [labels]}`` as label-rank sets and a set per group."""
-    unknown = [str(v) for v in dominant if str(v) not in kept]
-    missing = [v for v in kept if v not in {str(k) for k in dominant}]
-    if unknown or missing:
-        problem = (
-            f"names value(s) {', '.join(map(repr, unknown))} that the build does not keep"
-            if unknown
-            else f"gives no label for value(s) {', '.join(map(repr, missing))}"
-        )
-        raise ConfigError(
-            f"The 'dominant' parameter {problem}. Give one label (or list of labels) for each "
-            f"kept value: {', '.join(kept)}."
-        )
-    rank_of = {str(v): r for r, v in enumerate(labels.values)}
-    by_value = {str(k): v for k, v in dominant.items()}
-    sets: list[list[int]] = []
-    assigned = []
-    for value in kept:
-        given = by_value[value]
-        names = [str(x) for x in (given if isinstance(given, list | tuple) else [given])]
-        bad = [n for n in names if n not in rank_of]
-        if bad or not names or len(set(names)) != len(names) or len(names) >= len(labels):
-            raise ConfigError(
-                f"The 'dominant' parameter gives {value!r} the label(s) {names!r}; give one or more "
-                f"distinct labels (fewer than all) from: {', '.join(rank_of)}."
-            )
-        ranks = [rank_of[n] for n in names]
-        if ranks not in sets:
-            sets.append(ranks)
-        assigned.append(sets.index(ranks))
-    return sets, assigned
-
-
-def _counts_text(available: np.ndarray, kept: Sequence[str], labels: LabelSpace) -> str:
-    return "; ".join(
-        f"{value}: "
-        + ", ".join(f"{label} {n}" for label, n in zip(labels.values, row, strict=True))
-        for value, row in zip(kept, available.tolist(), strict=True)
-    )
+    return capped_proportional(int(size), caps, caps)

@@ -97,18 +97,7 @@ def evaluate_suite(
         params = dict(model_params or {})
         if strategy is not None:
             params["strategy"] = strategy
-        fitted = make_model(model, params, seed=seed)
-        fitted.check(len(space))
-        fitted.set_label_values(space.values)
-        fitted.fit(
-            model_inputs(train_frame),
-            space.ranks(train_frame["label"], where="train"),
-            n_classes=len(space),
-        )
-        try:
-            predictions = {name: _predict(fitted, frame) for name, frame in suite.sets.items()}
-        finally:
-            fitted.close()
+        predictions, usage = _fit_and_predict(suite, model, params, seed, space, train_frame)
         cot = strategy is not None and strategy.endswith("cot")
         runs.append(
             {
@@ -122,7 +111,7 @@ def evaluate_suite(
                     embed=embed,
                     error_judge=error_judge,
                 ),
-                "usage": dict(getattr(fitted, "usage_", {}) or {}),
+                "usage": usage,
             }
         )
     if any(s is not None and s.endswith("cot") for s in strategies):
@@ -141,6 +130,31 @@ def evaluate_suite(
         "notes": notes,
     }
     return SuiteEvaluation(results, notes)
+
+
+def _fit_and_predict(
+    suite: SuiteFolder,
+    model: str,
+    params: Mapping[str, Any],
+    seed: int,
+    space: LabelSpace,
+    train_frame: pd.DataFrame,
+) -> tuple[dict[str, _Predictions], dict[str, Any]]:
+    """Fit ``model`` with ``params`` on the training rows, then predict every set; also the
+    model's usage record (LLM tokens and calls; empty for other models)."""
+    fitted = make_model(model, params, seed=seed)
+    fitted.check(len(space))
+    fitted.set_label_values(space.values)
+    fitted.fit(
+        model_inputs(train_frame),
+        space.ranks(train_frame["label"], where="train"),
+        n_classes=len(space),
+    )
+    try:
+        predictions = {name: _predict(fitted, frame) for name, frame in suite.sets.items()}
+    finally:
+        fitted.close()
+    return predictions, dict(getattr(fitted, "usage_", {}) or {})
 
 
 def _check_strategies(model: str, strategies: Sequence[str] | None) -> list[str | None]:

@@ -1,0 +1,123 @@
+"""The canonical columns of a loaded table, and how an input table is brought to them.
+
+``row_id`` (the row's index in the input, kept by every derived row), ``text``, optional
+``text_pair``, ``label``, then the input's other columns; rows with an empty text or label are
+dropped, refused or kept as the caller asks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_of
+from shortcutlab.data.labels import normalize_label_array
+from shortcutlab.data.pairs import named_pair_columns
+from shortcutlab.errors import DataError, InputFileError
+
+ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
+#: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
+CUE_SPANS = "cue_spans"
+CANONICAL_COLUMNS = (ROW_ID, TEXT, TEXT_PAIR, LABEL)
+
+
+def find_text_columns(
+    columns: list[str], text_col: str, text_pair_col: str | None
+) -> tuple[str, str | None, dict[str, str] | None]:
+    """The text columns to read: the given ones, else a second text found by name.
+
+    With ``text_col`` at its default and no ``text_pair_col``, a table with ``text`` and
+    ``text_pair`` (a canonical table) is read as pairs, and a table without ``text`` but with a
+    known pair such as ``premise``/``hypothesis`` (:data:`NAMED_PAIR_COLUMNS`) reads those; the
+    third value records which columns were found (None when nothing was looked up).
+    """
+    if text_col != TEXT or text_pair_col is not None:
+        return text_col, text_pair_col, None
+    if TEXT in columns:
+        return TEXT, (TEXT_PAIR if TEXT_PAIR in columns else None), None
+    named = named_pair_columns(columns)
+    if named is None:
+        return text_col, text_pair_col, None
+    return named[0], named[1], {TEXT: named[0], TEXT_PAIR: named[1]}
+
+
+def check_columns(
+    columns: list[str], name: str, *, text_col: str, label_col: str, text_pair_col: str | None
+) -> None:
+    for option, column in (
+        ("text-col", text_col),
+        ("label-col", label_col),
+        ("text-pair-col", text_pair_col),
+    ):
+        if column is not None and column not in columns:
+            raise DataError(
+                f"Column '{column}' not found in {name}. Columns found: {', '.join(columns)}. "
+                f"Pass the right name with --{option}."
+            )
+
+
+def canonical_rows(
+    raw: pa.Table,
+    texts: dict[str, Any],
+    extras: dict[str, Any],
+    empty_text: np.ndarray,
+    label_col: str,
+    on_empty: str,
+    name: str,
+) -> tuple[pa.Table, tuple[int, int]]:
+    """Row ids, texts, normalised labels and extras, without the rows ``on_empty`` drops."""
+    if raw.num_rows == 0:
+        raise InputFileError(
+            f"{name} has no rows. Provide a table with a header and at least one row."
+        )
+    ids = row_ids(raw)
+    empty_label = empty_values(raw.column(label_col)) & ~empty_text
+    for flag, mask in (("text", empty_text), ("label", empty_label)):
+        if on_empty == "error" and mask.any():
+            first = int(ids[int(np.argmax(mask))].as_py())
+            raise DataError(
+                f"{name} has {int(mask.sum())} rows with an empty {flag} (first: row {first}). "
+                f"Remove them or pass --on-empty drop."
+            )
+    if on_empty == "keep":
+        empty_text[:] = False
+        empty_label[:] = False
+    table = pa.table({ROW_ID: ids, **texts, LABEL: raw.column(label_col), **extras})
+    keep = ~(empty_text | empty_label)
+    if not keep.all():
+        table = table.filter(bool_array(keep))
+    if table.num_rows == 0:
+        raise DataError(f"{name} has no rows with a non-empty text and label.")
+    position = table.schema.get_field_index(LABEL)
+    table = table.set_column(position, LABEL, normalize_label_array(table.column(LABEL)))
+    return table, (int(empty_text.sum()), int(empty_label.sum()))
+
+
+def row_ids(raw: pa.Table) -> pa.Array:
+    """The input's own ``row_id`` column when it holds unique whole numbers (a derived table
+    keeps its ids, also through CSV), else the row positions."""
+    if ROW_ID in raw.column_names:
+        column = raw.column(ROW_ID)
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            if (
+                column.null_count == 0
+                and pc.all(pc.match_substring_regex(column, r"^\d{1,18}$")).as_py()
+            ):
+                column = pc.cast(column, pa.int64())
+        if pa.types.is_integer(column.type) and column.null_count == 0:
+            ids = numpy_of(pc.cast(column, pa.int64()))
+            if len(np.unique(ids)) == len(ids):
+                return int_array(ids.astype(np.int64))
+    return int_array(np.arange(raw.num_rows, dtype=np.int64))
+
+
+def as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Text columns as strings; other types keep Python's ``str`` of each value."""
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return column
+    return pa.chunked_array(
+        [pa.array([None if v is None else str(v) for v in column.to_pylist()], pa.string())]
+    )

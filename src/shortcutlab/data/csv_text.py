@@ -1,0 +1,149 @@
+"""CSV text: the one encoding of values behind every CSV file the project writes.
+
+It is what ``pandas.DataFrame.to_csv(index=False, lineterminator="\\n")`` writes, made by Arrow
+kernels so a million rows take a fraction of a second (``tests/data/test_csv_text.py`` compares
+the two byte for byte):
+
+- a cell is quoted only when it holds a comma, a quote, a carriage return or a line feed, and its
+  quotes are doubled (Python's ``csv`` module; the bare carriage return is quoted as CPython has
+  done since 3.11.9, gh-67044, so a reader cannot take it for a line end);
+- a row whose only cell is empty is written ``""`` (a bare empty line would read as no row);
+- missing values (None, NaN, NA) are empty cells;
+- integers in decimal, floats as numpy prints them for their width (the shortest text that reads
+  back as the same number: ``0.1``, ``1e-05``, ``inf``) or through ``float_format`` (``"%.6f"``),
+  booleans as ``True``/``False``, and any other object as ``str(value)``.
+
+Examples:
+    >>> import pandas as pd
+    >>> csv_text(pd.DataFrame({"text": ['say "hi", then go', None], "score": [0.5, 2.0]}))
+    'text,score\\n"say ""hi"", then go",0.5\\n,2.0\\n'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from shortcutlab.data.columns import filled, string_array, text_scalar
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["csv_header", "csv_rows", "csv_table", "csv_text"]
+
+#: The characters that make a cell quoted (an RE2 class for the Arrow kernel).
+_NEEDS_QUOTES = '[",\r\n]'
+
+
+def csv_text(frame: pd.DataFrame | pa.Table, *, float_format: str | None = None) -> str:
+    """The whole table as CSV text: a header line, then one line per row."""
+    table = frame if isinstance(frame, pa.Table) else csv_table(frame)
+    return (csv_header(table.column_names) + csv_rows(table, float_format=float_format)).decode(
+        "utf-8"
+    )
+
+
+def csv_header(names: list[str]) -> bytes:
+    """The header line for columns called ``names``."""
+    return _csv_line([_csv_cell(str(name)) for name in names])
+
+
+def csv_rows(table: pa.Table, *, float_format: str | None = None) -> bytes:
+    """The rows of ``table`` as CSV lines (no header); the bytes of a table split into pieces are
+    the pieces' bytes joined."""
+    if table.num_columns == 0:
+        return b"\n" * table.num_rows
+    if table.num_rows == 0:
+        return b""
+    cells = [_csv_column(table.column(i), float_format) for i in range(table.num_columns)]
+    if len(cells) > 1:
+        lines = pc.binary_join_element_wise(*cells, text_scalar(","))
+    else:  # a row of one empty cell is written "" (Python's csv module)
+        empty = pc.equal(cells[0], text_scalar(""))
+        lines = pc.if_else(empty, text_scalar('""'), cells[0])
+    return _concatenated(pc.binary_join_element_wise(lines, text_scalar(""), text_scalar("\n")))
+
+
+def csv_table(frame: pd.DataFrame) -> pa.Table:
+    """``frame`` as the Arrow table :func:`csv_rows` writes as pandas would: numbers, booleans,
+    strings and categories keep their types; any other column becomes the text of its values
+    (``str``, as pandas' writer does), with pandas' missing values (None, NaN, NA, NaT) empty."""
+    import pandas as pd
+
+    columns = []
+    for position in range(frame.shape[1]):
+        values = frame.iloc[:, position]
+        dtype = values.dtype
+        if isinstance(dtype, pd.StringDtype | pd.CategoricalDtype) or dtype.kind in "iufb":
+            column = pa.array(values, from_pandas=True)
+        else:
+            objects = values.to_numpy(dtype=object)
+            missing = pd.isna(objects)
+            column = string_array(
+                [None if gone else str(v) for v, gone in zip(objects, missing, strict=True)]
+            )
+        columns.append(column)
+    names = [str(name) for name in frame.columns]
+    if not columns:  # no columns, but the rows still count: each is an empty line
+        return pa.table({"rows": np.zeros(len(frame), np.int8)}).drop_columns(["rows"])
+    return pa.Table.from_arrays(columns, names=names)
+
+
+def _csv_column(column: pa.ChunkedArray | pa.Array, float_format: str | None) -> pa.Array:
+    """One column's cells as CSV text (quoted where needed, missing values empty)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_dictionary(column.type):
+        column = column.dictionary_decode()
+    kind = column.type
+    if pa.types.is_integer(kind):
+        text = pc.cast(column, pa.string())
+    elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        text = column.cast(pa.string())
+        needs_quotes = pc.match_substring_regex(text, _NEEDS_QUOTES)
+        quote = text_scalar('"')
+        escaped = pc.replace_substring(text, '"', '""')
+        quoted = pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))
+        text = pc.if_else(needs_quotes, quoted, text)
+    else:  # each distinct value is formatted once, then the texts are taken row by row
+        encoded = pc.dictionary_encode(column)
+        names = [_csv_cell(t) for t in _value_texts(encoded.dictionary, float_format)]
+        text = string_array(names).take(encoded.indices)
+    return filled(text, text_scalar(""))
+
+
+def _value_texts(values: pa.Array, float_format: str | None) -> list[str]:
+    """The text of distinct non-integer, non-string values (floats as pandas writes them)."""
+    if pa.types.is_floating(values.type):
+        numbers = values.to_numpy(zero_copy_only=False)
+        if float_format is None:
+            texts = numbers.astype(str).tolist()  # numpy's shortest text for the float's width
+        else:
+            texts = [float_format % number for number in numbers.tolist()]
+        return ["" if np.isnan(n) else t for n, t in zip(numbers, texts, strict=True)]
+    return ["" if v is None else str(v) for v in values.to_pylist()]
+
+
+def _csv_cell(value: str) -> str:
+    if any(ch in value for ch in ',"\r\n'):
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def _csv_line(cells: list[str]) -> bytes:
+    if cells == [""]:
+        cells = ['""']
+    return (",".join(cells) + "\n").encode("utf-8")
+
+
+def _concatenated(lines: pa.Array) -> bytes:
+    """All strings of an Arrow string array as one bytes object (its data buffer)."""
+    if isinstance(lines, pa.ChunkedArray):
+        lines = lines.combine_chunks()
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)
+    start, end = int(offsets[lines.offset]), int(offsets[lines.offset + len(lines)])
+    data = lines.buffers()[2]
+    return b"" if data is None else data[start:end].to_pybytes()
