@@ -26,7 +26,7 @@ def save_corpus(
         write_table,
     )
     from shortcutlab.provenance import environment, tool_record
-    from shortcutlab.registry import check_choice
+    from shortcutlab.params import check_choice
 
     check_choice("format", fmt, ("csv", "jsonl", "parquet"))
     corpus = generate_corpus(train_size=train_size, test_size=test_size, levels=levels, seed=seed)
