@@ -232,8 +232,8 @@ def _test_statistic_cases() -> dict[str, Callable[[], Any]]:
 
 
 def _audit_cases() -> dict[str, Callable[[], Any]]:
-    from shortcutlab.families.audit.association import (
-        adjust_p,
+    from shortcutlab.metrics import adjust_p
+    from shortcutlab.metrics.association import (
         association_drift,
         chi2_evidence,
         column_association,
@@ -311,7 +311,8 @@ def _summary_cases() -> dict[str, Callable[[], Any]]:
 def _library_cases() -> dict[str, Callable[[], Any]]:
     """What scipy / scikit-learn now compute (Benjamini–Hochberg, Wilson, Cohen's κ); these were
     hand-written, so their last bits may differ: ``approx_`` cases are compared to 1e-12."""
-    from shortcutlab.metrics import benjamini_hochberg
+    from scipy.stats import false_discovery_control
+
     from shortcutlab.metrics.agreement import cohen_kappa
     from shortcutlab.metrics.attentiveness import wilson_interval
 
@@ -323,7 +324,9 @@ def _library_cases() -> dict[str, Callable[[], Any]]:
     ]
     agreeing = ["y", "y", "n", "n", "y"]
     return {
-        "approx_benjamini_hochberg": lambda: [benjamini_hochberg(p).tolist() for p in p_values],
+        "approx_benjamini_hochberg": lambda: [
+            false_discovery_control(p).tolist() for p in p_values
+        ],
         "approx_wilson": lambda: [
             wilson_interval(k, n, confidence)
             for n in (1, 2, 10, 100, 1000)
