@@ -1,30 +1,90 @@
-"""Parameter checks shared by models, LLM clients and servers, with scikit-learn style messages.
+"""Checks of values users give, one vocabulary and one message for every caller: CLI options,
+builder and component arguments, and the keys of a spec file.
 
-A neutral module (it imports only ``errors``), so ``llm`` and ``models`` both use it without
-importing each other.
+Every refusal is a :class:`~shortcutlab.errors.ConfigError` in scikit-learn's words, naming what
+was checked, what it must be and what it got:
+
+- an argument: "The 'lr' parameter of transformer must be a positive float. Got -1 instead.";
+- a spec key, with its place in the file: "The 'test_size' key in spec.yaml: datasets[0] must be
+  an integer >= 10. Got 5 instead.";
+- a name from a list adds the closest allowed one: "... Got 'jsno' instead. Did you mean 'json'?"
+
+Argument checks take ``(owner, parameter, value)``; spec checks take ``(value, where)``, where
+``where`` is the key's place in the file, ``"spec.yaml: datasets[0]: test_size"`` (the file, the
+entries down to the key, joined by ": "). A neutral module (it imports only ``errors``), so every
+package may use it.
 
 Examples:
     >>> check_positive_float("transformer", "lr", -1)
     Traceback (most recent call last):
     ...
     shortcutlab.errors.ConfigError: The 'lr' parameter of transformer must be a positive float. Got -1 instead.
+    >>> natural(5, "spec.yaml: datasets[0]: test_size", minimum=10)
+    Traceback (most recent call last):
+    ...
+    shortcutlab.errors.ConfigError: The 'test_size' key in spec.yaml: datasets[0] must be an integer >= 10. Got 5 instead.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shortcutlab.errors import ConfigError
 
 
-def require(ok: bool, owner: str, parameter: str, expected: str, value: Any) -> None:
-    """Raise the standard ConfigError unless ``ok``."""
+def close_matches(
+    value: object, allowed: list[str] | tuple[str, ...], n: int = 3, cutoff: float = 0.5
+) -> list[str]:
+    """Allowed names close to ``value``, ignoring case (so ``c`` suggests ``C``).
+
+    Examples:
+        >>> close_matches("strenghts", ["strengths", "seeds"])
+        ['strengths']
+    """
+    lowered = {str(a).lower(): str(a) for a in allowed}
+    exact = [lowered[str(value).lower()]] if str(value).lower() in lowered else []
+    fuzzy = [
+        lowered[m]
+        for m in difflib.get_close_matches(str(value).lower(), list(lowered), n=n, cutoff=cutoff)
+    ]
+    return list(dict.fromkeys(exact + fuzzy))[:n]
+
+
+def parameter(name: str, owner: str = "") -> str:
+    """The subject of a message about an argument: "The 'lr' parameter of transformer"."""
+    return f"The {name!r} parameter" + (f" of {owner}" if owner else "")
+
+
+def spec_key(where: str) -> str:
+    """The subject of a message about a spec key at ``where`` ("spec.yaml: datasets[0]: seed"):
+    "The 'seed' key in spec.yaml: datasets[0]"."""
+    place, _, key = where.rpartition(": ")
+    return f"The {key!r} key in {place}" if place else f"The {key!r} key"
+
+
+def refuse(subject: str, expected: str, value: Any, hint: str = "") -> ConfigError:
+    """The one message: "<subject> must be <expected>. Got <value> instead.<hint>"."""
+    return ConfigError(f"{subject} must be {expected}. Got {value!r} instead.{hint}")
+
+
+def require(ok: bool, owner: str, parameter_name: str, expected: str, value: Any) -> None:
+    """Raise the standard ConfigError about an argument unless ``ok``."""
     if not ok:
-        raise ConfigError(
-            f"The {parameter!r} parameter of {owner} must be {expected}. Got {value!r} instead."
-        )
+        raise refuse(parameter(parameter_name, owner), expected, value)
+
+
+def did_you_mean(value: Any, allowed: Sequence[Any], cutoff: float = 0.5) -> str:
+    """The hint naming the allowed name closest to ``value`` ("" when none is close).
+
+    Examples:
+        >>> did_you_mean("jsno", ["csv", "json"])
+        " Did you mean 'json'?"
+    """
+    close = close_matches(value, [str(a) for a in allowed], n=1, cutoff=cutoff)
+    return f" Did you mean {close[0]!r}?" if close else ""
 
 
 def _is_int(value: Any) -> bool:
@@ -35,29 +95,111 @@ def _is_number(value: Any) -> bool:
     return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
 
 
-def check_positive_int(owner: str, parameter: str, value: Any) -> None:
-    require(_is_int(value) and value > 0, owner, parameter, "a positive integer", value)
+def _one_of(allowed: Sequence[Any]) -> str:
+    return f"one of {', '.join(map(repr, allowed))}"
 
 
-def check_non_negative_int(owner: str, parameter: str, value: Any) -> None:
-    require(_is_int(value) and value >= 0, owner, parameter, "a non-negative integer", value)
+# Arguments of components, builders and commands: (owner, parameter, value).
 
 
-def check_positive_float(owner: str, parameter: str, value: Any) -> None:
-    require(_is_number(value) and value > 0, owner, parameter, "a positive float", value)
+def check_positive_int(owner: str, parameter_name: str, value: Any) -> None:
+    require(_is_int(value) and value > 0, owner, parameter_name, "a positive integer", value)
 
 
-def check_non_negative_float(owner: str, parameter: str, value: Any) -> None:
-    require(_is_number(value) and value >= 0, owner, parameter, "a non-negative float", value)
+def check_non_negative_int(owner: str, parameter_name: str, value: Any) -> None:
+    require(_is_int(value) and value >= 0, owner, parameter_name, "a non-negative integer", value)
 
 
-def check_fraction(owner: str, parameter: str, value: Any) -> None:
-    require(_is_number(value) and 0 <= value < 1, owner, parameter, "a float in [0, 1)", value)
+def check_positive_float(owner: str, parameter_name: str, value: Any) -> None:
+    require(_is_number(value) and value > 0, owner, parameter_name, "a positive float", value)
 
 
-def check_bool(owner: str, parameter: str, value: Any) -> None:
-    require(isinstance(value, bool), owner, parameter, "true or false", value)
+def check_non_negative_float(owner: str, parameter_name: str, value: Any) -> None:
+    require(_is_number(value) and value >= 0, owner, parameter_name, "a non-negative float", value)
 
 
-def check_one_of(owner: str, parameter: str, value: Any, allowed: Sequence[Any]) -> None:
-    require(value in allowed, owner, parameter, f"one of {', '.join(map(repr, allowed))}", value)
+def check_fraction(owner: str, parameter_name: str, value: Any) -> None:
+    require(_is_number(value) and 0 <= value < 1, owner, parameter_name, "a float in [0, 1)", value)
+
+
+def check_bool(owner: str, parameter_name: str, value: Any) -> None:
+    require(isinstance(value, bool), owner, parameter_name, "true or false", value)
+
+
+def check_one_of(owner: str, parameter_name: str, value: Any, allowed: Sequence[Any]) -> None:
+    """Refuse ``value`` unless it is one of ``allowed``, naming the closest allowed one."""
+    if value not in allowed:
+        raise refuse(
+            parameter(parameter_name, owner), _one_of(allowed), value, did_you_mean(value, allowed)
+        )
+
+
+def check_choice(parameter_name: str, value: Any, allowed: Sequence[Any]) -> None:
+    """:func:`check_one_of` for an option that belongs to no one component (a CLI option, a
+    format): "The 'format' parameter must be one of 'csv', 'json'. Got 'x' instead."."""
+    check_one_of("", parameter_name, value, allowed)
+
+
+# Keys of a spec file: (value, where), ``where`` the key's place ("spec.yaml: datasets[0]: seed").
+
+
+def check_keys(mapping: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
+    """Refuse the first key of ``mapping`` (the entry at ``where``) not in ``allowed``, as an
+    unknown name is refused everywhere: the closest allowed one and the full list."""
+    for key in mapping:
+        if key not in allowed:
+            raise ConfigError(
+                f"Unknown key '{key}' in {where}.{did_you_mean(key, allowed, 0.6)} Allowed keys: "
+                f"{', '.join(allowed)}."
+            )
+
+
+def as_list(value: Any, where: str) -> list[Any]:
+    if isinstance(value, str | bytes) or not isinstance(value, list | tuple) or not value:
+        raise refuse(spec_key(where), "a non-empty list", value)
+    return list(value)
+
+
+def unique(values: Sequence[Any], where: str, what: str, hint: str = "") -> None:
+    """Refuse a ``what`` (a name, a value, ...) that the list at ``where`` holds twice."""
+    seen = set()
+    for value in values:
+        if value in seen:
+            raise ConfigError(
+                f"Each {what} in {where} must be unique. Got {value!r} twice.{hint and ' ' + hint}"
+            )
+        seen.add(value)
+
+
+def unit_interval(value: Any, where: str) -> float:
+    if not (_is_number(value) and 0 <= value <= 1):
+        raise refuse(spec_key(where), "a number in [0, 1]", value)
+    return float(value)
+
+
+def natural(value: Any, where: str, *, minimum: int = 0) -> int:
+    if not (_is_int(value) and value >= minimum):
+        raise refuse(spec_key(where), f"an integer >= {minimum}", value)
+    return value
+
+
+def choice(value: Any, allowed: Sequence[str], where: str) -> str:
+    if value not in allowed:
+        raise refuse(spec_key(where), _one_of(allowed), value, did_you_mean(value, allowed))
+    return str(value)
+
+
+def val_size(value: Any, where: str) -> float:
+    if not _is_number(value) or value < 0:
+        raise refuse(spec_key(where), "a row count or a fraction in (0, 1)", value)
+    return value
+
+
+def bootstrap(value: Any, where: str) -> int:
+    return natural(value, where, minimum=100)
+
+
+def boolean(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise refuse(spec_key(where), "true or false", value)
+    return value

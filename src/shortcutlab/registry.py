@@ -25,7 +25,6 @@ Examples:
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import inspect
 from collections.abc import Callable, Iterator, Mapping
@@ -33,25 +32,11 @@ from typing import Any, Generic, TypeVar
 
 from shortcutlab.errors import ConfigError, UnknownComponentError
 
+# Value checks live in shortcutlab.params; check_choice stays importable from here for the modules
+# that import it from the registry (cli/, shortcuts/, families/*/build.py, data/writing.py).
+from shortcutlab.params import check_choice, close_matches  # noqa: F401
+
 T = TypeVar("T")
-
-
-def close_matches(
-    value: object, allowed: list[str] | tuple[str, ...], n: int = 3, cutoff: float = 0.5
-) -> list[str]:
-    """Allowed names close to ``value``, ignoring case (so ``c`` suggests ``C``).
-
-    Examples:
-        >>> close_matches("strenghts", ["strengths", "seeds"])
-        ['strengths']
-    """
-    lowered = {str(a).lower(): str(a) for a in allowed}
-    exact = [lowered[str(value).lower()]] if str(value).lower() in lowered else []
-    fuzzy = [
-        lowered[m]
-        for m in difflib.get_close_matches(str(value).lower(), list(lowered), n=n, cutoff=cutoff)
-    ]
-    return list(dict.fromkeys(exact + fuzzy))[:n]
 
 
 class Registry(Generic[T]):
@@ -157,14 +142,3 @@ class Registry(Generic[T]):
 
     def __repr__(self) -> str:
         return f"Registry({self.kind!r}, {self.names()!r})"
-
-
-def check_choice(parameter: str, value: Any, allowed: list[str] | tuple[str, ...]) -> None:
-    """Raise a ConfigError naming ``parameter`` when ``value`` is not one of ``allowed``."""
-    if value not in allowed:
-        close = close_matches(value, list(allowed), n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ConfigError(
-            f"The {parameter!r} parameter must be one of {', '.join(map(repr, allowed))}. "
-            f"Got {value!r} instead.{hint}"
-        )

@@ -25,8 +25,8 @@ def save_corpus(
         write_json,
         write_table,
     )
+    from shortcutlab.params import check_choice
     from shortcutlab.provenance import environment, tool_record
-    from shortcutlab.registry import check_choice
 
     check_choice("format", fmt, ("csv", "jsonl", "parquet"))
     corpus = generate_corpus(train_size=train_size, test_size=test_size, levels=levels, seed=seed)

@@ -23,7 +23,7 @@ from shortcutlab.data.writing import (
     write_table,
 )
 from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
     import pandas as pd

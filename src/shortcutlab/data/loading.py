@@ -42,7 +42,7 @@ from shortcutlab.data.reading import (
 )
 from shortcutlab.data.streaming import TextStream
 from shortcutlab.errors import ConfigError, DataError, InputFileError
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -3,15 +3,15 @@
 ================  ================================================================================
 ``family``        :class:`~.family.Family`, the record a protocol registers (its pieces, lazily)
 ``spec_entries``  the spec parts every family shares: dataset and model entries, hashing, the YAML
-``spec_values``   value checks for spec keys, each error naming its place in the file
+``spec_values``   the spec-key checks of :mod:`shortcutlab.params`, each error naming its place
 ``mitigation_spec`` the ``mitigations`` / ``groups`` / ``group_labels`` keys (Maze and MPS grids)
 ``replicates``    what each seed re-draws: the fit, the data, or both
 ``run_folder``    the run folder, its dataset tables, and :func:`~.run_folder.drive_run`
 ``executors``     where tasks run: a local process pool or Ray; ``pool``: the worker processes
 ``worker``        what runs in a worker: a family's task, its outcomes, thread pinning
 ``store``         the run's SQLite store (WAL): cells, probabilities, rows, meta
-``cell``          fitting a model under a mitigation and scoring its predictions
-``summary``       the statistics of one group of seeds (Δ, its bootstrap interval and p, Holm)
+``cell``          fitting a model under a mitigation; scoring by the metric registry
+``summary``       one group of seeds per registered metric (Δ, bootstrap interval and p, Holm)
 ================  ================================================================================
 
 The engine imports the shared libraries below it (data, metrics, models, shortcuts, mitigations,

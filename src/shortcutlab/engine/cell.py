@@ -8,7 +8,7 @@ single evaluation give the same numbers.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,20 +21,19 @@ from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.metrics import (
     INVALID,
-    accuracy,
+    METRICS,
     expected_calibration_error,
-    macro_f1,
     mcnemar_exact,
     per_label_accuracy,
+    split_metric_names,
 )
-from shortcutlab.mitigations import Mitigation, Predictor, make_mitigation
+from shortcutlab.mitigations import Mitigation, MitigationContext, Predictor, make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
 from shortcutlab.mitigations.groups import AUTO
 from shortcutlab.models.base import check_input_kind
 
 EVAL_SPLITS = ("test", "anti_test", "original_test")
 ERM = "erm"
-METRICS = ("accuracy", "macro_f1")
 
 
 @dataclass
@@ -145,29 +144,12 @@ def fit_predict_frames(
         group_source=group_source,
         group_labels=group_labels,
     )
-    estimator = context.new_model()
-    check_input_kind(estimator, context.train.inputs)
-    if last_epochs is None:
-        estimator.close()  # only the input-kind check used it; the method makes its own
-    elif mitigation.name != ERM:
-        raise ConfigError(
-            f"average_last_epochs applies to the plain fit (erm), not to {mitigation.name}."
-        )
+    estimator = _checked_model(context, mitigation, last_epochs)
     details: dict[str, dict[str, Any]] = {}
     predictor: Predictor = estimator
 
     def predict_all() -> dict[str, np.ndarray]:
-        found = {}
-        for name, table in tests.items():
-            proba = np.asarray(predictor.predict_proba(model_inputs(table)), dtype=np.float32)
-            if proba.shape != (len(table), k):
-                raise DataError(
-                    f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(table), k)}."
-                )
-            found[name] = proba
-            if getattr(predictor, "prediction_details_", None) is not None:
-                details[name] = predictor.prediction_details_  # type: ignore[attr-defined]
-        return found
+        return _predict_tables(predictor, tests, model, k, details)
 
     per_epoch: dict[int, dict[str, np.ndarray]] = {}
     try:
@@ -175,16 +157,12 @@ def fit_predict_frames(
         if last_epochs is None:
             predictor = mitigation.fit(context)
         else:
-            # Per-epoch predictions need the backend itself, so erm's fit is spelled out here.
-            first = int(getattr(estimator, "epochs", last_epochs)) - last_epochs + 1
-            estimator.on_epoch_end(
-                lambda epoch: per_epoch.update({epoch: predict_all()}) if epoch >= first else None
-            )
-            estimator.fit(
-                context.train.inputs,
-                context.train.labels,
-                n_classes=k,
-                validation=context.validation_pair(),
+            _fit_recording_epochs(
+                estimator,
+                context,
+                k,
+                last_epochs,
+                lambda epoch: per_epoch.update({epoch: predict_all()}),
             )
         fitted_at = time.perf_counter()
         probabilities = predict_all() if last_epochs is None else {}
@@ -200,6 +178,64 @@ def fit_predict_frames(
         usage,
         epochs=per_epoch,
         groups_read=context.group_source,
+    )
+
+
+def _checked_model(
+    context: MitigationContext, mitigation: Mitigation, last_epochs: int | None
+) -> Any:
+    """A new model of the cell, checked against the train inputs. Without ``last_epochs`` it is
+    closed again (only the check used it; the method makes its own); with it, it is the model erm
+    fits epoch by epoch, which only erm may do."""
+    estimator = context.new_model()
+    check_input_kind(estimator, context.train.inputs)
+    if last_epochs is None:
+        estimator.close()
+    elif mitigation.name != ERM:
+        raise ConfigError(
+            f"average_last_epochs applies to the plain fit (erm), not to {mitigation.name}."
+        )
+    return estimator
+
+
+def _predict_tables(
+    predictor: Predictor,
+    tests: Mapping[str, pd.DataFrame],
+    model: str,
+    k: int,
+    details: dict[str, dict[str, Any]],
+) -> dict[str, np.ndarray]:
+    """float32 probabilities of each table of ``tests``; what the predictor reports per table
+    (invalid answers, confidences) goes into ``details``."""
+    found = {}
+    for name, table in tests.items():
+        proba = np.asarray(predictor.predict_proba(model_inputs(table)), dtype=np.float32)
+        if proba.shape != (len(table), k):
+            raise DataError(
+                f"Model {model} returned probabilities of shape {proba.shape}; expected {(len(table), k)}."
+            )
+        found[name] = proba
+        if getattr(predictor, "prediction_details_", None) is not None:
+            details[name] = predictor.prediction_details_  # type: ignore[attr-defined]
+    return found
+
+
+def _fit_recording_epochs(
+    estimator: Any,
+    context: MitigationContext,
+    k: int,
+    last_epochs: int,
+    record: Callable[[int], None],
+) -> None:
+    """erm's fit spelled out (per-epoch predictions need the backend itself): ``record(epoch)``
+    runs after each of the model's last ``last_epochs`` scheduled epochs."""
+    first = int(getattr(estimator, "epochs", last_epochs)) - last_epochs + 1
+    estimator.on_epoch_end(lambda epoch: record(epoch) if epoch >= first else None)
+    estimator.fit(
+        context.train.inputs,
+        context.train.labels,
+        n_classes=k,
+        validation=context.validation_pair(),
     )
 
 
@@ -222,7 +258,8 @@ def score(
     pairing: tuple[np.ndarray, np.ndarray],
     details: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Metrics of one seed: per split, Δ = test − anti-test, exact McNemar on the paired rows."""
+    """Metrics of one seed: per split, Δ = test − anti-test of every per-split metric, exact
+    McNemar on the paired rows."""
     k = len(label_values)
     splits = {
         s: split_metrics(truths[s], predictions[s], label_values, k, (details or {}).get(s))
@@ -231,7 +268,7 @@ def score(
     test_index, anti_index = pairing
     return {
         "splits": splits,
-        "delta": {m: splits["test"][m] - splits["anti_test"][m] for m in METRICS},
+        "delta": {m: splits["test"][m] - splits["anti_test"][m] for m in split_metric_names()},
         "mcnemar": mcnemar_exact(
             correct_a=predictions["test"][test_index] == truths["test"][test_index],
             correct_b=predictions["anti_test"][anti_index] == truths["anti_test"][anti_index],
@@ -246,12 +283,16 @@ def split_metrics(
     k: int,
     details: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The scores of one split: every per-split metric of the registry, per-label accuracy, the
+    predicted label distribution and, for models that state one, their confidence."""
     per_label = per_label_accuracy(y_true=truth, y_pred=predicted, n_classes=k)
     counts = np.bincount(np.where(predicted < 0, k, predicted), minlength=k + 1)
     metrics: dict[str, Any] = {
         "rows": len(truth),
-        "accuracy": accuracy(y_true=truth, y_pred=predicted),
-        "macro_f1": macro_f1(y_true=truth, y_pred=predicted, n_classes=k),
+        **{
+            name: METRICS.get(name).score(y_true=truth, y_pred=predicted, n_classes=k)
+            for name in split_metric_names()
+        },
         "per_label_accuracy": {
             str(v): (None if np.isnan(a) else float(a))
             for v, a in zip(label_values, per_label, strict=True)

@@ -25,12 +25,12 @@ from typing import Any
 
 from shortcutlab.engine.cell import ERM
 from shortcutlab.engine.spec_entries import ModelSpec, canonical_hash, named_entry
-from shortcutlab.engine.spec_values import as_list, choice, unique
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, Mitigation, make_mitigation
 from shortcutlab.mitigations.base import GROUPS_HELD_OUT, GROUPS_NONE
 from shortcutlab.mitigations.context import check_group_settings
 from shortcutlab.mitigations.groups import AUTO, GROUP_LABELS
+from shortcutlab.params import as_list, choice, refuse, spec_key, unique
 
 MITIGATION_KEYS = ("mitigations", "groups", "group_labels")
 DEFAULT_GROUP_LABELS = GROUP_LABELS[0]  # "train"
@@ -107,7 +107,7 @@ def parse_mitigations(raw: Mapping[str, Any], source: str) -> list[MitigationSpe
             "a mitigation name or a mapping with 'name' and its parameters",
         )
         if "id" in entry and (not isinstance(entry["id"], str) or not entry["id"].strip()):
-            raise ConfigError(f"{where}: id must be a non-empty name. Got {entry['id']!r}.")
+            raise refuse(spec_key(f"{where}: id"), "a non-empty name", entry["id"])
         params = {k: v for k, v in entry.items() if k not in ("name", "id")}
         try:
             make_mitigation(name, params)
@@ -117,7 +117,8 @@ def parse_mitigations(raw: Mapping[str, Any], source: str) -> list[MitigationSpe
     unique(
         [m.id for m in found],
         f"{source}: mitigations",
-        "id (give two configs of one method distinct 'id's)",
+        "id",
+        "Give two configs of one method distinct 'id's.",
     )
     seen: dict[str, str] = {}
     for mitigation in found:
@@ -135,9 +136,7 @@ def parse_mitigation_settings(raw: Mapping[str, Any], source: str) -> Mitigation
     """``mitigations``, ``groups`` (auto, or a column of the builds) and ``group_labels``."""
     groups = raw.get("groups", AUTO)
     if not isinstance(groups, str) or not groups.strip():
-        raise ConfigError(
-            f"{source}: groups must be 'auto' or the name of a column. Got {groups!r}."
-        )
+        raise refuse(spec_key(f"{source}: groups"), "'auto' or the name of a column", groups)
     return MitigationSettings(
         mitigations=parse_mitigations(raw, source),
         groups=groups.strip(),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 VARY = ("model", "data", "both")
 

@@ -21,9 +21,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.engine.cell import EVAL_SPLITS, METRICS
+from shortcutlab.engine.cell import EVAL_SPLITS
 from shortcutlab.errors import DataError
-from shortcutlab.metrics import bootstrap_deltas, bootstrap_p_value, holm, percentile_interval
+from shortcutlab.metrics import (
+    METRICS,
+    bootstrap_deltas,
+    bootstrap_p_value,
+    holm,
+    percentile_interval,
+    split_metric_names,
+)
+from shortcutlab.metrics.catalog import MCNEMAR
 
 ALPHA = 0.05
 # One convention everywhere: the same predictions give the same interval in evaluate and results.
@@ -75,7 +83,7 @@ class PairedPredictions:
 def statistic_columns() -> list[str]:
     """The statistics of a tidy row, in order (after the identity columns)."""
     columns = ["seeds", "distinct_fits", "distinct_builds", "paired_rows", "ci_resamples"]
-    for metric in METRICS:
+    for metric in split_metric_names():
         for split in EVAL_SPLITS:
             columns += [f"{split}_{metric}_mean", f"{split}_{metric}_std"]
         columns += [
@@ -98,7 +106,7 @@ def group_statistics(
     """
     distinct, row = distinct_outcomes(outcomes)
     varied = len(distinct) > 1
-    for metric in METRICS:
+    for metric in split_metric_names():
         for split in EVAL_SPLITS:
             if all(split in o.scores["splits"] for o in distinct):
                 values = [o.scores["splits"][split][metric] for o in distinct]
@@ -120,15 +128,28 @@ def group_statistics(
         seed=BOOTSTRAP_SEED,
         resample_fits=varied,
     )
-    for metric in METRICS:
+    for metric in split_metric_names():
         low, high = percentile_interval(samples[metric])
         row[f"delta_{metric}_ci_low"], row[f"delta_{metric}_ci_high"] = low, high
-    # Accuracy: every distinct fit's exact McNemar test must reject (the largest p is a valid,
-    # conservative p-value). Macro-F1 has no exact paired test: a normal approximation on the
-    # bootstrap standard error.
-    row["p_accuracy"] = float(max(o.scores["mcnemar"]["p_value"] for o in distinct))
-    row["p_macro_f1"] = bootstrap_p_value(samples["macro_f1"], row["delta_macro_f1_mean"])
+        row[f"p_{metric}"] = paired_p_value(
+            metric,
+            [o.scores["mcnemar"]["p_value"] for o in distinct],
+            samples[metric],
+            row[f"delta_{metric}_mean"],
+        )
     return row
+
+
+def paired_p_value(
+    metric: str, mcnemar_p: Sequence[float], samples: np.ndarray, estimate: float
+) -> float:
+    """The p-value of a paired difference of ``metric`` by the registry's paired test: for a
+    McNemar metric (accuracy) every distinct fit's exact test must reject, so the largest of
+    ``mcnemar_p`` is a valid, conservative p-value; other metrics have no exact paired test, so
+    a normal approximation on the bootstrap standard error of ``samples``."""
+    if METRICS.get(metric).paired_test == MCNEMAR:
+        return float(max(mcnemar_p))
+    return bootstrap_p_value(samples, estimate)
 
 
 def distinct_outcomes(
@@ -149,12 +170,14 @@ def distinct_outcomes(
 
 def apply_holm(groups: pd.DataFrame) -> pd.DataFrame:
     """Holm–Bonferroni over the rows of ``groups`` (one family per metric) and the ``*`` decision:
-    a drop is significant when its adjusted p is below ALPHA and Δ is positive."""
+    a drop is significant when its adjusted p is below ALPHA and Δ goes the way of a drop
+    (positive, or negative for a metric where lower is better)."""
     groups = groups.copy()
-    for metric in METRICS:
+    for metric in split_metric_names():
+        direction = 1 if METRICS.get(metric).higher_is_better else -1
         groups[f"p_{metric}_holm"] = holm(groups[f"p_{metric}"].to_numpy(dtype=np.float64))
         groups[f"significant_{metric}"] = (groups[f"p_{metric}_holm"] < ALPHA) & (
-            groups[f"delta_{metric}_mean"] > 0
+            direction * groups[f"delta_{metric}_mean"] > 0
         )
     return groups[[c for c in [*IDENTITY, *statistic_columns(), *GROUP_PROVENANCE] if c in groups]]
 

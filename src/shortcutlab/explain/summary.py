@@ -17,7 +17,7 @@ import pandas as pd
 
 from shortcutlab.explain.explained import RowAttribution
 from shortcutlab.explain.tokens import visible_characters
-from shortcutlab.metrics.significance import percentile_interval
+from shortcutlab.metrics.resampling import percentile_interval, resampled_means
 
 OTHERS = "others"
 #: An attribution or occlusion this close to zero has no sign (a model that never saw the cue's
@@ -129,8 +129,9 @@ def mean_with_interval(values: np.ndarray, *, seed: int) -> dict[str, Any]:
     values = values[~np.isnan(values)]
     if len(values) < 2:
         return {"mean": float(values.mean()) if len(values) else None, "interval_95": None}
-    rng = np.random.default_rng(seed)
-    means = values[rng.integers(len(values), size=(N_RESAMPLES, len(values)))].mean(axis=1)
+    # cost=0: all resamples in one draw, as these intervals were first computed (chunks would
+    # draw other rows from the same seed).
+    means = resampled_means(values, n_resamples=N_RESAMPLES, seed=seed, cost=0)
     return {"mean": float(values.mean()), "interval_95": percentile_interval(means)}
 
 

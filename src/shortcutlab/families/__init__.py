@@ -110,7 +110,7 @@ def load_spec(path: str | Path) -> Any:
         >>> load_spec(spec_file)
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.ConfigError: spec.yaml: family must be one of cat, maze, mps. Got 'mazz'. Did you mean 'maze'?
+        shortcutlab.errors.ConfigError: The 'family' key in spec.yaml must be one of 'cat', 'maze', 'mps'. Got 'mazz' instead. Did you mean 'maze'?
     """
     path = Path(path)
     return parse_spec(read_spec_file(path), source=path.name, base_dir=path.parent)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from sklearn.metrics import cohen_kappa_score
 
 from shortcutlab.errors import DataError
 
@@ -25,7 +26,7 @@ def cohen_kappa(*, rater_a: Sequence[Any], rater_b: Sequence[Any]) -> float:
     """Cohen's κ (Cohen 1960) of two raters over the same items, in the same order.
 
     p_o is the share of items both rated alike; p_e = Σ_k p_a(k) p_b(k) from each rater's own
-    category shares.
+    category shares (scikit-learn's ``cohen_kappa_score``).
     """
     a = np.asarray([str(v) for v in rater_a], dtype=object)
     b = np.asarray([str(v) for v in rater_b], dtype=object)
@@ -37,9 +38,9 @@ def cohen_kappa(*, rater_a: Sequence[Any], rater_b: Sequence[Any]) -> float:
     if len(a) == 0:
         raise DataError("Cohen's kappa needs at least one item rated by both raters.")
     categories = sorted(set(a) | set(b))
-    observed = float(np.mean(a == b))
-    expected = sum(float(np.mean(a == c)) * float(np.mean(b == c)) for c in categories)
-    return _kappa(observed, expected)
+    if len(categories) == 1:  # p_e = 1: every rating is the same category
+        return float("nan")
+    return float(cohen_kappa_score(a, b, labels=categories))
 
 
 def fleiss_kappa(*, counts: np.ndarray) -> float:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.stats import norm
+from scipy.stats import binomtest
 
 
 def attentiveness(*, original: np.ndarray, counterfactual: np.ndarray) -> float:
@@ -73,7 +73,7 @@ def attentiveness_summary(
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> list[float]:
     """Wilson score interval of a proportion (for accuracy over test rows; it ignores the
-    variance between fits).
+    variance between fits), as scipy's ``binomtest(...).proportion_ci(method="wilson")``.
 
     Examples:
         >>> [round(v, 4) for v in wilson_interval(80, 100)]
@@ -81,9 +81,5 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> li
     """
     if trials <= 0:
         raise ValueError("wilson_interval needs at least one trial.")
-    z = float(norm.ppf(1 - (1 - confidence) / 2))
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return [float(max(0.0, centre - half)), float(min(1.0, centre + half))]
+    interval = binomtest(successes, trials).proportion_ci(confidence, method="wilson")
+    return [float(interval.low), float(interval.high)]

@@ -39,6 +39,37 @@ def accuracy(*, y_true: np.ndarray, y_pred: np.ndarray) -> float:
     return float((y_true == y_pred).mean()) if len(y_true) else float("nan")
 
 
+def accuracy_from_confusion(matrix: np.ndarray) -> np.ndarray:
+    """Accuracy of one (K, K+1) or a stack (..., K, K+1) of confusion matrices (see
+    :func:`confusion`): the diagonal over every row, invalid answers included; NaN without rows.
+
+    Examples:
+        >>> float(accuracy_from_confusion(np.array([[1, 0, 0], [1, 0, 1]])))
+        0.3333333333333333
+    """
+    k = matrix.shape[-2]
+    right = np.trace(matrix[..., :k], axis1=-2, axis2=-1)
+    total = matrix.sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, right / np.maximum(total, 1), np.nan)
+
+
+def worst_label_accuracy_from_confusion(matrix: np.ndarray) -> np.ndarray:
+    """W-ACC of one (K, K+1) or a stack (..., K, K+1) of confusion matrices: the lowest accuracy
+    within a true label, over the labels that have rows (MPS paper, A.5.1); inf without rows.
+
+    Examples:
+        >>> float(worst_label_accuracy_from_confusion(np.array([[3, 1, 0], [1, 1, 2]])))
+        0.25
+    """
+    k = matrix.shape[-2]
+    right = np.diagonal(matrix[..., :k], axis1=-2, axis2=-1)
+    support = matrix.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_label = np.where(support > 0, right / np.maximum(support, 1), np.inf)
+    return per_label.min(axis=-1)
+
+
 def macro_f1_from_confusion(matrix: np.ndarray) -> np.ndarray:
     """Macro-F1 of one (K, K+1) or a stack (..., K, K+1) of confusion matrices (see :func:`confusion`).
 

@@ -12,6 +12,7 @@ import numpy as np
 from scipy.stats import chi2, norm
 
 from shortcutlab.errors import DataError
+from shortcutlab.metrics.resampling import resampled_means
 
 
 def two_proportion_z_test(*, correct_a: np.ndarray, correct_b: np.ndarray) -> dict[str, float]:
@@ -104,14 +105,7 @@ def bootstrap_means(
         return np.full(n_resamples, np.nan)
     if np.isin(values, (0.0, 1.0)).all():
         return rng.binomial(n, values.mean(), size=n_resamples) / n
-    means = []
-    chunk = max(1, min(n_resamples, 2_000_000 // n))
-    done = 0
-    while done < n_resamples:
-        size = min(chunk, n_resamples - done)
-        means.append(values[rng.integers(n, size=(size, n))].mean(axis=1))
-        done += size
-    return np.concatenate(means)
+    return resampled_means(values, n_resamples=n_resamples, seed=rng)
 
 
 def bootstrap_mean_difference(

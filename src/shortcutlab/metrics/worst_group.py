@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.errors import DataError
+from shortcutlab.metrics.catalog import METRICS
 from shortcutlab.metrics.classification import accuracy, per_label_accuracy
+from shortcutlab.metrics.resampling import Draw, confusion_stack, resample
 
 GAPS = ("delta_isolated", "delta_overall", "zeta")
 
@@ -131,33 +133,26 @@ def bootstrap_mps_gaps(
     resampled.
     """
     truths, imbalanced, balanced, shared = _fits(y_true, pred_imbalanced, pred_balanced)
-    n_fits = len(truths)
-    rng = np.random.default_rng(seed)
-    largest = max(len(t) for t in truths) * max(len(p) for p in imbalanced)
-    chunk = max(1, min(n_resamples, 2_000_000 // max(largest, 1)))
-    samples: dict[str, list[np.ndarray]] = {name: [] for name in GAPS}
-    done = 0
-    while done < n_resamples:
-        size = min(chunk, n_resamples - done)
-        if shared:
-            rows = [rng.integers(len(truths[0]), size=(size, len(truths[0])))] * n_fits
-        else:
-            rows = [rng.integers(len(t), size=(size, len(t))) for t in truths]
-        if resample_fits:
-            weights = rng.multinomial(n_fits, np.full(n_fits, 1.0 / n_fits), size=size) / n_fits
-        else:
-            weights = np.full((size, n_fits), 1.0 / n_fits)
-        totals = {name: np.zeros(size) for name in GAPS}
-        for fit in range(n_fits):
-            truth = truths[fit][rows[fit]]
-            w_imb, _ = _resampled(truth, imbalanced[fit], rows[fit], n_classes)
-            w_bal, acc_bal = _resampled(truth, balanced[fit], rows[fit], n_classes)
+
+    def gaps(draw: Draw) -> dict[str, np.ndarray]:
+        totals = {name: np.zeros(draw.size) for name in GAPS}
+        for fit, rows in enumerate(draw.rows):
+            truth = truths[fit][rows]
+            w_imb, _ = _resampled(truth, imbalanced[fit], rows, n_classes)
+            w_bal, acc_bal = _resampled(truth, balanced[fit], rows, n_classes)
             for name, value in _gaps(w_imb, acc_bal, w_bal).items():
-                totals[name] += weights[:, fit] * value
-        for name in GAPS:
-            samples[name].append(totals[name])
-        done += size
-    return {name: np.concatenate(values) for name, values in samples.items()}
+                totals[name] += draw.weights[:, fit] * value
+        return totals
+
+    return resample(
+        gaps,
+        row_counts=[len(t) for t in truths],
+        n_resamples=n_resamples,
+        seed=seed,
+        shared_rows=shared,
+        resample_fits=resample_fits,
+        cost=max(len(t) for t in truths) * max(len(p) for p in imbalanced),
+    )
 
 
 def _gaps(w_imbalanced: Any, acc_balanced: Any, w_balanced: Any) -> dict[str, Any]:
@@ -210,16 +205,10 @@ def _resampled(
     truth: np.ndarray, epochs: np.ndarray, rows: np.ndarray, n_classes: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """W-ACC and ACC of each resample (``rows``: (resamples, n)), averaged over the epochs."""
-    size, n = rows.shape
-    codes = (np.arange(size)[:, None] * n_classes + truth).ravel()
-    support = np.bincount(codes, minlength=size * n_classes).reshape(size, n_classes)
-    w_acc, acc = np.zeros(size), np.zeros(size)
+    w_acc, acc = np.zeros(len(rows)), np.zeros(len(rows))
+    worst, overall = METRICS.get("w_acc").of_confusion, METRICS.get("accuracy").of_confusion
     for predicted in epochs:
-        hits = (predicted[rows] == truth).ravel()
-        correct = np.bincount(codes, weights=hits, minlength=size * n_classes)
-        correct = correct.reshape(size, n_classes)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_label = np.where(support > 0, correct / np.maximum(support, 1), np.inf)
-        w_acc += per_label.min(axis=1)
-        acc += correct.sum(axis=1) / n
+        matrices = confusion_stack(truth, predicted[rows], n_classes)
+        w_acc += worst(matrices)
+        acc += overall(matrices)
     return w_acc / len(epochs), acc / len(epochs)

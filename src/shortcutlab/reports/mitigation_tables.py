@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.registry import check_choice
-from shortcutlab.reports.tables import METRIC_NAMES, statistic_cell
+from shortcutlab.metrics import METRICS, split_metric_names
+from shortcutlab.metrics.catalog import MCNEMAR, PAIRED_TESTS
+from shortcutlab.params import check_choice
+from shortcutlab.reports.tables import statistic_cell
 
 SETTING = ["dataset", "model", "shortcut", "strength"]
 SETTING_NAMES = ["dataset", "model", "shortcut", "λ"]
@@ -28,7 +30,7 @@ NOT_TESTED = "—"
 def table3(groups: pd.DataFrame, *, metric: str = "accuracy", marked: bool = True) -> pd.DataFrame:
     """Rows (dataset, model, shortcut, λ), columns (mitigation, Test | Anti | Δ) in spec order;
     ``marked`` stars a significant drop (the Holm family of every group of the run)."""
-    check_choice("metric", metric, tuple(METRIC_NAMES))
+    check_choice("metric", metric, split_metric_names())
     if groups.empty or "mitigation" not in groups:
         raise ConfigError("table3 needs the group statistics of a run (RunResults.groups).")
     mitigations = list(dict.fromkeys(groups["mitigation"]))
@@ -57,7 +59,7 @@ def vs_erm_table(comparisons: pd.DataFrame, *, metric: str = "accuracy") -> pd.D
     """Rows (dataset, model, shortcut, λ, mitigation): the change of Δ against erm (``*``:
     significant after Holm) with its 95 % interval, what the interval resamples, its p and Holm
     p; the test-set change with its p (exact McNemar for accuracy) and Holm p."""
-    check_choice("metric", metric, tuple(METRIC_NAMES))
+    check_choice("metric", metric, split_metric_names())
     index, data = [], []
     for _, row in comparisons.iterrows():
         index.append((*(row[c] for c in SETTING), row["mitigation"]))
@@ -100,13 +102,13 @@ def vs_erm_notes(comparisons: pd.DataFrame, *, metric: str = "accuracy") -> list
     """Footnotes of :func:`vs_erm_table`: what each figure is and what its interval accounts for."""
     if comparisons.empty:
         return []
-    name = METRIC_NAMES[metric]
+    name = METRICS.get(metric).title
     tests = int((~comparisons["same_predictions"]).sum())
     baseline = comparisons["baseline"].iloc[0]
     test_p = (
         "exact McNemar on the test rows (the largest p over distinct fit pairs)"
-        if metric == "accuracy"
-        else "a normal approximation on the bootstrap standard error"
+        if METRICS.get(metric).paired_test == MCNEMAR
+        else PAIRED_TESTS[METRICS.get(metric).paired_test]
     )
     notes = [
         f"Δ change = Δ(mitigation) − Δ({baseline}) in {name}, on the same rows and seeds; "

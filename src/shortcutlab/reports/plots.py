@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.reports.tables import METRIC_NAMES
+from shortcutlab.metrics import METRICS
 
 
 def delta_frame(results: Sequence[Any], metric: str) -> pd.DataFrame:
@@ -60,8 +60,9 @@ def delta_figure(
     axis.set_xticks(sorted(frame["strength"].unique()))
     axis.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
     axis.set_xlabel("shortcut strength λ (training)")
-    axis.set_ylabel(f"Δ {METRIC_NAMES[metric]} (test − anti-test)")
-    axis.set_title(title or f"{METRIC_NAMES[metric]} drop with shortcut strength")
+    shown = METRICS.get(metric).title
+    axis.set_ylabel(f"Δ {shown} (test − anti-test)")
+    axis.set_title(title or f"{shown} drop with shortcut strength")
     axis.legend(fontsize="small")
     axis.grid(alpha=0.3)
     return figure

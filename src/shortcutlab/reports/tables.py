@@ -16,10 +16,11 @@ import pandas as pd
 
 from shortcutlab.data.csv_text import csv_text
 from shortcutlab.errors import ConfigError
-from shortcutlab.registry import check_choice
+from shortcutlab.metrics import METRICS, metric_titles, split_metric_names
+from shortcutlab.metrics.catalog import PAIRED_TESTS
+from shortcutlab.params import check_choice
 
 SPLIT_TITLES = {"test": "Test", "original_test": "Ori-Test", "anti_test": "Anti-Test"}
-METRIC_NAMES = {"accuracy": "Accuracy", "macro_f1": "Macro-F1"}
 TABLE9_ROWS = ("Test", "Ori-Test", "Anti-Test", "Δ", "VAR(Δ)", "Δ 95% CI")
 NOT_MEASURED = "—"  # VAR(Δ) where nothing varied between seeds: not a measured 0
 
@@ -51,7 +52,7 @@ def result_table(result: Any, *, marked: bool = True) -> pd.DataFrame:
     return pd.DataFrame(
         {
             title: [statistic_cell(statistics, row, metric, marked) for row in TABLE9_ROWS]
-            for metric, title in METRIC_NAMES.items()
+            for metric, title in metric_titles(split_metric_names()).items()
         },
         index=list(TABLE9_ROWS),
     )
@@ -77,16 +78,17 @@ def with_mitigations(groups: pd.DataFrame) -> bool:
 
 def table1(groups: pd.DataFrame, *, marked: bool = False) -> pd.DataFrame:
     """Table-1 style at each dataset's strongest λ: rows (model, [mitigation,] dataset, shortcut),
-    columns Test / Anti / Δ for accuracy and macro-F1. ``marked`` appends ``*`` to significant
-    drops."""
+    columns Test / Anti / Δ for every per-split metric (accuracy, macro-F1). ``marked`` appends
+    ``*`` to significant drops."""
     strongest = groups.groupby("dataset")["strength"].transform("max")
     top = groups[groups["strength"] == strongest]
-    columns = pd.MultiIndex.from_product([list(METRIC_NAMES.values()), ["Test", "Anti", "Δ"]])
+    titles = metric_titles(split_metric_names())
+    columns = pd.MultiIndex.from_product([list(titles.values()), ["Test", "Anti", "Δ"]])
     names = ["model", *(["mitigation"] if with_mitigations(groups) else []), "dataset", "shortcut"]
     rows = []
     for _, group in top.iterrows():
         values: list[Any] = []
-        for metric in METRIC_NAMES:
+        for metric in titles:
             values += [
                 statistic_cell(group, "Test", metric, marked),
                 statistic_cell(group, "Anti-Test", metric, marked),
@@ -102,7 +104,7 @@ def maze_table(
 ) -> pd.DataFrame:
     """Table-9 style: rows (dataset, model, [mitigation,] shortcut, Test / Ori-Test / Anti-Test /
     Δ / VAR(Δ) / Δ 95% CI), columns λ (descending). ``groups`` holds tidy statistics rows."""
-    check_choice("metric", metric, tuple(METRIC_NAMES))
+    check_choice("metric", metric, split_metric_names())
     if not isinstance(groups, pd.DataFrame) or groups.empty:
         raise ConfigError(
             "maze_table needs a DataFrame of group statistics (RunResults.groups, or "
@@ -146,9 +148,7 @@ def table_notes(groups: pd.DataFrame, *, marked: bool = True) -> list[str]:
     if marked:
         notes.append(
             f"* significant drop: Holm–Bonferroni-adjusted p < 0.05 over the {len(groups)} "
-            f"test{'s' if len(groups) != 1 else ''} of this family, per metric. Accuracy p: the "
-            "largest exact McNemar p over distinct fits; macro-F1 p: a normal approximation "
-            "on the bootstrap standard error."
+            f"test{'s' if len(groups) != 1 else ''} of this family, per metric. {p_value_note()}"
         )
     one_fit = groups["ci_resamples"] == "rows"
     if not one_fit.all():
@@ -168,6 +168,19 @@ def table_notes(groups: pd.DataFrame, *, marked: bool = True) -> list[str]:
             "VAR(Δ) is not measured. Use vary: data or both, or a model that depends on its seed."
         )
     return notes
+
+
+def p_value_note() -> str:
+    """How each per-split metric's p-value is computed ("Accuracy p: the largest exact McNemar p
+    over distinct fits; macro-F1 p: a normal approximation on the bootstrap standard error.")."""
+    parts = []
+    for name in split_metric_names():
+        metric = METRICS.get(name)
+        parts.append(
+            f"{metric.title[0].lower()}{metric.title[1:]} p: {PAIRED_TESTS[metric.paired_test]}"
+        )
+    sentence = "; ".join(parts)
+    return f"{sentence[:1].upper()}{sentence[1:]}."
 
 
 def tidy_text(groups: pd.DataFrame, fmt: str) -> str:

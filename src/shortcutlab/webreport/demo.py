@@ -12,11 +12,11 @@ import pandas as pd
 
 from shortcutlab.data.reading import sha256_file
 from shortcutlab.families.maze.explorer import demo_explorer
-from shortcutlab.families.maze.export import METRICS
 from shortcutlab.families.maze.report import delta_block, maze_tables
+from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section
-from shortcutlab.reports.tables import METRIC_NAMES, drop_constant_levels, maze_table, table1
+from shortcutlab.reports.tables import drop_constant_levels, maze_table, table1
 from shortcutlab.webreport.build import run_sections
 
 MARKER = "demo.json"  # the demo's record, written by shortcutlab.demo; it marks a demo folder
@@ -72,9 +72,9 @@ def sections(found: ReportInput) -> list[Section]:
                     ),
                     metric,
                     f"delta-{metric}",
-                    f"Embedded corpus: {METRIC_NAMES[metric]} drop",
+                    f"Embedded corpus: {METRICS.get(metric).title} drop",
                 )
-                for metric in METRICS
+                for metric in split_metric_names()
             ],
         ),
     ]

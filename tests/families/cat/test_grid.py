@@ -80,8 +80,11 @@ def test_cat_grid_results_are_byte_identical_across_runs(tmp_path):
             {"data": {"train": "t.csv", "test": "d.csv", "text": "premise"}},
             "has no text_pair column",
         ),
-        ({"cat": {"k": 0}}, "cat: k must be an integer >= 1"),
-        ({"cat": {"augment": ["yes"]}}, "augment[0] must be true or false"),
+        ({"cat": {"k": 0}}, "The 'k' key in spec: cat must be an integer >= 1. Got 0 instead"),
+        (
+            {"cat": {"augment": ["yes"]}},
+            "The 'augment[0]' key in spec: cat must be true or false. Got 'yes' instead.",
+        ),
         ({"cat": {"replace": "label"}}, "replace"),
         ({"cat": {"size": 3}}, "size"),
     ],

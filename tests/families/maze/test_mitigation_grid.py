@@ -136,13 +136,22 @@ def test_an_added_mitigation_only_adds_cells(registered):
             {"mitigations": [{"name": "test-downsample", "rows": 3}]},
             "The test-downsample mitigation has no parameter 'rows'",
         ),
-        ({"mitigations": ["erm", {"name": "erm"}]}, "repeats a id"),
+        (
+            {"mitigations": ["erm", {"name": "erm"}]},
+            "Each id in spec: mitigations must be unique. Got 'erm' twice. Give two configs",
+        ),
         (  # a method's checks see the model's parameters before anything runs
             {"mitigations": [{"name": "jtt", "first_params": {"Cx": 1}}]},
             "mitigations[0] (jtt): The tfidf-logreg model has no parameter 'Cx'",
         ),
-        ({"group_labels": "heldout"}, "group_labels must be one of train, validation"),
-        ({"mitigations": "erm"}, "mitigations must be a non-empty list"),
+        (
+            {"group_labels": "heldout"},
+            "The 'group_labels' key in spec must be one of 'train', 'validation'",
+        ),
+        (
+            {"mitigations": "erm"},
+            "The 'mitigations' key in spec must be a non-empty list. Got 'erm' instead.",
+        ),
     ],
 )
 def test_unsupported_pairs_are_refused_when_the_spec_is_read(registered, changes, message):

@@ -79,7 +79,11 @@ def test_file_datasets_resolve_relative_to_the_spec(tmp_path, corpus):
             ConfigError,
             r"models\[0\]: Unknown model 'tfidf'. Did you mean 'tfidf-svm' or 'tfidf-logreg'",
         ),
-        ({"models": [{"name": "majority"}, {"name": "majority"}]}, ConfigError, r"repeats a id"),
+        (
+            {"models": [{"name": "majority"}, {"name": "majority"}]},
+            ConfigError,
+            r"Each id .* in spec.yaml: models must be unique. Got 'majority' twice",
+        ),
         (
             {"models": [{"name": "majority", "resources": {"gpu": 1}}]},
             ConfigError,
@@ -94,27 +98,44 @@ def test_file_datasets_resolve_relative_to_the_spec(tmp_path, corpus):
         (
             {"strengths": [1.2]},
             ConfigError,
-            r"strengths\[0\] must be a number in \[0, 1\]. Got 1.2",
+            r"The 'strengths\[0\]' key in spec.yaml must be a number in \[0, 1\]. Got 1.2 instead",
         ),
-        ({"strengths": []}, ConfigError, r"strengths must be a non-empty list"),
-        ({"seeds": [0, 0]}, ConfigError, r"seeds repeats a value: 0"),
+        (
+            {"strengths": []},
+            ConfigError,
+            r"The 'strengths' key in spec.yaml must be a non-empty list. Got \[\] instead",
+        ),
+        (
+            {"seeds": [0, 0]},
+            ConfigError,
+            r"Each value in spec.yaml: seeds must be unique. Got 0 twice",
+        ),
         (
             {"strength_mode": "mixed"},
             ConfigError,
-            r"strength_mode must be one of mix, scale. Got 'mixed'. Did you mean 'mix'",
+            r"The 'strength_mode' key in spec.yaml must be one of 'mix', 'scale'. Got 'mixed' "
+            r"instead. Did you mean 'mix'",
         ),
-        ({"bootstrap": 10}, ConfigError, r"bootstrap must be an integer >= 100"),
+        (
+            {"bootstrap": 10},
+            ConfigError,
+            r"The 'bootstrap' key in spec.yaml must be an integer >= 100. Got 10 instead",
+        ),
         (
             {"vary": "seed"},
             ConfigError,
-            r"vary must be one of model, data, both. Got 'seed'",
+            r"The 'vary' key in spec.yaml must be one of 'model', 'data', 'both'. Got 'seed'",
         ),
         (
             {"shortcuts": ["concept-correlation"], "strength_mode": "scale"},
             ConfigError,
             r"concept-correlation .* has no per-label schedule, so strength_mode 'scale'",
         ),
-        ({"data": {"builtin": "yelp"}}, ConfigError, r"builtin must be one of reviews"),
+        (
+            {"data": {"builtin": "yelp"}},
+            ConfigError,
+            r"The 'builtin' key in spec.yaml: data must be one of 'reviews'. Got 'yelp' instead",
+        ),
         (
             {"data": {"train": "absent.csv", "test": "absent.csv"}},
             InputFileError,
@@ -153,7 +174,10 @@ def test_test_strength_takes_a_number_or_same(tmp_path):
     from shortcutlab.families import run_experiment
 
     assert spec(test_strength="same").resolved()["test_strength"] == "same"
-    with pytest.raises(ConfigError, match="test_strength must be a number in \\[0, 1\\] or 'same'"):
+    with pytest.raises(
+        ConfigError,
+        match="The 'test_strength' key in spec.yaml must be a number in \\[0, 1\\] or 'same'",
+    ):
         spec(test_strength="half")
     grid = {**BASE, "shortcuts": ["single-term"], "strengths": [0.6], "test_strength": "same"}
     grid["models"], grid["seeds"] = [{"name": "majority"}], [0]

@@ -100,7 +100,10 @@ def test_vary_model_keeps_the_papers_grid_and_its_cell_ids(files):
     assert model_cells[0].id == both_cells[0].id  # seed 0 re-draws nothing: the cell is shared
     _, data_cells = plan_grid(grid_spec(files, vary="data"))
     assert [c.fit_seed for c in data_cells] == [0] * 5
-    with pytest.raises(ConfigError, match="vary must be one of model, data, both. Got 'seeds'"):
+    with pytest.raises(
+        ConfigError,
+        match="The 'vary' key in spec must be one of 'model', 'data', 'both'. Got 'seeds' instead",
+    ):
         grid_spec(files, vary="seeds")
 
 

@@ -52,7 +52,8 @@ def test_options_reach_the_resolved_spec():
         ),
         (
             {"family": "mazz"},
-            "spec: family must be one of cat, maze, mps. Got 'mazz'. Did you mean 'maze'?",
+            "The 'family' key in spec must be one of 'cat', 'maze', 'mps'. Got 'mazz' instead. "
+            "Did you mean 'maze'?",
         ),
         (
             {"attributes": ["negaton"]},
@@ -62,13 +63,22 @@ def test_options_reach_the_resolved_spec():
             {"attributes": [{"name": "negation", "lexicn": "x"}]},
             "Unknown key 'lexicn' in spec: attributes[0] (negation). Did you mean 'lexicon'?",
         ),
-        ({"attributes": ["negation", "negation"]}, "spec: attributes repeats a entry: 'negation'."),
+        (
+            {"attributes": ["negation", "negation"]},
+            "Each entry in spec: attributes must be unique. Got 'negation' twice.",
+        ),
         (
             {"mps": {"dominanse": 0.5}},
             "Unknown key 'dominanse' in spec: mps. Did you mean 'dominance'?",
         ),
-        ({"mps": {"dominance": 1.5}}, "spec: mps: dominance must be a number in (0, 1]. Got 1.5."),
-        ({"mps": {"size": -3}}, "spec: mps: size must be an integer >= 1. Got -3."),
+        (
+            {"mps": {"dominance": 1.5}},
+            "The 'dominance' key in spec: mps must be a number in (0, 1]. Got 1.5 instead.",
+        ),
+        (
+            {"mps": {"size": -3}},
+            "The 'size' key in spec: mps must be an integer >= 1. Got -3 instead.",
+        ),
         (
             {"models": [{"name": "tfidf-svm", "average_last_epochs": 5}]},
             "spec: models[0]: average_last_epochs applies to models trained in epochs (bow-mlp, transformer); tfidf-svm has no epochs.",
@@ -77,7 +87,10 @@ def test_options_reach_the_resolved_spec():
             {"models": [{"name": "bow-mlp", "epochs": 3, "average_last_epochs": 5}]},
             "spec: models[0]: average_last_epochs is 5 but the model trains 3 epochs.",
         ),
-        ({"cross_test": "yes"}, "spec: cross_test must be true or false. Got 'yes'."),
+        (
+            {"cross_test": "yes"},
+            "The 'cross_test' key in spec must be true or false. Got 'yes' instead.",
+        ),
         ({"data": {"test": "x.csv"}}, "spec: data has no 'train' file (the pool)."),
     ],
 )

@@ -21,7 +21,7 @@ from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.mps.build import build_mps_benchmark
 from shortcutlab.families.mps.plan import LABEL_MIX_TOLERANCE
 from shortcutlab.metrics.proportions import bootstrap_mean_difference
-from shortcutlab.metrics.significance import percentile_interval
+from shortcutlab.metrics.resampling import percentile_interval
 
 #: The attribute column the builder groups by, and its two values.
 CANDIDATE, WITH, WITHOUT = "candidate", "with", "without"

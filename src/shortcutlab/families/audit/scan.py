@@ -21,19 +21,18 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.association import (
-    CORRECTIONS,
-    adjust_p,
-    association_drift,
-    column_association,
-    feature_association,
-)
 from shortcutlab.families.audit.candidates import SCAN_COLUMNS, FeatureSet
 from shortcutlab.families.audit.features import FeatureConfig, FeaturePlan, fit_features
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.leakage import Leakage, find_leakage
 from shortcutlab.families.audit.partial_input import partial_input_baselines
-from shortcutlab.registry import check_choice
+from shortcutlab.metrics.association import (
+    association_drift,
+    column_association,
+    feature_association,
+)
+from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
+from shortcutlab.params import check_choice
 
 #: Training rows every label needs before its tests mean anything (the chi-squared reference of
 #: the G-test is poor where a label's expected counts are tiny).

@@ -15,7 +15,7 @@ import pandas as pd
 
 from shortcutlab.data.writing import write_table
 from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 from shortcutlab.reports.tables import render, tidy_text
 
 TITLE = "CAT attentiveness and accuracy per dataset × model (paper 003, Table 7 layout)"

@@ -28,8 +28,8 @@ from shortcutlab.metrics import accuracy, mcnemar_exact
 from shortcutlab.metrics.attentiveness import attentiveness_summary, wilson_interval
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_input_kind
+from shortcutlab.params import check_choice
 from shortcutlab.provenance import environment, tool_record
-from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts.counterfactuals import (
     REPLACEABLE,
     cat_augment,

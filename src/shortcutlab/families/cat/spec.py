@@ -26,8 +26,17 @@ from shortcutlab.engine.spec_entries import (
     parse_models,
     parse_seeds,
 )
-from shortcutlab.engine.spec_values import as_list, check_keys, choice, natural, unique
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import (
+    as_list,
+    boolean,
+    check_keys,
+    choice,
+    natural,
+    refuse,
+    spec_key,
+    unique,
+)
 from shortcutlab.shortcuts.counterfactuals import REPLACEABLE
 
 CAT_TOP_KEYS = ("family", "name", "data", "datasets", "models", "seeds", "cat")
@@ -87,10 +96,10 @@ def parse_cat_spec(
             )
     block = raw.get("cat") or {}
     if not isinstance(block, dict):
-        raise ConfigError(f"{source}: cat must be a mapping of CAT options. Got {block!r}.")
+        raise refuse(spec_key(f"{source}: cat"), "a mapping of CAT options", block)
     check_keys(block, CAT_KEYS, f"{source}: cat")
     augment = [
-        _boolean(v, f"{source}: cat: augment[{i}]")
+        boolean(v, f"{source}: cat: augment[{i}]")
         for i, v in enumerate(as_list(block.get("augment", [False]), f"{source}: cat: augment"))
     ]
     unique(augment, f"{source}: cat: augment", "value")
@@ -106,9 +115,3 @@ def parse_cat_spec(
         augment=augment,
         base_dir=str(base),
     )
-
-
-def _boolean(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where} must be true or false. Got {value!r}.")
-    return value

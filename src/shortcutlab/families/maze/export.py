@@ -13,14 +13,14 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.writing import write_table
-from shortcutlab.registry import check_choice
+from shortcutlab.metrics import split_metric_names
+from shortcutlab.params import check_choice
 from shortcutlab.reports.mitigation_tables import group_notes, vs_erm_notes
 from shortcutlab.reports.plots import plot_delta_vs_strength
 from shortcutlab.reports.tables import render, table_notes, tidy_text
 
 FORMATS = ("md", "csv", "json", "latex")
 SUFFIX = {"md": ".md", "csv": ".csv", "json": ".json", "latex": ".tex"}
-METRICS = ("accuracy", "macro_f1")
 TIDY = ("csv", "json")
 NO_BASELINE = [
     "No comparison with erm: the grid has no plain erm entry (without parameters). Add erm to "
@@ -78,7 +78,7 @@ def tables(results: Any, fmt: str, metric: str) -> str:
     layout and the comparison with erm for a run with mitigations) and the chosen metric's
     Table 9 with their footnotes, and the LLM tables if any (md, latex)."""
     check_choice("format", fmt, FORMATS)
-    check_choice("metric", metric, METRICS)
+    check_choice("metric", metric, split_metric_names())
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
     prefix = "% " if fmt == "latex" else "### "
@@ -103,7 +103,7 @@ def figures(results: Any, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for dataset in results.groups["dataset"].unique():
-        for metric in METRICS:
+        for metric in split_metric_names():
             frame = results.delta_frame(dataset, metric)
             for suffix in (".png", ".svg"):
                 path = out / f"delta_vs_strength-{dataset}-{metric}{suffix}"
@@ -133,7 +133,7 @@ def write(results: Any, out: Path, fmt: str) -> list[Path]:
     else:
         notes = table_notes(results.groups)
         texts["table1"] = render(results.table1(marked=True), fmt, notes=notes)
-        for metric in METRICS:
+        for metric in split_metric_names():
             texts[f"table9-{metric}"] = render(
                 results.table9(metric, marked=True), fmt, notes=notes
             )

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.engine.cell import METRICS, predicted_labels
+from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.summary import (
     ALPHA,
     BOOTSTRAP_SEED,
@@ -33,6 +33,7 @@ from shortcutlab.engine.summary import (
     RESAMPLES_ROWS_AND_FITS,
     PairedPredictions,
     mean_std,
+    paired_p_value,
 )
 from shortcutlab.errors import DataError
 from shortcutlab.metrics import (
@@ -41,17 +42,23 @@ from shortcutlab.metrics import (
     holm,
     mcnemar_exact,
     percentile_interval,
+    split_metric_names,
 )
 
 SETTING = ("dataset", "model", "shortcut", "strength")
 COMPARISON_IDENTITY = (*SETTING, "mitigation")
+
+#: (cell_id, benchmark_id) -> a cell's paired test / anti-test predictions.
+PairedReader = Callable[[str, str], PairedPredictions]
+#: (cell_id, benchmark_id) -> (truth, predicted) on every test row.
+TestReader = Callable[[str, str], tuple[np.ndarray, np.ndarray]]
 
 
 def comparison_columns() -> list[str]:
     """The statistics of a comparison row, in order (after the identity columns)."""
     columns = ["baseline", "seeds", "distinct_pairs", "paired_rows", "test_rows", "ci_resamples"]
     columns += ["same_predictions"]
-    for metric in METRICS:
+    for metric in split_metric_names():
         columns += [
             f"delta_change_{metric}_{stat}" for stat in ("mean", "std", "ci_low", "ci_high")
         ]
@@ -67,8 +74,8 @@ def compare_with_erm(
     cells: pd.DataFrame,
     scores: Mapping[str, Mapping[str, Any]],
     baseline: str,
-    predictions: Callable[[str, str], PairedPredictions],
-    test_predictions: Callable[[str, str], tuple[np.ndarray, np.ndarray]],
+    predictions: PairedReader,
+    test_predictions: TestReader,
     *,
     n_classes: int,
     n_resamples: int,
@@ -119,24 +126,17 @@ def _distinct_pairs(method: pd.DataFrame, erm: pd.DataFrame) -> list[tuple[Any, 
 def _pair_statistics(
     pairs: list[tuple[Any, Any]],
     scores: Mapping[str, Mapping[str, Any]],
-    predictions: Callable[[str, str], PairedPredictions],
-    test_predictions: Callable[[str, str], tuple[np.ndarray, np.ndarray]],
+    predictions: PairedReader,
+    test_predictions: TestReader,
     n_classes: int,
     n_resamples: int,
 ) -> dict[str, Any]:
+    """The change of Δ and the test change of one mitigation against erm over its distinct
+    (method, erm) fit pairs: means, bootstrap intervals and p-values per metric."""
     varied = len(pairs) > 1
     row: dict[str, Any] = {"ci_resamples": RESAMPLES_ROWS_AND_FITS if varied else RESAMPLES_ROWS}
-    paired = [
-        (predictions(m["cell_id"], m["benchmark_id"]), predictions(e["cell_id"], e["benchmark_id"]))
-        for m, e in pairs
-    ]
-    tested = [
-        (
-            test_predictions(m["cell_id"], m["benchmark_id"]),
-            test_predictions(e["cell_id"], e["benchmark_id"]),
-        )
-        for m, e in pairs
-    ]
+    paired = [(predictions(*_cell(m)), predictions(*_cell(e))) for m, e in pairs]
+    tested = [(test_predictions(*_cell(m)), test_predictions(*_cell(e))) for m, e in pairs]
     truth = _same_rows(
         [p.truth for pair in paired for p in pair], [p.row_ids for pair in paired for p in pair]
     )
@@ -149,6 +149,57 @@ def _pair_statistics(
         and np.array_equal(tm[1], te[1])
         for (m, e), (tm, te) in zip(paired, tested, strict=True)
     )
+    drop_samples, test_samples = _contrast_samples(
+        paired, tested, truth, test_truth, n_classes, n_resamples, varied
+    )
+    # A McNemar metric's test change has an exact paired test on the test rows: every distinct
+    # pair must reject, so the largest p is a valid (conservative) p-value, as for the drop.
+    test_mcnemar = [
+        mcnemar_exact(correct_a=m[1] == m[0], correct_b=e[1] == e[0])["p_value"] for m, e in tested
+    ]
+    for metric in split_metric_names():
+        changes = [_score(scores, m, metric) - _score(scores, e, metric) for m, e in pairs]
+        name = f"delta_change_{metric}"
+        row[f"{name}_mean"], row[f"{name}_std"] = mean_std(changes)
+        row[f"{name}_ci_low"], row[f"{name}_ci_high"] = percentile_interval(drop_samples[metric])
+        row[f"p_{name}"] = bootstrap_p_value(drop_samples[metric], row[f"{name}_mean"])
+        test_changes = [
+            _score(scores, m, metric, "test") - _score(scores, e, metric, "test") for m, e in pairs
+        ]
+        name = f"test_change_{metric}"
+        row[f"{name}_mean"] = float(np.mean(test_changes))
+        row[f"{name}_ci_low"], row[f"{name}_ci_high"] = percentile_interval(test_samples[metric])
+        row[f"p_{name}"] = paired_p_value(
+            metric, test_mcnemar, test_samples[metric], row[f"{name}_mean"]
+        )
+    if row["same_predictions"]:
+        row |= {key: math.nan for key in row if key.startswith("p_")}
+    return row
+
+
+def _cell(cell: Any) -> tuple[str, str]:
+    return cell["cell_id"], cell["benchmark_id"]
+
+
+def _score(
+    scores: Mapping[str, Mapping[str, Any]], cell: Any, metric: str, split: str | None = None
+) -> float:
+    """A cell's Δ of ``metric`` or, with ``split``, its score on that split."""
+    found = scores[cell["cell_id"]]
+    return found["delta"][metric] if split is None else found["splits"][split][metric]
+
+
+def _contrast_samples(
+    paired: list[tuple[PairedPredictions, PairedPredictions]],
+    tested: list[tuple[Any, Any]],
+    truth: np.ndarray,
+    test_truth: np.ndarray,
+    n_classes: int,
+    n_resamples: int,
+    varied: bool,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Bootstrap samples of the change of Δ (method minus erm, on the paired rows) and of the
+    test change (on every test row), per metric; rows and, when ``varied``, fit pairs drawn."""
     options = dict(
         n_classes=n_classes, n_resamples=n_resamples, seed=BOOTSTRAP_SEED, resample_fits=varied
     )
@@ -170,35 +221,7 @@ def _pair_statistics(
         ],
         **options,
     )
-    for metric in METRICS:
-        changes = [
-            scores[m["cell_id"]]["delta"][metric] - scores[e["cell_id"]]["delta"][metric]
-            for m, e in pairs
-        ]
-        name = f"delta_change_{metric}"
-        row[f"{name}_mean"], row[f"{name}_std"] = mean_std(changes)
-        row[f"{name}_ci_low"], row[f"{name}_ci_high"] = percentile_interval(drop_samples[metric])
-        row[f"p_{name}"] = bootstrap_p_value(drop_samples[metric], row[f"{name}_mean"])
-        test_changes = [
-            scores[m["cell_id"]]["splits"]["test"][metric]
-            - scores[e["cell_id"]]["splits"]["test"][metric]
-            for m, e in pairs
-        ]
-        name = f"test_change_{metric}"
-        row[f"{name}_mean"] = float(np.mean(test_changes))
-        row[f"{name}_ci_low"], row[f"{name}_ci_high"] = percentile_interval(test_samples[metric])
-        row[f"p_{name}"] = bootstrap_p_value(test_samples[metric], row[f"{name}_mean"])
-    # Accuracy on the test rows has an exact paired test: every distinct pair must reject, so the
-    # largest p is a valid (conservative) p-value, as for the drop itself.
-    row["p_test_change_accuracy"] = float(
-        max(
-            mcnemar_exact(correct_a=m[1] == m[0], correct_b=e[1] == e[0])["p_value"]
-            for m, e in tested
-        )
-    )
-    if row["same_predictions"]:
-        row |= {key: math.nan for key in row if key.startswith("p_")}
-    return row
+    return drop_samples, test_samples
 
 
 def _same_rows(truths: list[np.ndarray], row_ids: list[np.ndarray] | None) -> np.ndarray:
@@ -222,7 +245,7 @@ def apply_comparison_holm(comparisons: pd.DataFrame) -> pd.DataFrame:
     comparisons = comparisons.copy()
     if comparisons.empty:
         return comparisons.reindex(columns=[*COMPARISON_IDENTITY, *comparison_columns()])
-    for metric in METRICS:
+    for metric in split_metric_names():
         for question in ("delta_change", "test_change"):
             p = comparisons[f"p_{question}_{metric}"].to_numpy(dtype=np.float64)
             adjusted = np.full(len(p), math.nan)
@@ -233,7 +256,7 @@ def apply_comparison_holm(comparisons: pd.DataFrame) -> pd.DataFrame:
     return comparisons[[*COMPARISON_IDENTITY, *comparison_columns()]]
 
 
-def whole_test_reader(store: Any) -> Callable[[str, str], tuple[np.ndarray, np.ndarray]]:
+def whole_test_reader(store: Any) -> TestReader:
     """``(cell_id, benchmark_id) -> (truth, predicted)`` on every test row, read from ``store``."""
 
     def read(cell_id: str, benchmark_id: str) -> tuple[np.ndarray, np.ndarray]:

@@ -12,13 +12,14 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.families.maze.explorer import grid_explorer
-from shortcutlab.families.maze.export import METRICS, llm_tables, mitigation_sections
+from shortcutlab.families.maze.export import llm_tables, mitigation_sections
 from shortcutlab.families.maze.results import RunResults
+from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.html.collect import ReportInput, slug
 from shortcutlab.reports.html.document import Block, Figure, Paragraphs, Section, Table
 from shortcutlab.reports.html.svg import svg_markup
 from shortcutlab.reports.plots import delta_figure
-from shortcutlab.reports.tables import METRIC_NAMES, table_notes
+from shortcutlab.reports.tables import table_notes
 
 # H2's row explorer (webreport/explorer.py); the report has every table without it.
 
@@ -55,10 +56,10 @@ def sections(found: ReportInput) -> list[Section]:
                     results.delta_frame(dataset, metric),
                     metric,
                     f"delta-{slug(dataset)}-{metric}",
-                    f"{dataset}: {METRIC_NAMES[metric]} drop",
+                    f"{dataset}: {METRICS.get(metric).title} drop",
                 )
                 for dataset in results.groups["dataset"].unique()
-                for metric in METRICS
+                for metric in split_metric_names()
             ],
         )
     )
@@ -94,11 +95,11 @@ def maze_tables(groups: pd.DataFrame, table1: pd.DataFrame, table9: Any) -> list
         *(
             Table(
                 name=f"table9-{metric}",
-                title=f"Table 9 layout, {METRIC_NAMES[metric]}: by training strength λ",
+                title=f"Table 9 layout, {METRICS.get(metric).title}: by training strength λ",
                 frame=table9(metric, marked=True),
                 notes=notes,
             )
-            for metric in METRICS
+            for metric in split_metric_names()
         ),
     ]
 
@@ -115,7 +116,7 @@ def delta_block(frame: pd.DataFrame, metric: str, name: str, title: str) -> Figu
 
 def _mitigation_blocks(results: RunResults) -> list[Block]:
     blocks: list[Block] = []
-    for metric in METRICS:
+    for metric in split_metric_names():
         for name, (title, frame, notes) in mitigation_sections(results, metric).items():
             blocks.append(
                 Table(name=name.replace("_", "-"), title=title, frame=frame, notes=list(notes))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.engine.cell import EVAL_SPLITS, METRICS, paired_indices, predicted_labels
+from shortcutlab.engine.cell import EVAL_SPLITS, paired_indices, predicted_labels
 from shortcutlab.engine.mitigation_spec import baseline_id, fit_id, spec_mitigations
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.engine.summary import (
@@ -27,6 +27,7 @@ from shortcutlab.engine.summary import (
     group_statistics,
 )
 from shortcutlab.families.maze.mitigation_summary import compare_with_erm, whole_test_reader
+from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
@@ -145,6 +146,8 @@ def load_maze_results(
 ) -> RunResults:
     """The per-group statistics of a Maze run's finished cells (``store`` is open)."""
     frame = store.spec_cells()
+    for record in frame.itertuples():
+        _score_new_metrics(record.metrics, store, record.cell_id, record.benchmark_id)
     cells = _flatten(frame, spec)
     scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
@@ -161,6 +164,29 @@ def load_maze_results(
     return RunResults(
         run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
     )
+
+
+def _score_new_metrics(
+    metrics: dict[str, Any], store: ResultStore, cell_id: str, benchmark_id: str
+) -> None:
+    """Add to a cell's stored ``metrics`` the per-split metrics registered after it ran, scored
+    from its stored predictions, so a metric added to the registry also reads older runs."""
+    missing = [m for m in split_metric_names() if m not in metrics["delta"]]
+    if not missing:
+        return
+    for split, values in metrics["splits"].items():
+        _, truth = store.rows(benchmark_id, split)
+        probabilities = store.probabilities(cell_id, split)
+        for metric in missing:
+            values[metric] = METRICS.get(metric).score(
+                y_true=truth,
+                y_pred=predicted_labels(probabilities),
+                n_classes=probabilities.shape[1],
+            )
+    for metric in missing:
+        metrics["delta"][metric] = (
+            metrics["splits"]["test"][metric] - metrics["splits"]["anti_test"][metric]
+        )
 
 
 def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
@@ -188,7 +214,7 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
             if split not in metrics["splits"]:
                 continue
             values = metrics["splits"][split]
-            for metric in METRICS:
+            for metric in split_metric_names():
                 row[f"{split}_{metric}"] = values[metric]
             row[f"{split}_invalid"] = values.get("invalid", 0)
             for label, count in values.get("label_distribution", {}).items():
@@ -199,7 +225,7 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
                 row[f"{split}_ece"] = values["confidence"]["ece"]
         for key, value in (metrics.get("usage") or {}).items():
             row[f"usage_{key}"] = value
-        for metric in METRICS:
+        for metric in split_metric_names():
             row[f"delta_{metric}"] = metrics["delta"][metric]
         row["mcnemar_p"] = metrics["mcnemar"]["p_value"]
         rows.append(row)

@@ -40,17 +40,19 @@ from shortcutlab.engine.spec_entries import (
     parse_models,
     parse_seeds,
 )
-from shortcutlab.engine.spec_values import (
+from shortcutlab.errors import ConfigError
+from shortcutlab.params import (
     as_list,
     bootstrap,
     check_keys,
     choice,
     natural,
+    refuse,
+    spec_key,
     unique,
     unit_interval,
     val_size,
 )
-from shortcutlab.errors import ConfigError
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES
 
 __all__ = ["DatasetSpec", "ExperimentSpec", "ModelSpec", "ShortcutSpec", "canonical_hash"]
@@ -207,7 +209,7 @@ def _test_strength(value: Any, where: str) -> float | str:
     if value == "same":
         return "same"
     if isinstance(value, str):
-        raise ConfigError(f"{where} must be a number in [0, 1] or 'same'. Got {value!r}.")
+        raise refuse(spec_key(where), "a number in [0, 1] or 'same'", value)
     return unit_interval(value, where)
 
 

@@ -17,7 +17,7 @@ from shortcutlab.data.writing import write_table
 from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
 from shortcutlab.families.mps.plots import plot_label_distribution
 from shortcutlab.families.mps.tables import cross_notes, label_mix_notes, mps_notes, wga_notes
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 from shortcutlab.reports.mitigation_tables import group_notes
 from shortcutlab.reports.tables import render, tidy_text, with_mitigations
 

@@ -34,6 +34,7 @@ from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.families.mps import tables as mps_tables
 from shortcutlab.families.mps.cell import FITS, OWN_TEST, prediction_name
 from shortcutlab.families.mps.summary import (
+    CROSS_METRICS,
     MPS_IDENTITY,
     FitPair,
     apply_mps_holm,
@@ -163,11 +164,7 @@ def _cross(frame: pd.DataFrame) -> pd.DataFrame:
             rows.append(
                 _identity(record)
                 | {"tested_on": tested_on}
-                | {
-                    f"{m}_{fit}": scores[f"{m}_{fit}"]
-                    for m in ("w_acc", "accuracy")
-                    for fit in FITS
-                }
+                | {f"{m}_{fit}": scores[f"{m}_{fit}"] for m in CROSS_METRICS for fit in FITS}
             )
     return pd.DataFrame(rows)
 
@@ -178,7 +175,7 @@ def _cross_groups(cross: pd.DataFrame) -> pd.DataFrame:
     for values, part in cross.groupby(keys, sort=False):
         distinct = part.drop_duplicates("fit_id")
         row = dict(zip(keys, values, strict=True)) | {"distinct_fits": len(distinct)}
-        for metric in ("w_acc", "accuracy"):
+        for metric in CROSS_METRICS:
             for fit in FITS:
                 name = f"{metric}_{fit}"
                 row[f"{name}_mean"], row[f"{name}_std"] = mean_std(distinct[name].tolist())

@@ -43,16 +43,20 @@ from shortcutlab.engine.spec_entries import (
     parse_models,
     parse_seeds,
 )
-from shortcutlab.engine.spec_values import (
+from shortcutlab.errors import ConfigError
+from shortcutlab.mitigations.groups import MPS_GROUP
+from shortcutlab.params import (
     as_list,
+    boolean,
     bootstrap,
     check_keys,
     choice,
     natural,
+    refuse,
+    spec_key,
     unique,
+    val_size,
 )
-from shortcutlab.errors import ConfigError
-from shortcutlab.mitigations.groups import MPS_GROUP
 
 MPS_TOP_KEYS = (
     "family",
@@ -202,9 +206,7 @@ def parse_mps_spec(
             )
         )
     ]
-    cross_test = raw.get("cross_test", True)
-    if not isinstance(cross_test, bool):
-        raise ConfigError(f"{source}: cross_test must be true or false. Got {cross_test!r}.")
+    cross_test = boolean(raw.get("cross_test", True), f"{source}: cross_test")
     build = _build_options(raw.get("mps") or {}, f"{source}: mps")
     mitigation = parse_mitigation_settings(raw, source)
     check_mitigation_plan(
@@ -258,7 +260,7 @@ def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:
     options = {k: v for k, v in entry.items() if k not in ("name", "id")}
     check_keys(options, ATTRIBUTES.parameters(name), f"{where} ({name})")
     if "id" in entry and (not isinstance(entry["id"], str) or not entry["id"].strip()):
-        raise ConfigError(f"{where}: id must be a non-empty name. Got {entry['id']!r}.")
+        raise refuse(spec_key(f"{where}: id"), "a non-empty name", entry["id"])
     files = [
         existing_path(value, base, f"{where}: {key}")
         for key, value in options.items()
@@ -318,7 +320,7 @@ def _with_epochs(model: ModelSpec, entry: Any, where: str) -> MpsModelSpec:
 def _build_options(raw: Any, where: str) -> dict[str, Any]:
     """Type checks of the ``mps:`` options; the builder checks them against the data."""
     if not isinstance(raw, dict):
-        raise ConfigError(f"{where} must be a mapping of build options. Got {raw!r}.")
+        raise refuse(spec_key(where), "a mapping of build options", raw)
     check_keys(raw, BUILD_KEYS, where)
     options = dict(raw)
     dominance = options.get("dominance")
@@ -327,25 +329,22 @@ def _build_options(raw: Any, where: str) -> dict[str, Any]:
         or not isinstance(dominance, int | float)
         or not 0 < dominance <= 1
     ):
-        raise ConfigError(f"{where}: dominance must be a number in (0, 1]. Got {dominance!r}.")
+        raise refuse(spec_key(f"{where}: dominance"), "a number in (0, 1]", dominance)
     for key in ("size", "top_values", "dominant_labels"):
         if options.get(key) is not None and not (key == "size" and options[key] == "even"):
             natural(options[key], f"{where}: {key}", minimum=1)
     if options.get("label_mix") is not None:
         choice(options["label_mix"], ("paper", "matched"), f"{where}: label_mix")
     for key in ("test_size", "validation_size"):
-        value = options.get(key)
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int | float) or value < 0
-        ):
-            raise ConfigError(
-                f"{where}: {key} must be a row count or a fraction in (0, 1). Got {value!r}."
-            )
+        if options.get(key) is not None:
+            val_size(options[key], f"{where}: {key}")
     if options.get("values") is not None:
         as_list(options["values"], f"{where}: values")
     if options.get("dominant") is not None and not isinstance(options["dominant"], dict):
-        raise ConfigError(
-            f"{where}: dominant must map attribute values to a label or a list of labels, e.g. "
-            f"{{with_negation: pos}}. Got {options['dominant']!r}."
+        raise refuse(
+            spec_key(f"{where}: dominant"),
+            "a mapping of attribute values to a label or a list of labels, e.g. "
+            "{with_negation: pos}",
+            options["dominant"],
         )
     return options

@@ -28,10 +28,17 @@ from shortcutlab.engine.summary import (
     distinct_outcomes,
     mean_std,
 )
-from shortcutlab.metrics import bootstrap_mps_gaps, bootstrap_p_value, holm, percentile_interval
+from shortcutlab.metrics import (
+    bootstrap_mps_gaps,
+    bootstrap_p_value,
+    fit_metric_names,
+    holm,
+    percentile_interval,
+)
 
 MPS_IDENTITY = ("dataset", "attribute", "model", "mitigation")
-FIT_METRICS = ("accuracy", "w_acc", "wga")
+#: The metrics of the cross-testing table (A.7 Table 9), in its column order.
+CROSS_METRICS = ("w_acc", "accuracy")
 GAPS = ("delta_isolated", "delta_overall", "zeta")
 TESTED = ("delta_isolated", "delta_overall")  # ζ is a dispersion, not a test of the attribute
 # Only δ is starred: Δ = ζ + δ, and ζ > 0 whenever per-label accuracies differ at all, so Δ = 0 is
@@ -52,7 +59,7 @@ class FitPair:
 
 def mps_statistic_columns() -> list[str]:
     columns = ["seeds", "distinct_fits", "distinct_builds", "test_rows", "ci_resamples", "epochs"]
-    for metric in FIT_METRICS:
+    for metric in fit_metric_names():
         for fit in ("imbalanced", "balanced"):
             columns += [f"{metric}_{fit}_mean", f"{metric}_{fit}_std"]
     columns += ["worst_label_imbalanced", "worst_label_balanced", "smallest_group_rows"]
@@ -79,7 +86,7 @@ def mps_group_statistics(
         "ci_resamples": RESAMPLES_ROWS_AND_FITS if varied else RESAMPLES_ROWS,
         "epochs": distinct[0].scores.get("epochs"),
     }
-    for metric in FIT_METRICS:
+    for metric in fit_metric_names():
         for fit in ("imbalanced", "balanced"):
             name = f"{metric}_{fit}"
             row[f"{name}_mean"], row[f"{name}_std"] = mean_std([s.scores[name] for s in distinct])

@@ -14,12 +14,13 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.registry import check_choice
+from shortcutlab.families.mps.summary import CROSS_METRICS
+from shortcutlab.metrics import METRICS, fit_metric_names
+from shortcutlab.params import check_choice
 from shortcutlab.reports.tables import NOT_MEASURED, with_mitigations
 
 GAP_TITLES = {"delta_isolated": "δ", "delta_overall": "Δ", "zeta": "ζ"}
 FIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced"}
-FIT_METRICS = {"w_acc": "W-ACC", "accuracy": "ACC", "wga": "WGA"}
 NO_GROUP = "n/a"  # a traditional WGA with no (label, value) group large enough
 
 
@@ -51,7 +52,7 @@ def gap_table(groups: pd.DataFrame) -> pd.DataFrame:
 def fit_table(groups: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Rows (model, attribute), columns (dataset, Imbalanced | Balanced) of W-ACC (with the worst
     label), ACC, or the traditional worst-group accuracy (with the smallest group's size)."""
-    check_choice("metric", metric, tuple(FIT_METRICS))
+    check_choice("metric", metric, fit_metric_names())
 
     def cell(group: pd.Series, fit: str) -> str:
         mean = group[f"{metric}_{fit}_mean"]
@@ -78,7 +79,7 @@ def cross_test_table(cross: pd.DataFrame) -> pd.DataFrame:
         by_test = {row["tested_on"]: row for _, row in part.iterrows()}
         values = []
         for test in tested:
-            for metric in ("w_acc", "accuracy"):
+            for metric in CROSS_METRICS:
                 row = by_test.get(test)
                 values.append(
                     "—"
@@ -88,7 +89,7 @@ def cross_test_table(cross: pd.DataFrame) -> pd.DataFrame:
         index.append(keys)
         data.append(values)
     columns = pd.MultiIndex.from_tuples(
-        [(test, FIT_METRICS[m]) for test in tested for m in ("w_acc", "accuracy")],
+        [(test, METRICS.get(m).short_title) for test in tested for m in CROSS_METRICS],
         names=["tested on", ""],
     )
     return pd.DataFrame(

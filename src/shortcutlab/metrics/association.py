@@ -1,4 +1,6 @@
-"""Each indicator tested against the labels: is the label mix of its rows that of the other rows?
+"""Association of indicators and columns with the labels: the G-test of each indicator (is the
+label mix of its rows that of the other rows?), a column's chi-squared test, Cramér's V and mutual
+information, and the drift of an association between two splits (the audit's test statistics).
 
 For indicator ``f`` on ``n`` of ``N`` rows, the 2×K table of (rows with ``f``, rows without) ×
 label gets the likelihood-ratio (G) test of independence, chi-squared with K - 1 degrees of
@@ -21,11 +23,6 @@ from scipy.special import gammaln
 from scipy.stats import chi2, chi2_contingency, norm
 from sklearn.metrics import mutual_info_score
 
-from shortcutlab.errors import ConfigError
-from shortcutlab.metrics import benjamini_hochberg, holm
-
-#: Correction methods over the candidates tested.
-CORRECTIONS = ("bh", "holm")
 _LN10 = np.log(10.0)
 
 
@@ -152,27 +149,6 @@ def chi2_evidence(statistic: np.ndarray, degrees: int) -> np.ndarray:
         s, z = degrees / 2, statistic[lost] / 2
         logs[lost] = (s - 1) * np.log(z) - z - gammaln(s)
     return -np.minimum(logs, 0.0) / _LN10 + 0.0
-
-
-def adjust_p(p_values: np.ndarray, method: str = "bh") -> np.ndarray:
-    """Adjusted p-values: ``"bh"`` (Benjamini-Hochberg, FDR) or ``"holm"`` (family-wise).
-
-    NaN entries (tests that could not be run) stay NaN and do not count among the tests.
-
-    Examples:
-        >>> adjust_p(np.array([0.01, np.nan, 0.04]), "holm").round(2).tolist()
-        [0.02, nan, 0.04]
-    """
-    if method not in CORRECTIONS:
-        raise ConfigError(
-            f"The 'correction' parameter must be one of {', '.join(CORRECTIONS)}. Got {method!r} instead."
-        )
-    p = np.asarray(p_values, dtype=np.float64)
-    adjusted = np.full(len(p), np.nan)
-    present = ~np.isnan(p)
-    adjust = benjamini_hochberg if method == "bh" else holm
-    adjusted[present] = adjust(p[present])
-    return adjusted
 
 
 def column_association(
