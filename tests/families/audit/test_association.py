@@ -19,7 +19,7 @@ from shortcutlab.families.audit.features import FeatureConfig, fit_features
 from shortcutlab.metrics import benjamini_hochberg, holm
 from tests.families.audit.tables import random_sentences, table
 
-SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), lexicons={})
+SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), packaged_lexicons=False)
 
 
 def _scan(texts, labels):
