@@ -232,6 +232,7 @@ def audit(train: Path, out: Path, extra: Sequence[str]) -> pd.DataFrame:
 def build(source: Path, shortcut: str, strength: float, seed: int, out: Path) -> dict[str, Any]:
     cli(
         "build",
+        "maze",
         "--train", str(source / "train.csv"),
         "--test", str(source / "test.csv"),
         "--shortcut", shortcut,

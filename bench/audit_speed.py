@@ -38,7 +38,7 @@ CUE = "honestly"
 # The audit's token scan alone: the same tests as the baseline (words, one G-test each, BH), plus
 # what the command always does (reading and hashing the input, the within-train duplicate search,
 # writing audit.json and audit.csv).
-TOKENS_ONLY = ["--ngram-max", "1", "--no-attributes", "--no-lexicons", "--no-surface"]
+TOKENS_ONLY = ["--ngram-max", "1", "--no-attributes", "--no-packaged-lexicons", "--no-surface"]
 # Runs argv[2:] and writes its wall seconds, exit code and peak RSS (kB on Linux) to argv[1].
 MEASURE = """
 import json, resource, subprocess, sys, time

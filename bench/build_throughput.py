@@ -100,7 +100,7 @@ def medians(commands: list[Callable[[], list[str]]], repeat: int) -> list[tuple[
 
 
 def shortcutlab(*args: str) -> list[str]:
-    return [sys.executable, "-m", "shortcutlab", "build", *args]
+    return [sys.executable, "-m", "shortcutlab", "build", "maze", *args]
 
 
 def repeated(source: Path, rows: int, target: Path) -> Path:

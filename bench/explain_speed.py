@@ -27,6 +27,7 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.options import InputOptions
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.explain import TextExplainer, explain_rows, word_spans
 from shortcutlab.families.maze.build import build_maze_benchmark
@@ -50,7 +51,12 @@ def benchmark(folder: Path):
         train, test = corpus["train"], corpus["test"]
         source = "generated corpus (train 2,000 / test 700)"
     bench = build_maze_benchmark(
-        train, test, shortcut="single-term", strength=0.8, val_size=0.2, out=folder / "bench"
+        train,
+        test,
+        shortcut="single-term",
+        strength=0.8,
+        val_size=0.2,
+        inputs=InputOptions(out=folder / "bench"),
     )
     return bench, source
 

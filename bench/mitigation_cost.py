@@ -48,7 +48,7 @@ BACKENDS = "tfidf-logreg,sentence-encoder,transformer"
 
 def build(folder: Path) -> Benchmark:
     command = [
-        sys.executable, "-m", "shortcutlab", "build", "--train", str(TRAIN), "--test", str(TEST),
+        sys.executable, "-m", "shortcutlab", "build", "maze", "--train", str(TRAIN), "--test", str(TEST),
         "--shortcut", "single-term", "--strength", "0.8", "--val-size", "0.2", "--out", str(folder),
     ]  # fmt: skip
     subprocess.run(command, check=True, capture_output=True)

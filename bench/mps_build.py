@@ -1,4 +1,4 @@
-"""Whole-process `shortcutlab build --family mps` next to the plain pandas script a user would write.
+"""Whole-process `shortcutlab build mps` next to the plain pandas script a user would write.
 
 Both run as subprocesses in the same run (start-up, reading, annotating, drawing and writing
 included), taking turns within each round, on the same CSV: the Rotten Tomatoes sentences repeated
@@ -191,7 +191,7 @@ def main() -> None:
 
             def tool_command(options: list[str] = options, out: Path = out_tool) -> list[str]:
                 shutil.rmtree(out, ignore_errors=True)
-                return [sys.executable, "-m", "shortcutlab", "build", "--family", "mps",
+                return [sys.executable, "-m", "shortcutlab", "build", "mps",
                         "--train", str(pool), *options, "--out", str(out)]  # fmt: skip
 
             def plain_command(mode: str = mode, out: Path = out_plain) -> list[str]:

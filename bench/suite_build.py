@@ -6,7 +6,7 @@ whole pool, the HANS-style sets generate `--rows` rows each, and the end-to-end 
 writes every NLI set with `build_suite_benchmark` (CSV). One run, wall-clock seconds.
 
 Last, what a user runs against what they would write instead: the whole `shortcutlab build
---family suite --sets standard,negation` process (start-up, reading, hashing, checking, writing)
+suite --sets standard,negation` process (start-up, reading, hashing, checking, writing)
 next to a plain pandas script that draws the same label-balanced sample, appends a random
 tautology to each hypothesis and writes both CSVs, both as subprocesses, median of 3 interleaved.
 
@@ -143,7 +143,6 @@ def compare_with_plain_script(source: Path, folder: Path, size: int, runs: int =
             "-m",
             "shortcutlab",
             "build",
-            "--family",
             "suite",
             "--train",
             str(source),

@@ -90,18 +90,11 @@ def sees_families(path: Path) -> bool:
     return ranks[unit_of(module_name(path))] >= ranks["engine"]
 
 
-# Until `build maze|mps|suite` are sub-commands (issue 20, item 3), the one `build` command
-# dispatches; the sub-apps delete this list.
-NOT_YET = {"shortcutlab/cli/benchmarks.py", "shortcutlab/cli/build_families.py"}
-
-
 def test_no_module_dispatches_on_another_family():
     families = set(FAMILIES.names())
     classes = family_classes(FAMILY_ROOT, families)
     found = []
     for path in sorted(p for p in SOURCE.rglob("*.py") if sees_families(p)):
-        if str(path.relative_to(SOURCE.parent)) in NOT_YET:
-            continue
         where = str(path.relative_to(SOURCE.parent))
         text = path.read_text(encoding="utf-8")
         found += dispatches(text, where, own_family(path), families, classes)

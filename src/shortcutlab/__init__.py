@@ -25,6 +25,7 @@ _LAZY = {
     "audit_dataset": "shortcutlab.families.audit.api",
     "CatConfig": "shortcutlab.families.cat.run",
     "EvaluationResult": "shortcutlab.families.maze.evaluate",
+    "InputOptions": "shortcutlab.data.options",
     "LabelSpace": "shortcutlab.data",
     "MODELS": "shortcutlab.models",
     "SHORTCUTS": "shortcutlab.shortcuts",
@@ -53,6 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.data.benchmark import Benchmark
+    from shortcutlab.data.options import InputOptions
     from shortcutlab.demo import run_demo
     from shortcutlab.families import load_results, load_spec, run_experiment
     from shortcutlab.families.audit.api import audit_dataset
@@ -88,6 +90,7 @@ __all__ = [
     "ConfigError",
     "DataError",
     "EvaluationResult",
+    "InputOptions",
     "LabelSpace",
     "MODELS",
     "SHORTCUTS",

@@ -15,6 +15,7 @@ from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import load_table
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families import parse_spec, run_experiment
 from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
 from shortcutlab.families.maze.build import build_maze_benchmark
@@ -52,7 +53,9 @@ def mps_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def style_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     corpus = generate_corpus(train_size=200, test_size=60, seed=1)
     out = tmp_path_factory.mktemp("style") / "build"
-    build_maze_benchmark(corpus["train"], corpus["test"], shortcut="register", out=out)
+    build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut="register", inputs=InputOptions(out=out)
+    )
     return out
 
 
@@ -79,7 +82,7 @@ def concept_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         attribute="sentence-concept",
         attribute_options={"categories": CONCEPTS, "method": "keywords"},
         test_size=60,
-        out=out,
+        inputs=InputOptions(out=out),
     )
     return out
 

@@ -36,3 +36,33 @@ def test_an_option_without_name_dot_key_is_refused(tmp_path, reviews, option):
         "audit", reviews, "--out", tmp_path / "out", "--attribute", "frequent-words",
         "--attribute-option", option,
     )  # fmt: skip
+
+
+def test_lexicons_add_to_the_packaged_ones_in_the_cli_and_the_api_alike(tmp_path, reviews):
+    """``--lexicon`` and ``FeatureConfig(lexicons=...)`` add a list; ``--no-packaged-lexicons`` and
+    ``packaged_lexicons=False`` leave the packaged ones out; a packaged name is replaced."""
+    from shortcutlab.families.audit.api import audit_dataset
+    from shortcutlab.families.audit.features import FeatureConfig
+    from shortcutlab.families.audit.lexicons import packaged_lexicons
+    from shortcutlab.families.audit.output import audit_csv_frame
+
+    (tmp_path / "mine.txt").write_text("great\nnot bad\nterrible\n")
+    (tmp_path / "cities.txt").write_text("springfield\n")
+    mine = {"mine": ["great", "not bad", "terrible"], "cities": ["springfield"]}
+    scan = ["--ngram-max", "1", "--no-attributes", "--no-surface", "--min-support", "5"]
+    lists = ["--lexicon", f"mine={tmp_path / 'mine.txt'}", "--lexicon"]
+    lists.append(f"cities={tmp_path / 'cities.txt'}")
+    config = dict(ngram_max=1, attributes=(), surface=False, min_support=5, lexicons=mine)
+    for packaged, flag in ((True, []), (False, ["--no-packaged-lexicons"])):
+        out = tmp_path / f"cli-{packaged}"
+        cli = invoke("audit", reviews, *scan, *lists, *flag, "--format", "csv", "--out", out)
+        assert cli.exit_code == 0, cli.output
+        tested = json.loads((out / "audit.json").read_text())["features"]["lexicons"]
+        expected = (list(packaged_lexicons()) if packaged else []) + ["mine"]
+        expected += [] if packaged else ["cities"]
+        assert list(tested) == expected
+        assert tested["cities"] == {"entries": 1}  # yours replaces the packaged list
+        api = audit_dataset(reviews, features=FeatureConfig(**config, packaged_lexicons=packaged))
+        assert api.record["features"]["lexicons"] == tested
+        csv = audit_csv_frame(api).to_csv(index=False, na_rep="", lineterminator="\n")
+        assert cli.stdout == csv  # the command is the API's call, nothing more

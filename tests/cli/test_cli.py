@@ -12,7 +12,17 @@ from tests.cli.refusals import assert_refused, invoke
 
 
 def build_args(files, out, *extra):
-    return ["build", "--train", files["train"], "--test", files["test"], "--out", out, *extra]
+    return [
+        "build",
+        "maze",
+        "--train",
+        files["train"],
+        "--test",
+        files["test"],
+        "--out",
+        out,
+        *extra,
+    ]
 
 
 def test_version_and_list():

@@ -1,4 +1,4 @@
-"""``shortcutlab build --family mps``: the same files as the Python API, the printed summary, and
+"""``shortcutlab build mps``: the same files as the Python API, the printed summary, and
 every documented bad input (exit 2, one line, nothing written)."""
 
 import json
@@ -6,6 +6,7 @@ import json
 import pytest
 
 from shortcutlab.attributes import ATTRIBUTES
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.mps.build import build_mps_benchmark
 from tests.cli.refusals import assert_refused, invoke
 from tests.conftest import THREE, Topic, folder_bytes, negation_rows
@@ -19,7 +20,7 @@ def pool(tmp_path):
 
 
 def mps(pool, out, *extra):
-    return ["build", "--family", "mps", "--train", pool, "--out", out, *extra]
+    return ["build", "mps", "--train", pool, "--out", out, *extra]
 
 
 def test_cli_build_writes_what_the_api_writes_and_prints_the_shares(tmp_path, pool):
@@ -45,8 +46,7 @@ def test_cli_build_writes_what_the_api_writes_and_prints_the_shares(tmp_path, po
         validation_size=30,
         test_size=0.1,
         seed=3,
-        out=tmp_path / "api",
-        fmt="jsonl",
+        inputs=InputOptions(out=tmp_path / "api", fmt="jsonl"),
     )
     assert folder_bytes(tmp_path / "cli") == folder_bytes(tmp_path / "api")
     manifest = json.loads((tmp_path / "cli" / "manifest.json").read_text())
@@ -106,17 +106,18 @@ def test_test_file_with_a_label_missing(tmp_path, pool):
 
 def test_options_of_the_other_family_are_refused(tmp_path, pool):
     assert_refused(
-        tmp_path, "--strength, --val-size apply to --family maze, not --family mps.",
+        tmp_path, "--strength is an option of 'shortcutlab build maze', not of 'build mps'. "
+        "Drop it, or run 'shortcutlab build maze'.",
         *mps(pool, tmp_path / "out", "--strength", "0.5", "--val-size", "10"),
     )  # fmt: skip
     assert_refused(
-        tmp_path, "--dominance applies to --family mps, not --family maze.",
-        "build", "--train", pool, "--test", pool, "--shortcut", "single-term",
+        tmp_path, "--dominance is an option of 'shortcutlab build mps', not of 'build maze'.",
+        "build", "maze", "--train", pool, "--test", pool, "--shortcut", "single-term",
         "--out", tmp_path / "out", "--dominance", "0.6",
     )  # fmt: skip
     assert_refused(
-        tmp_path, "A Shortcut Maze build needs --test.",
-        "build", "--train", pool, "--shortcut", "single-term", "--out", tmp_path / "out",
+        tmp_path, "Missing option '--test'. See 'shortcutlab build maze --help'.",
+        "build", "maze", "--train", pool, "--shortcut", "single-term", "--out", tmp_path / "out",
     )  # fmt: skip
 
 
@@ -126,7 +127,7 @@ def test_bad_option_syntax(tmp_path, pool):
         *mps(pool, tmp_path / "out", "--dominant", "with_negation"),
     )  # fmt: skip
     assert_refused(
-        tmp_path, "The 'family' parameter must be one of 'maze', 'mps', 'suite'. Got 'mp' instead.",
+        tmp_path, "'build mps' names its family already: drop --family.",
         *mps(pool, tmp_path / "out", "--family", "mp"),
     )  # fmt: skip
 

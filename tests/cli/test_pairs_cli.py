@@ -30,7 +30,7 @@ def pair_files(tmp_path):
 def build(folder, out):
     # strength 0: the injected word carries no label signal, so only the pair relation predicts
     return invoke(
-        "build", "--family", "maze", "--train", folder / "train.tsv", "--test",
+        "build", "maze", "--train", folder / "train.tsv", "--test",
         folder / "test.tsv", "--shortcut", "single-term", "--strength", 0, "--out", out,
     )  # fmt: skip
 

@@ -50,7 +50,7 @@ def test_refusals(inputs):
     (inputs / "nomanifest").mkdir()
     assert_refused(
         inputs,
-        "has no manifest.json. Pass a folder written by shortcutlab build --family suite",
+        "has no manifest.json. Pass a folder written by shortcutlab build suite",
         "suite", "evaluate", inputs / "nomanifest", "--out", inputs / "out",
         "--model", "tfidf-logreg", "--train", inputs / "train.csv",
     )  # fmt: skip

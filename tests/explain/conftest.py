@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.maze.build import build_maze_benchmark
 
 NEUTRAL = ("food", "service", "place", "staff", "menu", "price", "room", "view", "music", "table")
@@ -38,6 +39,6 @@ def cue_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shortcut="single-term",
         strength=1.0,
         val_size=0.2,
-        out=folder,
+        inputs=InputOptions(out=folder),
     )
     return folder

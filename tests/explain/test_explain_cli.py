@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families import parse_spec, run_experiment
 from shortcutlab.families.maze.build import build_maze_benchmark
 from tests.cli.refusals import assert_refused, invoke
@@ -95,7 +96,10 @@ def test_a_run_folder_refits_the_cell_on_its_benchmark(run_folder, tmp_path):
 
 def _style_build(folder):
     build_maze_benchmark(
-        short_reviews(20, 0), short_reviews(10, 1), shortcut="register", out=folder
+        short_reviews(20, 0),
+        short_reviews(10, 1),
+        shortcut="register",
+        inputs=InputOptions(out=folder),
     )
 
 

@@ -38,7 +38,7 @@ from shortcutlab.families import FAMILIES, stored_family
 
 FIELD = "correct"
 NEEDS = (
-    "verify-attribute needs an MPS build ('shortcutlab build --family mps') or an MPS run "
+    "verify-attribute needs an MPS build ('shortcutlab build mps') or an MPS run "
     "('shortcutlab run' on an MPS spec)"
 )
 

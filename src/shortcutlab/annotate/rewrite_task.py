@@ -26,7 +26,7 @@ STYLE_SHORTCUTS = ("register", "author", "bible")
 SCORES = ("1", "2", "3", "4", "5")
 NEEDS = (
     "rewrite-quality needs a 'shortcutlab rewrite-quality --out DIR' folder (rows.csv) or a style "
-    "build ('shortcutlab build --shortcut register|author|bible')"
+    "build ('shortcutlab build maze --shortcut register|author|bible')"
 )
 # Figure 7's questions, shortened; the scale ends as the paper words them.
 PROMPTS = {

@@ -1,19 +1,132 @@
-"""``shortcutlab audit``: the shortcuts a data set already has, ranked, and a model's reliance on them."""
+"""``shortcutlab audit``: the shortcuts a data set already has, ranked, and a model's reliance on them.
+
+Its options come in groups besides the data's columns and the output: what the scan looks at
+(:class:`ScanOptions`, which makes the API's :class:`FeatureConfig`) and the model measured
+(:class:`MeasureOptions`); the command calls :func:`audit_dataset` as a script would.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list, parse_named_paths
+from shortcutlab.fields import option_field
+
+if TYPE_CHECKING:
+    from shortcutlab.families.audit.features import FeatureConfig
+    from shortcutlab.families.audit.run import AuditResult
 
 FORMATS = ("text", "csv", "json")
 
 
+@dataclass(frozen=True)
+class ScanOptions:
+    """What the scan looks at: words and n-grams, MPS annotators, surface properties, word lists
+    and metadata columns."""
+
+    ngram_max: int = option_field(2, help="Longest n-gram scanned (1: words only).")
+    min_support: int = option_field(
+        20, help="Training rows a token, n-gram or value needs to be tested."
+    )
+    attribute: list[str] | None = option_field(
+        None,
+        help="MPS annotators to scan (repeatable; default negation, question, frequent-words).",
+    )
+    attribute_option: list[str] | None = option_field(
+        None, help="NAME.KEY=VALUE option of an annotator, e.g. frequent-words.k=10."
+    )
+    no_attributes: bool = option_field(False, "--no-attributes", help="Skip the MPS annotators.")
+    lexicon: list[str] | None = option_field(
+        None,
+        help="NAME=PATH: your word list (one word or phrase per line), tested as a whole beside "
+        "the packaged lists (repeatable; a list named like a packaged one replaces it).",
+    )
+    no_packaged_lexicons: bool = option_field(
+        False,
+        "--no-packaged-lexicons",
+        help="Leave the packaged word lists out (yours from --lexicon are still tested).",
+    )
+    no_surface: bool = option_field(
+        False, "--no-surface", help="Skip surface properties (length, casing...)."
+    )
+    meta_col: list[str] | None = option_field(
+        None, help="A metadata column to test for association with the label (repeatable)."
+    )
+
+    def feature_config(self) -> FeatureConfig:
+        """The API's :class:`FeatureConfig` these options describe."""
+        from shortcutlab.families.audit.features import FeatureConfig
+        from shortcutlab.families.audit.lexicons import read_lexicon
+
+        attribute_options = self._attribute_options()
+        named = parse_named_paths(self.lexicon, flag="--lexicon")
+        return FeatureConfig(
+            ngram_max=self.ngram_max,
+            min_support=self.min_support,
+            attributes=self._attributes(FeatureConfig().attributes),
+            attribute_options=attribute_options,
+            surface=not self.no_surface,
+            lexicons={name: read_lexicon(name, path) for name, path in named.items()},
+            packaged_lexicons=not self.no_packaged_lexicons,
+            metadata=tuple(self.meta_col or ()),
+        )
+
+    def _attributes(self, default: tuple[str, ...]) -> tuple[str, ...]:
+        if self.no_attributes:
+            return ()
+        return default if self.attribute is None else tuple(self.attribute)
+
+    def _attribute_options(self) -> dict[str, dict[str, Any]]:
+        """``--attribute-option NAME.KEY=VALUE`` as {annotator: {key: value}}."""
+        from shortcutlab.errors import ConfigError
+
+        options: dict[str, dict[str, Any]] = {}
+        for pair in self.attribute_option or []:
+            # Split off NAME before parsing KEY=VALUE: the parser turns dashes into underscores,
+            # and annotator names keep theirs ("frequent-words", "sentence-concept").
+            name, dot, key_value = pair.partition(".")
+            name = name.strip()
+            if not dot or not name or "=" in name or not key_value.partition("=")[0].strip():
+                raise ConfigError(
+                    "--attribute-option takes NAME.KEY=VALUE, e.g. frequent-words.k=10. "
+                    f"Got {pair!r}."
+                )
+            parsed = parse_key_values([key_value], flag="--attribute-option")
+            options.setdefault(name, {}).update(parsed)
+        return options
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    """The model whose reliance on the top candidates is measured, and on which rows."""
+
+    model: str | None = option_field(
+        None,
+        help="Measure this model: a registered name (fitted on DATA) or a saved scikit-learn "
+        "pipeline (.joblib/.pkl).",
+    )
+    param: list[str] | None = option_field(None, "--param", "-p", help="Model parameter KEY=VALUE.")
+    measure_top: int = option_field(10, help="Top candidates the model is measured on.")
+    holdout: float = option_field(
+        0.2, help="Without --test: share of DATA held out to measure the model."
+    )
+
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`audit_dataset` these options set."""
+        params = parse_key_values(self.param, flag="--param")
+        return dict(
+            model=self.model, params=params, measure_top=self.measure_top, holdout=self.holdout
+        )
+
+
 @app.command()
+@dataclass_options(scan=ScanOptions, measure=MeasureOptions)
 def audit(
     data: Annotated[Path, typer.Argument(help="The labelled training data to audit.")],
     test: Annotated[
@@ -28,45 +141,11 @@ def audit(
     pair_col: Annotated[
         str | None, typer.Option("--pair-col", help="Same as --text-pair-col.", hidden=True)
     ] = None,
-    meta_col: Annotated[
-        list[str] | None,
-        typer.Option(help="A metadata column to test for association with the label (repeatable)."),
-    ] = None,
     labels: Annotated[
         str | None, typer.Option(help="Label order, comma-separated (default: sorted).")
     ] = None,
-    ngram_max: Annotated[int, typer.Option(help="Longest n-gram scanned (1: words only).")] = 2,
-    min_support: Annotated[
-        int, typer.Option(help="Training rows a token, n-gram or value needs to be tested.")
-    ] = 20,
-    attribute: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="MPS annotators to scan (repeatable; default negation, question, frequent-words)."
-        ),
-    ] = None,
-    attribute_option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--attribute-option",
-            help="NAME.KEY=VALUE option of an annotator, e.g. frequent-words.k=10.",
-        ),
-    ] = None,
-    lexicon: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="NAME=PATH: a word list (one word or phrase per line) to test as a whole."
-        ),
-    ] = None,
-    no_attributes: Annotated[
-        bool, typer.Option("--no-attributes", help="Skip the MPS annotators.")
-    ] = False,
-    no_lexicons: Annotated[
-        bool, typer.Option("--no-lexicons", help="Skip the word lists (packaged and --lexicon).")
-    ] = False,
-    no_surface: Annotated[
-        bool, typer.Option("--no-surface", help="Skip surface properties (length, casing...).")
-    ] = False,
+    *,
+    scan: ScanOptions,
     correction: Annotated[
         str, typer.Option(help="False-discovery control over every test: bh or holm.")
     ] = "bh",
@@ -74,19 +153,7 @@ def audit(
     top: Annotated[
         int, typer.Option(help="Candidates shown (and kept with examples in audit.json).")
     ] = 20,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            help="Measure this model: a registered name (fitted on DATA) or a saved scikit-learn pipeline (.joblib/.pkl)."
-        ),
-    ] = None,
-    param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="Model parameter KEY=VALUE.")
-    ] = None,
-    measure_top: Annotated[int, typer.Option(help="Top candidates the model is measured on.")] = 10,
-    holdout: Annotated[
-        float, typer.Option(help="Without --test: share of DATA held out to measure the model.")
-    ] = 0.2,
+    measure: MeasureOptions,
     seed: Annotated[
         int, typer.Option(help="Seed of every draw (held-out rows, bootstrap, sets).")
     ] = 0,
@@ -101,7 +168,6 @@ def audit(
     false-discovery control, rank them, and with --model measure how much the model relies on the
     top ones (aligned vs conflicting rows, counterfactual removal, redistribution anti-tests)."""
     from shortcutlab.families.audit.api import audit_dataset
-    from shortcutlab.families.audit.output import audit_csv_frame
     from shortcutlab.registry import check_choice
 
     with user_errors():
@@ -113,29 +179,23 @@ def audit(
             label_col=label_col,
             text_pair_col=text_pair_col or pair_col,
             labels=parse_list(labels),
-            features=_feature_config(
-                ngram_max=ngram_max,
-                min_support=min_support,
-                attributes=() if no_attributes else attribute,
-                attribute_options=attribute_option,
-                lexicons=lexicon,
-                no_lexicons=no_lexicons,
-                surface=not no_surface,
-                metadata=meta_col,
-            ),
+            features=scan.feature_config(),
             correction=correction,
             alpha=alpha,
-            model=model,
-            params=parse_key_values(param, flag="--param"),
-            measure_top=measure_top,
-            holdout=holdout,
+            **measure.arguments(),
             seed=seed,
             top=top,
             out=out,
             overwrite=overwrite,
         )
+    _print_result(result, fmt, top=top, out=out)
+
+
+def _print_result(result: AuditResult, fmt: str, *, top: int, out: Path | None) -> None:
+    """The ranked table (text), or the tidy rows as CSV or JSON on stdout."""
     if fmt == "csv":
         from shortcutlab.data.csv_text import csv_text
+        from shortcutlab.families.audit.output import audit_csv_frame
 
         out_console.file.write(csv_text(audit_csv_frame(result)))
         return
@@ -151,54 +211,3 @@ def audit(
     print_audit(out_console, result.record, top=top)
     if out is not None:
         out_console.print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
-
-
-def _feature_config(
-    *,
-    ngram_max: int,
-    min_support: int,
-    attributes: list[str] | tuple[()] | None,
-    attribute_options: list[str] | None,
-    lexicons: list[str] | None,
-    no_lexicons: bool,
-    surface: bool,
-    metadata: list[str] | None,
-) -> Any:
-    from shortcutlab.errors import ConfigError
-    from shortcutlab.families.audit.features import FeatureConfig
-
-    options: dict[str, dict[str, Any]] = {}
-    for pair in attribute_options or []:
-        # Split off NAME before parsing KEY=VALUE: the parser turns dashes into underscores, and
-        # annotator names keep theirs ("frequent-words", "sentence-concept").
-        name, dot, key_value = pair.partition(".")
-        name = name.strip()
-        if not dot or not name or "=" in name or not key_value.partition("=")[0].strip():
-            raise ConfigError(
-                f"--attribute-option takes NAME.KEY=VALUE, e.g. frequent-words.k=10. Got {pair!r}."
-            )
-        parsed = parse_key_values([key_value], flag="--attribute-option")
-        options.setdefault(name, {}).update(parsed)
-    defaults = FeatureConfig()
-    return FeatureConfig(
-        ngram_max=ngram_max,
-        min_support=min_support,
-        attributes=defaults.attributes if attributes is None else tuple(attributes),
-        attribute_options=options,
-        surface=surface,
-        lexicons={} if no_lexicons else _lexicons(lexicons),
-        metadata=tuple(metadata or ()),
-    )
-
-
-def _lexicons(pairs: list[str] | None) -> dict[str, list[str]] | None:
-    """The user's word lists (one phrase per line), added to the packaged ones."""
-    from shortcutlab.families.audit.lexicons import packaged_lexicons, read_lexicon
-
-    if not pairs:
-        return None
-    named = parse_named_paths(pairs, flag="--lexicon")
-    return {
-        **packaged_lexicons(),
-        **{name: read_lexicon(name, path) for name, path in named.items()},
-    }

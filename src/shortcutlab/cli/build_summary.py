@@ -1,5 +1,5 @@
-"""What ``shortcutlab build`` prints (Shortcut Maze and MPS): read from the manifest, with rich
-only (no pandas), so the command's start-up and memory stay those of the build itself."""
+"""What ``shortcutlab build maze|mps|suite`` print: read from the manifest, with rich only (no
+pandas), so the command's start-up and memory stay those of the build itself."""
 
 from __future__ import annotations
 
@@ -126,3 +126,17 @@ def mps_summary(console: Console, benchmark: Any) -> None:
 def _share(counts: dict[str, int], labels: list[str]) -> str:
     total = sum(counts.values())
     return "—" if total == 0 else f"{sum(counts[label] for label in labels) / total:.2f}"
+
+
+def suite_summary(console: Console, build: Any) -> None:
+    """One line per written set: rows, label counts, and sub-cases or positions where it has them."""
+    console.print(f"Built Shortcut Suite sets (seed {build.manifest['seed']}) in {build.path}")
+    for record in build.manifest["splits"].values():
+        labels = ", ".join(f"{k} {v}" for k, v in record["label_counts"].items())
+        extra = ""
+        if "subcase_counts" in record:
+            counts = record["subcase_counts"].values()
+            extra = f"; {len(counts)} sub-cases of {min(counts)}–{max(counts)} rows"
+        elif "position_counts" in record:
+            extra = "; " + ", ".join(f"{k} {v}" for k, v in record["position_counts"].items())
+        console.print(f"  {record['file']}: {record['rows']} rows ({labels}{extra})")

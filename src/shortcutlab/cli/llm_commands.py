@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values
 from shortcutlab.errors import ConfigError
+from shortcutlab.serving.faults import FaultPlan
+
+if TYPE_CHECKING:
+    from shortcutlab.serving.server import ChatServer
 
 
 @app.command(name="make-tiny-model")
@@ -120,6 +125,7 @@ def rewrite_quality_command(
 
 
 @app.command(name="llm-server")
+@dataclass_options(faults=FaultPlan)
 def llm_server(
     train: Annotated[
         Path | None,
@@ -144,17 +150,8 @@ def llm_server(
     api_key_env: Annotated[
         str | None, typer.Option(help="Require the key held in this environment variable.")
     ] = None,
-    rate_429: Annotated[float, typer.Option(help="Share of requests answered 429.")] = 0.0,
-    rate_500: Annotated[float, typer.Option(help="Share answered 500.")] = 0.0,
-    rate_timeout: Annotated[
-        float, typer.Option(help="Share that stall past the client's timeout.")
-    ] = 0.0,
-    rate_malformed: Annotated[float, typer.Option(help="Share answered with broken JSON.")] = 0.0,
-    rate_drop: Annotated[float, typer.Option(help="Share whose connection is dropped.")] = 0.0,
-    timeout_seconds: Annotated[
-        float, typer.Option(help="How long a stalled request stalls.")
-    ] = 2.0,
-    seed: Annotated[int, typer.Option(help="Seed of the fault decisions.")] = 0,
+    *,
+    faults: FaultPlan,
 ) -> None:
     """Serve a local OpenAI-compatible chat API (deterministic answers, optional faults) until Ctrl-C or SIGTERM.
 
@@ -162,9 +159,7 @@ def llm_server(
     reasoning when --text-pair-col makes it a pair classifier), style rewrites and rewrite judging.
     """
     from shortcutlab.serving.backends import ClassifierAnswers, project_backend
-    from shortcutlab.serving.faults import FaultPlan
     from shortcutlab.serving.server import ChatServer
-    from shortcutlab.serving.shutdown import stop_on_signals
 
     with user_errors():
         api_key = os.environ.get(api_key_env) if api_key_env else None
@@ -179,15 +174,6 @@ def llm_server(
             if train
             else None
         )
-        faults = FaultPlan(
-            rate_429=rate_429,
-            rate_500=rate_500,
-            rate_timeout=rate_timeout,
-            rate_malformed=rate_malformed,
-            rate_drop=rate_drop,
-            timeout_seconds=timeout_seconds,
-            seed=seed,
-        )
         server = ChatServer(
             project_backend(classifier),
             model=model,
@@ -197,6 +183,13 @@ def llm_server(
             latency=latency,
             faults=faults,
         )
+    _serve_until_stopped(server, model)
+
+
+def _serve_until_stopped(server: ChatServer, model: str) -> None:
+    """Start ``server``, print where it listens, and stop it on Ctrl-C or SIGTERM."""
+    from shortcutlab.serving.shutdown import stop_on_signals
+
     # Handlers first: a signal that comes while the socket opens must still stop the server.
     with stop_on_signals() as stop:
         with user_errors():

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list
 from shortcutlab.errors import ConfigError
+from shortcutlab.fields import option_field
 
 suite_app = typer.Typer(
     help="The Shortcut Suite's NLI sets: evaluate a model on them.", no_args_is_help=True
@@ -28,9 +31,69 @@ def _client_option(raw: str | None, flag: str) -> dict[str, Any] | None:
     return value
 
 
+@dataclass(frozen=True)
+class ExplanationOptions:
+    """How chain-of-thought explanations are scored (section 5.2): the ICS scorer, the LLM judge
+    of wrong answers, and the sentence encoder of SFS."""
+
+    nli_model: str | None = option_field(
+        None,
+        help="ICS scorer: a Hugging Face NLI checkpoint, 'judge', or a model name trained on "
+        "--nli-train.",
+    )
+    nli_train: Path | None = option_field(
+        None, help="NLI pairs for --nli-model NAME (default: --train)."
+    )
+    judge: str | None = option_field(
+        None,
+        help="LLM client for --nli-model judge and --error-types, as YAML (default: the "
+        "llm-prompt client).",
+    )
+    error_types: bool = option_field(
+        False, help="Label wrong CoT answers by error type with the LLM judge (5.2.4)."
+    )
+    sfs_encoder: str | None = option_field(
+        None, help="Sentence encoder for SFS (default: bundled all-MiniLM-L6-v2)."
+    )
+
+    def scorers(
+        self,
+        params: dict[str, Any],
+        cot: bool,
+        train: Path | None,
+        train_options: dict[str, Any],
+        seed: int,
+    ) -> tuple[Any, Any]:
+        """The ICS scorer and the error judge (None where not asked for, or without CoT)."""
+        from shortcutlab.families.suite.explanations import ErrorJudge, make_nli_scorer
+
+        judge_client = _client_option(self.judge, "--judge") or (
+            params.get("client") if isinstance(params.get("client"), dict) else None
+        )
+        nli_scorer = None
+        if self.nli_model and cot:
+            nli_scorer = make_nli_scorer(
+                self.nli_model,
+                train=self.nli_train or train,
+                train_options=train_options,
+                judge_client=judge_client,
+                seed=seed,
+            )
+        if self.error_types and judge_client is None:
+            raise ConfigError(
+                "--error-types needs an LLM judge: pass --judge '{name: openai-chat, base_url: "
+                "URL, model: NAME}'."
+            )
+        error_judge = (
+            ErrorJudge(judge_client) if self.error_types and cot and judge_client else None
+        )
+        return nli_scorer, error_judge
+
+
 @suite_app.command(name="evaluate")
+@dataclass_options(explanations=ExplanationOptions)
 def evaluate_command(
-    suite_dir: Annotated[Path, typer.Argument(help="A folder written by build --family suite.")],
+    suite_dir: Annotated[Path, typer.Argument(help="A folder written by build suite.")],
     out: Annotated[Path, typer.Option(help="Folder for results.json and tables.md.")],
     model: Annotated[str, typer.Option(help="Model name (see 'shortcutlab list').")] = "llm-prompt",
     param: Annotated[
@@ -60,39 +123,15 @@ def evaluate_command(
         ),
     ] = None,
     sets: Annotated[str | None, typer.Option(help="Only these sets, comma-separated.")] = None,
-    nli_model: Annotated[
-        str | None,
-        typer.Option(
-            help="ICS scorer: a Hugging Face NLI checkpoint, 'judge', or a model name trained on --nli-train."
-        ),
-    ] = None,
-    nli_train: Annotated[
-        Path | None, typer.Option(help="NLI pairs for --nli-model NAME (default: --train).")
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(
-            help="LLM client for --nli-model judge and --error-types, as YAML (default: the llm-prompt client)."
-        ),
-    ] = None,
-    error_types: Annotated[
-        bool, typer.Option(help="Label wrong CoT answers by error type with the LLM judge (5.2.4).")
-    ] = False,
-    sfs_encoder: Annotated[
-        str | None,
-        typer.Option(help="Sentence encoder for SFS (default: bundled all-MiniLM-L6-v2)."),
-    ] = None,
+    *,
+    explanations: ExplanationOptions,
     seed: Annotated[int, typer.Option(help="Seed of the model and the few-shot draw.")] = 0,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out.")] = False,
 ) -> None:
     """Fit once per strategy, predict every set, write accuracy, changes, label shares, positions and CoT explanation scores."""
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.families.suite.evaluate import evaluate_suite, save_suite_evaluation
-    from shortcutlab.families.suite.explanations import (
-        ErrorJudge,
-        make_nli_scorer,
-        sentence_embedder,
-    )
+    from shortcutlab.families.suite.explanations import sentence_embedder
     from shortcutlab.families.suite.tables import suite_markdown
 
     with user_errors():
@@ -100,26 +139,8 @@ def evaluate_command(
         params = parse_key_values(param, flag="--param")
         strategies = parse_list(strategy)
         load = {"text_col": text_col, "text_pair_col": text_pair_col, "label_col": label_col}
-        judge_client = _client_option(judge, "--judge") or (
-            params.get("client") if isinstance(params.get("client"), dict) else None
-        )
         cot = any(s.endswith("cot") for s in strategies or [])
-        nli_scorer = (
-            make_nli_scorer(
-                nli_model,
-                train=nli_train or train,
-                train_options=load,
-                judge_client=judge_client,
-                seed=seed,
-            )
-            if nli_model and cot
-            else None
-        )
-        if error_types and judge_client is None:
-            raise ConfigError(
-                "--error-types needs an LLM judge: pass --judge '{name: openai-chat, base_url: URL, model: NAME}'."
-            )
-        error_judge = ErrorJudge(judge_client) if error_types and cot and judge_client else None
+        nli_scorer, error_judge = explanations.scorers(params, cot, train, load, seed)
         try:
             evaluation = evaluate_suite(
                 suite_dir,
@@ -130,7 +151,7 @@ def evaluate_command(
                 strategies=strategies,
                 sets=parse_list(sets),
                 nli_scorer=nli_scorer,
-                embed=sentence_embedder(sfs_encoder) if cot else None,
+                embed=sentence_embedder(explanations.sfs_encoder) if cot else None,
                 error_judge=error_judge,
                 seed=seed,
             )

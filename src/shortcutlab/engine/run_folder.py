@@ -143,17 +143,10 @@ def dataset_tables(
             seed=dataset.generator["seed"],
         )
         return load_table(corpus["train"], role="train"), load_table(corpus["test"], role="test")
-    options = dict(
-        text_col=dataset.text,
-        label_col=dataset.label,
-        text_pair_col=dataset.text_pair,
-        encoding=dataset.encoding,
-        on_empty=dataset.on_empty,
-    )
-    train = load_table(dataset.resolve(dataset.train or ""), role="train", **options)
+    train = dataset.inputs.read(dataset.resolve(dataset.train or ""), role="train")
     if dataset.test is None and not test_required:
         return train, None
-    return train, load_table(dataset.resolve(dataset.test or ""), role="test", **options)
+    return train, dataset.inputs.read(dataset.resolve(dataset.test or ""), role="test")
 
 
 def has_text_pair(table: LoadedTable) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from shortcutlab.data.options import InputOptions
 from shortcutlab.engine.spec_values import as_list, check_keys, choice, natural, unique
 from shortcutlab.errors import ConfigError, InputFileError
 
@@ -36,20 +37,27 @@ MODEL_ENGINE_KEYS = ("name", "id", "resources")
 RESOURCE_KEYS = ("cpus", "gpus")
 
 
+#: A file entry's keys that say how its tables are read -> the :class:`InputOptions` field each sets.
+READING_KEYS = {
+    "text": "text_col",
+    "label": "label_col",
+    "text_pair": "text_pair_col",
+    "encoding": "encoding",
+    "on_empty": "on_empty",
+}
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
-    """One dataset of the grid: files (``train``/``test``) or a built-in generated corpus."""
+    """One dataset of the grid: files (``train``/``test``, read with ``inputs``) or a built-in
+    generated corpus."""
 
     name: str
     builtin: str | None = None
     train: str | None = None
     test: str | None = None
-    text: str = "text"
-    label: str = "label"
-    text_pair: str | None = None
+    inputs: InputOptions = field(default_factory=InputOptions)
     labels: tuple[Any, ...] | None = None
-    encoding: str = "utf-8"
-    on_empty: str = "drop"
     distractors: dict[str, dict[str, str]] = field(default_factory=dict)
     generator: dict[str, int] = field(default_factory=dict)
     fingerprint: str = ""
@@ -68,12 +76,12 @@ class DatasetSpec:
             "name": self.name,
             "train": self.train,
             "test": self.test,
-            "text": self.text,
-            "label": self.label,
-            "text_pair": self.text_pair,
+            "text": self.inputs.text_col,
+            "label": self.inputs.label_col,
+            "text_pair": self.inputs.text_pair_col,
             "labels": list(self.labels) if self.labels else None,
-            "encoding": self.encoding,
-            "on_empty": self.on_empty,
+            "encoding": self.inputs.encoding,
+            "on_empty": self.inputs.on_empty,
             "distractors": self.distractors or None,
             "sha256": self.fingerprint,
         }
@@ -197,16 +205,24 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         name=str(entry.get("name", Path(str(entry["train"])).parent.name or "data")),
         train=str(entry["train"]),
         test=str(entry["test"]) if "test" in entry else None,
-        text=str(entry.get("text", "text")),
-        label=str(entry.get("label", "label")),
-        text_pair=entry.get("text_pair"),
+        inputs=_reading_options(entry, where),
         labels=tuple(labels) if labels else None,
-        encoding=str(entry.get("encoding", "utf-8")),
-        on_empty=choice(entry.get("on_empty", "drop"), ("drop", "error"), f"{where}: on_empty"),
         distractors=distractors,
         fingerprint=digest.hexdigest(),
         base_dir=str(base),
     )
+
+
+def _reading_options(entry: Mapping[str, Any], where: str) -> InputOptions:
+    """How a file entry's tables are read (the defaults of :class:`InputOptions` where a key is
+    not given)."""
+    given = {name: entry[key] for key, name in READING_KEYS.items() if key in entry}
+    for name in ("text_col", "label_col", "encoding"):
+        if name in given:
+            given[name] = str(given[name])
+    if "on_empty" in given:
+        given["on_empty"] = choice(given["on_empty"], ("drop", "error"), f"{where}: on_empty")
+    return InputOptions(**given)
 
 
 def file_digest(path: Path) -> str:

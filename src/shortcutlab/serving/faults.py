@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.fields import option_field
 from shortcutlab.params import check_non_negative_int, check_positive_float, require
 
 FAULT_KINDS = ("429", "500", "timeout", "malformed", "drop")
@@ -40,14 +41,16 @@ class FaultPlan:
     504, so nothing is billed; "drop" closes the connection; "malformed" is a 200 with broken JSON.
     """
 
-    rate_429: float = 0.0
-    rate_500: float = 0.0
-    rate_timeout: float = 0.0
-    rate_malformed: float = 0.0
-    rate_drop: float = 0.0
-    timeout_seconds: float = 2.0
-    seed: int = 0
-    retry_after: float | None = None
+    rate_429: float = option_field(0.0, help="Share of requests answered 429.")
+    rate_500: float = option_field(0.0, help="Share answered 500.")
+    rate_timeout: float = option_field(0.0, help="Share that stall past the client's timeout.")
+    rate_malformed: float = option_field(0.0, help="Share answered with broken JSON.")
+    rate_drop: float = option_field(0.0, help="Share whose connection is dropped.")
+    timeout_seconds: float = option_field(2.0, help="How long a stalled request stalls.")
+    seed: int = option_field(0, help="Seed of the fault decisions.")
+    retry_after: float | None = option_field(
+        None, help="Seconds a 429 asks the client to wait (Retry-After; default: none)."
+    )
 
     def __post_init__(self) -> None:
         for kind in FAULT_KINDS:

@@ -12,7 +12,7 @@ from shortcutlab.metrics import adjust_p
 from shortcutlab.metrics.association import feature_association
 from tests.families.audit.tables import random_sentences, table
 
-SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), lexicons={})
+SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), packaged_lexicons=False)
 
 
 def _scan(texts, labels):

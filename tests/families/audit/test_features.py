@@ -51,13 +51,20 @@ def test_min_support_and_max_features_cut_the_vocabulary_on_training_rows():
     texts = ["alpha beta"] * 5 + ["alpha gamma"] * 3 + ["delta"]
     _, features = fit_features(
         table(texts, [0] * 9),
-        FeatureConfig(min_support=3, ngram_max=1, attributes=(), surface=False, lexicons={}),
+        FeatureConfig(
+            min_support=3, ngram_max=1, attributes=(), surface=False, packaged_lexicons=False
+        ),
     )
     assert features.names == ["alpha", "beta", "gamma"]
     _, top = fit_features(
         table(texts, [0] * 9),
         FeatureConfig(
-            min_support=3, ngram_max=1, max_features=2, attributes=(), surface=False, lexicons={}
+            min_support=3,
+            ngram_max=1,
+            max_features=2,
+            attributes=(),
+            surface=False,
+            packaged_lexicons=False,
         ),
     )
     assert top.names == ["alpha", "beta"]
@@ -66,7 +73,7 @@ def test_min_support_and_max_features_cut_the_vocabulary_on_training_rows():
 def test_surface_bins_on_test_rows_use_the_training_edges():
     train_texts = [" ".join(["word"] * n) for n in range(1, 101)]
     train = table(train_texts, [0, 1] * 50)
-    config = FeatureConfig(min_support=1, attributes=(), lexicons={}, ngram_max=1)
+    config = FeatureConfig(min_support=1, attributes=(), packaged_lexicons=False, ngram_max=1)
     plan, features = fit_features(train, config)
     lengths = [name for name in features.names if name.startswith("length = ")]
     assert lengths == [
@@ -91,7 +98,8 @@ def test_surface_bins_on_test_rows_use_the_training_edges():
 def test_surface_presence_properties_read_the_text():
     texts = ["WOW that is great!", "see https://x.org", 'it was 3 "days"', "i guess so 😀"] * 5
     _, features = fit_features(
-        table(texts, [0, 1] * 10), FeatureConfig(min_support=1, attributes=(), lexicons={})
+        table(texts, [0, 1] * 10),
+        FeatureConfig(min_support=1, attributes=(), packaged_lexicons=False),
     )
     assert _row(features, "has '!'")[:4] == [1, 0, 0, 0]
     assert _row(features, "has an upper-case word")[:4] == [1, 0, 0, 0]
@@ -125,7 +133,11 @@ def test_metadata_values_and_numeric_bins():
     plan, features = fit_features(
         train,
         FeatureConfig(
-            min_support=1, attributes=(), surface=False, lexicons={}, metadata=("source", "score")
+            min_support=1,
+            attributes=(),
+            surface=False,
+            packaged_lexicons=False,
+            metadata=("source", "score"),
         ),
     )
     assert _row(features, "source = forum") == [1, 0, 0, 1] * 10

@@ -11,7 +11,7 @@ from tests.families.suite.suite_helpers import write_nli
 
 def maze_args(train, out, *extra):
     return [
-        "build", "--train", train, "--test", train, "--shortcut", "tautology",
+        "build", "maze", "--train", train, "--test", train, "--shortcut", "tautology",
         "--text-col", "premise", "--labels", "contradiction,neutral,entailment",
         "--strength", "1", "--out", out, *extra,
     ]  # fmt: skip

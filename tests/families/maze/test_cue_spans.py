@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from shortcutlab.data.loading import CUE_SPANS
+from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import DataError
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.cue_spans import decode_spans, frame_cue_spans
@@ -95,8 +96,7 @@ def test_spans_are_written_and_read_back_byte_identically(corpus, tmp_path):
             corpus["test"],
             shortcut="synonym",
             strength=0.6,
-            out=tmp_path / f"b{attempt}",
-            fmt="csv",
+            inputs=InputOptions(out=tmp_path / f"b{attempt}", fmt="csv"),
         )
         folders.append(bench.path)
     assert folder_bytes(folders[0]) == folder_bytes(folders[1])

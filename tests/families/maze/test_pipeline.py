@@ -5,6 +5,7 @@ import pytest
 
 from shortcutlab.data import load_table
 from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.maze import pipeline
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
@@ -30,7 +31,9 @@ def data_files(tmp_path):
 def test_streamed_build_equals_in_memory_build_saved(data_files, tmp_path, fmt):
     args = dict(shortcut="single-term", strength=0.8, val_size=20, seed=3)
     train, test = data_files / "train.csv", data_files / "test.csv"
-    streamed = build_maze_benchmark(train, test, out=tmp_path / "streamed", fmt=fmt, **args)
+    streamed = build_maze_benchmark(
+        train, test, inputs=InputOptions(out=tmp_path / "streamed", fmt=fmt), **args
+    )
     in_memory = build_maze_benchmark(train, test, **args)
     in_memory.save(tmp_path / "saved", fmt=fmt)
     assert folder_bytes(tmp_path / "streamed") == folder_bytes(tmp_path / "saved")
@@ -40,15 +43,18 @@ def test_streamed_build_equals_in_memory_build_saved(data_files, tmp_path, fmt):
 def test_batch_size_does_not_change_the_output(data_files, tmp_path, monkeypatch):
     args = dict(shortcut="synonym", strength=0.6, val_size=0.1, seed=1)
     train, test = data_files / "train.csv", data_files / "test.csv"
-    build_maze_benchmark(train, test, out=tmp_path / "large", **args)
+    build_maze_benchmark(train, test, inputs=InputOptions(out=tmp_path / "large"), **args)
     monkeypatch.setattr(pipeline, "BATCH_ROWS", 7)
-    build_maze_benchmark(train, test, out=tmp_path / "small", **args)
+    build_maze_benchmark(train, test, inputs=InputOptions(out=tmp_path / "small"), **args)
     assert folder_bytes(tmp_path / "large") == folder_bytes(tmp_path / "small")
 
 
 def test_row_ids_survive_the_csv_round_trip(data_files, tmp_path):
     bench = build_maze_benchmark(
-        data_files / "train.csv", data_files / "test.csv", val_size=30, out=tmp_path / "b"
+        data_files / "train.csv",
+        data_files / "test.csv",
+        val_size=30,
+        inputs=InputOptions(out=tmp_path / "b"),
     )
     written = pd.read_csv(tmp_path / "b" / "validation.csv")
     reloaded = Benchmark.load(tmp_path / "b")
@@ -62,7 +68,10 @@ def test_row_ids_survive_the_csv_round_trip(data_files, tmp_path):
 
 def test_csv_quoting_matches_pandas(data_files, tmp_path):
     build_maze_benchmark(
-        data_files / "train.csv", data_files / "test.csv", out=tmp_path / "b", strength=1.0
+        data_files / "train.csv",
+        data_files / "test.csv",
+        inputs=InputOptions(out=tmp_path / "b"),
+        strength=1.0,
     )
     written = (tmp_path / "b" / "original_test.csv").read_text(encoding="utf-8")
     frame = pd.read_csv(tmp_path / "b" / "original_test.csv", keep_default_na=False)
@@ -103,9 +112,13 @@ def test_a_file_that_changes_between_the_two_reads_is_refused(data_files, tmp_pa
         path.write_text(path.read_text() + "0,one more row\n")
         return table
 
-    monkeypatch.setattr("shortcutlab.families.maze.build.load_table", load_then_touch)
+    monkeypatch.setattr("shortcutlab.data.options.load_table", load_then_touch)
     with pytest.raises(ValueError, match="changed while it was being read"):
-        build_maze_benchmark(data_files / "train.csv", data_files / "test.csv", out=tmp_path / "b")
+        build_maze_benchmark(
+            data_files / "train.csv",
+            data_files / "test.csv",
+            inputs=InputOptions(out=tmp_path / "b"),
+        )
     assert not (tmp_path / "b").exists()
 
 

@@ -47,6 +47,7 @@ def test_release_files_build_a_register_benchmark_with_a_significant_drop(tmp_pa
         app,
         [
             "build",
+            "maze",
             "--train",
             str(tmp_path / "train.csv"),
             "--test",
@@ -123,7 +124,7 @@ def test_rewrites_option_takes_release_folders_and_gives_the_same_benchmark(tmp_
     data = ["--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv"]
     common = ["--shortcut", "register", "--strength", "0.8", "--seed", "2"]
     folders = invoke(
-        "build", *data, *common, "--out", tmp_path / "folders",
+        "build", "maze", *data, *common, "--out", tmp_path / "folders",
         "--rewrites", f"formal={tmp_path / 'style' / 'formal'}",
         "--rewrites", f"casual={tmp_path / 'style' / 'casual'}",
         "--rewrite-encoding", "latin-1",
@@ -134,7 +135,7 @@ def test_rewrites_option_takes_release_folders_and_gives_the_same_benchmark(tmp_
         for s in ("formal", "casual")
     }
     options = invoke(
-        "build", *data, *common, "--out", tmp_path / "options",
+        "build", "maze", *data, *common, "--out", tmp_path / "options",
         "-o", "rewriter=file", "-o", f"rewrites={json.dumps(rewrites)}", "-o", "encoding=latin-1",
     )  # fmt: skip
     assert options.exit_code == 0, options.output
@@ -161,24 +162,24 @@ def test_rewrites_refuses_unknown_styles_bad_folders_and_other_shortcuts(tmp_pat
     assert_refused(
         tmp_path,
         "names the style 'shakespeare', which the register shortcut does not use; its styles are formal, casual",
-        "build", *data, "--shortcut", "register", *out,
+        "build", "maze", *data, "--shortcut", "register", *out,
         "--rewrites", f"shakespeare={style / 'formal'}", "--rewrites", f"casual={style / 'casual'}",
     )  # fmt: skip
     assert_refused(
         tmp_path,
         "The formal rewrite folder",
-        "build", *data, "--shortcut", "register", *out,
+        "build", "maze", *data, "--shortcut", "register", *out,
         "--rewrites", f"formal={tmp_path / 'empty_style'}", "--rewrites", f"casual={style / 'casual'}",
     )  # fmt: skip
     assert_refused(
         tmp_path,
         "--rewrites and --rewrite-encoding apply to the style shortcuts",
-        "build", *data, "--shortcut", "single-term", *out, "--rewrites", f"formal={style / 'formal'}",
+        "build", "maze", *data, "--shortcut", "single-term", *out, "--rewrites", f"formal={style / 'formal'}",
     )  # fmt: skip
     assert_refused(
         tmp_path,
         "on_failed=original-style applies to the register shortcut",
-        "build", *data, "--shortcut", "author", *out, "-o", "on_failed=original-style",
+        "build", "maze", *data, "--shortcut", "author", *out, "-o", "on_failed=original-style",
     )  # fmt: skip
 
 
@@ -186,7 +187,7 @@ def test_original_style_keeps_the_original_text_and_records_it_as_casual(tmp_pat
     corpus = generate_corpus(train_size=200, test_size=100, seed=5)
     write_release(tmp_path, corpus)  # every 97th rewrite (rows 5, 102, ...) is empty
     built = invoke(
-        "build", "--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv",
+        "build", "maze", "--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv",
         "--shortcut", "register", "--strength", "1", "--out", tmp_path / "bench",
         "--rewrites", f"formal={tmp_path / 'style' / 'formal'}",
         "--rewrites", f"casual={tmp_path / 'style' / 'casual'}",

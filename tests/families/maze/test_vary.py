@@ -55,6 +55,22 @@ def test_the_manifest_redraw_reproduces_the_saved_benchmark_with_its_own_seed(sa
     assert other["test"]["row_id"].tolist() == original["test"]["row_id"].tolist()
 
 
+def test_the_redraw_of_a_cue_on_the_second_text_keeps_it_there(tmp_path):
+    """A redraw rebuilds with the recorded ``inject_on`` (it once put the cue on the premise)."""
+    from tests.families.suite.suite_helpers import tautology_on_hypothesis, write_nli
+
+    built = tautology_on_hypothesis(tmp_path / "b", data=write_nli(tmp_path))  # from a file
+    redrawn = redraw_from_manifest(built)(1)
+    assert redrawn.manifest["arguments"]["inject_on"] == "text_pair"
+    original = built["original_test"].set_index("row_id")
+    for split in ("test", "anti_test"):
+        rows = redrawn[split].set_index("row_id")
+        assert (rows["text"] == original.loc[rows.index, "text"]).all()  # the premise untouched
+        cued = rows["shortcut"] != ""
+        assert cued.any()
+        assert (rows.loc[cued, "text_pair"] != original.loc[rows.index[cued], "text_pair"]).all()
+
+
 def test_vary_data_redraws_each_seed_and_measures_the_variance(saved):
     result = evaluate_benchmark(saved, seeds=3, bootstrap=200, vary="data")
     stats = result.statistics

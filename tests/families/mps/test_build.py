@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.mps.build import build_mps_benchmark
 from tests.conftest import THREE, folder_bytes, negation_rows
 
@@ -41,7 +42,9 @@ def with_case_duplicates(frame, n):
 def three_built(tmp_path):
     pool = with_case_duplicates(negation_rows(THREE, seed=3), 60)
     out = tmp_path / "mps"
-    build_mps_benchmark(pool, attribute="negation", validation_size=30, seed=1, out=out)
+    build_mps_benchmark(
+        pool, attribute="negation", validation_size=30, seed=1, inputs=InputOptions(out=out)
+    )
     return pool, out
 
 
@@ -155,12 +158,15 @@ def test_rebuilds_are_byte_identical_in_every_format(tmp_path):
     for fmt in ("csv", "jsonl", "parquet"):
         folders = [
             build_mps_benchmark(
-                pool, seed=2, validation_size=0.05, out=tmp_path / f"{fmt}{i}", fmt=fmt
+                pool,
+                seed=2,
+                validation_size=0.05,
+                inputs=InputOptions(out=tmp_path / f"{fmt}{i}", fmt=fmt),
             ).path
             for i in range(2)
         ]
         assert folder_bytes(folders[0]) == folder_bytes(folders[1])
-    other = build_mps_benchmark(pool, seed=3, out=tmp_path / "seed3")
+    other = build_mps_benchmark(pool, seed=3, inputs=InputOptions(out=tmp_path / "seed3"))
     assert (other.path / "imbalanced.csv").read_bytes() != (
         tmp_path / "csv0" / "imbalanced.csv"
     ).read_bytes()
@@ -169,7 +175,9 @@ def test_rebuilds_are_byte_identical_in_every_format(tmp_path):
 def test_in_memory_benchmark_equals_the_saved_one(tmp_path):
     pool = negation_rows(THREE, seed=5)
     memory = build_mps_benchmark(pool, seed=4)
-    saved = build_mps_benchmark(pool, seed=4, out=tmp_path / "b", fmt="parquet")
+    saved = build_mps_benchmark(
+        pool, seed=4, inputs=InputOptions(out=tmp_path / "b", fmt="parquet")
+    )
     assert list(saved.splits) == ["imbalanced", "balanced", "test"]
     for split in memory.splits:
         pd.testing.assert_frame_equal(memory[split], saved[split], check_dtype=False)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError, UnknownComponentError
 from shortcutlab.families.mps.build import build_mps_benchmark
 from tests.conftest import THREE, Topic, negation_rows
@@ -32,7 +33,7 @@ def test_many_labels_take_the_dominance_as_sets_of_similar_size(tmp_path):
         cells[(False, label)] = 60 + 6 * (11 - label)
     pool = negation_rows(cells, seed=1)
     out = tmp_path / "many"
-    build_mps_benchmark(pool, attribute="negation", out=out)
+    build_mps_benchmark(pool, attribute="negation", inputs=InputOptions(out=out))
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["dominance"] == 0.75  # A.8: 10 or more labels, combined over a set
     sets = list(manifest["dominant"].values())
@@ -62,7 +63,7 @@ def test_more_groups_than_labels_tie_each_label_to_several_groups(tmp_path):
     pool = pd.DataFrame(rows)
     pool.loc[:9, "topic"] = ""  # rows without a value are left out and counted
     out = tmp_path / "topics"
-    build_mps_benchmark(pool, attribute=Topic(), out=out)
+    build_mps_benchmark(pool, attribute=Topic(), inputs=InputOptions(out=out))
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["dominant"] == {"w": [1], "x": [1], "y": [0], "z": [0]}
     assert manifest["excluded"]["train"]["no_value"] == 10
@@ -77,7 +78,10 @@ def test_given_mapping_and_size(tmp_path):
     pool = negation_rows(THREE, seed=2)
     out = tmp_path / "given"
     bench = build_mps_benchmark(
-        pool, dominant={"with_negation": "c", "without_negation": ["a"]}, size=200, out=out
+        pool,
+        dominant={"with_negation": "c", "without_negation": ["a"]},
+        size=200,
+        inputs=InputOptions(out=out),
     )
     manifest = bench.manifest
     assert manifest["dominant"] == {"without_negation": ["a"], "with_negation": ["c"]}
@@ -95,7 +99,7 @@ def test_size_too_large_names_the_largest_feasible_size(tmp_path):
     pool = negation_rows(THREE, seed=2)
     largest = build_mps_benchmark(pool).manifest["sizes"]["imbalanced"]
     with pytest.raises(DataError, match=rf"largest feasible size is {largest} .*with_negation: a "):
-        build_mps_benchmark(pool, size=largest + 1, out=tmp_path / "big")
+        build_mps_benchmark(pool, size=largest + 1, inputs=InputOptions(out=tmp_path / "big"))
     assert not (tmp_path / "big").exists()
     assert len(build_mps_benchmark(pool, size=largest)["imbalanced"]) == largest
 
@@ -112,7 +116,7 @@ def test_test_table_supplies_the_test_set(tmp_path):
         [pool, test.head(20).assign(text=lambda f: f["text"].str.upper())], ignore_index=True
     )
     out = tmp_path / "with-test"
-    build_mps_benchmark(pool, test, out=out)
+    build_mps_benchmark(pool, test, inputs=InputOptions(out=out))
     manifest = json.loads((out / "manifest.json").read_text())
     drawn = read(out, "test")
     assert drawn["label"].value_counts().tolist() == [25, 25, 25]  # the rarest label: c
@@ -132,7 +136,9 @@ def test_annotators_that_read_columns_get_every_input_column(tmp_path):
     with pytest.raises(
         DataError, match="Column 'topic' not found. Columns found: row_id, text, label"
     ):
-        build_mps_benchmark(pool.drop(columns="topic"), attribute=Topic(), out=tmp_path / "x")
+        build_mps_benchmark(
+            pool.drop(columns="topic"), attribute=Topic(), inputs=InputOptions(out=tmp_path / "x")
+        )
     assert not (tmp_path / "x").exists()
 
 
@@ -176,7 +182,7 @@ def test_annotators_that_read_columns_get_every_input_column(tmp_path):
 def test_refused_options_write_nothing(tmp_path, options, error, message):
     pool = negation_rows(THREE, seed=2)
     with pytest.raises(error, match=message):
-        build_mps_benchmark(pool, out=tmp_path / "out", **options)
+        build_mps_benchmark(pool, inputs=InputOptions(out=tmp_path / "out"), **options)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -207,14 +213,20 @@ def test_a_group_balanced_cannot_even_out_is_named_and_a_smaller_size_fixes_it(t
     # largest group uses every row of label 1, so Balanced there is as skewed as Imbalanced.
     pool = negation_rows({(True, 0): 200, (True, 1): 20, (False, 0): 300, (False, 1): 300})
     with pytest.warns(UserWarning, match="as skewed as Imbalanced in the group 'with_negation'"):
-        build_mps_benchmark(pool, attribute="negation", test_size=40, out=tmp_path / "full")
+        build_mps_benchmark(
+            pool, attribute="negation", test_size=40, inputs=InputOptions(out=tmp_path / "full")
+        )
     full = read(tmp_path / "full", "balanced")
     negated = full[full["negation"] == "with_negation"]["label"]
     assert negated.value_counts(normalize=True).max() >= 0.74
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="Balanced is as skewed")
         build_mps_benchmark(
-            pool, attribute="negation", test_size=40, size=200, out=tmp_path / "small"
+            pool,
+            attribute="negation",
+            test_size=40,
+            size=200,
+            inputs=InputOptions(out=tmp_path / "small"),
         )
     small = read(tmp_path / "small", "balanced")
     negated = small[small["negation"] == "with_negation"]["label"]
@@ -223,7 +235,13 @@ def test_a_group_balanced_cannot_even_out_is_named_and_a_smaller_size_fixes_it(t
 
 def test_size_even_keeps_every_group_exactly_uniform_in_balanced(tmp_path):
     pool = negation_rows({(True, 0): 200, (True, 1): 20, (False, 0): 300, (False, 1): 300})
-    build_mps_benchmark(pool, attribute="negation", test_size=40, size="even", out=tmp_path / "e")
+    build_mps_benchmark(
+        pool,
+        attribute="negation",
+        test_size=40,
+        size="even",
+        inputs=InputOptions(out=tmp_path / "e"),
+    )
     balanced = read(tmp_path / "e", "balanced")
     for _, labels in balanced.groupby("negation")["label"]:
         assert labels.value_counts().nunique() == 1 and labels.nunique() == 2
@@ -245,17 +263,20 @@ def test_annotate_on_the_second_text_of_a_pair(tmp_path):
     build_mps_benchmark(
         rows,
         attribute="negation",
-        text_col="premise",
-        text_pair_col="hypothesis",
         annotate_on="text_pair",
         test_size=20,
-        out=tmp_path / "nli",
+        inputs=InputOptions(text_col="premise", text_pair_col="hypothesis", out=tmp_path / "nli"),
     )
     imbalanced = read(tmp_path / "nli", "imbalanced")
     negated = imbalanced["text_pair"].str.contains(" not ")
     assert (imbalanced["negation"] == "with_negation").eq(negated).all()
     with pytest.raises(ConfigError, match="needs paired inputs"):
-        build_mps_benchmark(rows, attribute="negation", text_col="premise", annotate_on="text_pair")
+        build_mps_benchmark(
+            rows,
+            attribute="negation",
+            inputs=InputOptions(text_col="premise"),
+            annotate_on="text_pair",
+        )
 
 
 def test_label_mix_matched_gives_imbalanced_the_label_prior_of_balanced(tmp_path):
@@ -263,11 +284,17 @@ def test_label_mix_matched_gives_imbalanced_the_label_prior_of_balanced(tmp_path
     # mostly label 1 overall, and a warning says δ would measure that prior too.
     pool = negation_rows({(True, 0): 150, (True, 1): 60, (False, 0): 400, (False, 1): 500})
     with pytest.warns(UserWarning, match="also learn different label priors"):
-        build_mps_benchmark(pool, attribute="negation", test_size=40, out=tmp_path / "paper")
+        build_mps_benchmark(
+            pool, attribute="negation", test_size=40, inputs=InputOptions(out=tmp_path / "paper")
+        )
     paper = read(tmp_path / "paper", "imbalanced")["label"].value_counts(normalize=True)
     assert paper[1] > 0.6
     build_mps_benchmark(
-        pool, attribute="negation", test_size=40, label_mix="matched", out=tmp_path / "matched"
+        pool,
+        attribute="negation",
+        test_size=40,
+        label_mix="matched",
+        inputs=InputOptions(out=tmp_path / "matched"),
     )
     matched = read(tmp_path / "matched", "imbalanced")
     shares = matched["label"].value_counts(normalize=True)
@@ -298,7 +325,7 @@ def test_a_size_share_that_the_dominance_cannot_fill_is_rounded_down_not_a_crash
         dominance=0.4,
         dominant={"with_negation": 0, "without_negation": 1},
         size=146,
-        out=tmp_path / "odd",
+        inputs=InputOptions(out=tmp_path / "odd"),
     )
     imbalanced = read(tmp_path / "odd", "imbalanced")
     for value, group in imbalanced.groupby("negation"):

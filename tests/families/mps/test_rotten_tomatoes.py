@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.mps.build import build_mps_benchmark
 from tests.conftest import ROTTEN_TOMATOES
 
@@ -30,7 +31,7 @@ def mean_entropy(frame, column):
 @pytest.fixture(scope="module", params=["negation", "question"])
 def built(request, tmp_path_factory):
     out = tmp_path_factory.mktemp("rt") / request.param
-    bench = build_mps_benchmark(SENTENCES, attribute=request.param, out=out)
+    bench = build_mps_benchmark(SENTENCES, attribute=request.param, inputs=InputOptions(out=out))
     frames = {s: pd.read_csv(out / f"{s}.csv", keep_default_na=False) for s in bench.splits}
     return request.param, bench.manifest, frames
 

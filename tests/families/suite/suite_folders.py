@@ -1,4 +1,4 @@
-"""Small Shortcut Suite folders written by hand, in the format build --family suite writes."""
+"""Small Shortcut Suite folders written by hand, in the format build suite writes."""
 
 from __future__ import annotations
 

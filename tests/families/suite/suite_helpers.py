@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from shortcutlab.data.options import InputOptions
 from tests.conftest import MNLI  # noqa: F401 - re-exported for the Suite tests
 
 NLI_LABELS = ("entailment", "neutral", "contradiction")
@@ -56,24 +57,23 @@ def build_suite_folder(
 
 def suite_args(train: Path, out: Path, *extra: object) -> list[object]:
     return [
-        "build", "--family", "suite", "--train", train, "--text-col", "premise",
+        "build", "suite", "--train", train, "--text-col", "premise",
         "--text-pair-col", "hypothesis", "--out", out, *extra,
     ]  # fmt: skip
 
 
-def tautology_on_hypothesis(out: Path | None = None):
-    """A Maze build of :func:`nli_frame` with the tautology cue on the hypothesis (λ = 1)."""
+def tautology_on_hypothesis(out: Path | None = None, data: Path | pd.DataFrame | None = None):
+    """A Maze build of ``data`` (default: :func:`nli_frame`) with the tautology cue on the
+    hypothesis (λ = 1)."""
     from shortcutlab.families.maze.build import build_maze_benchmark
 
-    frame = nli_frame(30)
+    frame = nli_frame(30) if data is None else data
     return build_maze_benchmark(
         frame,
         frame,
         shortcut="tautology",
         strength=1.0,
-        text_col="premise",
-        text_pair_col="hypothesis",
         inject_on="text_pair",
         labels=["contradiction", "neutral", "entailment"],
-        out=out,
+        inputs=InputOptions(text_col="premise", text_pair_col="hypothesis", out=out),
     )

@@ -1,4 +1,4 @@
-"""``build --family suite``: the standard set and the sets derived from it, the extended tasks, the
+"""``build suite``: the standard set and the sets derived from it, the extended tasks, the
 manifest and the refusals, all checked on what is written."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import json
 import pandas as pd
 import pytest
 
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.suite.build import build_suite_benchmark
 from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES, POSITION_PHRASES
 from tests.cli.refusals import assert_refused, invoke
@@ -99,7 +100,10 @@ def test_style_rewrites_the_premise_only(built):
 def test_sets_do_not_depend_on_which_others_are_asked_for(built, tmp_path):
     out, sets = built
     alone = build_suite_benchmark(
-        nli_frame(), sets="position", size=90, text_col="premise", text_pair_col="hypothesis"
+        nli_frame(),
+        sets="position",
+        size=90,
+        inputs=InputOptions(text_col="premise", text_pair_col="hypothesis"),
     )
     assert alone.sets["position"]["text"].tolist() == sets["position"]["text"].tolist()
 
@@ -110,7 +114,7 @@ def test_sentiment_negation_on_single_texts(tmp_path):
         {"sentence": [f"A film number {i} that works." for i in range(40)], "label": [0, 1] * 20}
     ).to_csv(train, index=False)
     out = tmp_path / "out"
-    args = ["build", "--family", "suite", "--train", train, "--text-col", "sentence", "--out", out]
+    args = ["build", "suite", "--train", train, "--text-col", "sentence", "--out", out]
     result = invoke(*args, "--sets", "standard,sentiment-negation", "--size", "20")
     assert result.exit_code == 0, result.output
     standard, negated = (pd.read_csv(out / f"{n}.csv") for n in ("standard", "sentiment-negation"))
@@ -138,7 +142,7 @@ def qqp_frame() -> pd.DataFrame:
 def test_paraphrase_overlap_from_high_overlap_pairs_and_from_paws(tmp_path):
     train = tmp_path / "qqp.csv"
     qqp_frame().to_csv(train, index=False)
-    base = ["build", "--family", "suite", "--train", train, "--text-col", "question1",
+    base = ["build", "suite", "--train", train, "--text-col", "question1",
             "--text-pair-col", "question2", "--label-col", "is_duplicate"]  # fmt: skip
     out = tmp_path / "own"
     result = invoke(*base, "--out", out, "--sets", "standard,paraphrase-overlap", "--size", "10")
@@ -180,7 +184,7 @@ def test_refusals(tmp_path):
     pd.DataFrame(
         {"text": [f"Fine film {i}." for i in range(20)], "label": ["pos", "neg"] * 10}
     ).to_csv(sentiment, index=False)
-    single = ["build", "--family", "suite", "--train", sentiment, "--out", tmp_path / "out"]
+    single = ["build", "suite", "--train", sentiment, "--out", tmp_path / "out"]
     assert_refused(tmp_path, "The lexical-overlap set is NLI", *single, "--sets", "lexical-overlap")
     assert_refused(tmp_path, "The negation set needs paired inputs", *single, "--sets", "negation")
     assert_refused(
@@ -202,10 +206,11 @@ def test_refusals(tmp_path):
         *suite_args(train, tmp_path / "out", "--sets", "standard", "--paws", train),
     )  # fmt: skip
     assert_refused(
-        tmp_path, "A Shortcut Suite build needs --sets", *suite_args(train, tmp_path / "out")
-    )
+        tmp_path, "Missing option '--sets'. See 'shortcutlab build suite --help'.",
+        *suite_args(train, tmp_path / "out"),
+    )  # fmt: skip
     assert_refused(
-        tmp_path, "--strength applies to --family maze",
+        tmp_path, "--strength is an option of 'shortcutlab build maze', not of 'build suite'.",
         *suite_args(train, tmp_path / "out", "--sets", "standard", "--strength", "0.5"),
     )  # fmt: skip
 

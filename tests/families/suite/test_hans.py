@@ -1,4 +1,4 @@
-"""The HANS-style sets as written by ``build --family suite``: sizes, balance, and the property each
+"""The HANS-style sets as written by ``build suite``: sizes, balance, and the property each
 heuristic's non-entailed half must have, checked on the written text."""
 
 from __future__ import annotations

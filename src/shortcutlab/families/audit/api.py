@@ -44,6 +44,11 @@ def audit_dataset(
     indicators are built (default: words and bigrams, negation, question, frequent words,
     surface properties, the packaged lexicons).
 
+    Word lists: ``FeatureConfig(lexicons={name: phrases})`` adds your lists to the packaged ones
+    (a list named like a packaged one replaces it); ``packaged_lexicons=False`` leaves the
+    packaged ones out. The command line is the same: ``--lexicon NAME=PATH`` adds,
+    ``--no-packaged-lexicons`` leaves out.
+
     Examples:
         >>> import pandas as pd
         >>> texts = [f"honestly item {i}" if i % 3 else f"item {i}" for i in range(120)]

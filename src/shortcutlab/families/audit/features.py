@@ -56,7 +56,10 @@ class FeatureConfig:
     attributes: tuple[str, ...] = ("negation", "question", "frequent-words")
     attribute_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     surface: bool = True
-    lexicons: Mapping[str, Sequence[str]] | None = None  # None = packaged_lexicons()
+    #: Your word lists (name -> phrases), tested beside the packaged ones; a list named like a
+    #: packaged one replaces it. ``packaged_lexicons=False`` leaves the packaged lists out.
+    lexicons: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    packaged_lexicons: bool = True
     metadata: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -68,6 +71,11 @@ class FeatureConfig:
         require(
             not unknown, "audit", "attribute_options", "keyed by attributes being scanned", unknown
         )
+
+    def word_lists(self) -> dict[str, list[str]]:
+        """Every word list the scan tests: the packaged ones (unless left out), then yours."""
+        packaged = packaged_lexicons() if self.packaged_lexicons else {}
+        return packaged | {name: list(phrases) for name, phrases in self.lexicons.items()}
 
 
 @dataclass
@@ -154,7 +162,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     _check_metadata(train, config.metadata)
     fitted: list[tuple[_Block, sp.csr_matrix | np.ndarray]] = []
     details: dict[str, Any] = {"parts": {}}
-    lexicons = packaged_lexicons() if config.lexicons is None else dict(config.lexicons)
+    lexicons = config.word_lists()
     matcher = LexiconMatcher(lexicons)
     for part in train.parts():
         texts = train.part(part)

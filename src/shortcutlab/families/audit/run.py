@@ -19,7 +19,6 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.lexicons import packaged_lexicons
 from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
@@ -267,9 +266,8 @@ def _marked_phrases(result: ScanResult, row: Any) -> list[str]:
     if features.phrases[j]:
         return [features.phrases[j]]
     if row.kind == "lexicon":
-        lists = result.config.features.lexicons
         name = features.names[j].split("lexicon = ", 1)[-1]
-        return list((packaged_lexicons() if lists is None else lists).get(name, []))
+        return result.config.features.word_lists().get(name, [])
     return []
 
 

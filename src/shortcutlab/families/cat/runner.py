@@ -190,7 +190,7 @@ def _store_dataset(plan: CatBuildPlan, tables: tuple[Any, Any], folder: Path) ->
     if not (folder / MANIFEST).exists():
         manifest = {
             "labels": _labels(plan.dataset, tables).to_json(),
-            "arguments": {"family": "cat", TEXT_PAIR + "_col": plan.dataset.text_pair},
+            "arguments": {"family": "cat", TEXT_PAIR + "_col": plan.dataset.inputs.text_pair_col},
             "dataset": plan.config["dataset"],
         }
         Benchmark(

@@ -89,7 +89,7 @@ def parse_cat_spec(
     base = Path(base_dir)
     datasets = parse_datasets(raw, source, base)
     for dataset in datasets:
-        if dataset.text_pair is None:
+        if dataset.inputs.text_pair_col is None:
             raise ConfigError(
                 f"{source}: dataset '{dataset.name}' has no text_pair column; CAT needs paired "
                 "inputs. Add text_pair: COLUMN (e.g. hypothesis) to its entry."

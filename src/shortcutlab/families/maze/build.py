@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark, check_build_start
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import INJECT_ON, PartsSwappedBack, swapped_parts
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.errors import ConfigError, DataError
@@ -63,15 +64,8 @@ def build_maze_benchmark(
     val_size: float = 0,
     labels: Sequence[Any] | None = None,
     distractors: Mapping[str, Distractor] | None = None,
-    text_col: str = TEXT,
-    label_col: str = LABEL,
-    text_pair_col: str | None = None,
     inject_on: str = TEXT,
-    encoding: str = "utf-8",
-    on_empty: str = "drop",
-    out: str | Path | None = None,
-    fmt: str = "csv",
-    overwrite: bool = False,
+    inputs: InputOptions | None = None,
 ) -> Benchmark:
     """Build a Shortcut Maze benchmark from a training and a test table.
 
@@ -94,9 +88,10 @@ def build_maze_benchmark(
             ``NAME_text``/``NAME_label`` columns.
         inject_on: ``"text"`` or ``"text_pair"``: the part that carries the cue (e.g. a
             tautology on the NLI hypothesis, Shortcut Suite 4.1); the other part is left alone.
-        out: write the splits and ``manifest.json`` straight into this folder (atomically, in
-            ``fmt``), row chunk by row chunk, instead of holding them in memory; the returned
-            benchmark then reads each split from there on first use.
+        inputs: the columns and encoding of the input tables, and where to write: with
+            ``inputs.out`` the splits and ``manifest.json`` go straight into that folder
+            (atomically, in ``inputs.fmt``), row chunk by row chunk, instead of being held in
+            memory; the returned benchmark then reads each split from there on first use.
 
     Examples:
         >>> import pandas as pd
@@ -107,159 +102,227 @@ def build_maze_benchmark(
         >>> bench["anti_test"].groupby("label")["shortcut"].apply(lambda s: (s != "").mean()).tolist()
         [1.0, 0.5, 0.0]
     """
+    inputs = inputs or InputOptions()
     strength = check_strength("strength", strength)
     test_lambda = _test_strength(test_strength, strength)
     check_choice("strength_mode", strength_mode, STRENGTH_MODES)
     check_choice("sampling", sampling, SAMPLING)
-    check_build_start(fmt, seed, out, overwrite)
+    check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite)
     check_choice("inject_on", inject_on, INJECT_ON)
+    train_table, test_table = _read_tables(train, test, inputs, inject_on)
+    label_space = _label_space(train_table, test_table, labels)
+    resolved = None if schedule is None else base_schedule(len(label_space), schedule).tolist()
+    design = SplitDesign(label_space, strength, test_lambda, strength_mode, sampling, resolved)
+    injector = _injector(shortcut, shortcut_options, distractors, train_table, test_table)
+    injector.validate(label_space)
+    planned = _plan(injector, design, train_table, test_table, val_size, seed, inject_on)
+    manifest = _manifest(
+        planned,
+        inputs,
+        test_strength=test_strength if test_strength == SAME else test_lambda,
+        seed=seed,
+        val_size=val_size,
+        labels=labels,
+    )
+    return planned.write(manifest, inputs)
+
+
+@dataclass(frozen=True)
+class SplitDesign:
+    """What the plans of a build's splits share: the labels, both λ and how a λ is applied."""
+
+    labels: LabelSpace
+    strength: float  # training and validation
+    test_strength: float  # test and anti-test
+    strength_mode: str
+    sampling: str
+    schedule: list[float] | None  # per-label base probabilities (default: i / (K - 1))
+
+    def job(
+        self,
+        name: str,
+        source: InputTable,
+        rows: np.ndarray,
+        role: str,
+        seed: np.random.SeedSequence,
+        *,
+        anti: bool = False,
+    ) -> SplitJob:
+        """The split ``name``: rows ``rows`` of ``source`` at the λ of ``role`` (``anti``: with
+        the label schedule reversed)."""
+        plan = SplitPlan(
+            ranks=source.ranks[rows],
+            labels=self.labels,
+            strength=self.strength if role == TRAIN_ROLE else self.test_strength,
+            strength_mode=self.strength_mode,
+            schedule=None if self.schedule is None else tuple(self.schedule),
+            anti=anti,
+            role=role,
+            sampling=self.sampling,
+            row_ids=source.table.row_ids()[rows]
+            if len(rows) < len(source)
+            else source.table.row_ids(),
+        )
+        return SplitJob(name, rows, plan, seed)
+
+
+@dataclass
+class PlannedBuild:
+    """A build ready to render: the injector, both input tables and the splits made from each."""
+
+    injector: Shortcut
+    design: SplitDesign
+    train: InputTable
+    test: InputTable
+    train_jobs: list[SplitJob]
+    test_jobs: list[SplitJob]
+    inject_on: str
+
+    def render(self, sink: MemorySink | FileSink) -> dict[str, Any]:
+        """Every split into ``sink``; returns each split's record."""
+        if self.inject_on == TEXT_PAIR:
+            sink = PartsSwappedBack(sink)
+        labels = self.design.labels
+        records = render_splits(self.injector, self.train, self.train_jobs, labels, sink)
+        records |= render_splits(self.injector, self.test, self.test_jobs, labels, sink)
+        return records
+
+    def write(self, manifest: dict[str, Any], inputs: InputOptions) -> Benchmark:
+        """Render into memory, or straight into ``inputs.out`` (atomically) with the manifest."""
+        if inputs.out is None:
+            memory = MemorySink()
+            self._finish(manifest, self.render(memory))
+            return Benchmark(splits=memory.finish(), labels=self.design.labels, manifest=manifest)
+        manifest["arguments"]["format"] = inputs.fmt
+        with atomic_output_dir(inputs.out, overwrite=inputs.overwrite) as tmp:
+            files = FileSink(tmp, inputs.fmt)
+            records = self.render(files)
+            for name, written in files.finish().items():
+                records[name].update(written)
+            self._finish(manifest, records)
+            write_json(tmp / MANIFEST, json.loads(json.dumps(manifest)))
+        return Benchmark.load(inputs.out)
+
+    def _finish(self, manifest: dict[str, Any], records: dict[str, Any]) -> None:
+        """What rendering found: the occurrences removed and kept, and every split's record."""
+        manifest["removed_occurrences"] = _occurrences(self.train.removed, self.test.removed)
+        manifest["kept_occurrences"] = _occurrences(self.train.kept, self.test.kept) | {
+            "note": KEPT_NOTE
+        }
+        manifest["splits"] = records
+        if self.train.record is not None or self.test.record is not None:
+            manifest["preparation"] = {"train": self.train.record, "test": self.test.record}
+
+
+def _read_tables(
+    train: Any, test: Any, inputs: InputOptions, inject_on: str
+) -> tuple[LoadedTable, LoadedTable]:
+    """Both input tables, with the part that carries the cue as ``text``."""
     # A file's texts are read again batch by batch while rendering, not held whole in memory
     # (a cue on the second text swaps the columns of tables held in memory instead).
-    loader = dict(
-        text_col=text_col,
-        label_col=label_col,
-        text_pair_col=text_pair_col,
-        encoding=encoding,
-        on_empty=on_empty,
-        stream_text=inject_on == TEXT,
-    )
-    train_table = (
-        train if isinstance(train, LoadedTable) else load_table(train, role="train", **loader)
-    )
-    test_table = test if isinstance(test, LoadedTable) else load_table(test, role="test", **loader)
+    stream_text = inject_on == TEXT
+    train_table = inputs.read(train, role="train", stream_text=stream_text)
+    test_table = inputs.read(test, role="test", stream_text=stream_text)
     if inject_on == TEXT_PAIR:
-        train_table, test_table = swapped_parts(train_table), swapped_parts(test_table)
-    train_name = f"'{train_table.source.path}'" if train_table.source.path else "the training table"
-    label_space = LabelSpace.infer(train_table.index.column(LABEL), given=labels, source=train_name)
-    _check_test_labels(train_table, test_table)
-    resolved_schedule = (
-        tuple(base_schedule(len(label_space), schedule).tolist()) if schedule is not None else None
-    )
+        return swapped_parts(train_table), swapped_parts(test_table)
+    return train_table, test_table
 
+
+def _injector(
+    shortcut: str | Shortcut,
+    shortcut_options: Mapping[str, Any] | None,
+    distractors: Mapping[str, Distractor] | None,
+    train_table: LoadedTable,
+    test_table: LoadedTable,
+) -> Shortcut:
+    """The configured injector: ``shortcut`` itself, or the named one with its options."""
     if isinstance(shortcut, Shortcut):  # a configured injector, reused across builds
         if shortcut_options:
             raise ConfigError(
                 "Pass shortcut_options only with a shortcut name; a Shortcut object is configured."
             )
-        injector = shortcut
-    else:
-        options = dict(shortcut_options or {})
-        if shortcut in CONCEPT_SHORTCUTS:
-            options.setdefault(
-                "distractors",
-                distractors
-                if distractors is not None
-                else distractors_from_columns(train_table, test_table),
-            )
-        injector = make_shortcut(shortcut, options)
-    injector.validate(label_space)
+        return shortcut
+    options = dict(shortcut_options or {})
+    if shortcut in CONCEPT_SHORTCUTS:
+        options.setdefault(
+            "distractors",
+            distractors
+            if distractors is not None
+            else distractors_from_columns(train_table, test_table),
+        )
+    return make_shortcut(shortcut, options)
 
+
+def _plan(
+    injector: Shortcut,
+    design: SplitDesign,
+    train_table: LoadedTable,
+    test_table: LoadedTable,
+    val_size: float,
+    seed: int,
+    inject_on: str,
+) -> PlannedBuild:
+    """Carve the validation rows and lay out the five splits, each with its own child seed."""
     carve_seed, *split_seeds = np.random.SeedSequence(int(seed)).spawn(5)
-    train_source = input_table(injector, train_table, label_space, TRAIN_ROLE)
-    test_source = input_table(injector, test_table, label_space, TEST_ROLE)
-    val_mask = stratified_holdout(train_source.ranks, val_size, np.random.default_rng(carve_seed))
-
-    def job(
-        name: str,
-        source: InputTable,
-        rows: np.ndarray,
-        lam: float,
-        anti: bool,
-        role: str,
-        split_seed: np.random.SeedSequence,
-    ) -> SplitJob:
-        plan = SplitPlan(
-            ranks=source.ranks[rows],
-            labels=label_space,
-            strength=lam,
-            strength_mode=strength_mode,
-            schedule=resolved_schedule,
-            anti=anti,
-            role=role,
-            sampling=sampling,
-            row_ids=source.table.row_ids()[rows]
-            if len(rows) < len(source)
-            else source.table.row_ids(),
-        )
-        return SplitJob(name, rows, plan, split_seed)
-
-    everything = positions(np.ones(len(test_source), dtype=bool))
-    train_jobs = [
-        job(
-            "train", train_source, positions(~val_mask), strength, False, TRAIN_ROLE, split_seeds[0]
-        )
-    ]
+    train = input_table(injector, train_table, design.labels, TRAIN_ROLE)
+    test = input_table(injector, test_table, design.labels, TEST_ROLE)
+    val_mask = stratified_holdout(train.ranks, val_size, np.random.default_rng(carve_seed))
+    train_jobs = [design.job("train", train, positions(~val_mask), TRAIN_ROLE, split_seeds[0])]
     if val_mask.any():
         validation = positions(val_mask)
-        train_jobs.append(
-            job("validation", train_source, validation, strength, False, TRAIN_ROLE, split_seeds[1])
-        )
+        train_jobs.append(design.job("validation", train, validation, TRAIN_ROLE, split_seeds[1]))
+    everything = positions(np.ones(len(test), dtype=bool))
     test_jobs = [
-        job("test", test_source, everything, test_lambda, False, TEST_ROLE, split_seeds[2]),
-        job("anti_test", test_source, everything, test_lambda, True, TEST_ROLE, split_seeds[3]),
+        design.job("test", test, everything, TEST_ROLE, split_seeds[2]),
+        design.job("anti_test", test, everything, TEST_ROLE, split_seeds[3], anti=True),
         SplitJob("original_test", everything),
     ]
+    return PlannedBuild(injector, design, train, test, train_jobs, test_jobs, inject_on)
 
-    def render(sink: MemorySink | FileSink) -> dict[str, Any]:
-        if inject_on == TEXT_PAIR:
-            sink = PartsSwappedBack(sink)
-        records = render_splits(injector, train_source, train_jobs, label_space, sink)
-        records |= render_splits(injector, test_source, test_jobs, label_space, sink)
-        return records
 
-    manifest = {
+def _manifest(
+    planned: PlannedBuild,
+    inputs: InputOptions,
+    *,
+    test_strength: float | str,
+    seed: int,
+    val_size: float,
+    labels: Sequence[Any] | None,
+) -> dict[str, Any]:
+    """The manifest before rendering: the arguments as resolved, the labels and the inputs."""
+    design = planned.design
+    return {
         "tool": tool_record(),
         "kind": "shortcut-maze",
         "arguments": {
-            "shortcut": injector.name,
-            "shortcut_options": injector.get_params(),
-            "strength": strength,
-            "strength_mode": strength_mode,
-            "test_strength": test_strength if test_strength == SAME else test_lambda,
-            "sampling": sampling,
-            "schedule": list(resolved_schedule) if resolved_schedule else None,
+            "shortcut": planned.injector.name,
+            "shortcut_options": planned.injector.get_params(),
+            "strength": design.strength,
+            "strength_mode": design.strength_mode,
+            "test_strength": test_strength,
+            "sampling": design.sampling,
+            "schedule": design.schedule or None,
             "seed": int(seed),
             "val_size": val_size,
             "labels": list(labels) if labels else None,
-            "text_col": text_col,
-            "label_col": label_col,
-            "text_pair_col": text_pair_col,
-            "inject_on": inject_on,
-            "encoding": encoding,
-            "on_empty": on_empty,
+            "text_col": inputs.text_col,
+            "label_col": inputs.label_col,
+            "text_pair_col": inputs.text_pair_col,
+            "inject_on": planned.inject_on,
+            "encoding": inputs.encoding,
+            "on_empty": inputs.on_empty,
         },
         "seed": int(seed),
-        "labels": label_space.to_json(),
+        "labels": design.labels.to_json(),
         "environment": environment(),
-        "inputs": {"train": train_table.source.to_json(), "test": test_table.source.to_json()},
+        "inputs": {
+            "train": planned.train.table.source.to_json(),
+            "test": planned.test.table.source.to_json(),
+        },
         "removed_occurrences": {},
         "kept_occurrences": {},
         "splits": {},
     }
-
-    def finish(records: dict[str, Any]) -> None:
-        manifest["removed_occurrences"] = _occurrences(train_source.removed, test_source.removed)
-        manifest["kept_occurrences"] = _occurrences(train_source.kept, test_source.kept) | {
-            "note": KEPT_NOTE
-        }
-        manifest["splits"] = records
-        if train_source.record is not None or test_source.record is not None:
-            manifest["preparation"] = {"train": train_source.record, "test": test_source.record}
-
-    if out is None:
-        memory = MemorySink()
-        finish(render(memory))
-        return Benchmark(splits=memory.finish(), labels=label_space, manifest=manifest)
-    out = Path(out)
-    manifest["arguments"]["format"] = fmt
-    with atomic_output_dir(out, overwrite=overwrite) as tmp:
-        files = FileSink(tmp, fmt)
-        records = render(files)
-        for name, written in files.finish().items():
-            records[name].update(written)
-        finish(records)
-        write_json(tmp / MANIFEST, json.loads(json.dumps(manifest)))
-    return Benchmark.load(out)
 
 
 SAME = "same"
@@ -285,6 +348,14 @@ def _occurrences(train: np.ndarray, test: np.ndarray) -> dict[str, Any]:
         "test": int(test.sum()),
         "total": int(train.sum() + test.sum()),
     }
+
+
+def _label_space(train: LoadedTable, test: LoadedTable, given: Sequence[Any] | None) -> LabelSpace:
+    """The training table's labels (in the ``given`` order), which the test table must keep to."""
+    train_name = f"'{train.source.path}'" if train.source.path else "the training table"
+    labels = LabelSpace.infer(train.index.column(LABEL), given=given, source=train_name)
+    _check_test_labels(train, test)
+    return labels
 
 
 def _check_test_labels(train: LoadedTable, test: LoadedTable) -> None:

@@ -80,7 +80,7 @@ def resolve_source(
         return _from_run(folder, model, seed, benchmark_id)
     raise InputFileError(
         f"'{folder}' is neither a benchmark folder (no {MANIFEST}) nor a run folder (no "
-        f"{DATABASE}). Pass the folder 'shortcutlab build' or 'shortcutlab run' wrote."
+        f"{DATABASE}). Pass the folder 'shortcutlab build maze' or 'shortcutlab run' wrote."
     )
 
 
@@ -137,7 +137,7 @@ def cue_rows(benchmark: Benchmark, *, split: str, rows: int, seed: int) -> CueRo
     if kind != MAZE_KIND:
         raise DataError(
             f"explain needs a Shortcut Maze build with an inserted cue; this benchmark is a "
-            f"{kind or 'benchmark without a kind'} build. Build one with 'shortcutlab build'."
+            f"{kind or 'benchmark without a kind'} build. Build one with 'shortcutlab build maze'."
         )
     frame = benchmark[split]
     if CUE_SPANS not in frame.columns and benchmark.shortcut in SHORTCUTS:

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark
-from shortcutlab.data.loading import LoadedTable, load_table
+from shortcutlab.data.loading import TEXT, LoadedTable, load_table
+from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 from shortcutlab.families.maze.build import CONCEPT_SHORTCUTS, build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files, distractors_from_columns
@@ -20,7 +21,6 @@ from shortcutlab.shortcuts import make_shortcut
 
 Rebuild = Callable[[int], Benchmark]
 REDRAWS = "redraws"
-_LOADER_KEYS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empty")
 
 
 class Builds:
@@ -70,13 +70,13 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
         raise ConfigError(
             "Re-drawing a benchmark per seed (vary: data or both) needs a Shortcut Maze benchmark "
-            "whose manifest records its inputs. Use vary: model, or rebuild it with 'shortcutlab build'."
+            "whose manifest records its inputs. Use vary: model, or rebuild it with 'shortcutlab build maze'."
         )
     arguments = manifest["arguments"]
-    loader = {key: arguments.get(key) for key in _LOADER_KEYS}
-    tables = {role: _reload(manifest["inputs"][role], role, loader) for role in ("train", "test")}
+    inputs = InputOptions.from_record(arguments)
+    tables = {role: _reload(manifest["inputs"][role], role, inputs) for role in ("train", "test")}
     options = dict(arguments.get("shortcut_options") or {})
-    distractors = _distractors(options.pop("distractors", None), loader)
+    distractors = _distractors(options.pop("distractors", None), inputs)
     if arguments["shortcut"] in CONCEPT_SHORTCUTS:
         options["distractors"] = (
             distractors
@@ -98,13 +98,14 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
             seed=seed,
             val_size=arguments["val_size"],
             labels=arguments.get("labels"),
-            **loader,
+            inject_on=arguments.get("inject_on", TEXT),
+            inputs=inputs,
         )
 
     return build
 
 
-def _reload(record: dict[str, Any], role: str, loader: dict[str, Any]) -> LoadedTable:
+def _reload(record: dict[str, Any], role: str, inputs: InputOptions) -> LoadedTable:
     path = record.get("path")
     if path is None:
         raise ConfigError(
@@ -116,7 +117,7 @@ def _reload(record: dict[str, Any], role: str, loader: dict[str, Any]) -> Loaded
             f"Re-drawing the benchmark (vary: data or both) needs its {role} input '{path}' "
             f"(recorded in {MANIFEST}), which does not exist here. Run from the folder it was built in."
         )
-    table = load_table(path, split=record.get("split"), role=role, **loader)
+    table = load_table(path, split=record.get("split"), role=role, **inputs.reading())
     if table.source.sha256 != record.get("sha256"):
         raise DataError(
             f"The {role} input '{path}' has changed since the benchmark was built (its sha256 differs "
@@ -125,7 +126,7 @@ def _reload(record: dict[str, Any], role: str, loader: dict[str, Any]) -> Loaded
     return table
 
 
-def _distractors(recorded: dict[str, Any] | None, loader: dict[str, Any]) -> dict[str, Any] | None:
+def _distractors(recorded: dict[str, Any] | None, inputs: InputOptions) -> dict[str, Any] | None:
     """Distractors read from files are read again; column pools come back with the tables."""
     if not recorded or all(
         str(pools["train"]["source"]).startswith("column ") for pools in recorded.values()
@@ -137,9 +138,9 @@ def _distractors(recorded: dict[str, Any] | None, loader: dict[str, Any]) -> dic
             name,
             pools["train"]["source"],
             pools["test"]["source"],
-            text_col=loader["text_col"],
-            label_col=loader["label_col"],
-            encoding=loader["encoding"],
+            text_col=inputs.text_col,
+            label_col=inputs.label_col,
+            encoding=inputs.encoding,
         )
         # The manifest records no hash of distractor files, only their sizes: check those.
         if rebuilt[name].to_json() != pools:

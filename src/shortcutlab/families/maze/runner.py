@@ -48,9 +48,9 @@ def _distractors(dataset: DatasetSpec) -> dict[str, Any] | None:
             name,
             dataset.resolve(paths["train"]),
             dataset.resolve(paths["test"]) if "test" in paths else None,
-            text_col=dataset.text,
-            label_col=dataset.label,
-            encoding=dataset.encoding,
+            text_col=dataset.inputs.text_col,
+            label_col=dataset.inputs.label_col,
+            encoding=dataset.inputs.encoding,
         )
         for name, paths in dataset.distractors.items()
     }
@@ -87,9 +87,7 @@ def build_benchmark(
         val_size=spec.val_size,
         labels=list(plan.dataset.labels) if plan.dataset.labels else None,
         distractors=_distractors(plan.dataset),
-        text_col=plan.dataset.text,
-        label_col=plan.dataset.label,
-        text_pair_col=plan.dataset.text_pair,
+        inputs=plan.dataset.inputs,
     )
     benchmark.save(folder)
     return benchmark

@@ -6,28 +6,39 @@ or a set of labels of similar size with 10 or more classes, takes at least ``dom
 attribute group (A.8), with different groups tied to different labels; the Balanced set has the
 same per-group sizes with labels as uniform as each group allows; the test set is label-balanced
 (A.5.1) and shares no text with either training set.
+
+*Sizes.* By default every group is as large as the dominance allows, which can leave a group of
+Balanced as skewed as Imbalanced (the paper's Table 11 has such groups; a warning names them);
+``size="even"`` makes every group only as large as Balanced can fill with exactly uniform labels.
+``label_mix="paper"`` sizes the groups as the paper does: every group as large as allowed, so
+groups tied to different labels differ in size, Imbalanced's overall label mix is skewed and δ
+also measures that label prior (a warning says how much); ``"matched"`` chooses group sizes so
+Imbalanced holds every label equally often.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
-from shortcutlab.attributes import Attribute, make_attribute
+from shortcutlab.attributes import Annotation, Attribute, make_attribute
 from shortcutlab.data.benchmark import Benchmark, check_build_start, save_splits
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.mps.held_out import HeldOut, held_out_sets
 from shortcutlab.families.mps.manifest import excluded_rows, given_mapping, mps_manifest
 from shortcutlab.families.mps.plan import (
     LABEL_MIXES,
+    Redistribution,
     dominance_share,
-    held_out_per_label,
     kept_values,
     redistribute,
 )
@@ -38,7 +49,6 @@ from shortcutlab.families.mps.rows import (
     annotated_texts,
     draw_rows,
     group_codes,
-    label_balanced_plan,
     split_table,
     subset_rng,
     text_keys,
@@ -65,15 +75,8 @@ def build_mps_benchmark(
     validation_size: float = 0,
     seed: int = 0,
     labels: Sequence[Any] | None = None,
-    text_col: str = TEXT,
-    label_col: str = LABEL,
-    text_pair_col: str | None = None,
     annotate_on: str = TEXT,
-    encoding: str = "utf-8",
-    on_empty: str = "drop",
-    out: str | Path | None = None,
-    fmt: str = "csv",
-    overwrite: bool = False,
+    inputs: InputOptions | None = None,
 ) -> Benchmark:
     """Build an MPS benchmark: ``imbalanced``, ``balanced``, ``test`` (+ ``validation``).
 
@@ -87,27 +90,24 @@ def build_mps_benchmark(
         top_values: how many of the most frequent values to keep (default: the attribute's own,
             six for the concept attributes, all for the others; ``None`` there means all).
         dominance: the share of each Imbalanced group taken by its dominant label (set), in
-            (1/K, 1]; default 0.75 for 2 labels, 0.5 for 3 to 9 labels (A.8), 0.75 combined over
-            a set of labels for 10 or more (A.8).
+            (1/K, 1]; default 0.75 for 2 labels, 0.5 for 3 to 9 labels, 0.75 combined over a
+            set of labels for 10 or more (A.8).
         dominant: ``{value: label or [labels]}``, the dominant label(s) of every group; default:
             the assignment that maximises the dominant share already in the data.
         dominant_labels: labels per dominant set (default 1 below 10 labels, else ceil(K / G)).
-        size: Imbalanced (and Balanced) rows; default: the largest the dominance allows, which
-            can leave a group of Balanced as skewed as Imbalanced (the paper's Table 11 has such
-            groups; a warning names them). ``"even"``: every group only as large as Balanced can
-            fill with exactly uniform labels.
-        label_mix: ``"paper"`` (every group as large as allowed, as the paper builds it: groups
-            tied to different labels differ in size, so Imbalanced's overall label mix is skewed
-            and δ also measures that label prior; a warning says how much) or ``"matched"``
-            (group sizes chosen so Imbalanced holds every label equally often).
+        size: Imbalanced (and Balanced) rows; default: the largest the dominance allows, or
+            ``"even"`` (see *Sizes* above).
+        label_mix: ``"paper"`` or ``"matched"`` group sizes (see *Sizes* above).
         test_size: test rows (an int) or a fraction of the eligible pool rows; default 0.2 of
             the pool (at most half the rows of the rarest label), or with a test table as many
             as its rarest label allows.
         validation_size: validation rows drawn from the pool like the test set (0: none).
+        seed: seeds every draw; the same inputs and seed give byte-identical files.
+        labels: the label order (default: numeric order, else sorted text).
         annotate_on: ``"text"`` or ``"text_pair"``: which text the attribute reads (the
             hypothesis of an NLI pair, say); both texts stay in the splits.
-        seed: seeds every draw; the same inputs and seed give byte-identical files.
-        out: write the splits and ``manifest.json`` into this folder (atomically, in ``fmt``).
+        inputs: the input tables' columns and encoding; with ``inputs.out`` the splits and
+            ``manifest.json`` are written into that folder (atomically, in ``inputs.fmt``).
 
     Examples:
         >>> import pandas as pd
@@ -121,161 +121,181 @@ def build_mps_benchmark(
         >>> bench["balanced"].groupby("negation")["label"].value_counts().tolist()
         [32, 17, 32, 17]
     """
-    check_choice("annotate_on", annotate_on, (TEXT, TEXT_PAIR))
-    check_choice("label_mix", label_mix, LABEL_MIXES)
-    check_build_start(fmt, seed, out, overwrite)
-    loader = dict(
-        text_col=text_col,
-        label_col=label_col,
-        text_pair_col=text_pair_col,
-        encoding=encoding,
-        on_empty=on_empty,
-    )
-    pool_table = _load(train, "train", loader)
-    test_table = _load(test, "test", loader) if test is not None else None
-    label_space = _label_space(pool_table, labels)
-    share = dominance_share(dominance, len(label_space))
-    if test_table is not None:
-        _check_test_labels(test_table, label_space)
-    inputs = {"train": pool_table} | ({"test": test_table} if test_table is not None else {})
-    # Read once: the pool's texts are fitted on and then annotated (the same list both times).
-    texts = {role: annotated_texts(table, annotate_on) for role, table in inputs.items()}
-    fitted = _attribute(attribute, attribute_options).fitted(texts["train"])
-    column = _output_column(fitted)
-    annotations = {role: annotate(fitted, table, texts[role]) for role, table in inputs.items()}
-    counts = {role: annotation.counts() for role, annotation in annotations.items()}
-    kept = kept_values(
-        counts["train"],
-        values,
-        top_values if top_values is not None else getattr(fitted, "top_values", None),
-        explicit_top=top_values is not None,
-    )
-    keys = dict(zip(inputs, text_keys(list(inputs.values())), strict=True))
-    grouped = {
-        role: _grouped(table, annotations[role].values, kept, keys[role], label_space)
-        for role, table in inputs.items()
-    }
-    pool = grouped["train"]
-    held = _held_out(
-        pool, grouped.get("test"), len(kept), label_space, test_size, validation_size, seed
-    )
-
-    eligible = pool.groups >= 0
-    training_pool = eligible & ~np.isin(pool.keys, held.keys)
-    plan = redistribute(
-        pool.cell_counts(training_pool, len(kept), len(label_space)),
-        kept,
-        label_space,
-        share,
+    return MpsBuild(
+        attribute=attribute,
+        attribute_options=attribute_options,
+        values=values,
+        top_values=top_values,
+        dominance=dominance,
         dominant=dominant,
         dominant_labels=dominant_labels,
         size=size,
         label_mix=label_mix,
-        pool_label_counts=np.bincount(pool.ranks[eligible], minlength=len(label_space)),
-    )
-    plans = {"imbalanced": plan.imbalanced, "balanced": plan.balanced}
-    plans |= {name: held.plans[name] for name in ("validation", "test") if name in held.plans}
-    rows = {
-        name: draw_rows(pool, training_pool, plans[name], subset_rng(seed, name))
-        for name in TRAINING_SPLITS
-    } | held.rows
-    sources = {name: grouped.get("test", pool) if name == "test" else pool for name in plans}
-    tables = {name: split_table(sources[name], rows[name], column) for name in plans}
-    arguments = {
-        "attribute": fitted.name,
-        "attribute_options": dict(attribute_options or {}),
-        "values": list(values) if values is not None else None,
-        "top_values": top_values,
-        "dominance": dominance,
-        "dominant": given_mapping(dominant),
-        "dominant_labels": dominant_labels,
-        "size": size,
-        "label_mix": label_mix,
-        "test_size": test_size,
-        "validation_size": validation_size,
-        "seed": int(seed),
-        "labels": list(labels) if labels else None,
-        "text_col": text_col,
-        "label_col": label_col,
-        "text_pair_col": text_pair_col,
-        "annotate_on": annotate_on,
-        "encoding": encoding,
-        "on_empty": on_empty,
-    }
-    manifest = mps_manifest(
-        arguments=arguments,
-        labels=label_space,
-        attribute=fitted,
-        column=column,
-        kept=kept,
-        share=share,
-        plan=plan,
-        plans=plans,
-        held_per_label=held.per_label,
-        annotations=annotations,
-        annotation_counts=counts,
-        excluded=excluded_rows(grouped, held.keys, held.from_pool),
-        inputs={role: table.source.to_json() for role, table in inputs.items()},
-    )
-    if out is None:
-        splits = {name: table.to_pandas() for name, table in tables.items()}
-        return Benchmark(splits=splits, labels=label_space, manifest=manifest)
-    save_splits(tables, manifest, out, fmt=fmt, overwrite=overwrite)  # no pandas on the way
-    return Benchmark.load(out)
+        test_size=test_size,
+        validation_size=validation_size,
+        seed=seed,
+        labels=labels,
+        annotate_on=annotate_on,
+        inputs=inputs or InputOptions(),
+    ).run(train, test)
 
 
 @dataclass
-class HeldOut:
-    """The label-balanced test and validation sets: per-cell counts, rows and their texts."""
+class AttributeGroups:
+    """The attribute fitted on the pool, its annotations of every input table, the values kept
+    and every table's rows grouped by them (``"train"``: the pool, ``"test"``: a test table)."""
 
-    plans: dict[str, np.ndarray]
-    rows: dict[str, np.ndarray]
-    per_label: dict[str, int]
-    keys: np.ndarray  # the normalised texts of every held-out row
-    from_pool: int  # held-out rows drawn from the pool
+    attribute: Attribute
+    column: str  # the output column holding each row's value
+    annotations: dict[str, Annotation]
+    counts: dict[str, dict[str, int]]
+    kept: list[str]
+    grouped: dict[str, GroupedTable]
 
 
-def _held_out(
-    pool: GroupedTable,
-    test_file: GroupedTable | None,
-    n_groups: int,
-    labels: LabelSpace,
-    test_size: float | None,
-    validation_size: float,
-    seed: int,
-) -> HeldOut:
-    """Draw the test set (from the test table, else the pool) and the optional validation set
-    (from the pool): one row per distinct text, label-balanced (A.5.1), no text shared."""
-    held = HeldOut({}, {}, {}, np.zeros(0, dtype=np.int64), 0)
-    for name, parameter, size in (
-        ("test", "test_size", test_size),
-        ("validation", "validation_size", validation_size),
-    ):
-        source = test_file if name == "test" and test_file is not None else pool
-        eligible = source.groups >= 0
-        candidates = source.first_of_each_text(eligible & ~np.isin(source.keys, held.keys))
-        cells = source.cell_counts(candidates, n_groups, len(labels))
-        per_label = held_out_per_label(
-            parameter,
-            size,
-            cells,
-            int(eligible.sum()),
-            labels,
-            from_pool=source is pool,
-            optional=name == "validation",
+@dataclass(frozen=True)
+class MpsBuild:
+    """The parameters of one MPS build (see :func:`build_mps_benchmark`) and its steps: check,
+    read, annotate, hold out, redistribute, record, write."""
+
+    attribute: str | Attribute
+    attribute_options: Mapping[str, Any] | None
+    values: Sequence[str] | None
+    top_values: int | None
+    dominance: float | None
+    dominant: Mapping[str, Any] | None
+    dominant_labels: int | None
+    size: int | str | None
+    label_mix: str
+    test_size: float | None
+    validation_size: float
+    seed: int
+    labels: Sequence[Any] | None
+    annotate_on: str
+    inputs: InputOptions
+
+    def run(self, train: Any, test: Any | None) -> Benchmark:
+        """Build from the pool ``train`` (and a test table) into memory or ``inputs.out``."""
+        check_choice("annotate_on", self.annotate_on, (TEXT, TEXT_PAIR))
+        check_choice("label_mix", self.label_mix, LABEL_MIXES)
+        check_build_start(self.inputs.fmt, self.seed, self.inputs.out, self.inputs.overwrite)
+        tables = {"train": self.inputs.read(train, role="train")}
+        if test is not None:
+            tables["test"] = self.inputs.read(test, role="test")
+        label_space = _label_space(tables["train"], self.labels)
+        share = dominance_share(self.dominance, len(label_space))
+        if "test" in tables:
+            _check_test_labels(tables["test"], label_space)
+        groups = self._annotate(tables, label_space)
+        pool = groups.grouped["train"]
+        held = held_out_sets(
+            pool,
+            groups.grouped.get("test"),
+            len(groups.kept),
+            label_space,
+            self.test_size,
+            self.validation_size,
+            self.seed,
         )
-        held.per_label[name] = per_label
-        if not per_label:
-            continue
-        held.plans[name] = label_balanced_plan(per_label, cells)
-        held.rows[name] = draw_rows(source, candidates, held.plans[name], subset_rng(seed, name))
-        held.keys = np.concatenate([held.keys, source.keys[held.rows[name]]])
-        held.from_pool += len(held.rows[name]) if source is pool else 0
-    return held
+        plan, plans, splits = self._redistribute(groups, held, label_space, share)
+        manifest = mps_manifest(
+            arguments=self._arguments(groups.attribute),
+            labels=label_space,
+            attribute=groups.attribute,
+            column=groups.column,
+            kept=groups.kept,
+            share=share,
+            plan=plan,
+            plans=plans,
+            held_per_label=held.per_label,
+            annotations=groups.annotations,
+            annotation_counts=groups.counts,
+            excluded=excluded_rows(groups.grouped, held.keys, held.from_pool),
+            inputs={role: table.source.to_json() for role, table in tables.items()},
+        )
+        if self.inputs.out is None:
+            frames = {name: table.to_pandas() for name, table in splits.items()}
+            return Benchmark(splits=frames, labels=label_space, manifest=manifest)
+        out, fmt, overwrite = self.inputs.out, self.inputs.fmt, self.inputs.overwrite
+        save_splits(splits, manifest, out, fmt=fmt, overwrite=overwrite)  # no pandas on the way
+        return Benchmark.load(out)
 
+    def _annotate(self, tables: dict[str, LoadedTable], labels: LabelSpace) -> AttributeGroups:
+        """Fit the attribute on the pool, annotate every table and group its rows by the kept
+        values."""
+        # Read once: the pool's texts are fitted on and then annotated (the same list both times).
+        texts = {role: annotated_texts(table, self.annotate_on) for role, table in tables.items()}
+        fitted = _attribute(self.attribute, self.attribute_options).fitted(texts["train"])
+        column = _output_column(fitted)
+        annotations = {role: annotate(fitted, table, texts[role]) for role, table in tables.items()}
+        counts = {role: annotation.counts() for role, annotation in annotations.items()}
+        kept = kept_values(
+            counts["train"],
+            self.values,
+            self.top_values if self.top_values is not None else getattr(fitted, "top_values", None),
+            explicit_top=self.top_values is not None,
+        )
+        keys = dict(zip(tables, text_keys(list(tables.values())), strict=True))
+        grouped = {
+            role: _grouped(table, annotations[role].values, kept, keys[role], labels)
+            for role, table in tables.items()
+        }
+        return AttributeGroups(fitted, column, annotations, counts, kept, grouped)
 
-def _load(source: Any, role: str, loader: dict[str, Any]) -> LoadedTable:
-    return source if isinstance(source, LoadedTable) else load_table(source, role=role, **loader)
+    def _redistribute(
+        self, groups: AttributeGroups, held: HeldOut, labels: LabelSpace, share: Fraction
+    ) -> tuple[Redistribution, dict[str, np.ndarray], dict[str, pa.Table]]:
+        """Imbalanced and Balanced from the pool rows not held out; returns the redistribution,
+        every split's counts per (group, label) cell and every split's rows."""
+        pool = groups.grouped["train"]
+        eligible = pool.groups >= 0
+        training_pool = eligible & ~np.isin(pool.keys, held.keys)
+        plan = redistribute(
+            pool.cell_counts(training_pool, len(groups.kept), len(labels)),
+            groups.kept,
+            labels,
+            share,
+            dominant=self.dominant,
+            dominant_labels=self.dominant_labels,
+            size=self.size,
+            label_mix=self.label_mix,
+            pool_label_counts=np.bincount(pool.ranks[eligible], minlength=len(labels)),
+        )
+        plans = {"imbalanced": plan.imbalanced, "balanced": plan.balanced}
+        plans |= {name: held.plans[name] for name in ("validation", "test") if name in held.plans}
+        rows = {
+            name: draw_rows(pool, training_pool, plans[name], subset_rng(self.seed, name))
+            for name in TRAINING_SPLITS
+        } | held.rows
+        sources = {
+            name: groups.grouped.get("test", pool) if name == "test" else pool for name in plans
+        }
+        splits = {name: split_table(sources[name], rows[name], groups.column) for name in plans}
+        return plan, plans, splits
+
+    def _arguments(self, attribute: Attribute) -> dict[str, Any]:
+        """The parameters as the manifest records them."""
+        return {
+            "attribute": attribute.name,
+            "attribute_options": dict(self.attribute_options or {}),
+            "values": list(self.values) if self.values is not None else None,
+            "top_values": self.top_values,
+            "dominance": self.dominance,
+            "dominant": given_mapping(self.dominant),
+            "dominant_labels": self.dominant_labels,
+            "size": self.size,
+            "label_mix": self.label_mix,
+            "test_size": self.test_size,
+            "validation_size": self.validation_size,
+            "seed": int(self.seed),
+            "labels": list(self.labels) if self.labels else None,
+            "text_col": self.inputs.text_col,
+            "label_col": self.inputs.label_col,
+            "text_pair_col": self.inputs.text_pair_col,
+            "annotate_on": self.annotate_on,
+            "encoding": self.inputs.encoding,
+            "on_empty": self.inputs.on_empty,
+        }
 
 
 def _label_space(pool: LoadedTable, given: Sequence[Any] | None) -> LabelSpace:

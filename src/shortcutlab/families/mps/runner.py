@@ -9,6 +9,7 @@ carries the attribute's label in ``shortcut`` and the build's resolved dominance
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -95,8 +96,7 @@ def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -
         attribute_options=plan.attribute.constructor_options(),
         seed=plan.build_seed,
         labels=list(plan.dataset.labels) if plan.dataset.labels else None,
-        text_pair_col=plan.dataset.text_pair,
-        out=folder,  # written atomically, straight from Arrow
+        inputs=replace(plan.dataset.inputs, out=folder),  # written atomically, straight from Arrow
         **spec.build,
     )
 

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.benchmark import check_build_start, save_splits
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import require_text_pair
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.suite.extended import load_paws, paraphrase_overlap_set
@@ -91,25 +92,64 @@ def build_suite_benchmark(
     hans: str | Path | None = None,
     paws: str | Path | None = None,
     min_overlap: float = 0.8,
-    text_col: str = TEXT,
-    label_col: str = LABEL,
-    text_pair_col: str | None = None,
-    encoding: str = "utf-8",
-    on_empty: str = "drop",
-    out: str | Path | None = None,
-    fmt: str = "csv",
-    overwrite: bool = False,
+    inputs: InputOptions | None = None,
 ) -> SuiteBuild:
     """Build the requested Shortcut Suite sets from ``train`` (NLI data; sentiment or paraphrase
-    data for the extended sets).
+    data for the extended sets); ``inputs`` gives its columns and encoding and, with
+    ``inputs.out``, the folder the sets are written to (atomically, in ``inputs.fmt``).
 
     Examples:
         >>> suite = build_suite_benchmark(None, sets="lexical-overlap", size=20)
         >>> suite.sets["lexical-overlap"]["label"].value_counts().tolist()
         [10, 10]
     """
+    inputs = inputs or InputOptions()
     requested = parse_sets(sets)
-    check_build_start(fmt, seed, out, overwrite)
+    check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite)
+    _check_arguments(requested, size, min_overlap, paws)
+    table = None if train is None else inputs.read(train, role="train")
+    labels = [] if table is None else sorted(set(table.index.column(LABEL).to_pylist()), key=str)
+    needs_data = [s for s in requested if s not in HEURISTIC_SETS]
+    if table is None and needs_data:
+        raise ConfigError(f"The {needs_data[0]} set is made from data: pass --train.")
+    _check_inputs(requested, table, labels)
+    sources = SetSources(
+        table=table,
+        labels=labels,
+        size=size,
+        seed=seed,
+        rewriter=rewriter,
+        rewriter_options=rewriter_options,
+        hans=hans,
+        paws=paws,
+        min_overlap=min_overlap,
+        inputs=inputs,
+    )
+    built, records = sources.make(requested)
+    arguments = dict(
+        size=size,
+        rewriter=rewriter,
+        rewriter_options=dict(rewriter_options or {}),
+        hans=None if hans is None else str(hans),
+        paws=None if paws is None else str(paws),
+        min_overlap=min_overlap,
+        text_col=inputs.text_col,
+        label_col=inputs.label_col,
+        text_pair_col=inputs.text_pair_col,
+        encoding=inputs.encoding,
+        on_empty=inputs.on_empty,
+    )
+    manifest = _manifest(built, records, requested, table, seed, arguments=arguments)
+    if inputs.out is None:
+        return SuiteBuild(built, manifest)
+    written = save_splits(built, manifest, inputs.out, fmt=inputs.fmt, overwrite=inputs.overwrite)
+    return SuiteBuild(built, written, inputs.out)
+
+
+def _check_arguments(
+    requested: list[str], size: int, min_overlap: float, paws: str | Path | None
+) -> None:
+    """The arguments a build refuses before reading anything."""
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
         raise ConfigError(f"The 'size' parameter must be a positive integer. Got {size!r} instead.")
     if not 0 <= min_overlap <= 1:
@@ -120,107 +160,95 @@ def build_suite_benchmark(
         raise ConfigError(
             "--paws applies to the paraphrase-overlap set; add it to --sets or drop --paws."
         )
-    seeds = dict(zip(SETS, np.random.SeedSequence(int(seed)).spawn(len(SETS)), strict=True))
-    rngs = {name: np.random.default_rng(child) for name, child in seeds.items()}
 
-    table: LoadedTable | None = None
-    labels: list[Any] = []
-    needs_data = [s for s in requested if s not in HEURISTIC_SETS]
-    if train is not None:
-        table = (
-            train
-            if isinstance(train, LoadedTable)
-            else load_table(
-                train,
-                text_col=text_col,
-                label_col=label_col,
-                text_pair_col=text_pair_col,
-                encoding=encoding,
-                on_empty=on_empty,
-                role="train",
-            )
+
+@dataclass(frozen=True)
+class SetSources:
+    """What the sets are made from and with: the user's table and its labels, the rows per set,
+    the seed every set's child seed comes from, the style set's rewriter, the official HANS file
+    and a PAWS file (both read with the input options)."""
+
+    table: LoadedTable | None
+    labels: list[Any]
+    size: int
+    seed: int
+    rewriter: str
+    rewriter_options: Mapping[str, Any] | None
+    hans: str | Path | None
+    paws: str | Path | None
+    min_overlap: float
+    inputs: InputOptions
+
+    def make(
+        self, requested: list[str]
+    ) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
+        """The requested sets (and the standard set the derived ones come from), in :data:`SETS`
+        order, and what each set records in the manifest besides its counts."""
+        seeds = np.random.SeedSequence(int(self.seed)).spawn(len(SETS))
+        rngs = {name: np.random.default_rng(child) for name, child in zip(SETS, seeds, strict=True)}
+        built: dict[str, pd.DataFrame] = {}
+        records: dict[str, dict[str, Any]] = {}
+        frame = self.table.frame if self.table is not None else None
+        standard = None
+        official = None
+        if self.hans is not None:
+            official = read_hans_file(self.hans, encoding=self.inputs.encoding)
+        # paraphrase-overlap without PAWS draws from the standard set's table, so it needs the
+        # standard rows (the same ones whichever sets are asked for) to leave them out.
+        needs_standard = ("standard", *DERIVED_SETS, "sentiment-negation")
+        if self.paws is None:
+            needs_standard += ("paraphrase-overlap",)
+        if frame is not None and any(s in requested for s in needs_standard):
+            standard = standard_set(frame, self.labels, self.size, rngs["standard"])
+            built["standard"] = standard
+        for name in requested:
+            if name == "negation":
+                built[name] = negation_set(standard, rngs[name])
+            elif name == "sentiment-negation":
+                built[name] = negation_set(standard, rngs[name], part=TEXT)
+            elif name == "position":
+                built[name] = position_set(standard, rngs[name])
+            elif name == "style":
+                rewriting = make_rewriter(self.rewriter, self.rewriter_options)
+                rewriting.check_supports("bible")
+                rewriting.attach(self.table, role="test")
+                built[name], records[name] = style_set(standard, rewriting)
+            elif name in HEURISTIC_SETS:
+                built[name], records[name] = self._heuristic_set(name, official, rngs[name])
+            elif name == "paraphrase-overlap":
+                built[name], records[name] = self._paraphrase_set(frame, standard, rngs[name])
+        return {name: built[name] for name in SETS if name in built}, records
+
+    def _heuristic_set(
+        self, name: str, official: pd.DataFrame | None, rng: np.random.Generator
+    ) -> tuple[pd.DataFrame, dict[str, Any]]:
+        """A HANS-style set: generated from the templates, or sampled from the official file."""
+        if official is None:
+            built, record = generate_heuristic_set(name, self.size, rng)
+            return built, record | {"source": "generated"}
+        built = sample_heuristic_set(official, name, self.size, rng, source=f"'{self.hans}'")
+        return built, {"source": str(self.hans)}
+
+    def _paraphrase_set(
+        self, frame: pd.DataFrame | None, standard: pd.DataFrame | None, rng: np.random.Generator
+    ) -> tuple[pd.DataFrame, dict[str, Any]]:
+        """paraphrase-overlap: the high-overlap pairs of PAWS, or of the user's table outside the
+        standard set."""
+        from_paws = self.paws is not None
+        pairs = frame
+        if from_paws:
+            inputs = self.inputs
+            columns = (inputs.text_col, inputs.text_pair_col or "", inputs.label_col)
+            pairs = load_paws(self.paws, columns=columns, encoding=inputs.encoding)
+        return paraphrase_overlap_set(
+            pairs,
+            self.labels,
+            self.size,
+            rng,
+            from_paws=from_paws,
+            min_overlap=self.min_overlap,
+            standard_row_ids=() if from_paws else standard[ROW_ID],
         )
-        labels = sorted(set(table.index.column(LABEL).to_pylist()), key=str)
-    elif needs_data:
-        raise ConfigError(f"The {needs_data[0]} set is made from data: pass --train.")
-    _check_inputs(requested, table, labels)
-
-    built: dict[str, pd.DataFrame] = {}
-    records: dict[str, dict[str, Any]] = {}
-    frame = table.frame if table is not None else None
-    standard = None
-    official = read_hans_file(hans, encoding=encoding) if hans is not None else None
-    # paraphrase-overlap without PAWS draws from the standard set's table, so it needs the standard
-    # rows (the same ones whichever sets are asked for) to leave them out.
-    needs_standard = ("standard", *DERIVED_SETS, "sentiment-negation")
-    if paws is None:
-        needs_standard += ("paraphrase-overlap",)
-    if frame is not None and any(s in requested for s in needs_standard):
-        standard = standard_set(frame, labels, size, rngs["standard"])
-        built["standard"] = standard
-    for name in requested:
-        if name == "negation":
-            built[name] = negation_set(standard, rngs[name])
-        elif name == "sentiment-negation":
-            built[name] = negation_set(standard, rngs[name], part=TEXT)
-        elif name == "position":
-            built[name] = position_set(standard, rngs[name])
-        elif name == "style":
-            rewriting = make_rewriter(rewriter, rewriter_options)
-            rewriting.check_supports("bible")
-            rewriting.attach(table, role="test")
-            built[name], records[name] = style_set(standard, rewriting)
-        elif name in HEURISTIC_SETS:
-            if official is None:
-                built[name], records[name] = generate_heuristic_set(name, size, rngs[name])
-                records[name] |= {"source": "generated"}
-            else:
-                built[name] = sample_heuristic_set(
-                    official, name, size, rngs[name], source=f"'{hans}'"
-                )
-                records[name] = {"source": str(hans)}
-        elif name == "paraphrase-overlap":
-            pairs = (
-                frame
-                if paws is None
-                else load_paws(
-                    paws, columns=(text_col, text_pair_col or "", label_col), encoding=encoding
-                )
-            )
-            built[name], records[name] = paraphrase_overlap_set(
-                pairs,
-                labels,
-                size,
-                rngs[name],
-                from_paws=paws is not None,
-                min_overlap=min_overlap,
-                standard_row_ids=standard[ROW_ID] if paws is None else (),
-            )
-    built = {name: built[name] for name in SETS if name in built}
-    manifest = _manifest(
-        built,
-        records,
-        requested,
-        table,
-        seed,
-        arguments=dict(
-            size=size,
-            rewriter=rewriter,
-            rewriter_options=dict(rewriter_options or {}),
-            hans=None if hans is None else str(hans),
-            paws=None if paws is None else str(paws),
-            min_overlap=min_overlap,
-            text_col=text_col,
-            label_col=label_col,
-            text_pair_col=text_pair_col,
-            encoding=encoding,
-            on_empty=on_empty,
-        ),
-    )
-    if out is None:
-        return SuiteBuild(built, manifest)
-    written = save_splits(built, manifest, out, fmt=fmt, overwrite=overwrite)
-    return SuiteBuild(built, written, Path(out))
 
 
 def _check_inputs(requested: list[str], table: LoadedTable | None, labels: list[Any]) -> None:

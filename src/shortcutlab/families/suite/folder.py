@@ -1,4 +1,4 @@
-"""Read a Shortcut Suite folder (``build --family suite``): ``manifest.json`` plus one table per set.
+"""Read a Shortcut Suite folder (``build suite``): ``manifest.json`` plus one table per set.
 
 Each set file ``DIR/<set>.<fmt>`` has ``row_id, text, text_pair, label`` and per-set columns:
 ``source_row_id`` (negation / position / style rows keep the ``standard`` row they came from),
@@ -64,12 +64,12 @@ def read_suite(folder: str | Path, sets: list[str] | None = None) -> SuiteFolder
     manifest_path = path / "manifest.json"
     if not path.is_dir():
         raise DataError(
-            f"The Suite folder '{path}' does not exist. Build one with shortcutlab build --family suite --out DIR."
+            f"The Suite folder '{path}' does not exist. Build one with shortcutlab build suite --out DIR."
         )
     if not manifest_path.is_file():
         raise DataError(
             f"The Suite folder '{path}' has no manifest.json. Pass a folder written by "
-            "shortcutlab build --family suite --out DIR."
+            "shortcutlab build suite --out DIR."
         )
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -98,7 +98,7 @@ def read_suite(folder: str | Path, sets: list[str] | None = None) -> SuiteFolder
 
 
 def _listed_sets(manifest: dict[str, Any]) -> dict[str, str | None]:
-    """Set name -> file name: build --family suite writes ``splits: {name: {file: ...}}``; a
+    """Set name -> file name: build suite writes ``splits: {name: {file: ...}}``; a
     ``sets`` list or mapping (hand-made folders) finds ``DIR/<set>.<fmt>`` itself."""
     for key in ("splits", "sets"):
         listed = manifest.get(key)
@@ -112,7 +112,7 @@ def _listed_sets(manifest: dict[str, Any]) -> dict[str, str | None]:
         if isinstance(listed, list) and listed:
             return {str(s["name"]) if isinstance(s, dict) else str(s): None for s in listed}
     raise DataError(
-        "The Suite manifest lists no sets; expected the 'splits' mapping that build --family suite writes."
+        "The Suite manifest lists no sets; expected the 'splits' mapping that build suite writes."
     )
 
 

@@ -1,0 +1,69 @@
+"""The options every build shares, declared once: which columns hold the text, the second text
+and the label, how input files are read, and where and in what format the build is written.
+
+The builders (``build_maze_benchmark``, ``build_mps_benchmark``, ``build_suite_benchmark``) take
+one :class:`InputOptions`; a spec's dataset entry makes one for its reading part; the CLI turns
+its fields into the shared options of every ``shortcutlab build`` sub-command, with the help
+text each field carries in its metadata (:func:`~shortcutlab.fields.option_field`).
+
+Examples:
+    >>> options = InputOptions(text_col="review", out="bench")
+    >>> options.reading()
+    {'text_col': 'review', 'label_col': 'label', 'text_pair_col': None, 'encoding': 'utf-8', 'on_empty': 'drop'}
+    >>> options.out
+    PosixPath('bench')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
+from shortcutlab.fields import option_field
+
+#: The fields that say how a table is read (the keywords of :func:`load_table` they set).
+READING_FIELDS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empty")
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """How a build reads its tables and where it writes them (``out=None``: kept in memory)."""
+
+    text_col: str = option_field(TEXT, help="Column holding the text.")
+    label_col: str = option_field(LABEL, help="Column holding the label.")
+    text_pair_col: str | None = option_field(
+        None, help="Optional second text column (paired inputs)."
+    )
+    encoding: str = option_field("utf-8", help="Encoding of text input files.")
+    on_empty: str = option_field(
+        "drop", help="Rows with an empty text or label: drop (counted) or error."
+    )
+    fmt: str = option_field("csv", "--format", help="csv, jsonl or parquet.")
+    out: Path | None = option_field(
+        None, help="Output folder (must not exist or be empty, unless --overwrite)."
+    )
+    overwrite: bool = option_field(False, help="Replace a non-empty output folder.")
+
+    def __post_init__(self) -> None:
+        if self.out is not None and not isinstance(self.out, Path):
+            object.__setattr__(self, "out", Path(self.out))  # a str is welcome too
+
+    def reading(self) -> dict[str, Any]:
+        """The keywords of :func:`load_table` these options set."""
+        return {name: getattr(self, name) for name in READING_FIELDS}
+
+    def read(self, source: Any, *, role: str, stream_text: bool = False) -> LoadedTable:
+        """``source`` as a table read with these options (a :class:`LoadedTable` is used as it is)."""
+        if isinstance(source, LoadedTable):
+            return source
+        return load_table(source, role=role, stream_text=stream_text, **self.reading())
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> InputOptions:
+        """The reading options a build's manifest records in its ``arguments``."""
+        return cls(**{name: record.get(name) for name in READING_FIELDS})
+
+
+__all__ = ["READING_FIELDS", "InputOptions"]

@@ -1,0 +1,70 @@
+"""A spec's dataset entry: its reading keys become one :class:`InputOptions`, and its resolved
+record (so the spec hash a run folder is resumed by) is what it was before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shortcutlab.data.options import InputOptions
+from shortcutlab.engine.run_folder import dataset_tables
+from shortcutlab.engine.spec_entries import canonical_hash, parse_dataset
+from shortcutlab.errors import ConfigError
+
+ENTRY = {
+    "train": "train.csv",
+    "test": "test.csv",
+    "text": "review",
+    "label": "stars",
+    "encoding": "latin-1",
+    "on_empty": "error",
+    "labels": [0, 1],
+}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "train.csv").write_text("review,stars\ngood one,1\nbad one,0\n")
+    (tmp_path / "test.csv").write_text("review,stars\nfine,1\nawful,0\n")
+    return tmp_path
+
+
+def test_the_reading_keys_become_the_input_options(folder):
+    dataset = parse_dataset(ENTRY, "spec: data", folder)
+    assert dataset.inputs == InputOptions(
+        text_col="review", label_col="stars", encoding="latin-1", on_empty="error"
+    )
+    assert parse_dataset({"train": "train.csv", "test": "test.csv"}, "d", folder).inputs == (
+        InputOptions()
+    )
+    train, test = dataset_tables(dataset)
+    assert train.frame["text"].tolist() == ["good one", "bad one"]
+    assert test.frame["label"].tolist() == [1, 0]
+
+
+def test_the_resolved_record_and_its_hash_are_unchanged(folder):
+    resolved = parse_dataset(ENTRY, "spec: data", folder).resolved()
+    assert resolved == {
+        "name": "data",
+        "train": "train.csv",
+        "test": "test.csv",
+        "text": "review",
+        "label": "stars",
+        "text_pair": None,
+        "labels": [0, 1],
+        "encoding": "latin-1",
+        "on_empty": "error",
+        "distractors": None,
+        "sha256": "9c8688a9cc46d253caa708d04bb347a546fb57b698ff144fc9990012d048d945",
+    }
+    # Computed by the code before the input options were one dataclass (commit fbc29ed): a run
+    # folder made then is still found to hold this spec's results.
+    assert canonical_hash(resolved) == (
+        "6f7494af936a3f694bbc5a7692b53a770c19595ea597ec5937198b682cb7c675"
+    )
+
+
+def test_an_unknown_on_empty_is_refused_where_it_stands(folder):
+    with pytest.raises(ConfigError, match="spec: data: on_empty must be one of"):
+        parse_dataset(ENTRY | {"on_empty": "skip"}, "spec: data", folder)
