@@ -298,10 +298,10 @@ def _with_epochs(model: ModelSpec, entry: Any, where: str) -> MpsModelSpec:
         return MpsModelSpec(**fields)
     natural(epochs, f"{where}: {AVERAGE_LAST_EPOCHS}", minimum=1)
     cls = MODELS.get(model.name)
-    if not cls.trains_in_epochs:
+    if not MODELS.capabilities(model.name)["epochs"]:
         raise ConfigError(
             f"{where}: {AVERAGE_LAST_EPOCHS} applies to models trained in epochs "
-            f"({', '.join(n for n in MODELS if MODELS.get(n).trains_in_epochs)}); {model.name} "
+            f"({', '.join(MODELS.having('epochs'))}); {model.name} "
             f"has no epochs. Drop the option for this model."
         )
     trained = model.params.get(
