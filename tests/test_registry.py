@@ -25,3 +25,15 @@ def test_unknown_name_lists_close_matches_and_all_names():
         == "Unknown thing 'alpah'. Did you mean 'alpha' or 'alpine'? Known things: alpha, alpine, beta."
     )
     assert isinstance(info.value, KeyError)
+
+
+def test_matching_selects_by_capability_values_and_refuses_an_unknown_capability():
+    paints = Registry("paint", capabilities={"glossy": False, "base": "oil"})
+    paints.add("enamel", "shortcutlab.errors:ConfigError", glossy=True)
+    paints.add("gouache", "shortcutlab.errors:DataError", base="water")
+    paints.add("tempera", "shortcutlab.errors:DataError", base="egg")
+    assert paints.matching({"base": frozenset({"oil", "water"})}) == ["enamel", "gouache"]
+    assert paints.matching({"glossy": False, "base": "egg"}) == ["tempera"]
+    assert paints.matching({}) == ["enamel", "gouache", "tempera"]
+    with pytest.raises(ValueError, match="^A paint has no capability 'shiny'.$"):
+        paints.matching({"shiny": True})

@@ -79,6 +79,32 @@ class Registry(Generic[T]):
             raise ValueError(f"A {self.kind} has no capability {capability!r}.")
         return [n for n in self.names() if self._capabilities[n][capability] == value]
 
+    def matching(self, requirements: Mapping[str, Any]) -> list[str]:
+        """The names whose capabilities meet every requirement, sorted; imports nothing.
+
+        A requirement is a capability and the value it must have, or a set of the values it may
+        have; no requirements match every name.
+
+        Examples:
+            >>> paints = Registry("paint", capabilities={"glossy": False, "base": "oil"})
+            >>> paints.add("enamel", "e", glossy=True)
+            >>> paints.add("gouache", "g", base="water")
+            >>> paints.matching({"glossy": False, "base": {"oil", "water"}}), paints.matching({})
+            (['gouache'], ['enamel', 'gouache'])
+        """
+        unknown = sorted(set(requirements) - set(self._defaults))
+        if unknown:
+            raise ValueError(f"A {self.kind} has no capability {', '.join(map(repr, unknown))}.")
+
+        def meets(value: Any, wanted: Any) -> bool:
+            return value in wanted if isinstance(wanted, set | frozenset) else value == wanted
+
+        return [
+            name
+            for name in self.names()
+            if all(meets(self._capabilities[name][c], w) for c, w in requirements.items())
+        ]
+
     def register(self, name: str, **capabilities: Any) -> Callable[[T], T]:
         """Decorator form of :meth:`add`."""
 

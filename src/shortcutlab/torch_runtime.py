@@ -7,6 +7,7 @@ resolution functions take the hardware facts as arguments, so tests can cover ev
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -18,6 +19,15 @@ from shortcutlab.params import require
 
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 _DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?")
+
+
+def require_torch(component: str) -> None:
+    """Refuse ``component`` (``"The bow-mlp model"``) where torch is not installed, naming the
+    extra that brings it; imports nothing."""
+    if importlib.util.find_spec("torch") is None:
+        raise ConfigError(
+            f"{component} needs torch. Install it with: pip install 'shortcutlab[torch]'."
+        )
 
 
 def resolve_device(

@@ -4,7 +4,7 @@ mitigation column, and the printed tables."""
 import pytest
 
 from tests.cli.refusals import assert_refused, invoke
-from tests.families.maze.mitigation_doubles import patch_registry
+from tests.families.maze.mitigation_doubles import registered as doubles_registered
 
 SPEC = """
 name: cli-mitigations
@@ -20,8 +20,9 @@ bootstrap: 100
 
 
 @pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    patch_registry(monkeypatch)
+def registered():
+    with doubles_registered():
+        yield
 
 
 def write(folder, *, model="tfidf-logreg", mitigations="[erm, test-downsample]", val_size=0.2):
@@ -34,9 +35,9 @@ def write(folder, *, model="tfidf-logreg", mitigations="[erm, test-downsample]",
     ("changes", "message", "without_data"),
     [
         (
-            {"model": "sentence-encoder"},
-            "The test-downsample mitigation does not support the sentence-encoder model. Models "
-            "it supports: tfidf-logreg, tfidf-svm, majority, bow-mlp.",
+            {"model": "transformer"},
+            "The test-downsample mitigation does not support the transformer model. Models "
+            "it supports: bow-mlp, majority, sentence-encoder, tfidf-logreg, tfidf-svm.",
             True,
         ),
         (

@@ -6,9 +6,9 @@ import json
 import pandas as pd
 import pytest
 
-from shortcutlab.models.tfidf import TfidfLogReg
 from tests.cli.refusals import assert_refused, invoke
 from tests.models.pair_data import entailed_words_pairs
+from tests.models.toy_model import TOY, registered
 
 NAMES = {1: "entailment", 0: "non-entailment"}
 
@@ -70,18 +70,20 @@ def test_a_grid_over_paired_data_runs_and_its_tables_render(pair_files):
     assert test_accuracy > 0.8
 
 
-def test_a_one_text_model_on_paired_data_is_refused_before_fitting(pair_files, monkeypatch):
+def test_a_one_text_model_on_paired_data_is_refused_before_fitting(pair_files):
     assert build(pair_files, pair_files / "bench").exit_code == 0
-    monkeypatch.setattr(TfidfLogReg, "accepts_pairs", False)
     message = (
-        "The tfidf-logreg model reads one text per row, but the data has paired inputs "
-        "(text and text_pair). Models that read pairs: tfidf-logreg"
+        f"The {TOY} model reads one text per row, but the data has paired inputs "
+        "(text and text_pair). Models that read pairs: bow-mlp, llm-prompt, majority, "
+        "sentence-encoder, tfidf-logreg, tfidf-svm, transformer."
     )
-    assert_refused(pair_files, message, "evaluate", pair_files / "bench", "--seeds", 1)
     (pair_files / "spec.yaml").write_text(
         "name: pairs\ndatasets:\n  - {name: nli, train: train.tsv, test: test.tsv, labels: [non-entailment, entailment]}\n"
-        "shortcuts: [single-term]\nstrengths: [0.0]\nmodels: [{name: tfidf-logreg}]\n"
+        f"shortcuts: [single-term]\nstrengths: [0.0]\nmodels: [{{name: {TOY}}}]\n"
     )
-    assert_refused(
-        pair_files, message, "run", pair_files / "spec.yaml", "--out", pair_files / "run"
-    )
+    with registered():
+        evaluate = ("evaluate", pair_files / "bench", "--model", TOY, "--seeds", 1)
+        assert_refused(pair_files, message, *evaluate)
+        assert_refused(
+            pair_files, message, "run", pair_files / "spec.yaml", "--out", pair_files / "run"
+        )

@@ -8,6 +8,7 @@ from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 from shortcutlab.serving.server import ChatServer
 from tests.cli.refusals import assert_refused, invoke
 from tests.families.suite.suite_folders import hans_only_suite, write_suite
+from tests.models.toy_model import TOY, NearestCentroid, registered
 from tests.nli_helpers import nli_pairs
 
 
@@ -92,16 +93,13 @@ def test_a_folder_of_hans_style_sets_alone_is_evaluated(inputs):
 
 
 def test_a_one_text_nli_model_is_refused_before_fitting(inputs, monkeypatch):
-    from shortcutlab.models import make_model
-
-    model_class = type(make_model("majority"))
-    monkeypatch.setattr(model_class, "accepts_pairs", False)
-    monkeypatch.setattr(model_class, "fit", lambda *a, **k: pytest.fail("fitted first"))
-    assert_refused(
-        inputs,
-        "The majority model reads one text per row",
-        "suite", "evaluate", inputs / "suite", "--out", inputs / "out",
-        "-p", "client={name: openai-chat, base_url: 'http://127.0.0.1:1/v1', model: m, api_key_env: null}",
-        "--strategy", "zero-shot-cot", "--nli-model", "majority",
-        "--nli-train", inputs / "train.csv", "--text-pair-col", "text_pair",
-    )  # fmt: skip
+    monkeypatch.setattr(NearestCentroid, "fit", lambda *a, **k: pytest.fail("fitted first"))
+    with registered():
+        assert_refused(
+            inputs,
+            f"The {TOY} model reads one text per row",
+            "suite", "evaluate", inputs / "suite", "--out", inputs / "out",
+            "-p", "client={name: openai-chat, base_url: 'http://127.0.0.1:1/v1', model: m, api_key_env: null}",
+            "--strategy", "zero-shot-cot", "--nli-model", TOY,
+            "--nli-train", inputs / "train.csv", "--text-pair-col", "text_pair",
+        )  # fmt: skip

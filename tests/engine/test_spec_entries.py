@@ -66,5 +66,8 @@ def test_the_resolved_record_and_its_hash_are_unchanged(folder):
 
 
 def test_an_unknown_on_empty_is_refused_where_it_stands(folder):
-    with pytest.raises(ConfigError, match="The 'on_empty' key in spec: data must be one of 'drop', 'error'. Got 'skip'"):
+    with pytest.raises(
+        ConfigError,
+        match="The 'on_empty' key in spec: data must be one of 'drop', 'error'. Got 'skip'",
+    ):
         parse_dataset(ENTRY | {"on_empty": "skip"}, "spec: data", folder)

@@ -15,6 +15,7 @@ from shortcutlab.mitigations.base import Mitigation, MitigationContext
 from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES
 from tests.conftest import folder_bytes
 from tests.families.suite.suite_helpers import tautology_on_hypothesis
+from tests.registration import registered_for
 
 
 class CueBlindPredictor:
@@ -37,7 +38,6 @@ class CueBlind(Mitigation):
     """A test-only method: the cue word is removed from the training texts."""
 
     name = "cue-blind"
-    backends = ("tfidf-logreg",)
 
     def __init__(self, word: str = "Honestly, ") -> None:
         self.word = word
@@ -50,8 +50,9 @@ class CueBlind(Mitigation):
 
 
 @pytest.fixture
-def cue_blind(monkeypatch):
-    monkeypatch.setitem(MITIGATIONS._entries, "cue-blind", CueBlind)
+def cue_blind():
+    with registered_for(MITIGATIONS, "cue-blind", CueBlind):
+        yield
 
 
 @pytest.fixture(scope="module")

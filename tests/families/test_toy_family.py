@@ -283,5 +283,8 @@ def test_without_its_registry_line_the_toy_spec_is_refused(reviews, tmp_path):
     spec.write_text(f"family: toy\ndata: {{train: {reviews}}}\nmodels: [majority]\n")
     refused = CliRunner().invoke(app, ["run", str(spec), "--out", str(tmp_path / "run")])
     assert refused.exit_code == 2
-    assert "The 'family' key in toy.yaml must be one of 'cat', 'maze', 'mps'. Got 'toy'" in refused.stderr
+    assert (
+        "The 'family' key in toy.yaml must be one of 'cat', 'maze', 'mps'. Got 'toy'"
+        in refused.stderr
+    )
     assert not (tmp_path / "run").exists()

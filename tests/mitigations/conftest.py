@@ -1,8 +1,9 @@
-"""Fixtures of the mitigation tests: the planted-cue benchmark and a helper scoring a method."""
+"""Fixtures of the mitigation tests: the planted-cue benchmark, a helper scoring a method, and the
+toy mitigation registered."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -14,9 +15,18 @@ from shortcutlab.data.pairs import model_inputs
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.context import mitigation_context
 from tests.mitigations.synthetic import cue_benchmark
+from tests.mitigations.toy_mitigation import registered
 
 #: A unigram TF-IDF model: fast, and it leans on the planted cue.
 TFIDF = {"ngram_range": (1, 1)}
+
+
+@pytest.fixture(autouse=True)
+def toy_mitigation() -> Iterator[str]:
+    """The toy mitigation (tests/mitigations/toy_mitigation.py) registered while each mitigation
+    test runs, so the tests parametrised over the registry run on it too; no other test sees it."""
+    with registered() as name:
+        yield name
 
 
 @pytest.fixture(scope="session")

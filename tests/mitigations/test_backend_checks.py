@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.mitigations import MITIGATIONS, make_mitigation
+from shortcutlab.mitigations import make_mitigation, supported_models
 from tests.mitigations.conftest import accuracies
+from tests.mitigations.toy_mitigation import with_toy
 
 
-@pytest.mark.parametrize("name", MITIGATIONS.names())
+@pytest.mark.parametrize("name", with_toy())
 def test_every_method_accepts_a_supported_backend_with_its_default_params(name):
     mitigation = make_mitigation(name)
-    backend = mitigation.backends[0]
+    backend = supported_models(name)[0]
     assert mitigation.check_backend(backend) is None  # no ConfigError: the backend is supported
     assert mitigation.check_backend(backend, {}) is None
 

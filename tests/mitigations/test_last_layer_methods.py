@@ -8,12 +8,10 @@ import pytest
 
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.base import MitigationContext, TrainingRows
-from shortcutlab.mitigations.context import mitigation_context
-from tests.mitigations.conftest import TFIDF, accuracies
+from tests.mitigations.conftest import accuracies
 from tests.mitigations.synthetic import cue_benchmark
 
 
@@ -99,40 +97,6 @@ def test_held_out_methods_refuse_a_benchmark_without_validation(cue_bench):
     for method in ("dfr", "llr"):
         with pytest.raises(ConfigError, match=f"The {method} mitigation refits on held-out rows"):
             accuracies(bench, method)
-
-
-def anti_test_probabilities(bench: Benchmark, method: str, params=None) -> bytes:
-    mitigation = make_mitigation(method, params)
-    context = mitigation_context(bench, mitigation, model="tfidf-logreg", params=TFIDF, seed=0)
-    predictor = mitigation.fit(context)
-    try:
-        return predictor.predict_proba(model_inputs(bench["anti_test"])).tobytes()
-    finally:
-        predictor.close()
-
-
-@pytest.mark.parametrize(
-    ("method", "params", "reads_training_groups"),
-    [
-        ("jtt", None, False),
-        ("afr", None, False),
-        ("llr", None, False),
-        ("dfr", {"n_subsamples": 3}, False),  # held-out groups only
-        ("reweight", None, True),  # the control: a method that reads them changes
-    ],
-)
-def test_shuffling_the_training_groups_changes_only_methods_that_read_them(
-    cue_bench, method, params, reads_training_groups
-):
-    train = cue_bench["train"]
-    shuffled = train.assign(
-        shortcut=np.random.default_rng(0).permutation(train["shortcut"].to_numpy())
-    )
-    other = Benchmark(splits={**cue_bench.splits, "train": shuffled}, labels=cue_bench.labels)
-    same = anti_test_probabilities(cue_bench, method, params) == anti_test_probabilities(
-        other, method, params
-    )
-    assert same is not reads_training_groups
 
 
 def test_llr_disagreement_needs_a_model_trained_in_epochs():

@@ -64,7 +64,7 @@ def _networks(tiny_bert: str):
     texts = cue_rows(16, 7)[0]
     bow_model = make_model("bow-mlp", {"min_count": 1})
     bow = BowBackend(bow_model, texts)
-    encoder = EncoderBackend(make_model("transformer", {"path": tiny_bert}))
+    encoder = EncoderBackend(make_model("transformer", {"path": tiny_bert}), texts)
     return texts, [bow, encoder]
 
 

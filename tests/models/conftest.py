@@ -1,13 +1,24 @@
-"""Fixtures for model tests: no network, a tiny BERT built once per session, small settings."""
+"""Fixtures for model tests: no network, a tiny BERT built once per session, small settings, and
+the toy model registered."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shortcutlab.corpus import generate_reviews
+from tests.models.toy_model import registered
+
+
+@pytest.fixture(autouse=True)
+def toy_model() -> Iterator[str]:
+    """The toy model (tests/models/toy_model.py) registered while each model test runs, so the
+    tests parametrised over the registry run on it too; no other test sees it."""
+    with registered() as name:
+        yield name
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,5 @@
-"""Common tests over every registered model."""
+"""Common tests over every registered model (the toy of tests/models/toy_model.py included), and
+the capabilities its registry line declares: readable without torch, and true of the model."""
 
 import random
 import subprocess
@@ -9,6 +10,8 @@ import pytest
 
 from shortcutlab.errors import ConfigError, DataError, UnknownComponentError
 from shortcutlab.models import MODELS, make_model
+from tests.models.toy_model import with_toy
+from tests.without_torch import WITHOUT_TORCH
 
 TEXTS = [
     "great product love it",
@@ -31,11 +34,11 @@ EXPECTED_MODELS = {
 PROBES = ["love it", "broke", "unseen words"]
 
 
-def test_registry_is_complete():
-    assert set(MODELS) == EXPECTED_MODELS
+def test_registry_is_complete(toy_model):
+    assert set(MODELS) - {toy_model} == EXPECTED_MODELS
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED_MODELS))
+@pytest.mark.parametrize("name", with_toy())
 def test_probabilities_have_the_benchmark_shape_and_sum_to_one(name, small_params):
     params = small_params.get(name, {})
     model = make_model(name, params, seed=0).fit(TEXTS, LABELS, n_classes=4)  # label 3 unseen
@@ -48,7 +51,7 @@ def test_probabilities_have_the_benchmark_shape_and_sum_to_one(name, small_param
     assert model.predict_proba([]).shape == (0, 4)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED_MODELS))
+@pytest.mark.parametrize("name", with_toy())
 def test_fit_accepts_a_validation_split_and_leaves_global_random_state_alone(name, small_params):
     import torch
 
@@ -64,7 +67,7 @@ def test_fit_accepts_a_validation_split_and_leaves_global_random_state_alone(nam
     assert torch.equal(torch.get_rng_state(), before[2])
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED_MODELS))
+@pytest.mark.parametrize("name", with_toy())
 def test_parameters_round_trip_and_check_accepts_them(name, small_params):
     model = make_model(name, small_params.get(name, {}))
     params = model.get_params()
@@ -72,7 +75,7 @@ def test_parameters_round_trip_and_check_accepts_them(name, small_params):
     model.check(3)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED_MODELS))
+@pytest.mark.parametrize("name", with_toy())
 def test_fit_rejects_bad_inputs(name):
     with pytest.raises(DataError, match="must match"):
         make_model(name).fit(TEXTS, LABELS[:-1], n_classes=3)
@@ -87,6 +90,58 @@ def test_reading_model_parameters_imports_no_heavy_library():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+def test_reading_every_capability_imports_neither_torch_nor_any_model():
+    code = (
+        "import sys; from shortcutlab.models import MODELS; "
+        "from shortcutlab.mitigations import MITIGATIONS, supported_models; "
+        "from shortcutlab.shortcuts import SHORTCUTS; from shortcutlab.attributes import ATTRIBUTES; "
+        "read = [r.capabilities(n) for r in (MODELS, MITIGATIONS, SHORTCUTS, ATTRIBUTES) for n in r]; "
+        "read += [supported_models(n) for n in MITIGATIONS]; "
+        "print([m for m in sys.modules if m in ('torch', 'transformers', 'sentence_transformers') "
+        "or m.startswith(('shortcutlab.models.', 'shortcutlab.mitigations.')) "
+        "and not m.endswith(('.base', '.registry', '.objectives'))])"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", with_toy(lambda: MODELS.having("seeded", False)))
+def test_a_model_declared_seed_independent_fits_the_same_model_with_any_seed(name, small_params):
+    params = small_params.get(name, {})
+    assert make_model(name, params).depends_on_seed() is False
+    first = make_model(name, params, seed=0).fit(TEXTS, LABELS, n_classes=3)
+    other = make_model(name, params, seed=1).fit(TEXTS, LABELS, n_classes=3)
+    assert np.array_equal(first.predict_proba(PROBES), other.predict_proba(PROBES))
+
+
+def test_models_declared_with_torch_are_refused_without_it_and_the_others_fit():
+    """A model declared with ``torch`` is refused when it is made, naming the extra; the models
+    that learn without it still fit."""
+    code = WITHOUT_TORCH + (
+        "import numpy as np\n"
+        "from shortcutlab.errors import ConfigError\n"
+        "from shortcutlab.models import MODELS, make_model\n"
+        "for name in MODELS:\n"
+        "    try:\n"
+        "        model = make_model(name)\n"
+        "    except ConfigError as error:\n"
+        "        print(name, error); continue\n"
+        "    if MODELS.capabilities(name)['learns']:\n"
+        "        model.fit(['good', 'bad', 'good day', 'bad day'], np.array([1, 0, 1, 0]), n_classes=2)\n"
+        "    print(name, 'fits')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = dict(line.split(" ", 1) for line in run.stdout.strip().splitlines())
+    for name, outcome in lines.items():
+        expected = (
+            f"The {name} model needs torch. Install it with: pip install 'shortcutlab[torch]'."
+            if MODELS.capabilities(name)["torch"]
+            else "fits"
+        )
+        assert outcome == expected
+    assert set(lines) == EXPECTED_MODELS
 
 
 def test_tfidf_learns_the_words():

@@ -7,6 +7,7 @@ import pytest
 from shortcutlab.errors import ConfigError
 from shortcutlab.models import MODELS, make_model
 from tests.models.test_transformer import FAST, toy
+from tests.models.toy_model import with_toy
 
 
 def _fit_watching(name, params, texts, labels, test_texts):
@@ -17,7 +18,10 @@ def _fit_watching(name, params, texts, labels, test_texts):
     return model, seen
 
 
-@pytest.mark.parametrize("name", ["bow-mlp", "transformer"])
+EPOCH_MODELS = ["bow-mlp", "transformer"]
+
+
+@pytest.mark.parametrize("name", EPOCH_MODELS)
 def test_each_epoch_predicts_with_its_weights_and_training_is_unchanged(name, tiny_bert):
     texts, labels = toy(120, seed=0)
     test_texts, _ = toy(30, seed=1)
@@ -35,7 +39,12 @@ def test_each_epoch_predicts_with_its_weights_and_training_is_unchanged(name, ti
     assert not np.allclose(seen[1], seen[4])  # and earlier epochs differ
 
 
-def test_models_without_epochs_refuse_the_hook():
-    assert sorted(n for n in MODELS if MODELS.get(n).trains_in_epochs) == ["bow-mlp", "transformer"]
-    with pytest.raises(ConfigError, match="The tfidf-svm model is not trained in epochs"):
-        make_model("tfidf-svm").on_epoch_end(lambda epoch: None)
+def test_the_epoch_test_covers_every_model_declared_with_epochs():
+    assert MODELS.having("epochs") == EPOCH_MODELS
+
+
+@pytest.mark.parametrize("name", with_toy(lambda: MODELS.having("epochs", False)))
+def test_models_declared_without_epochs_refuse_the_hook(name, small_params):
+    model = make_model(name, small_params.get(name, {}))
+    with pytest.raises(ConfigError, match=f"The {name} model is not trained in epochs"):
+        model.on_epoch_end(lambda epoch: None)

@@ -5,9 +5,12 @@ import numpy as np
 import pytest
 
 from shortcutlab.models import MODELS, make_model
-from shortcutlab.models.base import FEATURE_MODELS, LastLayerModel
+from shortcutlab.models.base import LastLayerModel
 from tests.models.pair_data import entailed_words_pairs
 from tests.models.test_common import LABELS, PROBES, TEXTS
+from tests.models.toy_model import with_toy
+
+LAST_LAYER = with_toy(lambda: MODELS.having("last_layer"))
 
 
 def softmax_of_last_layer(model, inputs):
@@ -17,12 +20,13 @@ def softmax_of_last_layer(model, inputs):
     return np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
 
 
-def test_the_feature_model_list_matches_the_registered_models_with_a_last_layer():
-    declared = {name for name in MODELS if issubclass(MODELS.get(name), LastLayerModel)}
-    assert declared == set(FEATURE_MODELS)
+@pytest.mark.parametrize("name", with_toy())
+def test_a_model_has_a_last_layer_exactly_when_its_registry_line_says_so(name):
+    has_one = issubclass(MODELS.get(name), LastLayerModel)  # features() and last_layer()
+    assert has_one == MODELS.capabilities(name)["last_layer"]
 
 
-@pytest.mark.parametrize("name", FEATURE_MODELS)
+@pytest.mark.parametrize("name", LAST_LAYER)
 def test_softmax_of_the_last_layer_is_predict_proba_with_an_unseen_label(name, small_params):
     model = make_model(name, small_params.get(name, {}), seed=0)
     model.fit(TEXTS, LABELS, n_classes=4)  # label 3 unseen
@@ -33,7 +37,7 @@ def test_softmax_of_the_last_layer_is_predict_proba_with_an_unseen_label(name, s
     assert np.allclose(softmax_of_last_layer(model, PROBES), model.predict_proba(PROBES), atol=1e-5)
 
 
-@pytest.mark.parametrize("name", FEATURE_MODELS)
+@pytest.mark.parametrize("name", LAST_LAYER)
 def test_a_binary_model_gets_a_row_per_label(name, small_params):
     model = make_model(name, small_params.get(name, {}), seed=0)
     keep = LABELS != 1
@@ -46,7 +50,7 @@ def test_a_binary_model_gets_a_row_per_label(name, small_params):
     assert np.allclose(softmax_of_last_layer(model, PROBES), model.predict_proba(PROBES), atol=1e-5)
 
 
-@pytest.mark.parametrize("name", FEATURE_MODELS)
+@pytest.mark.parametrize("name", LAST_LAYER)
 def test_pair_features_feed_the_last_layer(name, small_params):
     inputs, labels = entailed_words_pairs(40, seed=0)
     model = make_model(name, small_params.get(name, {}), seed=0).fit(inputs, labels, n_classes=2)

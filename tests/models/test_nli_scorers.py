@@ -110,15 +110,12 @@ def test_a_model_nli_scorer_is_fitted_with_the_seed(nli_train_file):
     assert scores(1).tolist() != scores(2).tolist()
 
 
-def test_a_one_text_model_is_refused_before_it_is_fitted(nli_train_file, monkeypatch):
-    model_class = type(make_model("tfidf-logreg"))
-    monkeypatch.setattr(model_class, "accepts_pairs", False)
-
+def test_a_one_text_model_is_refused_before_it_is_fitted(nli_train_file, monkeypatch, toy_model):
     def fit(*args, **kwargs):
         raise AssertionError("fitted before the input kind was checked")
 
-    monkeypatch.setattr(model_class, "fit", fit)
+    monkeypatch.setattr(type(make_model(toy_model)), "fit", fit)
     with pytest.raises(ConfigError, match="reads one text per row"):
         make_nli_scorer(
-            "tfidf-logreg", train=nli_train_file, train_options={"text_pair_col": "text_pair"}
+            toy_model, train=nli_train_file, train_options={"text_pair_col": "text_pair"}
         )

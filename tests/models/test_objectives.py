@@ -7,8 +7,10 @@ import torch
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.models import MODELS, make_model
-from shortcutlab.models.base import OBJECTIVE_MODELS
 from tests.models.test_sample_weight import AMBIGUOUS, LABELS, TEXTS
+from tests.models.toy_model import with_toy
+
+OBJECTIVE = with_toy(lambda: MODELS.having("objective"))
 
 
 class PlainMean:
@@ -45,9 +47,11 @@ class LabelOneRowsCountDouble:
         return (self.weights[index] * losses).mean()
 
 
-def test_the_objective_model_list_matches_what_each_registered_model_declares():
-    declared = {name for name in MODELS if MODELS.get(name).accepts_objective}
-    assert declared == set(OBJECTIVE_MODELS)
+@pytest.mark.parametrize("name", with_toy(lambda: MODELS.having("objective", False)))
+def test_a_model_declared_without_an_objective_refuses_one(name, small_params):
+    model = make_model(name, small_params.get(name, {}))
+    with pytest.raises(ConfigError, match=f"^The {name} model is not trained by gradient steps"):
+        model.set_objective(PlainMean())
 
 
 def fitted(name, params, objective=None, **fit_options):
@@ -56,7 +60,7 @@ def fitted(name, params, objective=None, **fit_options):
     return model.fit(TEXTS, LABELS, n_classes=3, **fit_options)
 
 
-@pytest.mark.parametrize("name", OBJECTIVE_MODELS)
+@pytest.mark.parametrize("name", OBJECTIVE)
 def test_an_objective_returning_the_plain_mean_reproduces_the_unhooked_model_exactly(
     name, small_params
 ):
@@ -73,7 +77,7 @@ def test_an_objective_returning_the_plain_mean_reproduces_the_unhooked_model_exa
     assert seen == sorted(list(range(len(TEXTS))) * epochs)  # every row once per epoch
 
 
-@pytest.mark.parametrize("name", OBJECTIVE_MODELS)
+@pytest.mark.parametrize("name", OBJECTIVE)
 def test_an_objective_weighting_rows_by_index_moves_predictions_like_sample_weights(
     name, small_params
 ):

@@ -1,37 +1,38 @@
-"""Paired inputs in the trainable backends (bow-mlp, transformer, sentence-encoder, majority) and
-the registry's record of which models read pairs."""
+"""Paired inputs in the trainable backends (bow-mlp, transformer, sentence-encoder, majority), and
+that each model reads pairs exactly when its registry line declares ``pairs``."""
 
 import numpy as np
 import pytest
 
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.models import MODELS, make_model
-from shortcutlab.models.base import PAIR_MODELS, TextClassifier, check_input_kind
+from shortcutlab.models.base import check_input_kind
 from tests.models.pair_data import entailed_words_pairs
+from tests.models.toy_model import with_toy
 
 
-def test_the_pair_model_list_matches_what_each_registered_model_declares():
-    declared = {name for name in MODELS if MODELS.get(name).accepts_pairs}
-    assert declared == set(PAIR_MODELS)
+@pytest.mark.parametrize("name", with_toy())
+def test_a_model_reads_pairs_exactly_when_its_registry_line_says_so(name, small_params):
+    inputs, labels = entailed_words_pairs(40, seed=0)
+    model = make_model(name, small_params.get(name, {}), seed=0)
+    if MODELS.capabilities(name)["pairs"]:
+        model.fit(inputs, labels, n_classes=2)
+        assert model.predict_proba(inputs[:3]).shape == (3, 2)
+    else:
+        with pytest.raises(ConfigError, match=f"^The {name} model reads one text per row"):
+            model.fit(inputs, labels, n_classes=2)
+    model.close()
 
 
-def test_a_one_text_model_refuses_pairs_and_names_the_models_that_read_them():
-    class OneText(TextClassifier):
-        name = "one-text"
-
-        def fit(self, texts, labels, *, n_classes, validation=None):
-            return self
-
-        def predict_proba(self, texts):
-            return np.zeros((len(texts), 2))
-
-    check_input_kind(OneText(), ["a single text"])
+def test_a_one_text_model_refuses_pairs_and_names_the_models_that_read_them(toy_model):
+    check_input_kind(make_model(toy_model), ["a single text"])
     with pytest.raises(
         ConfigError,
-        match=r"^The one-text model reads one text per row, but the data has paired inputs "
-        r"\(text and text_pair\)\. Models that read pairs: tfidf-logreg, .*majority\.$",
+        match=r"^The toy-centroid model reads one text per row, but the data has paired inputs "
+        r"\(text and text_pair\)\. Models that read pairs: bow-mlp, llm-prompt, majority, "
+        r"sentence-encoder, tfidf-logreg, tfidf-svm, transformer\.$",
     ):
-        check_input_kind(OneText(), [("first", "second")])
+        check_input_kind(make_model(toy_model), [("first", "second")])
 
 
 def test_bow_mlp_learns_a_label_only_the_pair_relation_predicts():

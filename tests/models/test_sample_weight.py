@@ -1,22 +1,17 @@
-"""fit(sample_weight=...) on every backend: weights move predictions, are scaled to mean 1, and bad
-weights are refused."""
+"""fit(sample_weight=...) on every backend declared with ``sample_weight``: weights move predictions,
+are scaled to mean 1, and bad weights are refused; the other backends refuse any."""
 
 import numpy as np
 import pytest
 
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.models import MODELS, make_model
-from shortcutlab.models.base import SAMPLE_WEIGHT_MODELS
+from tests.models.toy_model import with_toy
 
 # "plain words here" carries label 0 and label 1 equally often; the other texts are clear cases.
 AMBIGUOUS = "plain words here"
 TEXTS = [AMBIGUOUS] * 8 + ["great lovely fine"] * 6 + ["awful broken junk"] * 6
 LABELS = np.array([0, 1] * 4 + [1] * 6 + [0] * 6)
-
-
-def test_the_sample_weight_model_list_matches_what_each_registered_model_declares():
-    declared = {name for name in MODELS if MODELS.get(name).supports_sample_weight}
-    assert declared == set(SAMPLE_WEIGHT_MODELS)
 
 
 def ambiguous_proba(name, params, weights):
@@ -25,7 +20,17 @@ def ambiguous_proba(name, params, weights):
     return model.predict_proba([AMBIGUOUS])[0, 1]
 
 
-@pytest.mark.parametrize("name", SAMPLE_WEIGHT_MODELS)
+WEIGHTED = with_toy(lambda: MODELS.having("sample_weight"))
+
+
+@pytest.mark.parametrize("name", with_toy(lambda: MODELS.having("sample_weight", False)))
+def test_a_model_declared_without_sample_weights_refuses_them(name, small_params):
+    model = make_model(name, small_params.get(name, {}))
+    with pytest.raises(ConfigError, match=f"^The {name} model takes no sample weights"):
+        model.fit(TEXTS, LABELS, n_classes=2, sample_weight=np.ones(len(TEXTS)))
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
 def test_weighting_the_rows_of_one_label_up_moves_predictions_towards_it(name, small_params):
     params = small_params.get(name, {})
     plain = ambiguous_proba(name, params, None)
@@ -35,7 +40,7 @@ def test_weighting_the_rows_of_one_label_up_moves_predictions_towards_it(name, s
     )
 
 
-@pytest.mark.parametrize("name", SAMPLE_WEIGHT_MODELS)
+@pytest.mark.parametrize("name", WEIGHTED)
 def test_equal_weights_of_any_size_fit_the_unweighted_model(name, small_params):
     """Weights are scaled to mean 1, so C and learning rates keep their meaning."""
     params = small_params.get(name, {})
@@ -64,7 +69,8 @@ def test_a_model_without_sample_weights_refuses_them_and_names_the_models_that_t
     model = make_model("llm-prompt", small_params["llm-prompt"])
     with pytest.raises(
         ConfigError,
-        match=r"^The llm-prompt model takes no sample weights\. Models that do: tfidf-logreg, ",
+        match=r"^The llm-prompt model takes no sample weights\. Models that do: bow-mlp, majority, "
+        r"sentence-encoder, tfidf-logreg, tfidf-svm, toy-centroid, transformer\.$",
     ):
         model.fit(TEXTS, LABELS, n_classes=2, sample_weight=np.ones(len(TEXTS)))
 

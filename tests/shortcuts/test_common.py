@@ -6,7 +6,7 @@ import pytest
 from shortcutlab.data import LabelSpace, load_table
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
-from shortcutlab.shortcuts import SHORTCUTS, SplitPlan, make_shortcut
+from shortcutlab.shortcuts import SHORTCUT_FAMILIES, SHORTCUTS, SplitPlan, make_shortcut
 from shortcutlab.shortcuts.base import UNDECIDABLE, check_observed, rates_by_label
 
 
@@ -118,7 +118,18 @@ def test_builder_keeps_labels_and_row_ids(setting, name):
     spans = ["cue_spans"] if bench["train"].shape[1] == 5 else []
     assert list(bench["train"].columns) == ["row_id", "text", "label", "shortcut", *spans]
     # Only whole-text rewrites record no span: every other cue is inserted text.
-    assert bool(spans) == (SHORTCUTS.get(name).family != "style")
+    assert bool(spans) == SHORTCUTS.capabilities(name)["inserts_cue"]
+
+
+@pytest.mark.parametrize("name", SHORTCUTS.names())
+def test_the_family_on_each_registry_line_is_true_of_the_shortcut(name):
+    """Concept shortcuts add reviews drawn from distractors (and are the only ones taking them);
+    style shortcuts rewrite whole texts, so no span holds their cue."""
+    family = SHORTCUTS.capabilities(name)["family"]
+    assert family in SHORTCUT_FAMILIES
+    assert ("distractors" in SHORTCUTS.parameters(name)) == (family == "concept")
+    if family == "style":
+        assert not SHORTCUTS.capabilities(name)["inserts_cue"]
 
 
 @pytest.mark.parametrize("name", sorted(FACTORIES))
@@ -126,7 +137,7 @@ def test_inserted_cues_say_where_they_are(setting, name):
     train, _, distractors = setting
     shortcut = FACTORIES[name](distractors)
     plan, injection = _inject(shortcut, train, strength=0.8)
-    if shortcut.family == "style":
+    if not SHORTCUTS.capabilities(name)["inserts_cue"]:
         assert injection.cue_spans is None
         return
     assert len(injection.cue_spans) == len(injection.texts)

@@ -20,13 +20,13 @@ from shortcutlab.annotate.task_base import ChoiceTask, check_sample, seeded_samp
 from shortcutlab.data.loading import ROW_ID, SHORTCUT, TEXT
 from shortcutlab.errors import DataError
 from shortcutlab.families.maze.rewrite_quality import CRITERIA
+from shortcutlab.shortcuts import SHORTCUTS
 
 ROWS_FILE = "rows.csv"
-STYLE_SHORTCUTS = ("register", "author", "bible")
 SCORES = ("1", "2", "3", "4", "5")
 NEEDS = (
     "rewrite-quality needs a 'shortcutlab rewrite-quality --out DIR' folder (rows.csv) or a style "
-    "build ('shortcutlab build maze --shortcut register|author|bible')"
+    f"build ('shortcutlab build maze --shortcut {'|'.join(SHORTCUTS.having('family', 'style'))}')"
 )
 # Figure 7's questions, shortened; the scale ends as the paper words them.
 PROMPTS = {
@@ -145,7 +145,7 @@ def _build_rows(source: Path) -> pd.DataFrame:
     if not is_benchmark(source):
         raise DataError(f"'{source}' holds no rewrites; {NEEDS}.")
     shortcut = read_manifest(source).get("arguments", {}).get("shortcut")
-    if shortcut not in STYLE_SHORTCUTS:
+    if shortcut not in SHORTCUTS.having("family", "style"):
         raise DataError(f"'{source}' is a {shortcut or 'non-Maze'} build; {NEEDS}.")
     benchmark = load_build(source_builds(source)[0])
     test, original = benchmark["test"], benchmark["original_test"]

@@ -39,6 +39,7 @@ from shortcutlab.attributes.concept_llm import (
 )
 from shortcutlab.attributes.words import spaced_phrases, spaced_words
 from shortcutlab.errors import ConfigError
+from shortcutlab.llm import LLM_CLIENTS
 from shortcutlab.params import (
     check_non_negative_float,
     check_one_of,
@@ -56,8 +57,6 @@ _METHOD_OPTIONS = {
     "embedding": ("encoder", "min_margin", "batch_size", "device", "cache_dir"),
     "keywords": (),
 }
-# Client parameters that change how answers are fetched, not what they are: not in config().
-_OPERATIONAL = ("api_key_env", "backoff", "cache", "concurrency", "max_retries", "timeout")
 
 
 class ConceptAttribute(Attribute):
@@ -168,7 +167,10 @@ class ConceptAttribute(Attribute):
             "categories": [c.to_json() for c in self.categories],
         }
         if self.method == "llm":
-            client = {k: v for k, v in dict(self.client or {}).items() if k not in _OPERATIONAL}
+            # The client's operational options change how answers are fetched, not what they are.
+            given = dict(self.client or {})
+            operational = LLM_CLIENTS.capabilities(given["name"])["operational"]
+            client = {k: v for k, v in given.items() if k not in operational}
             config |= {
                 "client": client,
                 "template": self.template,

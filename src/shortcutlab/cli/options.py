@@ -118,19 +118,19 @@ def parse_strength(raw: str, *, flag: str) -> float | str:
         ) from exc
 
 
-STYLE_SHORTCUTS = ("register", "author", "bible")
-
-
 def style_file_options(
     options: dict[str, Any], rewrites: dict[str, str], encoding: str | None, shortcut: str
 ) -> dict[str, Any]:
     """Fold ``--rewrites STYLE=PATH`` and ``--rewrite-encoding`` into the shortcut's options."""
     if not rewrites and encoding is None:
         return options
-    if shortcut not in STYLE_SHORTCUTS:
+    from shortcutlab.shortcuts import SHORTCUTS
+
+    style_shortcuts = SHORTCUTS.having("family", "style")
+    if shortcut not in style_shortcuts:
         raise ConfigError(
             f"--rewrites and --rewrite-encoding apply to the style shortcuts "
-            f"({', '.join(STYLE_SHORTCUTS)}); the {shortcut} shortcut takes no rewrites."
+            f"({', '.join(style_shortcuts)}); the {shortcut} shortcut takes no rewrites."
         )
     if options.get("rewriter", "file") != "file" or "rewrites" in options:
         raise ConfigError(

@@ -28,7 +28,7 @@ from shortcutlab.demo.mps import run_mps_demo
 from shortcutlab.engine.pool import worker_pool
 from shortcutlab.engine.replicates import check_vary
 from shortcutlab.errors import ConfigError
-from shortcutlab.families.maze.build import CONCEPT_SHORTCUTS, build_maze_benchmark
+from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
 from shortcutlab.families.mps.results import MpsRunResults
@@ -41,7 +41,7 @@ from shortcutlab.reports.tables import (
     table_notes,
     tidy_text,
 )
-from shortcutlab.shortcuts import make_shortcut
+from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 from shortcutlab.shortcuts.schedule import check_strength
 from shortcutlab.webreport.demo import MARKER
 
@@ -92,7 +92,7 @@ def _cell(
         tables[role] = replace(loaded, source=replace(loaded.source, path=f"corpus/{role}.csv"))
 
     options = {}
-    if shortcut in CONCEPT_SHORTCUTS:
+    if shortcut in SHORTCUTS.having("family", "concept"):
         options["distractors"] = distractors_from_columns(tables["train"], tables["test"])
     injector = make_shortcut(shortcut, options)  # one per cell: each seed's build reuses its work
 

@@ -27,9 +27,9 @@ from shortcutlab.engine.cell import ERM
 from shortcutlab.engine.spec_entries import ModelSpec, canonical_hash, named_entry
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, Mitigation, make_mitigation
-from shortcutlab.mitigations.base import GROUPS_HELD_OUT, GROUPS_NONE
 from shortcutlab.mitigations.context import check_group_settings
 from shortcutlab.mitigations.groups import AUTO, GROUP_LABELS
+from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE
 from shortcutlab.params import as_list, choice, refuse, spec_key, unique
 
 MITIGATION_KEYS = ("mitigations", "groups", "group_labels")
@@ -56,7 +56,7 @@ class MitigationSpec:
         return self.name == ERM and not self.params
 
     def reads_groups(self) -> bool:
-        return MITIGATIONS.get(self.name).groups_needed != GROUPS_NONE
+        return MITIGATIONS.capabilities(self.name)["groups"] != GROUPS_NONE
 
     def cell_config(self, groups: str, group_labels: str) -> dict[str, Any]:
         """What this mitigation adds to a cell's hashed configuration: nothing for plain erm;
@@ -148,10 +148,9 @@ def parse_mitigation_settings(raw: Mapping[str, Any], source: str) -> Mitigation
 
 def needs_held_out_rows(mitigation: Mitigation) -> bool:
     """Whether a method fits on held-out (validation) rows: every method reading held-out groups,
-    and any that says so with ``reads_held_out`` (one that picks held-out rows without groups)."""
-    return mitigation.groups_needed == GROUPS_HELD_OUT or bool(
-        getattr(mitigation, "reads_held_out", False)
-    )
+    and any declared with ``held_out`` (one that picks held-out rows without groups)."""
+    capabilities = mitigation.capabilities()
+    return capabilities["groups"] == GROUPS_HELD_OUT or bool(capabilities["held_out"])
 
 
 def check_mitigation_plan(
@@ -177,7 +176,7 @@ def check_mitigation_plan(
                 mitigation.check_backend(model.name, model.constructor_params())
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from exc
-        if mitigation.groups_needed != GROUPS_NONE and not (
+        if mitigation.capabilities()["groups"] != GROUPS_NONE and not (
             settings.groups == AUTO or settings.groups in group_columns
         ):
             raise ConfigError(
@@ -193,9 +192,10 @@ def check_mitigation_plan(
 
 
 def check_paired_data(settings: MitigationSettings, paired: bool, dataset: str) -> None:
-    """Refuse a method that augments pairs (``needs_pairs``) on a dataset of single texts."""
+    """Refuse a method declared with ``pairs`` (one that augments pairs) on a dataset of single
+    texts."""
     for entry in settings.mitigations:
-        if not paired and MITIGATIONS.get(entry.name).needs_pairs:
+        if not paired and MITIGATIONS.capabilities(entry.name)["pairs"]:
             raise ConfigError(
                 f"The {entry.name} mitigation needs paired inputs (text and text_pair), but the "
                 f"dataset '{dataset}' has single texts. Give the dataset a text_pair column, or "

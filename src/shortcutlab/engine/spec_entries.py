@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,16 +119,38 @@ class ModelSpec:
         }
 
 
-def option_label(name: str, options: Mapping[str, Any]) -> str:
+def option_label(name: str, options: Mapping[str, Any], operational: Collection[str] = ()) -> str:
     """``single-term`` or, with options, ``single-term[term=frankly]``: a component's name in tables.
+
+    Options named in ``operational`` (the component's registry line: cache folders, batch sizes,
+    a client's concurrency, ...; dotted names reach into mapping options) change how it runs, not
+    what it computes, so the label leaves them out. Labels are for people: a cell's id hashes
+    every option.
 
     Examples:
         >>> option_label("frequent-words", {"k": 6})
         'frequent-words[k=6]'
+        >>> option_label("sentence-concept", {"method": "llm", "cache_dir": "/tmp/x",
+        ...     "client": {"name": "openai-chat", "cache": "c.sqlite"}}, ("cache_dir", "client.cache"))
+        "sentence-concept[client={'name': 'openai-chat'}, method=llm]"
     """
-    if not options:
+    shown = identity_options(options, operational)
+    if not shown:
         return name
-    return f"{name}[{', '.join(f'{k}={v}' for k, v in sorted(options.items()))}]"
+    return f"{name}[{', '.join(f'{k}={v}' for k, v in sorted(shown.items()))}]"
+
+
+def identity_options(options: Mapping[str, Any], operational: Collection[str]) -> dict[str, Any]:
+    """``options`` without the ``operational`` ones (``client.cache`` reaches into ``client``)."""
+    shown: dict[str, Any] = {}
+    for key, value in options.items():
+        if key in operational:
+            continue
+        inner = [o.removeprefix(f"{key}.") for o in operational if o.startswith(f"{key}.")]
+        shown[key] = (
+            identity_options(value, inner) if inner and isinstance(value, Mapping) else value
+        )
+    return shown
 
 
 def component_record(name: str, options: Mapping[str, Any], files_sha256: str) -> dict[str, Any]:

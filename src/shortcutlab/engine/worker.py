@@ -25,7 +25,7 @@ from shortcutlab.engine.cell import (
 )
 from shortcutlab.errors import ShortcutlabError
 from shortcutlab.mitigations import Mitigation
-from shortcutlab.mitigations.base import GROUPS_TRAIN
+from shortcutlab.mitigations.registry import GROUPS_TRAIN
 from shortcutlab.provenance import environment
 
 
@@ -149,7 +149,7 @@ def groups_record(
     ``group_labels`` and the rows read (nothing when it read none)."""
     if not fitted.groups_read or mitigation is None:
         return {}
-    rows = "train" if mitigation.groups_needed == GROUPS_TRAIN else "validation"
+    rows = "train" if mitigation.capabilities()["groups"] == GROUPS_TRAIN else "validation"
     return {"groups": {"source": fitted.groups_read, "labels": group_labels, "rows": rows}}
 
 

@@ -23,9 +23,31 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.llm.base import ChatRequest, ChatResponse, LLMClient, Usage
 from shortcutlab.registry import Registry
 
-LLM_CLIENTS: Registry[type[LLMClient]] = Registry("LLM client")
-LLM_CLIENTS.add("openai-chat", "shortcutlab.llm.openai_chat:OpenAIChatClient")
-LLM_CLIENTS.add("hf-causal", "shortcutlab.llm.hf_causal:HFCausalClient")
+#: ``operational``: the options that change how a client runs (where answers are cached, how
+#: many requests fly at once, how long it waits), not what it answers; result labels leave them out.
+LLM_CLIENTS: Registry[type[LLMClient]] = Registry("LLM client", capabilities={"operational": ()})
+LLM_CLIENTS.add(
+    "openai-chat",
+    "shortcutlab.llm.openai_chat:OpenAIChatClient",
+    operational=("api_key_env", "concurrency", "timeout", "max_retries", "backoff", "cache"),
+)
+LLM_CLIENTS.add(
+    "hf-causal",
+    "shortcutlab.llm.hf_causal:HFCausalClient",
+    operational=("batch_size", "device", "cache"),
+)
+
+
+def client_operational(option: str) -> tuple[str, ...]:
+    """The operational options of every client, as dotted names under the component option
+    ``option`` that holds a client config (``client.cache``, ...), for a component's registry line.
+
+    Examples:
+        >>> client_operational("client")[:2]
+        ('client.api_key_env', 'client.backoff')
+    """
+    names = {o for client in LLM_CLIENTS for o in LLM_CLIENTS.capabilities(client)["operational"]}
+    return tuple(f"{option}.{name}" for name in sorted(names))
 
 
 def make_client(config: Mapping[str, Any]) -> LLMClient:
@@ -39,4 +61,12 @@ def make_client(config: Mapping[str, Any]) -> LLMClient:
     return LLM_CLIENTS.create(config["name"], params)
 
 
-__all__ = ["LLM_CLIENTS", "ChatRequest", "ChatResponse", "LLMClient", "Usage", "make_client"]
+__all__ = [
+    "LLM_CLIENTS",
+    "ChatRequest",
+    "ChatResponse",
+    "LLMClient",
+    "Usage",
+    "client_operational",
+    "make_client",
+]

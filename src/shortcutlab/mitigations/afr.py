@@ -24,7 +24,6 @@ from shortcutlab.mitigations.balancing import stratified_split
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
 from shortcutlab.mitigations.last_layer import head_logits, refit_near_erm, softmax
-from shortcutlab.models.base import FEATURE_MODELS
 from shortcutlab.params import check_non_negative_float, check_positive_int, require
 
 
@@ -32,8 +31,6 @@ class Afr(Mitigation):
     """ERM on part of the rows, then a last layer refit on the rest with confidence-based weights."""
 
     name = "afr"
-    backends = FEATURE_MODELS
-    uses_seed = True
 
     def __init__(
         self, gamma: float = 4.0, reg: float = 0.01, erm_fraction: float = 0.8, max_iter: int = 500

@@ -18,12 +18,9 @@ import numpy as np
 
 from shortcutlab.data.pairs import TextInput
 from shortcutlab.errors import ConfigError
-from shortcutlab.models import make_model
+from shortcutlab.mitigations.registry import MITIGATIONS
+from shortcutlab.models import MODELS, make_model
 from shortcutlab.models.base import TextClassifier
-
-#: What a method reads of the group labels: nothing, the training rows' groups, or only the
-#: held-out (validation) rows' groups.
-GROUPS_NONE, GROUPS_TRAIN, GROUPS_HELD_OUT = "none", "train", "held-out"
 
 
 class Predictor(Protocol):
@@ -87,22 +84,30 @@ class MitigationContext:
 
 
 class Mitigation(ABC):
-    """Base class of mitigations. Constructors only store their keyword parameters."""
+    """Base class of mitigations. Constructors only store their keyword parameters.
+
+    What a method needs (groups, held-out rows, paired data, the backends it trains) is declared
+    once, on its registry line (mitigations/registry.py); the class reads it with
+    :meth:`capabilities`.
+    """
 
     name: ClassVar[str]
-    #: Which group labels the method reads (see GROUPS_*).
-    groups_needed: ClassVar[str] = GROUPS_NONE
-    #: Backends (model registry names) it works with.
-    backends: ClassVar[tuple[str, ...]] = ()
-    #: True when the method refits on the held-out (validation) rows, with or without their
-    #: groups (dfr, llr): the benchmark then needs a validation split.
-    reads_held_out: ClassVar[bool] = False
-    #: True when the method draws random numbers itself (subsamples, splits), so its result
-    #: depends on the seed even for a seed-independent backend.
-    uses_seed: ClassVar[bool] = False
-    #: True for methods that only make sense on paired inputs (text and text_pair): grids refuse
-    #: them on single-text data before anything runs.
-    needs_pairs: ClassVar[bool] = False
+
+    def capabilities(self) -> dict[str, Any]:
+        """The capabilities declared on this method's registry line (mitigations/registry.py).
+
+        A pickled method carries them (:meth:`__getstate__`): a worker process started clean
+        has no line for a method registered at run time, but reads what the method needs."""
+        carried = self.__dict__.get("_capabilities")
+        return dict(carried) if carried is not None else MITIGATIONS.capabilities(self.name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_capabilities": self.capabilities()}
+
+    def backends(self) -> list[str]:
+        """The registered models this method can train (its line's ``backends`` requirements;
+        :func:`~shortcutlab.mitigations.registry.supported_models` reads them by name)."""
+        return MODELS.matching(self.capabilities()["backends"])
 
     def get_params(self) -> dict[str, Any]:
         parameters = inspect.signature(type(self).__init__).parameters.values()
@@ -122,15 +127,16 @@ class Mitigation(ABC):
         pair with the model's params before anything runs, so a bad combination fails before
         any fit; without ``params`` only the backend itself is checked.
         """
-        if model not in self.backends:
+        supported = self.backends()
+        if model not in supported:
             raise ConfigError(
                 f"The {self.name} mitigation does not support the {model} model. "
-                f"Models it supports: {', '.join(self.backends)}."
+                f"Models it supports: {', '.join(supported)}."
             )
 
     def depends_on_seed(self, model_depends_on_seed: bool) -> bool:
         """Whether a cell's result can change with its seed (else the seeds share one fit)."""
-        return model_depends_on_seed or self.uses_seed
+        return model_depends_on_seed or bool(self.capabilities()["seeded"])
 
     @abstractmethod
     def fit(self, context: MitigationContext) -> Predictor:

@@ -16,7 +16,6 @@ import numpy as np
 from shortcutlab.data.pairs import TEXT, TEXT_PAIR, join_inputs, require_pairs, split_inputs
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor, TrainingRows
 from shortcutlab.mitigations.fitting import fit_backend
-from shortcutlab.models.base import PAIR_MODELS
 from shortcutlab.params import check_one_of, require
 from shortcutlab.shortcuts.counterfactuals import counterfactual_donors, resolve_default_label
 
@@ -25,10 +24,6 @@ class CatAugment(Mitigation):
     """Adds one default-labelled counterfactual per non-default training pair."""
 
     name = "cat-augment"
-    # llm-prompt reads pairs but learns nothing from training rows.
-    backends = tuple(m for m in PAIR_MODELS if m != "llm-prompt")
-    needs_pairs = True
-    uses_seed = True
 
     def __init__(self, default_label: str | None = None, replace: str = TEXT) -> None:
         self.default_label = default_label

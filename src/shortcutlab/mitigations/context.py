@@ -15,14 +15,7 @@ from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import LABEL
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError
-from shortcutlab.mitigations.base import (
-    GROUPS_HELD_OUT,
-    GROUPS_NONE,
-    GROUPS_TRAIN,
-    Mitigation,
-    MitigationContext,
-    TrainingRows,
-)
+from shortcutlab.mitigations.base import Mitigation, MitigationContext, TrainingRows
 from shortcutlab.mitigations.fitting import missing_held_out
 from shortcutlab.mitigations.groups import (
     AUTO,
@@ -31,6 +24,7 @@ from shortcutlab.mitigations.groups import (
     group_codes,
     resolve_group_column,
 )
+from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE, GROUPS_TRAIN
 
 VALIDATION = "validation"
 
@@ -41,7 +35,7 @@ def check_group_settings(mitigation: Mitigation, group_labels: str) -> None:
         raise ConfigError(
             f"group_labels must be one of {', '.join(GROUP_LABELS)}. Got {group_labels!r}."
         )
-    if group_labels == VALIDATION and mitigation.groups_needed == GROUPS_TRAIN:
+    if group_labels == VALIDATION and mitigation.capabilities()["groups"] == GROUPS_TRAIN:
         raise ConfigError(
             f"The {mitigation.name} mitigation needs group labels on the training rows, but "
             "group_labels is 'validation'. Use group_labels: train, or a method that needs "
@@ -74,8 +68,10 @@ def mitigation_context(
     }
     names: tuple[str, ...] = ()
     column = ""
-    needed = mitigation.groups_needed
-    if (needed == GROUPS_HELD_OUT or mitigation.reads_held_out) and VALIDATION not in frames:
+    needed = mitigation.capabilities()["groups"]
+    if (
+        needed == GROUPS_HELD_OUT or mitigation.capabilities()["held_out"]
+    ) and VALIDATION not in frames:
         raise missing_held_out(mitigation.name)
     if needed != GROUPS_NONE:
         found = resolve_group_column(frames["train"], group_source)

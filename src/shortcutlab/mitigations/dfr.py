@@ -27,7 +27,7 @@ from shortcutlab.mitigations.balancing import (
     require_labels_covered,
     stratified_split,
 )
-from shortcutlab.mitigations.base import GROUPS_HELD_OUT, Mitigation, MitigationContext, Predictor
+from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, held_out_rows
 from shortcutlab.mitigations.last_layer import (
     LastLayerPredictor,
@@ -36,7 +36,6 @@ from shortcutlab.mitigations.last_layer import (
     standardised_head,
 )
 from shortcutlab.mitigations.linear_head import Head
-from shortcutlab.models.base import FEATURE_MODELS
 from shortcutlab.models.heads import linear_classifier_layer
 from shortcutlab.params import check_positive_float, check_positive_int, require
 
@@ -48,10 +47,6 @@ class Dfr(Mitigation):
     """Refits the last layer on group-balanced held-out rows (L1 logistic regression, averaged)."""
 
     name = "dfr"
-    groups_needed = GROUPS_HELD_OUT
-    reads_held_out = True
-    backends = FEATURE_MODELS
-    uses_seed = True
 
     def __init__(
         self,

@@ -15,8 +15,8 @@ import numpy as np
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.balancing import balanced_rows, require_groups
-from shortcutlab.mitigations.base import GROUPS_TRAIN, Mitigation, MitigationContext, Predictor
-from shortcutlab.mitigations.fitting import LEARNING_MODELS, fit_backend
+from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
+from shortcutlab.mitigations.fitting import fit_backend
 from shortcutlab.params import require
 
 
@@ -24,9 +24,6 @@ class Downsample(Mitigation):
     """Fits the backend on a group-balanced subsample of the training rows."""
 
     name = "downsample"
-    groups_needed = GROUPS_TRAIN
-    backends = LEARNING_MODELS
-    uses_seed = True
 
     def __init__(self, prior: Sequence[str] | None = None) -> None:
         self.prior = prior

@@ -4,14 +4,12 @@ compared with)."""
 from __future__ import annotations
 
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
-from shortcutlab.models import MODELS
 
 
 class Erm(Mitigation):
     """The plain model: every backend, no groups."""
 
     name = "erm"
-    backends = tuple(MODELS.names())
 
     def fit(self, context: MitigationContext) -> Predictor:
         model = context.new_model()

@@ -9,7 +9,6 @@ import numpy as np
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.base import MitigationContext, TrainingRows
-from shortcutlab.models import MODELS
 from shortcutlab.models.base import TextClassifier
 
 
@@ -47,11 +46,6 @@ def fit_backend(
 def misclassified(model: TextClassifier, rows: TrainingRows) -> np.ndarray:
     """A boolean mask of the rows ``model`` gets wrong."""
     return np.asarray(model.predict(rows.inputs)) != rows.labels
-
-
-#: Backends that learn from the training rows: every one but ``llm-prompt``, which prompts a
-#: language model and reads no training row, so changing the rows or their losses cannot change it.
-LEARNING_MODELS = tuple(name for name in MODELS.names() if name != "llm-prompt")
 
 
 def held_out_rows(context: MitigationContext, method: str) -> TrainingRows:

@@ -7,12 +7,13 @@ q_g ← q_g·exp(η·loss_g), renormalised, and the model takes a step on Σ_g q
 q update (the paper's group adjustment, section 3.3), so small groups, whose training loss
 underestimates their test loss, count more. Defaults are the paper's: η = 0.01, C = 0.
 
-Backends: ``bow-mlp`` and ``transformer`` train the whole network under this objective (the
-objective hook of models/objectives.py). ``tfidf-logreg`` and ``sentence-encoder`` are linear
-probes (the TF-IDF vocabulary and the sentence encoder learn nothing from labels), so there the
-linear head on their frozen features is the whole trainable part: it is trained in torch with
-the same objective, ``head_epochs`` passes of Adam at ``head_lr`` over batches of
-``head_batch_size``, and the ℓ2 decay that the backend's C implies.
+Backends (those with a last layer): a model that takes a training objective (``bow-mlp``,
+``transformer``) trains the whole network under this one (the objective hook of
+models/objectives.py). The others are linear probes (``tfidf-logreg``, ``sentence-encoder``: the
+TF-IDF vocabulary and the sentence encoder learn nothing from labels), so there the linear head
+on their frozen features is the whole trainable part: it is trained in torch with the same
+objective, ``head_epochs`` passes of Adam at ``head_lr`` over batches of ``head_batch_size``, and
+the ℓ2 decay that the backend's C implies.
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ import numpy as np
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.balancing import require_groups
-from shortcutlab.mitigations.base import GROUPS_TRAIN, Mitigation, MitigationContext, Predictor
+from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
 from shortcutlab.mitigations.last_layer import LastLayerPredictor
 from shortcutlab.mitigations.linear_head import HeadTraining, decay_for_c, train_head
-from shortcutlab.models.base import OBJECTIVE_MODELS
+from shortcutlab.models import MODELS
 from shortcutlab.params import check_non_negative_float, check_positive_float, check_positive_int
 
-#: Backends whose whole trainable part is a linear head on frozen features.
-LINEAR_PROBES = ("tfidf-logreg", "sentence-encoder")
+
+def is_linear_probe(model: str) -> bool:
+    """Whether GroupDRO trains only ``model``'s head: a backend with a last layer that takes no
+    training objective, whose trainable part is that linear head on frozen features."""
+    return not MODELS.capabilities(model)["objective"]
 
 
 class GroupDroObjective:
@@ -77,9 +81,6 @@ class GroupDro(Mitigation):
     """GroupDRO on the training groups: torch backends end to end, linear probes on their head."""
 
     name = "groupdro"
-    groups_needed = GROUPS_TRAIN
-    backends = OBJECTIVE_MODELS + LINEAR_PROBES
-    uses_seed = True  # the linear heads' batches are drawn from the seed
 
     def __init__(
         self,
@@ -107,7 +108,7 @@ class GroupDro(Mitigation):
         GroupDRO loss, which would silently ignore it."""
         super().check_backend(model, params)
         class_weight = (params or {}).get("class_weight")
-        if model in LINEAR_PROBES and class_weight is not None:
+        if is_linear_probe(model) and class_weight is not None:
             raise ConfigError(
                 f"The groupdro mitigation trains the {model} head under its own group-weighted "
                 f"loss and cannot apply class_weight={class_weight!r}; remove class_weight from "
@@ -118,7 +119,7 @@ class GroupDro(Mitigation):
         self.check_backend(context.model, context.params)
         groups = require_groups(context.train, self.name)
         objective = GroupDroObjective(groups, self.step_size, self.adjustment)
-        if context.model not in LINEAR_PROBES:
+        if not is_linear_probe(context.model):
             return fit_backend(context, objective=objective)
         probe = fit_backend(context)  # fits the feature step (the TF-IDF vocabulary, the cache)
         train = context.train

@@ -28,7 +28,6 @@ from shortcutlab.errors import ConfigError, ShortcutlabWarning
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, misclassified
 from shortcutlab.models import MODELS, make_model
-from shortcutlab.models.base import SAMPLE_WEIGHT_MODELS
 from shortcutlab.params import check_positive_float, check_positive_int
 
 
@@ -36,7 +35,6 @@ class Jtt(Mitigation):
     """Upweights the rows an ERM model gets wrong and trains again."""
 
     name = "jtt"
-    backends = SAMPLE_WEIGHT_MODELS
 
     def __init__(
         self,
@@ -80,7 +78,7 @@ class Jtt(Mitigation):
     def error_set(self, context: MitigationContext) -> np.ndarray:
         """The training rows the identification model misclassifies (a boolean mask)."""
         overrides = dict(self.first_params or {})
-        if MODELS.get(context.model).trains_in_epochs:
+        if MODELS.capabilities(context.model)["epochs"]:
             overrides.setdefault("epochs", self.first_epochs)
             identifier = fit_backend(context, validation=False, **overrides)
         else:

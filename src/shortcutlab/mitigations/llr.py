@@ -36,7 +36,7 @@ from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predicto
 from shortcutlab.mitigations.fitting import fit_backend, held_out_rows
 from shortcutlab.mitigations.last_layer import refit_near_erm
 from shortcutlab.models import MODELS
-from shortcutlab.models.base import FEATURE_MODELS, TextClassifier
+from shortcutlab.models.base import TextClassifier
 from shortcutlab.params import check_non_negative_float, check_one_of, check_positive_int
 
 SELECTIONS = ("disagreement", "misclassified")
@@ -46,9 +46,6 @@ class Llr(Mitigation):
     """Refits the ERM model's last layer on held-out rows it gets wrong (or disagrees on)."""
 
     name = "llr"
-    reads_held_out = True
-    backends = FEATURE_MODELS
-    uses_seed = True
 
     def __init__(
         self,
@@ -74,8 +71,8 @@ class Llr(Mitigation):
 
     def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
         super().check_backend(model, params)
-        if self.selection == "disagreement" and not MODELS.get(model).trains_in_epochs:
-            epoch_models = [m for m in self.backends if MODELS.get(m).trains_in_epochs]
+        if self.selection == "disagreement" and not MODELS.capabilities(model)["epochs"]:
+            epoch_models = [m for m in self.backends() if m in MODELS.having("epochs")]
             raise ConfigError(
                 f"llr with selection 'disagreement' compares the model with an early-stopped one, "
                 f"but {model} is not trained in epochs. Use selection: misclassified, or a model "

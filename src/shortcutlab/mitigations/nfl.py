@@ -74,8 +74,6 @@ class ConstrainedParameters:
 
 
 class _Nfl(Mitigation):
-    backends = ("transformer",)
-
     def __init__(self, strength: float = 1.0) -> None:
         self.strength = strength
 

@@ -25,14 +25,9 @@ from shortcutlab.mitigations.rationale_settings import refuse_unsupported
 from shortcutlab.models import make_model
 from shortcutlab.params import check_non_negative_float, check_positive_float, require
 
-RATIONALE_BACKENDS = ("bow-mlp", "transformer")
-
 
 class RationaleMitigation(Mitigation):
     """Base of the rationale models; subclasses add their regulariser and build the objective."""
-
-    backends = RATIONALE_BACKENDS
-    uses_seed = True  # the Gumbel noise (and CR's counterfactual draws)
 
     def __init__(
         self, rate: float, sparsity_weight: float, continuity_weight: float, temperature: float

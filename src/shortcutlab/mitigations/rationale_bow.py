@@ -18,9 +18,12 @@ import torch
 from torch import nn
 
 from shortcutlab.mitigations.rationale_masks import TokenBatch, TokenRow
+from shortcutlab.mitigations.rationale_settings import TrainingSettings
 from shortcutlab.models.bow_mlp import build_vocabulary, tokenize
 
 PAD, UNKNOWN = 0, 1  # ids below the vocabulary's, which starts at 2
+#: Rows per forward pass when predicting (bow-mlp's bags are cheap, as in models/bow_mlp.py).
+PREDICT_BATCH = 1024
 
 
 def word_spans(text: str) -> list[tuple[int, int]]:
@@ -50,8 +53,26 @@ def word_spans(text: str) -> list[tuple[int, int]]:
 class BowBackend:
     """Turns texts into token rows over a vocabulary built from the training texts."""
 
-    name = "bow-mlp"
     pad_id = PAD
+
+    @staticmethod
+    def training_settings(model: Any, device: str) -> TrainingSettings:
+        """bow-mlp's recipe: AdamW at a constant rate, early stopping with ``patience``."""
+        return TrainingSettings(
+            epochs=model.epochs,
+            lr=model.lr,
+            batch_size=model.batch_size,
+            eval_batch_size=PREDICT_BATCH,
+            weight_decay=model.weight_decay,
+            patience=model.patience,
+            warmup_ratio=0.0,
+            decay=False,
+            keep_best=True,
+            max_grad_norm=None,
+            precision="fp32",
+            device=device,
+            seed=model.seed,
+        )
 
     def __init__(self, model: Any, texts: Sequence[str]) -> None:
         self.bigrams = model.bigrams

@@ -8,6 +8,11 @@ transformer's checkpoint, ``max_length``, AdamW with linear warm-up/decay, gradi
 weights on both (the transformer backend's groups). ``reinit_head`` changes nothing (the heads
 are always new: the encoder is loaded without its head). Parameters they cannot honour are
 refused rather than ignored.
+
+``RATIONALE_BACKENDS`` has one line per kind of network a model declares (its ``network``
+capability, models/registry.py): the backend class that tokenises and builds the rationale
+network (imported lazily: it needs torch), and the parameters it refuses (``refused``: the
+parameter, the only value it honours, and why).
 """
 
 from __future__ import annotations
@@ -18,10 +23,9 @@ from typing import Any
 from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.base import MitigationContext
-from shortcutlab.torch_runtime import resolve_device, resolve_precision
-
-#: Rows per forward pass when predicting (bow-mlp's bags are cheap, as in models/bow_mlp.py).
-BOW_PREDICT_BATCH = 1024
+from shortcutlab.models import MODELS
+from shortcutlab.registry import Registry
+from shortcutlab.torch_runtime import resolve_device
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,28 @@ class TrainingSettings:
     seed: int
 
 
-def rationale_settings(context: MitigationContext, mitigation: str) -> tuple[Any, TrainingSettings]:
-    """The checked backend model (its parameters) and the training settings taken from it."""
+RATIONALE_BACKENDS: Registry[Any] = Registry("rationale network", capabilities={"refused": ()})
+RATIONALE_BACKENDS.add("bag-of-words", "shortcutlab.mitigations.rationale_bow:BowBackend")
+RATIONALE_BACKENDS.add(
+    "encoder",
+    "shortcutlab.mitigations.rationale_transformer:EncoderBackend",
+    refused=(
+        ("lora", None, "it fine-tunes two encoders in full"),
+        ("grad_accum", 1, "it steps once per batch"),
+    ),
+)
+
+
+def network_kind(model: str) -> str:
+    """The kind of network ``model`` trains (its registry line's ``network``)."""
+    return str(MODELS.capabilities(model)["network"])
+
+
+def rationale_settings(
+    context: MitigationContext, mitigation: str
+) -> tuple[Any, type[Any], TrainingSettings]:
+    """The checked backend model (its parameters), the rationale backend class for its network
+    and the training settings taken from it."""
     if is_paired(context.train.inputs):
         raise ConfigError(
             f"The {mitigation} mitigation selects a rationale inside one text, but the data has "
@@ -53,53 +77,23 @@ def rationale_settings(context: MitigationContext, mitigation: str) -> tuple[Any
         )
     model = context.new_model()
     model.check()
-    device = resolve_device(model.device, model.name)
-    if context.model == "bow-mlp":
-        return model, TrainingSettings(
-            epochs=model.epochs,
-            lr=model.lr,
-            batch_size=model.batch_size,
-            eval_batch_size=BOW_PREDICT_BATCH,
-            weight_decay=model.weight_decay,
-            patience=model.patience,
-            warmup_ratio=0.0,
-            decay=False,
-            keep_best=True,
-            max_grad_norm=None,
-            precision="fp32",
-            device=device,
-            seed=model.seed,
-        )
     refuse_unsupported(mitigation, model)
-    return model, TrainingSettings(
-        epochs=model.epochs,
-        lr=model.lr,
-        batch_size=model.batch_size,
-        eval_batch_size=model.eval_batch_size,
-        weight_decay=model.weight_decay,
-        patience=None,
-        warmup_ratio=model.warmup_ratio,
-        decay=True,
-        keep_best=model.select_by == "val_loss",
-        max_grad_norm=1.0,  # the transformer backend's clipping (BERT's recipe)
-        precision=resolve_precision(model.precision, model.name, device),
-        device=device,
-        seed=model.seed,
+    backend = RATIONALE_BACKENDS.get(network_kind(context.model))
+    return (
+        model,
+        backend,
+        backend.training_settings(model, resolve_device(model.device, model.name)),
     )
 
 
 def refuse_unsupported(mitigation: str, model: Any) -> None:
-    """Refuse the transformer parameters a rationale model cannot honour (``model``: an
-    unfitted backend instance, so its defaults are filled in)."""
-    if model.name != "transformer":
-        return
-    _refuse(mitigation, "lora", model.lora, None, "it fine-tunes two encoders in full")
-    _refuse(mitigation, "grad_accum", model.grad_accum, 1, "it steps once per batch")
-
-
-def _refuse(mitigation: str, parameter: str, value: Any, default: Any, why: str) -> None:
-    if value != default:
-        raise ConfigError(
-            f"The {mitigation} mitigation does not support the transformer {parameter!r} "
-            f"parameter ({why}). Got {value!r}; remove it from this model's parameters."
-        )
+    """Refuse the parameters a rationale model cannot honour on ``model``'s network (``model``:
+    an unfitted backend instance, so its defaults are filled in)."""
+    kind = network_kind(model.name)
+    for parameter, honoured, why in RATIONALE_BACKENDS.capabilities(kind)["refused"]:
+        value = getattr(model, parameter)
+        if value != honoured:
+            raise ConfigError(
+                f"The {mitigation} mitigation does not support the {model.name} {parameter!r} "
+                f"parameter ({why}). Got {value!r}; remove it from this model's parameters."
+            )

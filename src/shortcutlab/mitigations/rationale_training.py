@@ -31,16 +31,9 @@ def fit_rationale_model(
     context: MitigationContext, objective: Any, mitigation: str
 ) -> RationalePredictor:
     """Train a selector and predictor on ``context.train`` under ``objective``."""
-    model, settings = rationale_settings(context, mitigation)
+    model, backend_class, settings = rationale_settings(context, mitigation)
     texts = list(context.train.inputs)
-    if context.model == "bow-mlp":
-        from shortcutlab.mitigations.rationale_bow import BowBackend
-
-        backend: Any = BowBackend(model, texts)
-    else:
-        from shortcutlab.mitigations.rationale_transformer import EncoderBackend
-
-        backend = EncoderBackend(model)
+    backend = backend_class(model, texts)
     train = backend.encode(texts), context.train.labels
     validation = None
     if context.validation is not None and len(context.validation):

@@ -24,15 +24,36 @@ from torch import nn
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.rationale_masks import TokenBatch, TokenRow
+from shortcutlab.mitigations.rationale_settings import TrainingSettings
 from shortcutlab.models.hf_loading import ModelSource, model_source
+from shortcutlab.torch_runtime import resolve_precision
 
 
 class EncoderBackend:
     """Tokenises with the checkpoint's fast tokenizer (character offsets) and builds the network."""
 
-    name = "transformer"
+    @staticmethod
+    def training_settings(model: Any, device: str) -> TrainingSettings:
+        """The transformer's recipe: linear warm-up and decay, clipping at 1 (BERT's), mixed
+        precision on CUDA, and the epoch ``select_by`` picks."""
+        return TrainingSettings(
+            epochs=model.epochs,
+            lr=model.lr,
+            batch_size=model.batch_size,
+            eval_batch_size=model.eval_batch_size,
+            weight_decay=model.weight_decay,
+            patience=None,
+            warmup_ratio=model.warmup_ratio,
+            decay=True,
+            keep_best=model.select_by == "val_loss",
+            max_grad_norm=1.0,
+            precision=resolve_precision(model.precision, model.name, device),
+            device=device,
+            seed=model.seed,
+        )
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, texts: Sequence[str]) -> None:
+        """``texts``: the training texts, which the checkpoint's fixed tokenizer does not need."""
         from transformers import AutoTokenizer
 
         self.source: ModelSource = model_source(model.name, "path", model.path)

@@ -9,17 +9,14 @@ weights have mean 1, so the backend's C or learning rate keeps its meaning.
 from __future__ import annotations
 
 from shortcutlab.mitigations.balancing import group_balanced_weights, require_groups
-from shortcutlab.mitigations.base import GROUPS_TRAIN, Mitigation, MitigationContext, Predictor
+from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
-from shortcutlab.models.base import SAMPLE_WEIGHT_MODELS
 
 
 class Reweight(Mitigation):
     """Group-balanced loss weights on the training rows; backends whose fit takes sample weights."""
 
     name = "reweight"
-    groups_needed = GROUPS_TRAIN
-    backends = SAMPLE_WEIGHT_MODELS
 
     def fit(self, context: MitigationContext) -> Predictor:
         weights = group_balanced_weights(require_groups(context.train, self.name))

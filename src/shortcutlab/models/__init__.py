@@ -1,4 +1,8 @@
-"""Model adapters with one narrow contract (fit, predict_proba); heavy backends load lazily."""
+"""Model adapters with one narrow contract (fit, predict_proba); heavy backends load lazily.
+
+``MODELS`` (models/registry.py) holds one line per backend with its capabilities; adding a model
+is one module and one line there (or a ``MODELS.add`` of its own).
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from shortcutlab.models.base import TextClassifier
-from shortcutlab.registry import Registry
-
-MODELS: Registry[type[TextClassifier]] = Registry("model")
-MODELS.add("tfidf-logreg", "shortcutlab.models.tfidf:TfidfLogReg")
-MODELS.add("majority", "shortcutlab.models.majority:MajorityClass")
-MODELS.add("llm-prompt", "shortcutlab.models.llm_prompt:LLMPrompt")
-MODELS.add("tfidf-svm", "shortcutlab.models.tfidf_svm:TfidfSvm")
-MODELS.add("bow-mlp", "shortcutlab.models.bow_mlp:BowMlp")
-MODELS.add("transformer", "shortcutlab.models.transformer:TransformerClassifier")
-MODELS.add("sentence-encoder", "shortcutlab.models.sentence_encoder:SentenceEncoder")
+from shortcutlab.models.registry import MODELS
+from shortcutlab.torch_runtime import require_torch
 
 
 def model_options(name: str) -> list[str]:
@@ -27,8 +23,11 @@ def make_model(
 ) -> TextClassifier:
     """Instantiate model ``name``; ``params`` map 1:1 onto its constructor (unknown keys are errors).
 
-    ``seed`` overrides the model's own ``seed`` parameter when it has one.
+    ``seed`` overrides the model's own ``seed`` parameter when it has one. A model that needs torch
+    is refused, naming the extra to install, where torch is missing.
     """
+    if MODELS.capabilities(name)["torch"]:
+        require_torch(f"The {name} model")
     params = dict(params or {})
     if seed is not None and "seed" in MODELS.parameters(name):
         params["seed"] = seed

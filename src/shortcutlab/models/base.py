@@ -4,8 +4,8 @@
 ``predict_proba(texts)`` returns an (n, K) array whose columns follow that same order, even for
 labels the training split happened to lack.
 
-``fit(..., sample_weight=w)`` weighs each training row's loss (backends with
-``supports_sample_weight``); the weights are checked and scaled to mean 1 by
+``fit(..., sample_weight=w)`` weighs each training row's loss (backends declared with
+``sample_weight`` on their registry line); the weights are checked and scaled to mean 1 by
 :func:`check_sample_weight`, so C and learning rates keep their meaning. Weights enter the loss
 only: what a backend learns without labels (a TF-IDF vocabulary and IDF, a bag-of-words
 vocabulary) still comes from every row.
@@ -23,39 +23,36 @@ import numpy as np
 from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.models.objectives import check_objective
+from shortcutlab.models.registry import MODELS
 
 
 class TextClassifier(ABC):
-    """Base class of text classifiers. Constructors only store their keyword parameters."""
+    """Base class of text classifiers. Constructors only store their keyword parameters.
+
+    What a backend can do (reads pairs, takes sample weights, trains in epochs, ...) is declared
+    once, on its registry line (models/registry.py); the class reads it with :meth:`capabilities`.
+    """
 
     name: ClassVar[str]
-    #: False when the seed cannot change the fitted model (a deterministic solver): evaluations
-    #: then fit once and reuse it for every seed instead of repeating identical work.
-    uses_seed: ClassVar[bool] = True
-    #: True for models trained in epochs: they call :meth:`end_of_epoch` after each one, so a
-    #: caller can predict with every epoch's weights (MPS averages the last epochs' metrics).
-    trains_in_epochs: ClassVar[bool] = False
-    #: True for models that read paired inputs: ``(first, second)`` tuples (data/pairs.py).
-    accepts_pairs: ClassVar[bool] = False
-    #: True for models whose fit takes ``sample_weight`` (kept in step with
-    #: :data:`SAMPLE_WEIGHT_MODELS` by a test over the registry).
-    supports_sample_weight: ClassVar[bool] = False
-    #: True for models trained by gradient steps on per-row losses, which accept a training
-    #: objective (models/objectives.py) through :meth:`set_objective`.
-    accepts_objective: ClassVar[bool] = False
+
+    @classmethod
+    def capabilities(cls) -> dict[str, Any]:
+        """The capabilities declared on this model's registry line (models/registry.py)."""
+        return MODELS.capabilities(cls.name)
 
     def depends_on_seed(self) -> bool:
         """Whether this configuration's fit or predictions can change with its seed (else the
-        seeds of an evaluation share one fit)."""
-        return self.uses_seed
+        seeds of an evaluation share one fit); by default the registry's ``seeded``."""
+        return bool(self.capabilities()["seeded"])
 
     def on_epoch_end(self, callback: Callable[[int], None] | None) -> None:
         """Have ``callback(epoch)`` called after each training epoch of the next :meth:`fit`;
         :meth:`predict_proba` inside it predicts with that epoch's weights."""
-        if not self.trains_in_epochs:
+        if not self.capabilities()["epochs"]:
             raise ConfigError(
                 f"The {self.name} model is not trained in epochs, so it has no per-epoch "
-                "predictions; average_last_epochs applies to models such as bow-mlp and transformer."
+                "predictions; average_last_epochs applies to models trained in epochs: "
+                f"{', '.join(MODELS.having('epochs'))}."
             )
         self._epoch_callback = callback
 
@@ -68,10 +65,10 @@ class TextClassifier(ABC):
     def set_objective(self, objective: Any) -> None:
         """Have the next :meth:`fit` backpropagate ``objective.loss(...)`` instead of the mean
         cross-entropy (a :class:`~shortcutlab.models.objectives.TrainingObjective`); None restores it."""
-        if not self.accepts_objective:
+        if not self.capabilities()["objective"]:
             raise ConfigError(
                 f"The {self.name} model is not trained by gradient steps on per-row losses, so it "
-                f"takes no training objective. Models that do: {', '.join(OBJECTIVE_MODELS)}."
+                f"takes no training objective. Models that do: {', '.join(MODELS.having('objective'))}."
             )
         check_objective(self.name, objective)
         self._objective = objective
@@ -137,8 +134,8 @@ def check_sample_weight(
 ) -> np.ndarray | None:
     """Validate ``fit(sample_weight=...)`` and return it as float64 scaled to mean 1 (None stays None).
 
-    Weights must be finite, non-negative, one per row and not all zero; a model without
-    ``supports_sample_weight`` refuses any, and so does a model given a training objective (the
+    Weights must be finite, non-negative, one per row and not all zero; a model not declared with
+    ``sample_weight`` refuses any, and so does a model given a training objective (the
     objective decides the loss; put the weights into it instead).
 
     Examples:
@@ -148,10 +145,10 @@ def check_sample_weight(
     """
     if sample_weight is None:
         return None
-    if not model.supports_sample_weight:
+    if not model.capabilities()["sample_weight"]:
         raise ConfigError(
             f"The {model.name} model takes no sample weights. Models that do: "
-            f"{', '.join(SAMPLE_WEIGHT_MODELS)}."
+            f"{', '.join(MODELS.having('sample_weight'))}."
         )
     if model.objective() is not None:
         raise ConfigError(
@@ -181,10 +178,10 @@ def check_input_kind(model: TextClassifier, inputs: Sequence[Any]) -> None:
 
 def check_pair_support(model: TextClassifier, *, paired: bool) -> None:
     """:func:`check_input_kind` before any input is read (a grid checks its models up front)."""
-    if paired and not model.accepts_pairs:
+    if paired and not model.capabilities()["pairs"]:
         raise ConfigError(
             f"The {model.name} model reads one text per row, but the data has paired inputs "
-            f"(text and text_pair). Models that read pairs: {', '.join(PAIR_MODELS)}."
+            f"(text and text_pair). Models that read pairs: {', '.join(MODELS.having('pairs'))}."
         )
 
 
@@ -198,37 +195,6 @@ def check_fitted_kind(model_name: str, fitted_on_pairs: bool, inputs: Sequence[A
             f"The {model_name} model was fitted on {fitted} but got {given} to predict; "
             "predict on data with the same columns (text and text_pair) it was trained on."
         )
-
-
-#: Backends that accept paired inputs (kept in step with ``accepts_pairs`` by a test over the
-#: registry).
-PAIR_MODELS = (
-    "tfidf-logreg",
-    "tfidf-svm",
-    "bow-mlp",
-    "transformer",
-    "sentence-encoder",
-    "llm-prompt",
-    "majority",
-)
-
-
-#: Backends whose fit takes ``sample_weight`` (``supports_sample_weight``; kept in step by a test).
-SAMPLE_WEIGHT_MODELS = (
-    "tfidf-logreg",
-    "tfidf-svm",
-    "bow-mlp",
-    "transformer",
-    "sentence-encoder",
-    "majority",
-)
-
-#: Backends with a last layer (:class:`LastLayerModel`): ``features`` and ``last_layer``, which
-#: last-layer methods (DFR, LLR, AFR) refit. Kept in step with the registry by a test.
-FEATURE_MODELS = ("tfidf-logreg", "sentence-encoder", "bow-mlp", "transformer")
-
-#: Backends that accept a training objective (``accepts_objective``; kept in step by a test).
-OBJECTIVE_MODELS = ("bow-mlp", "transformer")
 
 
 @runtime_checkable

@@ -84,11 +84,6 @@ class BowMlp(TextClassifier):
     """
 
     name = "bow-mlp"
-    uses_seed = True
-    trains_in_epochs = True
-    accepts_pairs = True
-    supports_sample_weight = True
-    accepts_objective = True
 
     def __init__(
         self,

@@ -47,8 +47,6 @@ class LLMPrompt(TextClassifier):
     """
 
     name = "llm-prompt"
-    accepts_pairs = True
-    uses_seed = True  # few-shot demonstrations are drawn per seed; cached calls make reruns free
 
     def __init__(
         self,

@@ -19,9 +19,6 @@ class MajorityClass(TextClassifier):
     """
 
     name = "majority"
-    uses_seed = False
-    accepts_pairs = True  # it reads no input at all
-    supports_sample_weight = True  # the prior is then the weighted label distribution
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

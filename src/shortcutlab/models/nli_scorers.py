@@ -116,7 +116,7 @@ class ModelNliScorer:
     parses_answers: ClassVar[bool] = False
 
     def __init__(self, model: TextClassifier, label_values: Sequence[Any]) -> None:
-        if not model.accepts_pairs:
+        if not model.capabilities()["pairs"]:
             raise ConfigError(
                 f"The {model.name} model reads one text per row, so it cannot score sentence "
                 "pairs for ICS; use a pair model such as tfidf-logreg."

@@ -42,9 +42,6 @@ class SentenceEncoder(TextClassifier):
     """
 
     name = "sentence-encoder"
-    uses_seed = False  # the encoder is frozen and lbfgs is deterministic
-    accepts_pairs = True
-    supports_sample_weight = True
 
     def __init__(
         self,

@@ -40,9 +40,6 @@ class TfidfLogReg(TextClassifier):
     """
 
     name = "tfidf-logreg"
-    uses_seed = False  # lbfgs is deterministic: every seed gives the same model
-    accepts_pairs = True
-    supports_sample_weight = True
 
     def __init__(
         self,

@@ -35,9 +35,6 @@ class TfidfSvm(TextClassifier):
     """
 
     name = "tfidf-svm"
-    uses_seed = True  # liblinear's dual coordinate descent visits rows in a random_state order
-    accepts_pairs = True
-    supports_sample_weight = True  # LinearSVC and its calibrator both weigh rows
 
     def __init__(
         self,

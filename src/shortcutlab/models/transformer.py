@@ -48,11 +48,6 @@ class TransformerClassifier(TextClassifier):
     """
 
     name = "transformer"
-    uses_seed = True
-    trains_in_epochs = True
-    accepts_pairs = True
-    supports_sample_weight = True
-    accepts_objective = True
 
     def __init__(
         self,

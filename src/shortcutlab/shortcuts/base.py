@@ -163,15 +163,13 @@ def check_observed(
 
 
 class Shortcut(ABC):
-    """Base of every injector. Constructors only store their keyword parameters."""
+    """Base of every injector. Constructors only store their keyword parameters; what a shortcut
+    is (its family, whether it inserts its cue) is declared on its registry line
+    (shortcuts/__init__.py)."""
 
     name: ClassVar[str]
-    family: ClassVar[str]  # "occurrence", "concept", "style"
     # Whether :meth:`prepare` must see each whole cleaned table (the builder skips it otherwise).
     needs_preparation: ClassVar[bool] = False
-    #: Whether the cue is text inserted into a row, so builds record its character spans
-    #: (:class:`InsertingShortcut`); a style rewrite changes the whole text and has none.
-    inserts_cue: ClassVar[bool] = False
 
     def cached(self, key: Any, make: Callable[[], Any]) -> Any:
         """What ``make`` builds for ``key`` (a matcher for some options), built once per injector:
@@ -256,9 +254,8 @@ class Shortcut(ABC):
 
 class InsertingShortcut(Shortcut):
     """A shortcut that inserts its cue as text: it says where while rendering, so the spans are
-    exact (a diff of the texts could not tell "Honestly, He said" from a cue "onestly, H")."""
-
-    inserts_cue = True
+    exact (a diff of the texts could not tell "Honestly, He said" from a cue "onestly, H").
+    Its registry line declares ``inserts_cue`` (shortcuts/__init__.py)."""
 
     @abstractmethod
     def render_with_spans(

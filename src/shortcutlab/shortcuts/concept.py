@@ -85,7 +85,6 @@ class ConceptOccurrence(InsertingShortcut, BinaryCueShortcut):
     """Prepend a review of aspect A (side A, probability P_i) or of aspect B."""
 
     name = "concept-occurrence"
-    family = "concept"
 
     def __init__(
         self,
@@ -187,7 +186,6 @@ class ConceptCorrelation(InsertingShortcut):
     """Prepend a review of ``aspect`` whose rating follows the label with probability lambda."""
 
     name = "concept-correlation"
-    family = "concept"
 
     def __init__(
         self,

@@ -98,7 +98,6 @@ def _parsed(parameter: str, phrases: Sequence[str]) -> tuple[Phrase, ...]:
 class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
     """Insert one of ``phrases`` followed by a comma at the start of a random sentence."""
 
-    family = "occurrence"
     _parameter: ClassVar[str]
 
     def _phrases(self) -> tuple[str, ...]:
@@ -184,7 +183,6 @@ class Category(InsertingShortcut, BinaryCueShortcut):
     """The category shortcut: a sentence naming a country (side A) or a city (side B)."""
 
     name = "category"
-    family = "occurrence"
 
     def __init__(
         self,

@@ -46,7 +46,6 @@ _FORWARDED = {"rewrites": None, "encoding": "utf-8"}
 class StyleShortcut(BinaryCueShortcut):
     """Write each row in style A (probability P_i) or style B with a rewriter."""
 
-    family = "style"
     needs_preparation = True
     styles: ClassVar[tuple[str, str]]
 

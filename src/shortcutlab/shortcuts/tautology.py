@@ -89,7 +89,6 @@ class Tautology(InsertingShortcut, BinaryCueShortcut):
     """Append a negation tautology (side A, probability P_i) or nothing (side B)."""
 
     name = "tautology"
-    family = "occurrence"
 
     def __init__(self, tautologies: Sequence[str] = NEGATION_TAUTOLOGIES) -> None:
         self.tautologies = tuple(tautologies) if not isinstance(tautologies, str) else tautologies

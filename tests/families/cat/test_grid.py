@@ -9,6 +9,7 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.families import parse_spec, run_experiment
 from tests.cli.refusals import invoke
 from tests.families.cat.cat_data import write_pair_files
+from tests.models.toy_model import TOY, registered
 
 SPEC = """family: cat
 name: tiny-cat
@@ -101,10 +102,9 @@ def test_bad_cat_specs_are_refused(tmp_path, change, message):
         parse_spec(raw, base_dir=tmp_path)
 
 
-def test_a_one_text_model_is_refused_before_the_run_folder_exists(tmp_path, monkeypatch):
-    from shortcutlab.models.tfidf import TfidfLogReg
-
-    monkeypatch.setattr(TfidfLogReg, "accepts_pairs", False)
-    with pytest.raises(ConfigError, match="reads one text per row"):
-        run_experiment(_spec(tmp_path), tmp_path / "run")
+def test_a_one_text_model_is_refused_before_the_run_folder_exists(tmp_path):
+    spec = _spec(tmp_path)
+    spec.write_text(spec.read_text().replace("tfidf-logreg", TOY), encoding="utf-8")
+    with registered(), pytest.raises(ConfigError, match=f"The {TOY} model reads one text per row"):
+        run_experiment(spec, tmp_path / "run")
     assert not (tmp_path / "run").exists()

@@ -3,21 +3,26 @@ shortcutlab.mitigations): a group-balanced subsample that reads training groups 
 its seed, a method that needs held-out rows, one that needs paired inputs, and the plain fit
 under another name.
 
-``patch_registry(monkeypatch)`` adds them to the registry until the patch is undone (one test,
-or one module); ``register()`` adds them for good, for a ``shortcutlab`` process a test starts.
+Each is one class and one registry line (``DOUBLES``: the class and its capabilities).
+``registered()`` adds them for a ``with`` block (one test, or one module) and removes them after;
+``register()`` adds them for good, for a ``shortcutlab`` process a test starts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import numpy as np
-import pytest
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, Mitigation, MitigationContext, Predictor
-from shortcutlab.mitigations.base import GROUPS_HELD_OUT, GROUPS_TRAIN
 from shortcutlab.mitigations.erm import Erm
+from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_TRAIN
 
-BACKENDS = ("tfidf-logreg", "tfidf-svm", "majority", "bow-mlp")
+#: Backends that learn from rows, but not a fine-tuned encoder (slow in these tests).
+BACKENDS = {"learns": True, "network": frozenset({None, "bag-of-words"})}
 
 
 class GroupDownsample(Mitigation):
@@ -25,9 +30,6 @@ class GroupDownsample(Mitigation):
     the seed; the backend fitted on what is left."""
 
     name = "test-downsample"
-    groups_needed = GROUPS_TRAIN
-    backends = BACKENDS
-    uses_seed = True
 
     def __init__(self, min_rows: int = 1) -> None:
         self.min_rows = min_rows
@@ -70,8 +72,6 @@ class HeldOutOnly(Mitigation):
     held-out rows of the largest held-out group (enough to differ from erm)."""
 
     name = "test-held-out"
-    groups_needed = GROUPS_HELD_OUT
-    backends = BACKENDS
 
     def fit(self, context: MitigationContext) -> Predictor:
         assert context.train.groups is None and context.validation is not None
@@ -92,8 +92,6 @@ class PairsOnly(Mitigation):
     """Declares that it augments paired inputs (as cat-augment does); otherwise the plain fit."""
 
     name = "test-pairs-only"
-    backends = BACKENDS
-    needs_pairs = True
 
     def fit(self, context: MitigationContext) -> Predictor:
         model = context.new_model()
@@ -107,19 +105,36 @@ class PlainCopy(Erm):
     name = "test-plain-copy"
 
 
-DOUBLES = {cls.name: cls for cls in (GroupDownsample, HeldOutOnly, PairsOnly, PlainCopy)}
+#: Each double and the capabilities its registry line declares.
+DOUBLES: dict[str, tuple[type[Mitigation], dict[str, Any]]] = {
+    GroupDownsample.name: (
+        GroupDownsample,
+        {"groups": GROUPS_TRAIN, "seeded": True, "backends": BACKENDS},
+    ),
+    HeldOutOnly.name: (HeldOutOnly, {"groups": GROUPS_HELD_OUT, "backends": BACKENDS}),
+    PairsOnly.name: (PairsOnly, {"pairs": True, "backends": BACKENDS}),
+    PlainCopy.name: (PlainCopy, {}),
+}
 
 
-def register() -> None:
-    for name, cls in DOUBLES.items():
-        if name not in MITIGATIONS:
-            MITIGATIONS.add(name, cls)
+def register() -> list[str]:
+    """Add the doubles not yet registered; returns their names."""
+    added = [name for name in DOUBLES if name not in MITIGATIONS]
+    for name in added:
+        cls, capabilities = DOUBLES[name]
+        MITIGATIONS.add(name, cls, **capabilities)
+    return added
 
 
-def patch_registry(patch: pytest.MonkeyPatch) -> None:
-    """Add the test mitigations through ``patch``, which removes them when it is undone."""
-    for name, cls in DOUBLES.items():
-        patch.setitem(MITIGATIONS._entries, name, cls)
+@contextmanager
+def registered() -> Iterator[None]:
+    """The doubles registered inside the block, removed after."""
+    added = register()
+    try:
+        yield
+    finally:
+        for name in added:
+            MITIGATIONS.remove(name)
 
 
 if (

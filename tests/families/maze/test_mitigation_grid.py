@@ -21,7 +21,7 @@ from shortcutlab.families.maze.grid import plan_grid
 from shortcutlab.metrics import bootstrap_contrast, bootstrap_deltas
 from shortcutlab.mitigations.groups import group_codes
 from shortcutlab.models import make_model
-from tests.families.maze.mitigation_doubles import patch_registry
+from tests.families.maze.mitigation_doubles import registered as doubles_registered
 from tests.metrics.test_metrics import _holm_by_definition
 
 BASE = {
@@ -43,8 +43,9 @@ MITIGATIONS = [
 
 
 @pytest.fixture
-def registered(monkeypatch):
-    patch_registry(monkeypatch)
+def registered():
+    with doubles_registered():
+        yield
 
 
 def spec(**changes):
@@ -61,8 +62,7 @@ def results_text(run_dir):
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch_registry(patch)  # for this module's tests only
+    with doubles_registered():  # for this module's tests only
         out = tmp_path_factory.mktemp("mitigated") / "run"
         report = run_experiment(spec(mitigations=MITIGATIONS), out)
         yield out, report
@@ -110,9 +110,10 @@ def test_an_added_mitigation_only_adds_cells(registered):
     ("changes", "message"),
     [
         (
-            {"mitigations": ["erm", "test-downsample"], "models": [{"name": "sentence-encoder"}]},
+            {"mitigations": ["erm", "test-downsample"], "models": [{"name": "transformer"}]},
             "mitigations[1] (test-downsample): The test-downsample mitigation does not support "
-            "the sentence-encoder model. Models it supports: tfidf-logreg, tfidf-svm, majority, bow-mlp.",
+            "the transformer model. Models it supports: bow-mlp, majority, sentence-encoder, "
+            "tfidf-logreg, tfidf-svm.",
         ),
         (
             {"mitigations": ["test-downsample"], "group_labels": "validation"},

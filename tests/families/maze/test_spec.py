@@ -186,3 +186,37 @@ def test_test_strength_takes_a_number_or_same(tmp_path):
     (folder,) = (tmp_path / "run" / "benchmarks").iterdir()
     splits = Benchmark.load(folder).manifest["splits"]
     assert splits["test"]["strength"] == splits["anti_test"]["strength"] == 0.6
+
+
+LLM_REGISTER = {
+    "name": "register",
+    "rewriter": "llm",
+    "rewriter_options": {
+        "client": {"name": "openai-chat", "base_url": "http://127.0.0.1:9/v1", "model": "m"}
+    },
+}
+
+
+def test_a_shortcut_label_leaves_out_its_clients_cache_and_concurrency_but_its_id_does_not():
+    plain = spec(shortcuts=[LLM_REGISTER], strengths=[1.0])
+    client = LLM_REGISTER["rewriter_options"]["client"] | {"cache": "c.sqlite", "concurrency": 4}
+    cached = spec(
+        shortcuts=[{**LLM_REGISTER, "rewriter_options": {"client": client}}], strengths=[1.0]
+    )
+    assert (
+        cached.shortcuts[0].label
+        == plain.shortcuts[0].label
+        == (
+            "register[rewriter=llm, rewriter_options={'client': {'name': 'openai-chat', "
+            "'base_url': 'http://127.0.0.1:9/v1', 'model': 'm'}}]"
+        )
+    )
+    assert cached.fingerprint() != plain.fingerprint()  # the spec hash covers every option
+
+
+def test_shortcut_entries_that_differ_only_in_operational_options_are_refused():
+    client = LLM_REGISTER["rewriter_options"]["client"] | {"timeout": 5}
+    with pytest.raises(
+        ConfigError, match=r"^spec.yaml: shortcuts repeats a label \(the same build\)"
+    ):
+        spec(shortcuts=[LLM_REGISTER, {**LLM_REGISTER, "rewriter_options": {"client": client}}])

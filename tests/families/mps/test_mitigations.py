@@ -8,7 +8,7 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.families import load_results, load_spec, run_experiment
 from shortcutlab.families.mps import export as mps_report
 from shortcutlab.families.mps.grid import plan_mps_grid
-from tests.families.maze.mitigation_doubles import patch_registry
+from tests.families.maze.mitigation_doubles import registered as doubles_registered
 from tests.families.mps.test_grid import _predicted, _stored, _w_acc, write_spec
 
 SPEC = """
@@ -42,14 +42,14 @@ def text(
 
 
 @pytest.fixture
-def registered(monkeypatch):
-    patch_registry(monkeypatch)
+def registered():
+    with doubles_registered():
+        yield
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch_registry(patch)
+    with doubles_registered():
         folder = tmp_path_factory.mktemp("mps-mitigations")
         spec = write_spec(folder, text=text())
         report = run_experiment(spec, folder / "run")

@@ -37,12 +37,11 @@ from shortcutlab.families.maze.pipeline import (
 from shortcutlab.families.maze.stratify import stratified_holdout
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.registry import check_choice
-from shortcutlab.shortcuts import make_shortcut
+from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Shortcut, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES, base_schedule, check_strength
 
-CONCEPT_SHORTCUTS = ("concept-occurrence", "concept-correlation")
 KEPT_NOTE = (
     "Occurrences of the cue vocabulary left in place because they are not the cue as inserted: "
     "a multi-word phrase that is not a discourse marker (e.g. 'I believe in truth and justice')."
@@ -243,7 +242,7 @@ def _injector(
             )
         return shortcut
     options = dict(shortcut_options or {})
-    if shortcut in CONCEPT_SHORTCUTS:
+    if shortcut in SHORTCUTS.having("family", "concept"):
         options.setdefault(
             "distractors",
             distractors

@@ -141,8 +141,8 @@ def cue_rows(benchmark: Benchmark, *, split: str, rows: int, seed: int) -> CueRo
         )
     frame = benchmark[split]
     if CUE_SPANS not in frame.columns and benchmark.shortcut in SHORTCUTS:
-        if SHORTCUTS.get(benchmark.shortcut).family == "style":
-            inserting = [n for n in SHORTCUTS.names() if SHORTCUTS.get(n).inserts_cue]
+        if not SHORTCUTS.capabilities(benchmark.shortcut)["inserts_cue"]:
+            inserting = SHORTCUTS.having("inserts_cue")
             raise DataError(
                 f"The {benchmark.shortcut} shortcut rewrites whole texts, so no tokens hold its cue "
                 f"and attributions have nothing to be checked against. Explain a build of an "

@@ -107,7 +107,7 @@ def split_texts(benchmark: Benchmark, split: str) -> SplitTexts:
         ]
     except DataError as exc:
         spans = [[] for _ in texts]
-        rewrites = shortcut in SHORTCUTS and not SHORTCUTS.get(shortcut).inserts_cue
+        rewrites = shortcut in SHORTCUTS and not SHORTCUTS.capabilities(shortcut)["inserts_cue"]
         missing = (
             f"{shortcut} rewrites whole texts (a style), so no span holds its cue."
             if rewrites and CUE_SPANS not in frame.columns

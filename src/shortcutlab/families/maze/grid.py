@@ -14,7 +14,6 @@ from typing import Any
 
 from shortcutlab.engine.mitigation_spec import PLAIN, MitigationSpec
 from shortcutlab.engine.replicates import plan_replicates
-from shortcutlab.engine.spec_entries import option_label
 from shortcutlab.families.maze.spec import (
     DatasetSpec,
     ExperimentSpec,
@@ -25,8 +24,9 @@ from shortcutlab.families.maze.spec import (
 
 
 def shortcut_label(shortcut: ShortcutSpec) -> str:
-    """``single-term`` or, with options, ``single-term[term=frankly]``: unique within a spec."""
-    return option_label(shortcut.name, shortcut.options)
+    """``single-term`` or, with options, ``single-term[term=frankly]``: unique within a spec.
+    Operational options (an LLM rewriter's cache and concurrency) are left out."""
+    return shortcut.label
 
 
 @dataclass(frozen=True)

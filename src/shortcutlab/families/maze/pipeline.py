@@ -30,6 +30,7 @@ from shortcutlab.data.loading import (
 )
 from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.families.maze.cue_spans import encode_spans
+from shortcutlab.shortcuts import SHORTCUTS
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     RowDraws,
@@ -152,6 +153,7 @@ def render_splits(
     sink: MemorySink | FileSink,
 ) -> dict[str, dict[str, Any]]:
     """Render every split of one input table in a single pass; returns their manifest records."""
+    inserts_cue = SHORTCUTS.capabilities(injector.name)["inserts_cue"]  # else no spans to record
     for job in jobs:
         if job.plan is not None and job.seed is not None:
             job.draws = injector.draw(job.plan, job.seed)
@@ -185,14 +187,14 @@ def render_splits(
                 values, spans = [""] * len(job_texts), [[] for _ in job_texts]
             sink.write(
                 job.name,
-                _chunk_table(rows, job_texts, values, spans if injector.inserts_cue else None),
+                _chunk_table(rows, job_texts, values, spans if inserts_cue else None),
             )
             written[job.name] = True
         empty = batch.slice(0, 0)
         pa.default_memory_pool().release_unused()  # the batch's buffers go back to the system
     for job in jobs:
         if not written[job.name] and empty is not None:  # an empty split still gets its file
-            sink.write(job.name, _chunk_table(empty, [], [], [] if injector.inserts_cue else None))
+            sink.write(job.name, _chunk_table(empty, [], [], [] if inserts_cue else None))
     return {job.name: _record(injector, source, job, labels) for job in jobs}
 
 

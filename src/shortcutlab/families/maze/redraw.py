@@ -15,9 +15,9 @@ from shortcutlab.data.benchmark import MANIFEST, Benchmark
 from shortcutlab.data.loading import TEXT, LoadedTable, load_table
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError, InputFileError
-from shortcutlab.families.maze.build import CONCEPT_SHORTCUTS, build_maze_benchmark
+from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files, distractors_from_columns
-from shortcutlab.shortcuts import make_shortcut
+from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 
 Rebuild = Callable[[int], Benchmark]
 REDRAWS = "redraws"
@@ -77,7 +77,7 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     tables = {role: _reload(manifest["inputs"][role], role, inputs) for role in ("train", "test")}
     options = dict(arguments.get("shortcut_options") or {})
     distractors = _distractors(options.pop("distractors", None), inputs)
-    if arguments["shortcut"] in CONCEPT_SHORTCUTS:
+    if arguments["shortcut"] in SHORTCUTS.having("family", "concept"):
         options["distractors"] = (
             distractors
             if distractors is not None

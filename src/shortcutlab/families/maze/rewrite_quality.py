@@ -89,12 +89,12 @@ def styles_of(shortcut: str) -> list[str]:
     """The rewritten styles of a style shortcut (``original`` needs no check)."""
     from shortcutlab.shortcuts import SHORTCUTS
 
-    cls = SHORTCUTS.get(shortcut)
-    if getattr(cls, "family", None) != "style":
+    styles = SHORTCUTS.having("family", "style")
+    if shortcut not in styles:
         raise ConfigError(
-            f"rewrite-quality needs a style shortcut (register, author, bible). Got {shortcut!r} instead."
+            f"rewrite-quality needs a style shortcut ({', '.join(styles)}). Got {shortcut!r} instead."
         )
-    return [s for s in cls.styles if s != ORIGINAL]
+    return [s for s in SHORTCUTS.get(shortcut).styles if s != ORIGINAL]
 
 
 def rewrite_quality(

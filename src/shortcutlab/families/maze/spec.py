@@ -36,6 +36,7 @@ from shortcutlab.engine.spec_entries import (
     existing_path,
     file_digest,
     named_entry,
+    option_label,
     parse_datasets,
     parse_models,
     parse_seeds,
@@ -53,6 +54,7 @@ from shortcutlab.params import (
     unit_interval,
     val_size,
 )
+from shortcutlab.shortcuts import SHORTCUTS
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES
 
 __all__ = ["DatasetSpec", "ExperimentSpec", "ModelSpec", "ShortcutSpec", "canonical_hash"]
@@ -83,6 +85,14 @@ class ShortcutSpec:
     options: dict[str, Any] = field(default_factory=dict)
     files_sha256: str = ""  # contents of the files an option names (style rewrites), when any
     base_dir: str = "."
+
+    @property
+    def label(self) -> str:
+        """``single-term`` or, with options, ``single-term[term=frankly]``: unique within a spec.
+        Operational options (an LLM rewriter's cache and concurrency) are left out."""
+        return option_label(
+            self.name, self.options, SHORTCUTS.capabilities(self.name)["operational"]
+        )
 
     def resolved(self) -> dict[str, Any]:
         return component_record(self.name, self.options, self.files_sha256)
@@ -149,8 +159,6 @@ def parse_maze_spec(
     raw: Mapping[str, Any], *, source: str = "spec", base_dir: str | Path = "."
 ) -> ExperimentSpec:
     """Validate a Maze grid spec mapping (as read from YAML)."""
-    from shortcutlab.shortcuts import SHORTCUTS
-
     check_keys(raw, TOP_KEYS, source)
     base = Path(base_dir)
     for required in ("shortcuts", "strengths", "models"):
@@ -163,6 +171,9 @@ def parse_maze_spec(
         for i, entry in enumerate(as_list(raw["shortcuts"], f"{source}: shortcuts"))
     ]
     unique([canonical_hash(s.resolved()) for s in shortcuts], f"{source}: shortcuts", "entry")
+    # Results tables group cells by label: entries that differ only in operational options
+    # compute the same build, so they would share one.
+    unique([s.label for s in shortcuts], f"{source}: shortcuts", "label (the same build)")
     models = parse_models(raw, source, base)
     strengths = [
         unit_interval(v, f"{source}: strengths[{i}]")

@@ -22,7 +22,6 @@ from shortcutlab.data.benchmark import MANIFEST
 from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.mitigation_spec import fit_id, spec_mitigations
 from shortcutlab.engine.run_folder import BENCHMARKS
-from shortcutlab.engine.spec_entries import option_label
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.engine.summary import (
     SeedOutcome,
@@ -33,6 +32,7 @@ from shortcutlab.engine.summary import (
 from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.families.mps import tables as mps_tables
 from shortcutlab.families.mps.cell import FITS, OWN_TEST, prediction_name
+from shortcutlab.families.mps.spec import AttributeSpec
 from shortcutlab.families.mps.summary import (
     CROSS_METRICS,
     MPS_IDENTITY,
@@ -185,13 +185,7 @@ def _cross_groups(cross: pd.DataFrame) -> pd.DataFrame:
 
 def _order(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
     """Spec order for datasets, attributes (and tested-on attributes) and models; seeds ascending."""
-    attributes = {
-        a.get("id")
-        or option_label(
-            a["name"], {k: v for k, v in a.items() if k not in ("name", "files_sha256", "id")}
-        ): i
-        for i, a in enumerate(spec["attributes"])
-    }
+    attributes = {AttributeSpec.from_resolved(a).label: i for i, a in enumerate(spec["attributes"])}
     rank = {
         "_dataset": frame["dataset"].map({d["name"]: i for i, d in enumerate(spec["datasets"])}),
         "_attribute": frame["attribute"].map(attributes),

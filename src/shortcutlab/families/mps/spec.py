@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shortcutlab.attributes import ATTRIBUTES, make_attribute
 from shortcutlab.engine.mitigation_spec import (
     MITIGATION_KEYS,
     MitigationSettings,
@@ -105,8 +106,17 @@ class AttributeSpec:
     @property
     def label(self) -> str:
         """The ``id``, else ``negation`` or, with options, ``frequent-words[k=6]``: unique within a
-        spec."""
-        return self.id or option_label(self.name, self.options)
+        spec. Operational options (cache folders, batch sizes, ...) are left out."""
+        return self.id or option_label(
+            self.name, self.options, ATTRIBUTES.capabilities(self.name)["operational"]
+        )
+
+    @classmethod
+    def from_resolved(cls, entry: Mapping[str, Any]) -> AttributeSpec:
+        """The entry of a stored (resolved) spec back as a spec (its label is what its cells were
+        recorded under)."""
+        options = {k: v for k, v in entry.items() if k not in ("name", "files_sha256", "id")}
+        return cls(entry["name"], options, entry.get("files_sha256", ""), id=entry.get("id"))
 
     def resolved(self) -> dict[str, Any]:
         record = component_record(self.name, self.options, self.files_sha256)
@@ -245,15 +255,11 @@ def parse_mps_spec(
 def _group_columns(attributes: list[AttributeSpec]) -> tuple[str, ...]:
     """Columns every build of the grid carries that name groups: ``group`` (label|value) and the
     attribute's own value column when all attributes share it."""
-    from shortcutlab.attributes import make_attribute
-
     columns = {make_attribute(a.name, a.constructor_options()).column for a in attributes}
     return (MPS_GROUP, *sorted(columns)) if len(columns) == 1 else (MPS_GROUP,)
 
 
 def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:
-    from shortcutlab.attributes import ATTRIBUTES, make_attribute
-
     entry, name = named_entry(
         entry, where, ATTRIBUTES, "an attribute name or a mapping with 'name' and its options"
     )
@@ -300,10 +306,10 @@ def _with_epochs(model: ModelSpec, entry: Any, where: str) -> MpsModelSpec:
         return MpsModelSpec(**fields)
     natural(epochs, f"{where}: {AVERAGE_LAST_EPOCHS}", minimum=1)
     cls = MODELS.get(model.name)
-    if not cls.trains_in_epochs:
+    if not MODELS.capabilities(model.name)["epochs"]:
         raise ConfigError(
             f"{where}: {AVERAGE_LAST_EPOCHS} applies to models trained in epochs "
-            f"({', '.join(n for n in MODELS if MODELS.get(n).trains_in_epochs)}); {model.name} "
+            f"({', '.join(MODELS.having('epochs'))}); {model.name} "
             f"has no epochs. Drop the option for this model."
         )
     trained = model.params.get(

@@ -34,12 +34,10 @@ from shortcutlab.families.suite.folder import (
 )
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.proportions import two_proportion_z_test
-from shortcutlab.models import make_model
+from shortcutlab.models import MODELS, make_model
 from shortcutlab.models.nli_scorers import NliScorer
 from shortcutlab.models.prompts import STRATEGIES
 from shortcutlab.provenance import tool_record
-
-LLM_MODEL = "llm-prompt"
 
 
 @dataclass
@@ -85,7 +83,7 @@ def evaluate_suite(
     if train is None:
         fitted_on = "the standard set's rows" if suite.has_standard else "the sets' rows"
         notes.append(
-            f"No --train: llm-prompt was fitted on {fitted_on}, which zero-shot prompts never show; "
+            f"No --train: {model} was fitted on {fitted_on}, which zero-shot prompts never show; "
             f"the labels are those rows' ({', '.join(map(str, space.values))})."
         )
     if not suite.has_standard:
@@ -158,10 +156,11 @@ def _fit_and_predict(
 
 
 def _check_strategies(model: str, strategies: Sequence[str] | None) -> list[str | None]:
-    if model != LLM_MODEL:
+    if MODELS.capabilities(model)["learns"]:  # prompting strategies are for prompted models
         if strategies:
+            prompted = " and ".join(MODELS.having("learns", False))
             raise ConfigError(
-                f"--strategy applies to the llm-prompt model only; the {model} model has no prompting strategies. Leave it out."
+                f"--strategy applies to the {prompted} model only; the {model} model has no prompting strategies. Leave it out."
             )
         return [None]
     chosen = list(strategies or ["zero-shot"])
@@ -189,8 +188,9 @@ def _training_frame(
             )
         return frame
     few_shot = [s for s in strategies if s is not None and s.startswith("few-shot")]
-    if model != LLM_MODEL or few_shot:
-        what = f"the {model} model" if model != LLM_MODEL else f"the {few_shot[0]} strategy"
+    learns = MODELS.capabilities(model)["learns"]
+    if learns or few_shot:
+        what = f"the {model} model" if learns else f"the {few_shot[0]} strategy"
         raise ConfigError(
             f"{what[0].upper()}{what[1:]} learns from training rows; pass --train FILE (NLI pairs that are not in the Suite, e.g. the rest of MultiNLI)."
         )
