@@ -31,10 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from shortcutlab.errors import ConfigError, UnknownComponentError
-
-# Value checks live in shortcutlab.params; check_choice stays importable from here for the modules
-# that import it from the registry (cli/, shortcuts/, families/*/build.py, data/writing.py).
-from shortcutlab.params import check_choice, close_matches  # noqa: F401
+from shortcutlab.params import close_matches
 
 T = TypeVar("T")
 

@@ -38,6 +38,11 @@ def test_version_and_list():
         "tfidf-logreg",
     ):
         assert name in listing.stdout
+    rows = [line.split("│") for line in listing.stdout.splitlines() if "│" in line]
+    families = [cells[1].strip() for cells in rows if cells[0].strip() == "family"]
+    metrics = [cells[1].strip() for cells in rows if cells[0].strip() == "metric"]
+    assert families == ["maze", "mps", "cat", "suite", "audit"]
+    assert metrics == ["accuracy", "macro_f1"]
 
 
 def test_generate_build_evaluate(tmp_path):

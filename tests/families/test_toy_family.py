@@ -35,12 +35,12 @@ from shortcutlab.engine.spec_entries import (
     parse_models,
     parse_seeds,
 )
-from shortcutlab.engine.spec_values import check_keys
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.engine.worker import done_outcome, failed_outcome
 from shortcutlab.families import FAMILIES
 from shortcutlab.metrics import accuracy
 from shortcutlab.models import make_model
+from shortcutlab.params import check_keys
 from shortcutlab.reports.html.document import Section, Table
 from shortcutlab.reports.tables import render, tidy_text
 

@@ -168,7 +168,7 @@ def audit(
     false-discovery control, rank them, and with --model measure how much the model relies on the
     top ones (aligned vs conflicting rows, counterfactual removal, redistribution anti-tests)."""
     from shortcutlab.families.audit.api import audit_dataset
-    from shortcutlab.registry import check_choice
+    from shortcutlab.params import check_choice
 
     with user_errors():
         check_choice("format", fmt, FORMATS)

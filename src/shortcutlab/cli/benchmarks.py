@@ -53,7 +53,7 @@ def evaluate(
     """Train on train, evaluate on test / anti_test / original_test, test the drop."""
     from shortcutlab.cli import render
     from shortcutlab.families.maze.evaluate import evaluate_benchmark
-    from shortcutlab.registry import check_choice
+    from shortcutlab.params import check_choice
 
     with user_errors():
         check_choice("format", fmt, EVALUATE_FORMATS)

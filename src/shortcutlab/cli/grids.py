@@ -81,7 +81,11 @@ def results(
         ),
     ] = "md",
     metric: Annotated[
-        str, typer.Option(help="Metric of the Maze Table-9 view: accuracy or macro_f1.")
+        str,
+        typer.Option(
+            help="Metric of the Maze Table-9 view: a registered per-split metric "
+            "('shortcutlab list' shows them)."
+        ),
     ] = "accuracy",
     out: Annotated[
         Path | None, typer.Option(help="Write every table, groups.csv, cells.csv and figures here.")

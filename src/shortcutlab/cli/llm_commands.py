@@ -37,7 +37,7 @@ def make_tiny_model(
     from shortcutlab.corpus import generate_reviews
     from shortcutlab.data.loading import load_table
     from shortcutlab.models import tiny
-    from shortcutlab.registry import check_choice
+    from shortcutlab.params import check_choice
 
     with user_errors():
         check_choice("kind", kind, ("bert", "llama"))

@@ -194,13 +194,19 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
 
 
 def components(console: Console) -> None:
+    from shortcutlab.families import FAMILIES
+    from shortcutlab.metrics import METRICS, split_metric_names
     from shortcutlab.models import MODELS, model_options
     from shortcutlab.shortcuts import SHORTCUTS, shortcut_options
 
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("kind")
     table.add_column("name")
-    table.add_column("options")
+    table.add_column("summary (families, metrics) or options")
+    for name in FAMILIES.registration_order():
+        table.add_row("family", name, FAMILIES.get(name).summary)
+    for name in split_metric_names():
+        table.add_row("metric", name, METRICS.get(name).title)
     for name in SHORTCUTS:
         table.add_row("shortcut", name, ", ".join(shortcut_options(name)))
     for name in MODELS:

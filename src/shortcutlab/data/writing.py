@@ -22,7 +22,7 @@ import pyarrow as pa
 from shortcutlab.data.csv_text import csv_header, csv_rows, csv_table
 from shortcutlab.data.reading import sha256_file, table_from_frame
 from shortcutlab.errors import ConfigError, OutputExistsError
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
     import pandas as pd

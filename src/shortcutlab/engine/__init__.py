@@ -3,7 +3,7 @@
 ================  ================================================================================
 ``family``        :class:`~.family.Family`, the record a protocol registers (its pieces, lazily)
 ``spec_entries``  the spec parts every family shares: dataset and model entries, hashing, the YAML
-``spec_values``   the spec-key checks of :mod:`shortcutlab.params`, each error naming its place
+                  (value checks: :mod:`shortcutlab.params`, each error naming its place)
 ``mitigation_spec`` the ``mitigations`` / ``groups`` / ``group_labels`` keys (Maze and MPS grids)
 ``replicates``    what each seed re-draws: the fit, the data, or both
 ``run_folder``    the run folder, its dataset tables, and :func:`~.run_folder.drive_run`

@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from shortcutlab.data.options import InputOptions
-from shortcutlab.engine.spec_values import as_list, check_keys, choice, natural, unique
 from shortcutlab.errors import ConfigError, InputFileError
+from shortcutlab.params import as_list, check_keys, choice, natural, unique
 
 FILE_DATA_KEYS = (
     "name",

@@ -30,8 +30,8 @@ from typing import Any
 from shortcutlab.engine.family import Family
 from shortcutlab.engine.run_folder import SPEC_COPY, PlannedCell, Progress, RunReport
 from shortcutlab.engine.spec_entries import read_spec_file
-from shortcutlab.engine.spec_values import choice
 from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.params import choice
 from shortcutlab.registry import Registry
 
 FAMILIES: Registry[Family] = Registry(

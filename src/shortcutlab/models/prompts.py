@@ -224,7 +224,7 @@ class AnswerParser:
 
 def check_strategy(strategy: str, k: int) -> None:
     if strategy not in STRATEGIES:
-        from shortcutlab.registry import close_matches
+        from shortcutlab.params import close_matches
 
         close = close_matches(strategy, list(STRATEGIES), n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""

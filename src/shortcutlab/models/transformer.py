@@ -338,7 +338,7 @@ def check_lora(lora: Any) -> None:
         raise ConfigError(
             f"The 'lora' parameter of transformer must be a mapping like {{r: 8, alpha: 16}} or null. Got {lora!r} instead."
         )
-    from shortcutlab.registry import close_matches
+    from shortcutlab.params import close_matches
 
     for key in lora:
         if key not in LORA_KEYS:

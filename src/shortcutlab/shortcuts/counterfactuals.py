@@ -25,7 +25,7 @@ import pandas as pd
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.writing import write_table
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 #: Default labels per task (paper 003 section 4.2); each preset lists the spellings it accepts.
 DEFAULT_LABEL_PRESETS: dict[str, tuple[str, ...]] = {

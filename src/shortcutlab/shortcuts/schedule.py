@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 STRENGTH_MODES = ("mix", "scale")
 SAMPLING = ("exact", "bernoulli")

@@ -23,7 +23,7 @@ import numpy as np
 
 from shortcutlab.data.loading import LoadedTable
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     BinaryCueShortcut,

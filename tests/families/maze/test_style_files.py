@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from shortcutlab.cli.app import app
 from shortcutlab.corpus import generate_corpus
-from shortcutlab.families import run_experiment
+from shortcutlab.families import load_results, run_experiment
 from shortcutlab.shortcuts.rewriters import make_rewriter
 from tests.cli.refusals import assert_refused, invoke
 
@@ -201,3 +201,30 @@ def test_original_style_keeps_the_original_text_and_records_it_as_casual(tmp_pat
     # the record says casual (with keep-original, a formal row would keep saying formal).
     assert row["text"] == original["text"].iloc[5]
     assert row["shortcut"] == "casual"
+
+
+def test_results_keep_the_spec_order_of_a_shortcut_read_from_rewrite_files(tmp_path):
+    """The stored record holds the rewrite files' hash beside the options; the results order must
+    still find the label the cells were stored under (it once sorted such a shortcut last)."""
+    corpus = generate_corpus(train_size=300, test_size=150, seed=5)
+    write_release(tmp_path, corpus)
+    register = {
+        "name": "register",
+        "rewriter": "file",
+        "encoding": "latin-1",
+        "rewrites": {
+            s: {r: f"style/{s}/{r}.csv" for r in ("train", "test")} for s in ("formal", "casual")
+        },
+    }
+    spec = {
+        "data": {"train": "train.csv", "test": "test.csv"},
+        "shortcuts": [register, "single-term"],
+        "strengths": [1.0],
+        "models": [{"name": "majority"}],
+        "seeds": [0],
+        "bootstrap": 100,
+    }
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    assert run_experiment(tmp_path / "spec.yaml", tmp_path / "run").failed == 0
+    shortcuts = list(load_results(tmp_path / "run").groups["shortcut"])
+    assert shortcuts[0].startswith("register[") and shortcuts[1] == "single-term"

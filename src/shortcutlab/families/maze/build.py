@@ -35,8 +35,8 @@ from shortcutlab.families.maze.pipeline import (
     render_splits,
 )
 from shortcutlab.families.maze.stratify import stratified_holdout
+from shortcutlab.params import check_choice
 from shortcutlab.provenance import environment, tool_record
-from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Shortcut, SplitPlan
 from shortcutlab.shortcuts.concept import Distractor

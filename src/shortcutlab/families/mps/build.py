@@ -53,7 +53,7 @@ from shortcutlab.families.mps.rows import (
     subset_rng,
     text_keys,
 )
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 
 TRAINING_SPLITS = ("imbalanced", "balanced")
 

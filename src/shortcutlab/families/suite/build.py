@@ -40,8 +40,8 @@ from shortcutlab.families.suite.sets import (
     standard_set,
     style_set,
 )
+from shortcutlab.params import check_choice
 from shortcutlab.provenance import environment, tool_record
-from shortcutlab.registry import check_choice
 from shortcutlab.shortcuts.rewriters import make_rewriter
 
 DERIVED_SETS = ("negation", "position", "style")

@@ -31,7 +31,7 @@ from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
 from shortcutlab.data.reading import read_file
 from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
-from shortcutlab.registry import check_choice
+from shortcutlab.params import check_choice
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL, STYLES, Rewriter
 
 REWRITTEN = "rewritten"
