@@ -1,3 +1,7 @@
 """``shortcutlab annotate``: a local web app where people label rows, verify concept labels and
 counterfactual pairs, and judge rewrites; answers in SQLite (WAL), summaries and agreement (κ)
-exported into the run's results for the report."""
+exported into the run's results for the report.
+
+It sits above the families: it asks :data:`shortcutlab.families.FAMILIES` what a run holds and
+imports ``engine``, ``serving``, ``metrics``, ``reports`` and ``data``; never ``webreport``.
+"""

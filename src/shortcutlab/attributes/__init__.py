@@ -5,6 +5,8 @@ Examples:
     ['with_negation', 'without_negation']
     >>> ATTRIBUTES.names()
     ['column', 'core-word-concept', 'frequent-words', 'negation', 'question', 'sentence-concept']
+
+It imports ``models`` (the embedding method), ``llm`` (the LLM method) and the bottom layer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The embedded default corpus (deterministic generated product reviews)."""
+"""The embedded default corpus (deterministic generated product reviews).
+
+It imports ``data`` and the bottom layer.
+"""
 
 from shortcutlab.corpus.reviews import DISTRACTOR_ASPECTS, generate_corpus, generate_reviews
 

@@ -1,5 +1,9 @@
 """Loading and writing only: every input format becomes one table type; every CSV file is written
-by one encoder (:mod:`shortcutlab.data.csv_text`, what pandas' ``to_csv`` writes)."""
+by one encoder (:mod:`shortcutlab.data.csv_text`, what pandas' ``to_csv`` writes).
+
+It imports only the bottom layer (``errors``, ``params``, ``fields``); every other package
+reads and writes tables through it.
+"""
 
 from shortcutlab.data.csv_text import csv_text
 from shortcutlab.data.labels import LabelSpace, normalize_label_values

@@ -3,6 +3,8 @@ masker, over any ``predict_proba``), exact occlusion of the cue's characters, an
 Shortcut Maze Table 4 layout. Tokens map onto a build's ``cue_spans`` by character offsets.
 
 ``shap`` is imported only when values are computed (``pip install 'shortcutlab[explain]'``).
+
+It imports ``data``, ``metrics`` and the bottom layer: it works on any ``predict_proba``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ fit; the others reweight, subsample, change the loss or refit the last layer. Gr
 models (``mitigations: [erm, reweight, {name: jtt, upweight: 20}]``). ``MITIGATIONS``
 (mitigations/registry.py) holds one line per method with what it needs (groups, held-out rows,
 the backends it can train); adding a method is one module and one line there.
+
+It imports ``models``, ``shortcuts`` (the CAT swap of ``cat-augment``), ``data`` and the bottom
+layer.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 ``MODELS`` (models/registry.py) holds one line per backend with its capabilities; adding a model
 is one module and one line there (or a ``MODELS.add`` of its own).
+
+It imports ``data``, ``llm`` and the bottom layer, never ``shortcuts`` (the two are independent
+component libraries); torch and transformers load only inside the backends that need them.
 """
 
 from __future__ import annotations

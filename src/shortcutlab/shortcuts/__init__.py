@@ -2,6 +2,8 @@
 
 Look one up by name with ``SHORTCUTS.get("single-term")``, or build one from options with
 :func:`make_shortcut`.
+
+It imports ``data``, ``llm`` (the LLM rewriter) and the bottom layer, never ``models``.
 """
 
 from __future__ import annotations

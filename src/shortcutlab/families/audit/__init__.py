@@ -2,12 +2,13 @@
 
 The flow runs one way: :mod:`.inputs` (the rows, as label ranks) → :mod:`.features` (binary
 indicators fitted on the training rows: tokens and n-grams, attributes, surface properties,
-lexicons, metadata values) → :mod:`.association` (each indicator–label pair tested against the
-label prior, with false-discovery control) plus :mod:`.leakage` and :mod:`.partial_input` →
+lexicons, metadata values) → :mod:`shortcutlab.metrics.association` (each indicator against the
+labels: rows with it against rows without it, G-test, false-discovery control) plus
+:mod:`.leakage` (with the MinHash search of :mod:`.near_duplicates`) and :mod:`.partial_input` →
 :mod:`.scan` (the ranked candidate table) → :mod:`.measure` (for the top candidates and a model:
 aligned vs conflicting rows, counterfactual removal, redistribution anti-tests) → :mod:`.output`;
-the report sections of an audit folder in :mod:`.report`. The redistribution anti-tests use the
-MPS builder.
+the report sections of an audit folder in :mod:`.report`. It imports the engine and the shared
+libraries, and one family: the MPS builder makes its redistribution anti-tests.
 """
 
 from __future__ import annotations

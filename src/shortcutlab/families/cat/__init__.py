@@ -5,7 +5,8 @@ augmentation.
 What lives here: one CAT run (``run``, scoring the k counterfactual sets in ``scoring``), grids
 (``spec``, ``runner``, ``results``), the table (``export``) and the report sections
 (``report``). The counterfactual swap itself is :mod:`shortcutlab.shortcuts.counterfactuals`,
-shared with the ``cat-augment`` mitigation.
+shared with the ``cat-augment`` mitigation. It imports the engine and the shared libraries, never
+another family.
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 dominates each attribute group (Imbalanced), next to a Balanced set and a label-balanced test set;
 δ, Δ and ζ over worst-label accuracy.
 
-What lives here, in the order data flows: the builder (``build``, with ``plan``, ``rows``,
-``redistribute`` and ``manifest``), grids (``spec``, ``grid``, ``runner``, the cell in ``cell``),
-their statistics (``summary``, ``results``), the tables and figures (``tables``, ``plots``,
-``export``) and the report sections (``report``). It imports the engine and the shared
-libraries, never another family.
+What lives here, in the order data flows: the builder (``build``, with ``plan``,
+``dominant_labels``, ``held_out``, ``rows``, ``redistribute`` and ``manifest``), grids (``spec``,
+``grid``, ``runner``, the cell in ``cell``), their statistics (``summary``, ``results``), the
+tables and figures (``tables``, ``plots``, ``export``) and the report sections (``report``). It
+imports the engine and the shared libraries, never another family.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ or an LLM's prompting strategies evaluated on them.
 
 What lives here: the builder (``build``, with ``sets``, ``extended``, ``hans`` and its templates),
 the evaluation (``folder``, ``evaluate``, the explanation scores in ``explanations``), its tables
-and figures (``tables``, ``plots``) and the report sections (``report``).
+and figures (``tables``, ``plots``) and the report sections (``report``). It imports the engine
+and the shared libraries, never another family. The Suite has no grids: ``shortcutlab suite
+evaluate`` runs it.
 """
 
 from __future__ import annotations

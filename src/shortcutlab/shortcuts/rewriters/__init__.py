@@ -1,5 +1,7 @@
 """Rewriters for the style shortcuts: ``rules`` (offline, deterministic), ``file`` (given rewrites)
 and ``llm`` (the paper's prompts through the LLM client layer; options via ``rewriter_options``).
+
+Part of :mod:`shortcutlab.shortcuts`; it imports what that package may.
 """
 
 from __future__ import annotations
