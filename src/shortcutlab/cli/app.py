@@ -97,7 +97,7 @@ if __name__ == "__main__":  # pragma: no cover
 import shortcutlab.cli.suite  # noqa: E402, F401
 from shortcutlab.cli import annotate as _annotate  # noqa: E402, F401
 from shortcutlab.cli import audit as _audit  # noqa: E402, F401
-from shortcutlab.cli import benchmarks, build_maze, build_mps, build_suite, grids, llm_commands  # noqa: E402, F401  # noqa: E402, F401
+from shortcutlab.cli import benchmarks, build_maze, build_mps, build_suite, grids, llm_commands  # noqa: E402, F401
 from shortcutlab.cli import cat as _cat  # noqa: E402, F401
 from shortcutlab.cli import explain as _explain  # noqa: E402, F401
 from shortcutlab.cli import report as _report  # noqa: E402, F401
