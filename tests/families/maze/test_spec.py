@@ -217,6 +217,6 @@ def test_a_shortcut_label_leaves_out_its_clients_cache_and_concurrency_but_its_i
 def test_shortcut_entries_that_differ_only_in_operational_options_are_refused():
     client = LLM_REGISTER["rewriter_options"]["client"] | {"timeout": 5}
     with pytest.raises(
-        ConfigError, match=r"^spec.yaml: shortcuts repeats a label \(the same build\)"
+        ConfigError, match=r"^Each label \(the same build\) in spec.yaml: shortcuts must be unique"
     ):
         spec(shortcuts=[LLM_REGISTER, {**LLM_REGISTER, "rewriter_options": {"client": client}}])

@@ -48,7 +48,7 @@ def test_an_attribute_with_a_cache_dir_is_labelled_without_it_and_keeps_its_ids(
 
 
 def test_two_entries_that_differ_only_in_operational_options_are_one_attribute(tmp_path):
-    with pytest.raises(ConfigError, match="attributes repeats a entry"):
+    with pytest.raises(ConfigError, match="Each entry in spec: attributes must be unique"):
         spec_with(CONCEPT, attributes=[CONCEPT, {**CONCEPT, "cache_dir": str(tmp_path)}])
 
 
