@@ -5,7 +5,7 @@ with the offline ``rules`` rewriter), evaluates ``tfidf-logreg`` over seeds (by 
 re-draws the benchmark too, ``vary="both"``: the fit of ``tfidf-logreg`` does not depend on its
 seed, so only a re-drawn benchmark makes VAR(Δ) a measurement), and writes splits, results,
 Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots. The MPS section
-(``experiments/demo_mps.py``) follows in ``mps/``.
+(:mod:`shortcutlab.demo.mps`) follows in ``mps/``.
 """
 
 from __future__ import annotations

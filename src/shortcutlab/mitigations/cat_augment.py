@@ -6,7 +6,7 @@ Every training pair (x1, x2) whose label is not the task's default label gets on
 x1 (or x2, ``replace: text_pair``) taken from another training row with a different x1, labelled
 with the default label (neutral, non-entailment, ...; section 4.2). The backend is then fitted on
 the original and the added rows, so it learns that a pair whose parts do not belong together
-has the default relation. The donors are drawn as CAT's (splits/cat.py), from the seed.
+has the default relation. The donors are drawn as CAT's (shortcuts/counterfactuals.py), from the seed.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import ConfigError
 
 AUTO = "auto"
-MPS_GROUP = "group"  # an MPS build's "label|value" column (splits/mps_rows.py)
+MPS_GROUP = "group"  # an MPS build's "label|value" column (families/mps/rows.py)
 MAZE_SHORTCUT = "shortcut"  # a Maze build's inserted cue value per row ("" when none)
 NO_CUE = "none"
 #: Where group labels are available: every training row, or the validation rows only (the

@@ -21,7 +21,7 @@ from shortcutlab.reports.html.svg import svg_markup
 from shortcutlab.reports.plots import delta_figure
 from shortcutlab.reports.tables import table_notes
 
-# H2's row explorer (webreport/explorer.py); the report has every table without it.
+# The row explorer (families/maze/explorer.py); the report has every table without it.
 
 
 def sections(found: ReportInput) -> list[Section]:
