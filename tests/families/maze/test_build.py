@@ -174,3 +174,20 @@ def test_a_cue_the_texts_do_not_show_is_a_bug(tiny_frame, monkeypatch):
 
     with pytest.raises(RuntimeError, match=r"train row \d+ lacks the single-term cue but its"):
         build_maze_benchmark(tiny_frame, tiny_frame, shortcut=Forgetful(), strength=1.0)
+
+
+def test_a_configured_shortcut_of_ones_own_needs_no_registry_line(corpus):
+    """A Shortcut object the registry does not know (a subclass with its own name) builds, and
+    its inserted cues are recorded as spans, as the registered single-term's are."""
+
+    class Candidly(SingleTerm):
+        name = "candidly-unregistered"
+
+    bench = build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut=Candidly(term="candidly"), strength=1.0
+    )
+    with_cue = bench["test"][bench["test"]["shortcut"] != ""]
+    assert len(with_cue) > 0
+    for text, spans in zip(with_cue["text"], with_cue["cue_spans"], strict=True):
+        (start, end), *_ = json.loads(spans)
+        assert text[start:end].lower().startswith("candidly")

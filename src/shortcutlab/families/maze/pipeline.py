@@ -30,9 +30,9 @@ from shortcutlab.data.loading import (
 )
 from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.families.maze.cue_spans import encode_spans
-from shortcutlab.shortcuts import SHORTCUTS
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
+    InsertingShortcut,
     RowDraws,
     Shortcut,
     Span,
@@ -153,7 +153,8 @@ def render_splits(
     sink: MemorySink | FileSink,
 ) -> dict[str, dict[str, Any]]:
     """Render every split of one input table in a single pass; returns their manifest records."""
-    inserts_cue = SHORTCUTS.capabilities(injector.name)["inserts_cue"]  # else no spans to record
+    # The injector itself says it (it may be a configured object with no registry line).
+    inserts_cue = isinstance(injector, InsertingShortcut)  # else no spans to record
     for job in jobs:
         if job.plan is not None and job.seed is not None:
             job.draws = injector.draw(job.plan, job.seed)
