@@ -54,3 +54,18 @@ def test_import_is_light():
         ).stdout.strip()
         == "[]"
     )
+
+
+def test_the_command_line_and_the_registries_start_without_the_heavy_libraries():
+    """Every command imports the CLI; every family package imports the family registry: neither
+    may load scipy, scikit-learn, torch or the grid engine's fitting code at start-up."""
+    import subprocess
+    import sys
+
+    heavy = ("scipy", "sklearn", "torch", "transformers", "matplotlib", "shortcutlab.engine.cell")
+    for module in ("shortcutlab.cli.app", "shortcutlab.families", "shortcutlab.metrics"):
+        code = f"import {module}, sys; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+        loaded = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        assert loaded == "[]", (module, loaded)

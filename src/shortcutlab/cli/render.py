@@ -19,7 +19,6 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from shortcutlab.families.mps.tables import label_mix_notes, mps_notes
 from shortcutlab.reports.tables import (
     format_cell,
     per_label_table,
@@ -137,6 +136,9 @@ def significance(console: Console, statistics: dict[str, Any]) -> None:
 
 
 def demo(console: Console, result: Any, *, elapsed: float) -> None:
+    # The MPS notes load with the demo's printout, not with every command.
+    from shortcutlab.families.mps.tables import label_mix_notes, mps_notes
+
     console.print(
         frame_table(
             result.tables["accuracy"],

@@ -21,14 +21,13 @@ from shortcutlab.data.writing import write_json
 from shortcutlab.engine.executors import make_executor
 from shortcutlab.engine.mitigation_spec import PLAIN
 from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
-from shortcutlab.engine.store import DATABASE, CellRecord, ResultStore
+from shortcutlab.engine.store import DATABASE, SPEC_COPY, CellRecord, ResultStore
 from shortcutlab.engine.worker import GridTask, TaskOutcome
 from shortcutlab.errors import OutputExistsError, ShortcutlabError
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 
 Progress = Callable[[str, int, int], None]
-SPEC_COPY = "spec.resolved.json"
 BENCHMARKS = "benchmarks"
 
 

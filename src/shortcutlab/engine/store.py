@@ -28,6 +28,7 @@ from shortcutlab._version import __version__
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 
 DATABASE = "results.sqlite"
+SPEC_COPY = "spec.resolved.json"  # the resolved spec beside the store, readable without SQLite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -21,18 +21,20 @@ subpackage and one line here.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shortcutlab.engine.family import Family
-from shortcutlab.engine.run_folder import SPEC_COPY, PlannedCell, Progress, RunReport
-from shortcutlab.engine.spec_entries import read_spec_file
-from shortcutlab.engine.store import DATABASE, ResultStore
 from shortcutlab.params import choice
 from shortcutlab.registry import Registry
+
+if TYPE_CHECKING:
+    from shortcutlab.engine.run_folder import PlannedCell, Progress, RunReport
+
+# The engine (run loop, store, spec files) loads inside the functions that use it: importing the
+# registry, as every command and family package does, stays cheap.
 
 FAMILIES: Registry[Family] = Registry(
     "family",
@@ -84,14 +86,14 @@ def stored_family(spec: Mapping[str, Any]) -> str:
 
 def run_family(path: str | Path) -> str | None:
     """The family of a run folder (from its spec copy), or None when ``path`` is not one."""
+    from shortcutlab.data.reading import read_json_object
+    from shortcutlab.engine.store import DATABASE, SPEC_COPY
+
     path = Path(path)
     if not (path / DATABASE).is_file():
         return None
-    try:
-        spec = json.loads((path / SPEC_COPY).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return stored_family(spec) if isinstance(spec, dict) else None
+    spec = read_json_object(path / SPEC_COPY)
+    return None if spec is None else stored_family(spec)
 
 
 def parse_spec(raw: Mapping[str, Any], *, source: str = "spec", base_dir: str | Path = ".") -> Any:
@@ -112,6 +114,8 @@ def load_spec(path: str | Path) -> Any:
         ...
         shortcutlab.errors.ConfigError: The 'family' key in spec.yaml must be one of 'cat', 'maze', 'mps'. Got 'mazz' instead. Did you mean 'maze'?
     """
+    from shortcutlab.engine.spec_entries import read_spec_file
+
     path = Path(path)
     return parse_spec(read_spec_file(path), source=path.name, base_dir=path.parent)
 
@@ -158,6 +162,8 @@ def run_experiment(
 def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
     """Read a run folder's store and compute the statistics of its spec's cells (each family's
     results object: Maze, MPS or CAT)."""
+    from shortcutlab.engine.store import ResultStore
+
     run_dir = Path(run_dir)
     with ResultStore.for_run(run_dir) as store:
         spec = store.spec()

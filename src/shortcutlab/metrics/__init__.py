@@ -19,36 +19,53 @@ It imports only numpy, scipy, scikit-learn and the package's neutral helpers (``
 ``registry``, ``params``).
 """
 
-from shortcutlab.metrics.catalog import (
-    METRICS,
-    Metric,
-    fit_metric_names,
-    metric_titles,
-    split_metric_names,
-)
-from shortcutlab.metrics.classification import (
-    INVALID,
-    accuracy,
-    confusion,
-    expected_calibration_error,
-    macro_f1,
-    per_label_accuracy,
-)
-from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p, holm
-from shortcutlab.metrics.proportions import cochran_mantel_haenszel
-from shortcutlab.metrics.resampling import bootstrap_p_value, percentile_interval, resample
-from shortcutlab.metrics.significance import (
-    bootstrap_contrast,
-    bootstrap_delta,
-    bootstrap_deltas,
-    mcnemar_exact,
-)
-from shortcutlab.metrics.worst_group import (
-    bootstrap_mps_gaps,
-    group_accuracies,
-    mps_gaps,
-    worst_label_accuracy,
-)
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Submodules load on first use (PEP 562): reading the metric registry costs numpy, not scipy.
+_LAZY = {
+    "CORRECTIONS": "shortcutlab.metrics.corrections",
+    "INVALID": "shortcutlab.metrics.classification",
+    "METRICS": "shortcutlab.metrics.catalog",
+    "Metric": "shortcutlab.metrics.catalog",
+    "accuracy": "shortcutlab.metrics.classification",
+    "adjust_p": "shortcutlab.metrics.corrections",
+    "bootstrap_contrast": "shortcutlab.metrics.significance",
+    "bootstrap_delta": "shortcutlab.metrics.significance",
+    "bootstrap_deltas": "shortcutlab.metrics.significance",
+    "bootstrap_mps_gaps": "shortcutlab.metrics.worst_group",
+    "bootstrap_p_value": "shortcutlab.metrics.resampling",
+    "cochran_mantel_haenszel": "shortcutlab.metrics.proportions",
+    "confusion": "shortcutlab.metrics.classification",
+    "expected_calibration_error": "shortcutlab.metrics.classification",
+    "fit_metric_names": "shortcutlab.metrics.catalog",
+    "group_accuracies": "shortcutlab.metrics.worst_group",
+    "holm": "shortcutlab.metrics.corrections",
+    "macro_f1": "shortcutlab.metrics.classification",
+    "mcnemar_exact": "shortcutlab.metrics.significance",
+    "metric_titles": "shortcutlab.metrics.catalog",
+    "mps_gaps": "shortcutlab.metrics.worst_group",
+    "per_label_accuracy": "shortcutlab.metrics.classification",
+    "percentile_interval": "shortcutlab.metrics.resampling",
+    "resample": "shortcutlab.metrics.resampling",
+    "split_metric_names": "shortcutlab.metrics.catalog",
+    "worst_label_accuracy": "shortcutlab.metrics.worst_group",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'shortcutlab.metrics' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "CORRECTIONS",

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from shortcutlab.engine.family import Family
 
+#: Rows per set (section 4.1: 3,000 pairs); here so the CLI reads it without loading the builder.
+DEFAULT_SIZE = 3000
+
 FAMILY = Family(
     name="suite",
     title="Shortcut Suite",

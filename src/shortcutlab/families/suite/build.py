@@ -25,6 +25,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import require_text_pair
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.suite import DEFAULT_SIZE
 from shortcutlab.families.suite.extended import load_paws, paraphrase_overlap_set
 from shortcutlab.families.suite.hans import (
     SUBCASE,
@@ -50,7 +51,6 @@ EXTENDED_SETS = ("sentiment-negation", "paraphrase-overlap")
 SETS = ("standard", *DERIVED_SETS, *HEURISTIC_SETS, *EXTENDED_SETS)
 PAIR_SETS = (*DERIVED_SETS, "paraphrase-overlap")
 NLI_LABELS = {"entailment", "neutral", "contradiction", "non-entailment"}
-DEFAULT_SIZE = 3000
 _NLI_SPELLINGS = re.compile(r"[\s_]+")
 
 
