@@ -19,6 +19,10 @@ The CLI prints ``str(error)`` as one line and exits with code 2; anything else i
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+
 
 class ShortcutlabError(Exception):
     """Root of every error caused by bad input or configuration."""
@@ -78,3 +82,14 @@ class Timeout(BackendError, TimeoutError):
 
 class ShortcutlabWarning(UserWarning):
     """Something the user should know about but that does not stop the run."""
+
+
+def warn(message: str) -> None:
+    """Issue a :class:`ShortcutlabWarning` attributed to the first caller outside this package,
+    however deep inside it the warning arises (a fixed ``stacklevel`` breaks when a function is
+    split)."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 2  # stacklevel 2 is warn()'s caller
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, ShortcutlabWarning, stacklevel=level)

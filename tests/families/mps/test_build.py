@@ -4,6 +4,7 @@ entropies recomputed from the rows, and byte-identical rebuilds."""
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,7 @@ import pytest
 
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.options import InputOptions
+from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.families.mps.build import build_mps_benchmark
 from tests.conftest import THREE, folder_bytes, negation_rows
 
@@ -183,3 +185,16 @@ def test_in_memory_benchmark_equals_the_saved_one(tmp_path):
         pd.testing.assert_frame_equal(memory[split], saved[split], check_dtype=False)
     reloaded = Benchmark.load(tmp_path / "b")
     assert reloaded.manifest["family"] == "mps" and reloaded.labels.values == ("a", "b", "c")
+
+
+def test_build_warnings_point_at_the_callers_line():
+    """However deep in the builder a warning arises, it names the line that called the build."""
+    rows = pd.DataFrame(
+        {
+            "text": ["not good", "good", "is it?", "fine", "no way", "great"] * 40,
+            "label": ["neg", "pos", "neg", "pos", "pos", "pos"] * 40,
+        }
+    )
+    with pytest.warns(ShortcutlabWarning) as caught:
+        build_mps_benchmark(rows, None, attribute="negation", labels=["neg", "pos"])
+    assert {Path(w.filename).name for w in caught} == {Path(__file__).name}

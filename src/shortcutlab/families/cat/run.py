@@ -9,7 +9,6 @@ replaced part); optionally CAT augmentation of the training split (section 6) be
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
 from shortcutlab.data.pairs import model_inputs, require_pairs
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.engine.cell import predicted_labels
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, warn
 from shortcutlab.families.cat.scoring import predict_sets
 from shortcutlab.metrics import accuracy, mcnemar_exact
 from shortcutlab.metrics.attentiveness import attentiveness_summary, wilson_interval
@@ -173,12 +172,10 @@ def _warn_shared_first_texts(train: pd.DataFrame, test: pd.DataFrame) -> int:
     split against 0.47 split by premise; bench/mnli_pairs.py)."""
     shared = int(test[TEXT].isin(set(train[TEXT])).sum())
     if shared:
-        warnings.warn(
+        warn(
             f"{shared} of {len(test)} test rows share their first text (e.g. the premise) with a "
             "training row; split the data by that text so none is on both sides, or the "
             "accuracies and baselines mix in what the model memorised about it.",
-            ShortcutlabWarning,
-            stacklevel=3,
         )
     return shared
 

@@ -5,7 +5,6 @@ intended (paper 002, section 2.2 and A.8)."""
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, warn
 from shortcutlab.families.mps.redistribute import (
     assign_dominant,
     dominant_sets,
@@ -92,11 +91,9 @@ def matched_caps(
         )
     dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
     if dropped:
-        warnings.warn(
+        warn(
             f"label_mix='matched' leaves the groups {', '.join(map(repr, dropped))} out of the "
             f"training sets: no uniform label mix can use them.",
-            ShortcutlabWarning,
-            stacklevel=4,
         )
     return matched
 
@@ -117,12 +114,10 @@ def warn_label_mix(
         if label_mix == PAPER
         else "Balanced cannot even out every group; --size even as well keeps both uniform."
     )
-    warnings.warn(
+    warn(
         f"Imbalanced is {shares[top]:.0%} label {labels.values[top]!r} overall and Balanced "
         f"{balanced_shares[top]:.0%}: the two fits also learn different label priors, and δ "
         f"measures that with the attribute. {fix}",
-        ShortcutlabWarning,
-        stacklevel=4,
     )
 
 
@@ -138,12 +133,10 @@ def warn_unbalanced(
     same = normalised_entropy(balanced, k) <= normalised_entropy(imbalanced, k) + 1e-9
     for group in np.flatnonzero(same & (balanced.sum(axis=1) > 0)).tolist():
         scarce = labels.values[int(np.argmin(balanced[group]))]
-        warnings.warn(
+        warn(
             f"Balanced is as skewed as Imbalanced in the group {kept[group]!r} (too few rows of "
             f"label {scarce!r} there), so that group does not tell the two apart. A smaller --size "
             f"leaves room to even it out.",
-            ShortcutlabWarning,
-            stacklevel=3,
         )
 
 
