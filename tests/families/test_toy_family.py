@@ -219,7 +219,7 @@ TOY_FAMILY = Family(
 
 @pytest.fixture
 def toy_family():
-    FAMILIES.add(TOY, TOY_FAMILY, grid=True)  # the one registry line
+    FAMILIES.add(TOY, TOY_FAMILY)  # the one registry line
     yield
     FAMILIES.remove(TOY)
 

@@ -2,6 +2,8 @@
 counterfactual pairs, and judge rewrites; answers in SQLite (WAL), summaries and agreement (κ)
 exported into the run's results for the report.
 
-It sits above the families: it asks :data:`shortcutlab.families.FAMILIES` what a run holds and
-imports ``engine``, ``serving``, ``metrics``, ``reports`` and ``data``; never ``webreport``.
+It sits above the families: it asks :data:`shortcutlab.families.FAMILIES` what a run holds, and
+two task kinds use their protocol's own pieces (``verify-counterfactual`` CAT's counterfactuals,
+``rewrite-quality`` the Maze style checks). It imports ``engine``, ``serving``, ``metrics``,
+``reports`` and ``data``; never ``webreport``.
 """

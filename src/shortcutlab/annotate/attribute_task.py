@@ -18,7 +18,6 @@ from shortcutlab.annotate.sources import (
     is_run,
     load_build,
     read_manifest,
-    run_family,
     source_builds,
 )
 from shortcutlab.annotate.task_base import (
@@ -34,7 +33,7 @@ from shortcutlab.annotate.task_base import (
 )
 from shortcutlab.data.loading import ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
-from shortcutlab.families import FAMILIES, stored_family
+from shortcutlab.families import FAMILIES, run_family, stored_family
 
 FIELD = "correct"
 NEEDS = (

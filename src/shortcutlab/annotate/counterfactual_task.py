@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.annotate.kinds import Form, Item, Summary, TaskPlan
-from shortcutlab.annotate.sources import is_run, run_family
+from shortcutlab.annotate.sources import is_run
 from shortcutlab.annotate.task_base import (
     INTERVAL_NOTE,
     POOLED_NOTE,
@@ -36,7 +36,7 @@ from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.errors import DataError
-from shortcutlab.families import FAMILIES
+from shortcutlab.families import FAMILIES, run_family
 from shortcutlab.families.cat.run import CHECK, RESULTS, counterfactual_seed
 from shortcutlab.families.cat.runner import PLAIN
 from shortcutlab.shortcuts.counterfactuals import (

@@ -21,7 +21,6 @@ from shortcutlab.annotate.sources import (
     is_run,
     load_build,
     model_predictions,
-    run_family,
     source_builds,
 )
 from shortcutlab.annotate.task_base import (
@@ -33,7 +32,7 @@ from shortcutlab.annotate.task_base import (
 )
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families import FAMILIES
+from shortcutlab.families import FAMILIES, run_family
 from shortcutlab.metrics.classification import accuracy
 from shortcutlab.metrics.worst_group import worst_label_accuracy
 
@@ -51,9 +50,9 @@ class LabelTask(ChoiceTask):
     def plan(self, source: Path, *, sample: int, seed: int, **options: Any) -> TaskPlan:
         check_sample(sample, seed)
         source = Path(source)
-        if is_run(source) and not FAMILIES.capabilities(run_family(source))["labelled_predictions"]:
+        if is_run(source) and FAMILIES.get(run_family(source)).prediction_splits is None:
             runs = " or ".join(
-                FAMILIES.get(n).title for n in FAMILIES.having("labelled_predictions")
+                FAMILIES.get(n).title for n in FAMILIES.names() if FAMILIES.get(n).prediction_splits
             )
             raise DataError(
                 f"'{source}' is a {run_family(source)} run; the label task needs a {runs} run "

@@ -22,7 +22,7 @@ from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import DATABASE, ResultStore
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families import family, run_family
+from shortcutlab.families import family, stored_family
 
 TEST = "test"  # the split a task samples, and whose stored rows the predictions follow
 RUN_HINT = (
@@ -98,11 +98,12 @@ def model_predictions(
     labels = [str(v) for v in read_manifest(build.folder)["labels"]]
     found: dict[str, list[list[str]]] = {}
     with ResultStore.for_run(source) as store:
+        of_run = family(stored_family(store.spec()))
         stored_ids, _ = store.rows(build.benchmark_id, TEST)
         position = {int(r): i for i, r in enumerate(stored_ids)}
         rows = [position[int(r)] for r in row_ids]
         for cell in build.cells.itertuples():
-            for name, splits in family(run_family(source)).predictions_to_show(cell).items():
+            for name, splits in of_run.predictions_to_show(cell).items():
                 per_epoch = [
                     predicted_labels(store.probabilities(cell.cell_id, split))[rows]
                     for split in splits
@@ -129,6 +130,5 @@ __all__ = [
     "load_build",
     "model_predictions",
     "read_manifest",
-    "run_family",
     "source_builds",
 ]

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.app import app
+from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.render import frame_table
 
 annotate_app = typer.Typer(

@@ -6,18 +6,14 @@ exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-import warnings
-from collections.abc import Iterator
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from shortcutlab._version import __version__
-from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning
+from shortcutlab.cli.console import out_console
 
 app = typer.Typer(
     name="shortcutlab",
@@ -27,31 +23,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-# soft_wrap: messages stay on one line (tests and logs read them whole); tables size themselves.
-out_console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-@contextlib.contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn input errors into one line on stderr and exit code 2; show warnings as they come."""
-    with warnings.catch_warnings():  # restores the warning machinery on exit
-        # Each distinct warning once per command: a model fitted per seed says it once, not N times.
-        warnings.simplefilter("default", ShortcutlabWarning)
-        original = warnings.showwarning
-
-        def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
-            if issubclass(category, ShortcutlabWarning):
-                err_console.print(f"Warning: {message}", markup=False, soft_wrap=True)
-            else:
-                original(message, category, filename, lineno, file, line)
-
-        warnings.showwarning = show
-        try:
-            yield
-        except ShortcutlabError as error:
-            err_console.print(f"Error: {error}", markup=False, soft_wrap=True)
-            raise typer.Exit(code=2) from None
 
 
 def _version(value: bool) -> None:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.app import app
+from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list, parse_named_paths
 from shortcutlab.fields import option_field

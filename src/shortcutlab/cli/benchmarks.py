@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli.app import app, err_console, out_console, user_errors
+from shortcutlab.cli.app import app
+from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.options import parse_key_values
 
 EVALUATE_FORMATS = ("text", "md", "latex", "csv", "json")

@@ -16,7 +16,8 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from shortcutlab.cli.app import app, user_errors
+from shortcutlab.cli.app import app
+from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
-from shortcutlab.cli.app import out_console, user_errors
 from shortcutlab.cli.build import check_output_folder, family_command, shared_inputs
+from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import (
     count_or_fraction,

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli.app import out_console, user_errors
 from shortcutlab.cli.build import check_output_folder, family_command, shared_inputs
+from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.options import parse_key_values
 from shortcutlab.data.options import InputOptions
 from shortcutlab.families.suite import DEFAULT_SIZE

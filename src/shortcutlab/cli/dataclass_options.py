@@ -10,8 +10,6 @@ where they belong together.
 Examples:
     >>> from dataclasses import dataclass
     >>> import typer
-
-from shortcutlab.cli.app import user_errors
     >>> from typer.testing import CliRunner
     >>> from shortcutlab.fields import option_field
     >>> @dataclass(frozen=True)
@@ -37,7 +35,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from shortcutlab.cli.app import user_errors
+from shortcutlab.cli.console import user_errors
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.app import app
+from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.options import parse_key_values
 
 

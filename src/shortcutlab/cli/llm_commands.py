@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shortcutlab.cli.app import app, out_console, user_errors
+from shortcutlab.cli.app import app
+from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values
 from shortcutlab.errors import ConfigError

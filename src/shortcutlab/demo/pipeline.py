@@ -10,7 +10,6 @@ Table-9-style summaries with Holm over the demo's cells, and Δ-vs-λ plots. The
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import as_completed
@@ -32,6 +31,7 @@ from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
 from shortcutlab.families.mps.results import MpsRunResults
+from shortcutlab.metrics import split_metric_names
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.reports.plots import plot_delta_vs_strength
 from shortcutlab.reports.tables import (
@@ -229,7 +229,7 @@ def _write_summaries(
     notes = table_notes(groups)
     tables = {
         metric: drop_constant_levels(maze_table(groups, metric=metric, marked=True))
-        for metric in ("accuracy", "macro_f1")
+        for metric in split_metric_names()
     }
     for metric, table in tables.items():
         (folder / f"summary_{metric}.md").write_text(
@@ -243,7 +243,3 @@ def _write_summaries(
         )
     (folder / "summary.csv").write_text(tidy_text(groups, "csv"), encoding="utf-8")
     return groups, tables
-
-
-def demo_arguments(out: Path) -> dict[str, Any]:
-    return json.loads((out / MARKER).read_text(encoding="utf-8"))["arguments"]

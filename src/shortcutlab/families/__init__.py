@@ -39,9 +39,7 @@ if TYPE_CHECKING:
 FAMILIES: Registry[Family] = Registry(
     "family",
     capabilities={
-        "grid": False,  # has grid specs (`shortcutlab run`)
         "build": False,  # has a `shortcutlab build` sub-command
-        "labelled_predictions": False,  # runs store test predictions a person can label
         "attribute_groups": False,  # builds group rows by an annotated attribute
         "counterfactuals": False,  # outputs hold counterfactual pairs to verify
     },
@@ -49,21 +47,23 @@ FAMILIES: Registry[Family] = Registry(
 FAMILIES.add(
     "maze",
     "shortcutlab.families.maze:FAMILY",
-    grid=True,
     build=True,
-    labelled_predictions=True,
 )
 FAMILIES.add(
     "mps",
     "shortcutlab.families.mps:FAMILY",
-    grid=True,
     build=True,
-    labelled_predictions=True,
     attribute_groups=True,
 )
-FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", grid=True, counterfactuals=True)
+FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", counterfactuals=True)
 FAMILIES.add("suite", "shortcutlab.families.suite:FAMILY", build=True)
 FAMILIES.add("audit", "shortcutlab.families.audit:FAMILY")
+
+
+def grid_families() -> list[str]:
+    """The families that run grids (their record has a spec parser), sorted."""
+    return [name for name in FAMILIES.names() if FAMILIES.get(name).spec_parser is not None]
+
 
 #: The family of a spec or stored run that names none (Maze specs predate the key).
 DEFAULT_FAMILY = "maze"
@@ -98,7 +98,7 @@ def run_family(path: str | Path) -> str | None:
 
 def parse_spec(raw: Mapping[str, Any], *, source: str = "spec", base_dir: str | Path = ".") -> Any:
     """Validate a spec mapping (as read from YAML) of any grid family (``family:``, default maze)."""
-    name = choice(raw.get("family", DEFAULT_FAMILY), FAMILIES.having("grid"), f"{source}: family")
+    name = choice(raw.get("family", DEFAULT_FAMILY), grid_families(), f"{source}: family")
     return FAMILIES.get(name).parse_spec(raw, source=source, base_dir=Path(base_dir))
 
 

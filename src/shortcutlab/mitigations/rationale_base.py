@@ -52,7 +52,8 @@ class RationaleMitigation(Mitigation):
         check_positive_float(self.name, "temperature", self.temperature)
 
     def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:
-        """Also refuses transformer params it cannot honour (``lora``, ``grad_accum``)."""
+        """Also refuses the backend parameters the rationale trainer cannot honour (those its
+        network kind's entry in ``RATIONALE_BACKENDS`` names, e.g. a transformer's ``lora``)."""
         super().check_backend(model, params)
         if params is not None:
             refuse_unsupported(self.name, make_model(model, params))

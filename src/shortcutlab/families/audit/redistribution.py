@@ -19,7 +19,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.mps.build import build_mps_benchmark
-from shortcutlab.families.mps.plan import LABEL_MIX_TOLERANCE
+from shortcutlab.families.mps.dominant_labels import LABEL_MIX_TOLERANCE
 from shortcutlab.metrics.proportions import bootstrap_mean_difference
 from shortcutlab.metrics.resampling import percentile_interval
 

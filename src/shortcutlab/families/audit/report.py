@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.reading import read_json_object
+from shortcutlab.families.audit.output import AUDIT_JSON
 from shortcutlab.families.audit.report_cells import (
     label_counts,
     marked_p,
@@ -26,7 +27,7 @@ from shortcutlab.families.audit.report_cells import (
     source_text,
 )
 from shortcutlab.families.audit.report_reliance import measurement_blocks
-from shortcutlab.families.audit.run import EXAMPLES_PER_CANDIDATE
+from shortcutlab.families.audit.run import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import (
@@ -41,9 +42,6 @@ from shortcutlab.reports.html.document import (
 )
 from shortcutlab.reports.tables import NOT_MEASURED
 
-AUDIT_FILE = "audit.json"
-AUDIT_KIND = "shortcutlab-audit"
-VERSION = 1
 # Page budgets; audit.csv keeps every candidate.
 CANDIDATES_ON_PAGE = 50
 CANDIDATES_WITH_EXAMPLES = 10
@@ -51,12 +49,12 @@ CORRECTIONS = {"bh": "Benjamini–Hochberg (false discovery rate)", "holm": "Hol
 
 
 def recognises(path: Path) -> bool:
-    audit = read_json_object(Path(path) / AUDIT_FILE)
+    audit = read_json_object(Path(path) / AUDIT_JSON)
     return audit is not None and audit.get("kind") == AUDIT_KIND
 
 
 def title(found: ReportInput) -> tuple[str, str] | None:
-    audit = read_json_object(found.path / AUDIT_FILE)
+    audit = read_json_object(found.path / AUDIT_JSON)
     if audit is None:
         return None
     train = (audit.get("data") or {}).get("train") or {}
@@ -64,14 +62,14 @@ def title(found: ReportInput) -> tuple[str, str] | None:
 
 
 def sections(found: ReportInput) -> list[Section]:
-    audit = read_json_object(found.path / AUDIT_FILE)
+    audit = read_json_object(found.path / AUDIT_JSON)
     if audit is None or audit.get("kind") != AUDIT_KIND:
         notice = missing(f"'{found.path}' no longer holds an audit.json.")
         return [Section(id="audit", title="Shortcut audit", blocks=[notice])]
-    if audit.get("version") != VERSION:
+    if audit.get("version") != AUDIT_VERSION:
         notice = missing(
-            f"'{found.path / AUDIT_FILE}' has version {audit.get('version')!r}; this shortcutlab "
-            f"reads version {VERSION}. Run 'shortcutlab audit' again with this version."
+            f"'{found.path / AUDIT_JSON}' has version {audit.get('version')!r}; this shortcutlab "
+            f"reads version {AUDIT_VERSION}. Run 'shortcutlab audit' again with this version."
         )
         return [Section(id="audit", title="Shortcut audit", blocks=[notice])]
     candidates = sorted(audit.get("candidates") or [], key=_rank_order)

@@ -24,6 +24,10 @@ from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.families.audit.spans import phrase_spans
 
+#: What audit.json says it is, and the version of its layout the report reads.
+AUDIT_KIND = "shortcutlab-audit"
+AUDIT_VERSION = 1
+
 EXAMPLES_PER_CANDIDATE = 5
 
 
@@ -295,8 +299,8 @@ def _record(
         entry["examples"] = _examples(result, train, row, result.config.seed)
         candidates.append(entry)
     return {
-        "kind": "shortcutlab-audit",
-        "version": 1,
+        "kind": AUDIT_KIND,
+        "version": AUDIT_VERSION,
         "data": {
             # The report's overview names these files (data.train, data.test).
             "train": sources.get("train"),

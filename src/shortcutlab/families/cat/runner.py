@@ -1,6 +1,6 @@
 """``shortcutlab run`` for CAT specs: store each dataset once as a benchmark, run the cells.
 
-The run folder, store, executors and resume logic are the Maze engine's
+The run folder, store, executors and resume logic are the engine's
 (:func:`~shortcutlab.engine.run_folder.drive_run`). A dataset becomes a benchmark folder
 holding its ``train`` and ``test`` tables and the label order; a cell is (dataset, model,
 augment, seed) and stores the CAT results (:func:`~shortcutlab.families.cat.run.run_cat`) as its

@@ -14,19 +14,8 @@ from typing import Any
 
 from shortcutlab.engine.mitigation_spec import PLAIN, MitigationSpec
 from shortcutlab.engine.replicates import plan_replicates
-from shortcutlab.families.maze.spec import (
-    DatasetSpec,
-    ExperimentSpec,
-    ModelSpec,
-    ShortcutSpec,
-    canonical_hash,
-)
-
-
-def shortcut_label(shortcut: ShortcutSpec) -> str:
-    """``single-term`` or, with options, ``single-term[term=frankly]``: unique within a spec.
-    Operational options (an LLM rewriter's cache and concurrency) are left out."""
-    return shortcut.label
+from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec, canonical_hash
+from shortcutlab.families.maze.spec import ExperimentSpec, ShortcutSpec
 
 
 @dataclass(frozen=True)
@@ -40,7 +29,7 @@ class BenchmarkPlan:
 
     @property
     def label(self) -> str:
-        return shortcut_label(self.shortcut)
+        return self.shortcut.label
 
 
 @dataclass(frozen=True)

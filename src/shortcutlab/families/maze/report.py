@@ -21,8 +21,6 @@ from shortcutlab.reports.html.svg import svg_markup
 from shortcutlab.reports.plots import delta_figure
 from shortcutlab.reports.tables import table_notes
 
-# The row explorer (families/maze/explorer.py); the report has every table without it.
-
 
 def sections(found: ReportInput) -> list[Section]:
     """The sections of a Maze run (``found.results`` loaded)."""

@@ -247,21 +247,9 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
 
 
 def _shortcut_labels(spec: dict[str, Any]) -> list[str]:
-    from shortcutlab.families.maze.grid import shortcut_label
     from shortcutlab.families.maze.spec import ShortcutSpec
 
-    # The stored record holds the rewrite files' hash beside the options (component_record);
-    # it is not an option, so it stays out of the label the cells were stored under.
-    return [
-        shortcut_label(
-            ShortcutSpec(
-                s["name"],
-                {k: v for k, v in s.items() if k not in ("name", "files_sha256")},
-                files_sha256=s.get("files_sha256", ""),
-            )
-        )
-        for s in spec["shortcuts"]
-    ]
+    return [ShortcutSpec.from_resolved(s).label for s in spec["shortcuts"]]
 
 
 def _groups(

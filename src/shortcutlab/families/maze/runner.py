@@ -30,11 +30,12 @@ from shortcutlab.engine.run_folder import (
     mitigation_suffix,
     pending_work,
 )
+from shortcutlab.engine.spec_entries import DatasetSpec
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files
 from shortcutlab.families.maze.grid import BenchmarkPlan, CellPlan, plan_grid
-from shortcutlab.families.maze.spec import DatasetSpec, ExperimentSpec
+from shortcutlab.families.maze.spec import ExperimentSpec
 from shortcutlab.families.maze.task import Task
 
 __all__ = ["plan_maze_run", "run_maze_experiment"]

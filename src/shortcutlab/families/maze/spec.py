@@ -57,7 +57,7 @@ from shortcutlab.params import (
 from shortcutlab.shortcuts import SHORTCUTS
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES
 
-__all__ = ["DatasetSpec", "ExperimentSpec", "ModelSpec", "ShortcutSpec", "canonical_hash"]
+__all__ = ["ExperimentSpec", "ShortcutSpec", "parse_maze_spec"]
 
 TOP_KEYS = (
     "name",
@@ -93,6 +93,13 @@ class ShortcutSpec:
         return option_label(
             self.name, self.options, SHORTCUTS.capabilities(self.name)["operational"]
         )
+
+    @classmethod
+    def from_resolved(cls, entry: Mapping[str, Any]) -> ShortcutSpec:
+        """The entry of a stored (resolved) spec back as a spec (its label is what its cells were
+        recorded under: the files' hash stored beside the options is not an option)."""
+        options = {k: v for k, v in entry.items() if k not in ("name", "files_sha256")}
+        return cls(entry["name"], options, entry.get("files_sha256", ""))
 
     def resolved(self) -> dict[str, Any]:
         return component_record(self.name, self.options, self.files_sha256)

@@ -33,10 +33,10 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
 from shortcutlab.families.mps.held_out import HeldOut, held_out_sets
 from shortcutlab.families.mps.manifest import excluded_rows, given_mapping, mps_manifest
 from shortcutlab.families.mps.plan import (
-    LABEL_MIXES,
     Redistribution,
     dominance_share,
     kept_values,

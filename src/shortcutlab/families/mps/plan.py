@@ -14,8 +14,6 @@ import numpy as np
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.mps.dominant_labels import (
-    LABEL_MIX_TOLERANCE,
-    LABEL_MIXES,
     MANY_LABELS,
     MATCHED,
     PAPER,
@@ -38,15 +36,9 @@ from shortcutlab.families.mps.redistribute import (
 EVEN = "even"
 # A held-out set drawn from the pool takes this share of its eligible rows by default.
 DEFAULT_TEST_FRACTION = 0.2
-# PAPER, MATCHED, LABEL_MIXES and LABEL_MIX_TOLERANCE are the label-mix options and their check
-# (dominant_labels.py); the build imports them from here with the rest of the plan.
 __all__ = [
     "DEFAULT_TEST_FRACTION",
     "EVEN",
-    "LABEL_MIXES",
-    "LABEL_MIX_TOLERANCE",
-    "MATCHED",
-    "PAPER",
     "Redistribution",
     "dominance_share",
     "held_out_per_label",

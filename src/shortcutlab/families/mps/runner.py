@@ -1,6 +1,6 @@
 """``shortcutlab run`` for MPS specs: build each (dataset, attribute, seed) once, run the cells.
 
-The run folder, store, executors and resume logic are the Maze engine's
+The run folder, store, executors and resume logic are the engine's
 (:func:`~shortcutlab.engine.run_folder.drive_run`). The store's ``cells`` row of an MPS cell
 carries the attribute's label in ``shortcut`` and the build's resolved dominance in
 ``strength``; its ``rows`` table holds every build's test rows, so each stored prediction

@@ -133,11 +133,7 @@ def build_suite_benchmark(
         hans=None if hans is None else str(hans),
         paws=None if paws is None else str(paws),
         min_overlap=min_overlap,
-        text_col=inputs.text_col,
-        label_col=inputs.label_col,
-        text_pair_col=inputs.text_pair_col,
-        encoding=inputs.encoding,
-        on_empty=inputs.on_empty,
+        **inputs.reading(),
     )
     manifest = _manifest(built, records, requested, table, seed, arguments=arguments)
     if inputs.out is None:
