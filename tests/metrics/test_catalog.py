@@ -158,3 +158,12 @@ def test_a_drop_of_a_lower_is_better_metric_is_significant_when_it_rises(error_r
     marked = apply_holm(groups)
     assert marked["significant_accuracy"].tolist() == [True, True]
     assert marked["significant_error_rate"].tolist() == [True, False]
+
+
+def test_only_accuracy_may_take_the_exact_mcnemar_test():
+    """McNemar compares per-row correctness: another metric with it would silently report
+    accuracy's p-values."""
+    from shortcutlab.metrics.catalog import MCNEMAR, Metric
+
+    with pytest.raises(ValueError, match="paired test of accuracy only"):
+        Metric("Error rate", lambda matrix: matrix, paired_test=MCNEMAR)

@@ -155,7 +155,7 @@ def maze(
     from shortcutlab.families.maze.build import build_maze_benchmark
 
     with user_errors():
-        check_output_folder(inputs)
+        check_output_folder(inputs)  # before the distractor files are read, not after
         distractors = cue.distractors(inputs)
         benchmark = build_maze_benchmark(
             train,

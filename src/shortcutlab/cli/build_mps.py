@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shortcutlab.cli.build import check_output_folder, family_command, shared_inputs
+from shortcutlab.cli.build import family_command, shared_inputs
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import (
@@ -136,8 +136,7 @@ def mps(
     from shortcutlab.cli.build_summary import mps_summary
     from shortcutlab.families.mps.build import build_mps_benchmark
 
-    with user_errors():
-        check_output_folder(inputs)
+    with user_errors():  # the builder refuses an output folder it may not write, first
         benchmark = build_mps_benchmark(
             train,
             test,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli.build import check_output_folder, family_command, shared_inputs
+from shortcutlab.cli.build import family_command, shared_inputs
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.options import parse_key_values
 from shortcutlab.data.options import InputOptions
@@ -65,8 +65,7 @@ def suite(
     from shortcutlab.cli.build_summary import suite_summary
     from shortcutlab.families.suite.build import build_suite_benchmark
 
-    with user_errors():
-        check_output_folder(inputs)
+    with user_errors():  # the builder refuses an output folder it may not write, first
         built = build_suite_benchmark(
             train,
             sets=sets,

@@ -170,6 +170,15 @@ def finished_cells(out: Path) -> set[str]:
         return store.finished()
 
 
+def planned_cells(out: Path, cells: Iterable[Any]) -> list[PlannedCell]:
+    """A family's cell plans and whether each is finished in the run folder ``out`` (what
+    ``run --dry-run`` shows)."""
+    out = Path(out)
+    check_run_dir(out)
+    finished = finished_cells(out)
+    return [PlannedCell(c, c.id in finished) for c in cells]
+
+
 def benchmarks_root(out: Path) -> Path:
     """The run's benchmarks folder, without the hidden temp folders of interrupted builds."""
     root = out / BENCHMARKS

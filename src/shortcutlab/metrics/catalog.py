@@ -64,6 +64,12 @@ class Metric:
             raise ValueError(
                 f"A metric's paired test is one of {', '.join(PAIRED_TESTS)}; got {self.paired_test!r}."
             )
+        # Cells run McNemar on per-row correctness: it tests a difference of accuracy only.
+        if self.paired_test == MCNEMAR and self.of_confusion is not accuracy_from_confusion:
+            raise ValueError(
+                f"{self.title}: the exact McNemar test compares per-row correctness, the paired "
+                "test of accuracy only; give this metric paired_test='bootstrap'."
+            )
 
     @property
     def short_title(self) -> str:

@@ -80,10 +80,7 @@ def plan_cat_grid(spec: CatSpec) -> tuple[list[CatBuildPlan], list[CatCellPlan]]
 
 def plan_cat_run(spec: CatSpec, out: str | Path) -> list[PlannedCell]:
     """The cells of a CAT run and whether each is already finished in ``out``."""
-    out = Path(out)
-    run_folder.check_run_dir(out)
-    finished = run_folder.finished_cells(out)
-    return [PlannedCell(c, c.id in finished) for c in plan_cat_grid(spec)[1]]
+    return run_folder.planned_cells(out, plan_cat_grid(spec)[1])
 
 
 @dataclass

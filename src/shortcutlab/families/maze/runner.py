@@ -23,12 +23,12 @@ from shortcutlab.engine.run_folder import (
     check_run_dir,
     dataset_tables,
     drive_run,
-    finished_cells,
     fit_groups,
     has_text_pair,
     mitigation_fields,
     mitigation_suffix,
     pending_work,
+    planned_cells,
 )
 from shortcutlab.engine.spec_entries import DatasetSpec
 from shortcutlab.engine.store import ResultStore
@@ -114,10 +114,7 @@ def make_tasks(cells: list[CellPlan], benchmark_dirs: dict[str, Path]) -> list[T
 
 def plan_maze_run(spec: ExperimentSpec, out: Path) -> list[PlannedCell]:
     """The cells of a Maze run and whether each is already finished in ``out``."""
-    check_run_dir(out)
-    finished = finished_cells(out)
-    _, cells = plan_grid(spec)
-    return [PlannedCell(c, c.id in finished) for c in cells]
+    return planned_cells(out, plan_grid(spec)[1])
 
 
 def run_maze_experiment(spec: ExperimentSpec, out: Path, **options: Any) -> RunReport:

@@ -25,12 +25,12 @@ from shortcutlab.engine.run_folder import (
     check_run_dir,
     dataset_tables,
     drive_run,
-    finished_cells,
     fit_groups,
     has_text_pair,
     mitigation_fields,
     mitigation_suffix,
     pending_work,
+    planned_cells,
 )
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.families.mps.build import build_mps_benchmark
@@ -43,11 +43,7 @@ Tables = dict[str, tuple[LoadedTable, LoadedTable | None]]
 
 def plan_mps_run(spec: MpsSpec, out: str | Path) -> list[PlannedCell]:
     """The cells of an MPS run and whether each is already finished in ``out``."""
-    out = Path(out)
-    check_run_dir(out)
-    finished = finished_cells(out)
-    _, cells = plan_mps_grid(spec)
-    return [PlannedCell(c, c.id in finished) for c in cells]
+    return planned_cells(out, plan_mps_grid(spec)[1])
 
 
 def run_mps_experiment(
