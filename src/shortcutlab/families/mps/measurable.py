@@ -133,20 +133,20 @@ def _scarce(
     for by_label in counts.values():
         for label, rows in by_label.items():
             per_label[label] = per_label.get(label, 0) + int(rows)
-    short = [f"label {label!r} has {n}" for label, n in per_label.items() if n < MIN_ROWS]
+    short = [f"label {label!r} ({n})" for label, n in per_label.items() if n < MIN_ROWS]
     if split != "test":  # the test set is drawn per label, not per group
         short += [
-            f"group {value!r} has {sum(by_label.values())}"
+            f"group {value!r} ({sum(by_label.values())})"
             for value, by_label in counts.items()
             if sum(by_label.values()) < MIN_ROWS
         ]
     if not short:
         return []
-    listed = ", ".join(short)
     return [
         {
             "figures": list(figures),
-            "reason": f"in {SPLIT_TITLES[split]}, {listed} rows (fewer than {MIN_ROWS})",
+            "reason": f"{SPLIT_TITLES[split]} has fewer than {MIN_ROWS} rows of "
+            f"{', '.join(short)}",
         }
     ]
 
