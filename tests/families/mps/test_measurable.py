@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from html.parser import HTMLParser
 
+import pandas as pd
 import pytest
 
 from shortcutlab.families.mps.measurable import (
@@ -98,6 +99,17 @@ def test_results_print_the_reason_not_a_number(degenerate_run):
     for column in ("delta_isolated_mean", "delta_isolated_ci_low", "p_delta_isolated_holm"):
         assert tidy[column] is None, column
     assert tidy["significant_delta_isolated"] is None  # no test was made, not "not significant"
+
+
+def test_written_tables_leave_the_figures_empty(degenerate_run, tmp_path):
+    written = invoke("results", degenerate_run, "--out", tmp_path / "tables")
+    assert written.exit_code == 0, written.output
+    for name in ("groups.csv", "cells.csv"):
+        frame = pd.read_csv(tmp_path / "tables" / name)
+        gaps = [c for c in frame if c.startswith(("delta_isolated", "delta_overall"))]
+        assert gaps and frame[gaps].isna().all().all(), (name, frame[gaps])
+        assert (frame["not_measurable"] == SAME_MIX_REASON).all()
+    assert "not measurable" in (tmp_path / "tables" / "gaps.md").read_text(encoding="utf-8")
 
 
 class _Cells(HTMLParser):

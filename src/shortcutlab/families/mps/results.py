@@ -34,7 +34,7 @@ from shortcutlab.engine.summary import (
 from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.families.mps import tables as mps_tables
 from shortcutlab.families.mps.cell import FITS, OWN_TEST, prediction_name
-from shortcutlab.families.mps.measurable import blank_unmeasured, manifest_reasons
+from shortcutlab.families.mps.measurable import blank_unmeasured, manifest_reasons, sentences
 from shortcutlab.families.mps.spec import AttributeSpec
 from shortcutlab.families.mps.summary import (
     CROSS_METRICS,
@@ -88,6 +88,8 @@ def load_mps_results(
     frame = store.spec_cells()
     min_size = int(spec.get("min_group_size", 10))
     cells = _order(_flatten(frame, min_size), spec)
+    reasons = {build: _reasons(run_dir, build) for build in cells["benchmark_id"].unique()}
+    cells = _blank_cells(cells, reasons)
     cross = _order(_cross(frame), spec)
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
     rows, measurements = [], {}
@@ -107,7 +109,7 @@ def load_mps_results(
         )
         rows.append(
             dict(zip(MPS_IDENTITY, keys, strict=True))
-            | blank_unmeasured(statistics, _reasons(run_dir, part["benchmark_id"].unique()))
+            | blank_unmeasured(statistics, _union(reasons[b] for b in part["benchmark_id"]))
             | group_provenance_of(part, cells)
         )
     counts, entropy = _manifests(run_dir, cells)
@@ -163,17 +165,33 @@ def _flatten(frame: pd.DataFrame, min_size: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _reasons(run_dir: Path, builds: Any) -> list[dict[str, Any]]:
-    """Why the figures of a group's builds are not measurable (each reason once; a build whose
-    manifest is missing gives none, and ``_manifests`` warns about it)."""
+def _reasons(run_dir: Path, build: str) -> list[dict[str, Any]]:
+    """Why the figures of a build are not measurable (a build whose manifest is missing gives
+    none, and ``_manifests`` warns about it)."""
+    path = run_dir / BENCHMARKS / build / MANIFEST
+    if not path.exists():
+        return []
+    return manifest_reasons(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _union(lists: Any) -> list[dict[str, Any]]:
+    """Every reason of the lists, once, in order."""
     found: list[dict[str, Any]] = []
-    for build in builds:
-        path = run_dir / BENCHMARKS / build / MANIFEST
-        if path.exists():
-            for reason in manifest_reasons(json.loads(path.read_text(encoding="utf-8"))):
-                if reason not in found:
-                    found.append(reason)
+    for reasons in lists:
+        found += [r for r in reasons if r not in found]
     return found
+
+
+def _blank_cells(cells: pd.DataFrame, reasons: dict[str, list[dict[str, Any]]]) -> pd.DataFrame:
+    """Each cell's gaps its build cannot measure left empty (cells.csv), with the reasons."""
+    cells = cells.copy()
+    cells["not_measurable"] = [
+        "; ".join(sentences(reasons[build])) for build in cells["benchmark_id"]
+    ]
+    for build, found in reasons.items():
+        gaps = sorted({gap for reason in found for gap in reason["figures"]})
+        cells.loc[cells["benchmark_id"] == build, gaps] = np.nan
+    return cells
 
 
 def _measurements(seeds: list[SeedOutcome], pairs: dict[str, FitPair]) -> dict[str, str]:
