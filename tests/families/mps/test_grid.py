@@ -163,7 +163,9 @@ def test_seeds_whose_fits_predict_the_same_labels_print_no_spread(finished):
     negation = [c[0] for c in cells if c[1] == "negation"]
     assert len(set(negation)) == 2  # two cells, two fits by id ...
     for name in ("imbalanced/test", "balanced/test"):  # ... that predict the same labels
-        assert np.array_equal(_predicted(run, negation[0], name), _predicted(run, negation[1], name))
+        assert np.array_equal(
+            _predicted(run, negation[0], name), _predicted(run, negation[1], name)
+        )
     printed = CliRunner().invoke(app, ["results", str(run)])
     assert printed.exit_code == 0, printed.output
     assert "± —" in printed.stdout and "± 0.000" not in printed.stdout

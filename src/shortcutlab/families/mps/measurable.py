@@ -145,8 +145,7 @@ def _scarce(
     return [
         {
             "figures": list(figures),
-            "reason": f"{SPLIT_TITLES[split]} has fewer than {MIN_ROWS} rows of "
-            f"{', '.join(short)}",
+            "reason": f"{SPLIT_TITLES[split]} has fewer than {MIN_ROWS} rows of {', '.join(short)}",
         }
     ]
 
