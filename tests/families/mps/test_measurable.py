@@ -14,6 +14,7 @@ import pytest
 from shortcutlab.families.mps.measurable import (
     MIN_ENTROPY_DIFFERENCE,
     MIN_ROWS,
+    manifest_reasons,
     measurability,
 )
 from tests.cli.refusals import invoke
@@ -157,3 +158,12 @@ def test_a_scarce_label_makes_the_figures_reading_it_not_measurable():
             "reason": f"Imbalanced has fewer than {MIN_ROWS} rows of label 'World' (4)",
         }
     ]
+
+
+def test_a_manifest_written_before_the_check_is_checked_from_its_label_counts():
+    same = {"a": {"x": 30, "y": 10}, "b": {"x": 10, "y": 30}}
+    manifest = {"splits": {s: {"label_counts": same} for s in ("imbalanced", "balanced")}}
+    assert [r["figures"] for r in manifest_reasons(manifest)] == [
+        ["delta_isolated", "delta_overall"]
+    ]
+    assert manifest_reasons({"not_measurable": [], **manifest}) == []  # the record wins

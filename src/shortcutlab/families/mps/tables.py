@@ -164,8 +164,7 @@ def not_measurable_notes(groups: pd.DataFrame) -> list[str]:
         (row["dataset"], row["attribute"], row["not_measurable"]) for _, row in flagged.iterrows()
     )
     return [
-        f"{dataset}, {attribute}: {text}. No number is printed for these figures (the build's "
-        "manifest.json lists the reasons under not_measurable)."
+        f"{dataset}, {attribute}: {text}. No number is printed for these figures."
         for dataset, attribute, text in reasons
     ]
 
