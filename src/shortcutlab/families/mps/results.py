@@ -89,7 +89,6 @@ def load_mps_results(
     min_size = int(spec.get("min_group_size", 10))
     cells = _order(_flatten(frame, min_size), spec)
     reasons = {build: _reasons(run_dir, build) for build in cells["benchmark_id"].unique()}
-    cells = _blank_cells(cells, reasons)
     cross = _order(_cross(frame), spec)
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
     rows, measurements = [], {}
@@ -116,7 +115,7 @@ def load_mps_results(
     return MpsRunResults(
         run_dir=run_dir,
         spec=spec,
-        cells=cells,
+        cells=_blank_cells(cells, reasons),  # the statistics above blank their own gaps
         groups=apply_mps_holm(pd.DataFrame(rows)),
         cross=_cross_groups(cross.assign(measurement=cross["fit_id"].map(measurements))),
         label_counts=counts,
