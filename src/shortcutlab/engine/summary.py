@@ -8,14 +8,15 @@ deviation of every metric, Δ = test − anti-test with VAR(Δ), a bootstrap 95 
 of groups, which only the caller knows (a grid, the demo's cells, or one evaluation alone).
 
 Where only one distinct fit exists nothing varied between seeds: spreads are left empty (NaN),
-never 0, and the interval resamples rows only, so it is conditional on that fit.
+never 0, and the interval resamples rows only, so it is conditional on that fit. Fits whose
+predictions are identical on the same build count as one (:func:`distinct_outcomes`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -104,7 +105,7 @@ def group_statistics(
 
     ``predictions`` holds each distinct fit's paired predictions, keyed like ``SeedOutcome.fit``.
     """
-    distinct, row = distinct_outcomes(outcomes)
+    distinct, row = distinct_outcomes(outcomes, predictions)
     varied = len(distinct) > 1
     for metric in split_metric_names():
         for split in EVAL_SPLITS:
@@ -153,19 +154,40 @@ def paired_p_value(
 
 
 def distinct_outcomes(
-    outcomes: Sequence[SeedOutcome],
+    outcomes: Sequence[SeedOutcome], predictions: Mapping[Hashable, Any] | None = None
 ) -> tuple[list[SeedOutcome], dict[str, int]]:
     """The first seed of each distinct fit (seeds sharing a fit are one measurement), and the
-    counts of seeds, distinct fits and distinct builds."""
+    counts of seeds, distinct fits and distinct builds.
+
+    With ``predictions`` (each fit's predictions, a dataclass of arrays keyed like
+    ``SeedOutcome.fit``), fits of one build that predicted exactly the same labels are one
+    measurement too: a model that takes a seed but ignores it (a linear SVM's solver converging
+    to one optimum) varies nothing, and its seeds' spread would be a measured-looking 0."""
     first_of_fit: dict[Hashable, SeedOutcome] = {}
     for outcome in sorted(outcomes, key=lambda o: o.seed):
         first_of_fit.setdefault(outcome.fit, outcome)
+    distinct: list[SeedOutcome] = []
+    for outcome in first_of_fit.values():
+        if predictions is None or not any(
+            kept.build == outcome.build
+            and same_predictions(predictions[kept.fit], predictions[outcome.fit])
+            for kept in distinct
+        ):
+            distinct.append(outcome)
     counts = {
         "seeds": len(outcomes),
-        "distinct_fits": len(first_of_fit),
+        "distinct_fits": len(distinct),
         "distinct_builds": len({o.build for o in outcomes}),
     }
-    return list(first_of_fit.values()), counts
+    return distinct, counts
+
+
+def same_predictions(first: Any, second: Any) -> bool:
+    """Whether two fits' predictions (dataclasses of arrays: rows, truth, predicted labels) are
+    equal field by field; every metric is a function of these labels, so its values are too."""
+    return all(
+        np.array_equal(getattr(first, f.name), getattr(second, f.name)) for f in fields(first)
+    )
 
 
 def apply_holm(groups: pd.DataFrame) -> pd.DataFrame:

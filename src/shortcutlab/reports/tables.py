@@ -163,11 +163,17 @@ def table_notes(groups: pd.DataFrame, *, marked: bool = True) -> list[str]:
             "fitted model: training and data-draw variance are not included."
         )
     if groups["delta_accuracy_var"].isna().any():
-        notes.append(
-            "— : nothing varied between seeds (one distinct fit of one benchmark build), so "
-            "VAR(Δ) is not measured. Use vary: data or both, or a model that depends on its seed."
-        )
+        notes.append(nothing_varied_note("VAR(Δ)"))
     return notes
+
+
+def nothing_varied_note(spread: str) -> str:
+    """The footnote of every table that prints a spread as ``—`` (NOT_MEASURED)."""
+    return (
+        f"{NOT_MEASURED} : nothing varied between seeds (one distinct fit of one benchmark build: "
+        f"the seeds shared one fit, or their fits predicted the same labels), so {spread} is not "
+        "measured. Use vary: data or both, or a model that depends on its seed."
+    )
 
 
 def p_value_note() -> str:

@@ -1,5 +1,8 @@
 """``vary``: what each seed re-draws, and the statistics that follow (one engine for evaluate and results)."""
 
+import io
+
+import pandas as pd
 import pytest
 
 from shortcutlab.data.benchmark import Benchmark
@@ -11,7 +14,8 @@ from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.evaluate import evaluate_benchmark
 from shortcutlab.families.maze.grid import plan_grid
 from shortcutlab.families.maze.redraw import redraw_from_manifest
-from shortcutlab.reports.tables import maze_table, result_table
+from shortcutlab.reports.tables import maze_table, nothing_varied_note, result_table
+from tests.cli.refusals import invoke
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +161,23 @@ def test_evaluate_and_a_one_cell_grid_give_the_same_delta_interval_and_star(grid
     from_grid_row = records(loaded.groups)[0]
     assert from_grid_row.pop("mitigation") == "erm"
     assert {**from_grid_row, "dataset": None} == {**single.statistics, "dataset": None}
+
+
+def test_a_seeded_model_whose_fits_agree_shows_no_variance(files, tmp_path):
+    """tfidf-svm takes its seed, but its two fits predict the same labels: one measurement, so
+    VAR(Δ) is — with its footnote through 'shortcutlab results', and empty in the csv."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "name: svm\n"
+        f"data: {{train: '{files / 'train.csv'}', test: '{files / 'test.csv'}'}}\n"
+        "shortcuts: [single-term]\nstrengths: [0.8]\nmodels: [tfidf-svm]\nseeds: [0, 1]\n"
+        "bootstrap: 100\n"
+    )
+    assert invoke("run", spec, "--out", tmp_path / "run").exit_code == 0
+    printed = invoke("results", tmp_path / "run")
+    assert printed.exit_code == 0, printed.output
+    assert "| VAR(Δ) | — |" in printed.stdout
+    assert nothing_varied_note("VAR(Δ)") in printed.stdout
+    tidy = pd.read_csv(io.StringIO(invoke("results", tmp_path / "run", "--format", "csv").stdout))
+    assert tidy[["seeds", "distinct_fits"]].values.tolist() == [[2, 1]]
+    assert tidy["delta_accuracy_var"].isna().all() and tidy["delta_accuracy_std"].isna().all()

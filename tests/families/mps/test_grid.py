@@ -1,6 +1,7 @@
 """MPS grids (family: mps): what the store holds, what results print, resume and Ray equality."""
 
 import io
+import json
 import sqlite3
 
 import numpy as np
@@ -12,6 +13,7 @@ from shortcutlab.cli.app import app
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.families import load_results, run_experiment
 from shortcutlab.families.mps import export as mps_report
+from shortcutlab.reports.tables import nothing_varied_note, tidy_text
 from tests.families.mps.mps_helpers import mps_pool
 from tests.metrics.test_metrics import _holm_by_definition
 
@@ -148,7 +150,38 @@ def test_results_print_every_table_with_its_notes(finished):
     assert "| model | attribute | toy δ | toy Δ | toy ζ |" in text
     assert "| tfidf-svm | toy | negation |" in text  # a cross-testing row
     assert "over the 2 δ tests of this table" in text
-    assert "two-level percentile bootstrap over the test rows" in text
+    # tfidf-svm takes a seed but its two fits predict the same labels: one measurement.
+    assert "95 % percentile bootstrap over the test rows, the same rows for both fits" in text
+
+
+def test_seeds_whose_fits_predict_the_same_labels_print_no_spread(finished):
+    """The issue's case: tfidf-svm with seeds [0, 1] is two fits by id but one measurement, so
+    every spread is — with the Maze tables' footnote, and empty in the csv/json output."""
+    folder, _ = finished
+    run = folder / "run"
+    cells, _, _ = _stored(run)
+    negation = [c[0] for c in cells if c[1] == "negation"]
+    assert len(set(negation)) == 2  # two cells, two fits by id ...
+    for name in ("imbalanced/test", "balanced/test"):  # ... that predict the same labels
+        assert np.array_equal(
+            _predicted(run, negation[0], name), _predicted(run, negation[1], name)
+        )
+    printed = CliRunner().invoke(app, ["results", str(run)])
+    assert printed.exit_code == 0, printed.output
+    assert "± —" in printed.stdout and "± 0.000" not in printed.stdout
+    assert nothing_varied_note("the spread") in printed.stdout
+    for fmt in ("csv", "json"):
+        tidy = CliRunner().invoke(app, ["results", str(run), "--format", fmt])
+        frame = (
+            pd.read_csv(io.StringIO(tidy.stdout))
+            if fmt == "csv"
+            else pd.DataFrame(json.loads(tidy.stdout))
+        )
+        assert (frame["distinct_fits"] == 1).all() and (frame["ci_resamples"] == "rows").all()
+        spreads = [c for c in frame if c.endswith("_std")]
+        assert frame[spreads].isna().all().all(), frame[spreads]
+    cross = pd.read_csv(io.StringIO(tidy_text(load_results(run).cross, "csv")))
+    assert cross[[c for c in cross if c.endswith("_std")]].isna().all().all()
 
 
 def test_cross_testing_scores_the_other_test_set(finished):

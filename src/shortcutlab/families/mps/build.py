@@ -36,6 +36,7 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
 from shortcutlab.families.mps.held_out import HeldOut, held_out_sets
 from shortcutlab.families.mps.manifest import excluded_rows, given_mapping, mps_manifest
+from shortcutlab.families.mps.measurable import warn_not_measurable
 from shortcutlab.families.mps.plan import (
     Redistribution,
     dominance_share,
@@ -213,6 +214,7 @@ class MpsBuild:
             excluded=excluded_rows(groups.grouped, held.keys, held.from_pool),
             inputs={role: table.source.to_json() for role, table in tables.items()},
         )
+        warn_not_measurable(manifest["not_measurable"])
         if self.inputs.out is None:
             frames = {name: table.to_pandas() for name, table in splits.items()}
             return Benchmark(splits=frames, labels=label_space, manifest=manifest)

@@ -16,7 +16,13 @@ import pandas as pd
 from shortcutlab.data.writing import write_table
 from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
 from shortcutlab.families.mps.plots import plot_label_distribution
-from shortcutlab.families.mps.tables import cross_notes, label_mix_notes, mps_notes, wga_notes
+from shortcutlab.families.mps.tables import (
+    cross_notes,
+    label_mix_notes,
+    mps_notes,
+    spread_notes,
+    wga_notes,
+)
 from shortcutlab.params import check_choice
 from shortcutlab.reports.mitigation_tables import group_notes
 from shortcutlab.reports.tables import render, tidy_text, with_mitigations
@@ -40,14 +46,19 @@ def sections(results: Any) -> dict[str, tuple[str, pd.DataFrame, list[str]]]:
         if with_mitigations(results.groups)
         else "δ and Δ per dataset × attribute (Tables 2-3)"
     )
+    spreads = spread_notes(results.groups)
     found = {
         "gaps": (title, results.gap_table(), notes),
-        "w_acc": ("W-ACC of the Imbalanced and Balanced fits", results.fit_table("w_acc"), []),
-        "accuracy": ("ACC of the Imbalanced and Balanced fits", results.fit_table("accuracy"), []),
+        "w_acc": ("W-ACC of the Imbalanced and Balanced fits", results.fit_table("w_acc"), spreads),
+        "accuracy": (
+            "ACC of the Imbalanced and Balanced fits",
+            results.fit_table("accuracy"),
+            spreads,
+        ),
         "wga": (
             "Traditional worst-group accuracy over (label, value) groups",
             results.fit_table("wga"),
-            wga_notes(int(results.spec.get("min_group_size", 10))),
+            wga_notes(int(results.spec.get("min_group_size", 10))) + spreads,
         ),
     }
     if results.cross["tested_on"].ne(results.cross["attribute"]).any():

@@ -12,6 +12,7 @@ import numpy as np
 
 from shortcutlab.attributes import Annotation, Attribute
 from shortcutlab.data.labels import LabelSpace
+from shortcutlab.families.mps.measurable import measurability
 from shortcutlab.families.mps.plan import Redistribution
 from shortcutlab.families.mps.redistribute import normalised_entropy
 from shortcutlab.families.mps.rows import GroupedTable
@@ -35,6 +36,8 @@ def mps_manifest(
     inputs: dict[str, Any],
 ) -> dict[str, Any]:
     label_names = labels.to_json()
+    split_counts = {name: label_counts(counts, kept, labels) for name, counts in plans.items()}
+    record = measurability(split_counts)
     return {
         "tool": tool_record(),
         "kind": "mps",
@@ -65,9 +68,12 @@ def mps_manifest(
         "environment": environment(),
         "inputs": {"train": inputs["train"], "test": inputs.get("test")},
         "splits": {
-            name: {"rows": int(counts.sum()), "label_counts": label_counts(counts, kept, labels)}
+            name: {"rows": int(counts.sum()), "label_counts": split_counts[name]}
             for name, counts in plans.items()
         },
+        # The figures this build cannot measure, and why (families/mps/measurable.py).
+        "measurability": {key: value for key, value in record.items() if key != "not_measurable"},
+        "not_measurable": record["not_measurable"],
         # Overall label shares per split: δ compares fits whose training label priors differ by
         # this much as well (label_mix="matched" makes Imbalanced's equal to uniform).
         "label_mix": {

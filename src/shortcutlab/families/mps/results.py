@@ -25,13 +25,16 @@ from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.engine.summary import (
     SeedOutcome,
+    distinct_outcomes,
     group_provenance,
     group_provenance_of,
     mean_std,
+    same_predictions,
 )
 from shortcutlab.errors import ShortcutlabWarning
 from shortcutlab.families.mps import tables as mps_tables
 from shortcutlab.families.mps.cell import FITS, OWN_TEST, prediction_name
+from shortcutlab.families.mps.measurable import blank_unmeasured, manifest_reasons, sentences
 from shortcutlab.families.mps.spec import AttributeSpec
 from shortcutlab.families.mps.summary import (
     CROSS_METRICS,
@@ -85,9 +88,10 @@ def load_mps_results(
     frame = store.spec_cells()
     min_size = int(spec.get("min_group_size", 10))
     cells = _order(_flatten(frame, min_size), spec)
+    reasons = {build: _reasons(run_dir, build) for build in cells["benchmark_id"].unique()}
     cross = _order(_cross(frame), spec)
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
-    rows = []
+    rows, measurements = [], {}
     for keys, part in cells.groupby(list(MPS_IDENTITY), sort=False):
         seeds = [
             SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=c._asdict())
@@ -95,21 +99,25 @@ def load_mps_results(
         ]
         firsts = part.drop_duplicates("fit_id")
         pairs = {c.fit_id: _fit_pair(store, c) for c in firsts.itertuples()}
+        measurements |= _measurements(seeds, pairs)
         n_classes = store.probabilities(
             firsts["cell_id"].iloc[0], _first_name(firsts.iloc[0])
         ).shape[1]
+        statistics = mps_group_statistics(
+            seeds, pairs, n_classes=n_classes, n_resamples=n_resamples
+        )
         rows.append(
             dict(zip(MPS_IDENTITY, keys, strict=True))
-            | mps_group_statistics(seeds, pairs, n_classes=n_classes, n_resamples=n_resamples)
+            | blank_unmeasured(statistics, _union(reasons[b] for b in part["benchmark_id"]))
             | group_provenance_of(part, cells)
         )
     counts, entropy = _manifests(run_dir, cells)
     return MpsRunResults(
         run_dir=run_dir,
         spec=spec,
-        cells=cells,
+        cells=_blank_cells(cells, reasons),  # the statistics above blank their own gaps
         groups=apply_mps_holm(pd.DataFrame(rows)),
-        cross=_cross_groups(cross),
+        cross=_cross_groups(cross.assign(measurement=cross["fit_id"].map(measurements))),
         label_counts=counts,
         entropy=entropy,
     )
@@ -156,6 +164,50 @@ def _flatten(frame: pd.DataFrame, min_size: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _reasons(run_dir: Path, build: str) -> list[dict[str, Any]]:
+    """Why the figures of a build are not measurable (a build whose manifest is missing gives
+    none, and ``_manifests`` warns about it)."""
+    path = run_dir / BENCHMARKS / build / MANIFEST
+    if not path.exists():
+        return []
+    return manifest_reasons(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _union(lists: Any) -> list[dict[str, Any]]:
+    """Every reason of the lists, once, in order."""
+    found: list[dict[str, Any]] = []
+    for reasons in lists:
+        found += [r for r in reasons if r not in found]
+    return found
+
+
+def _blank_cells(cells: pd.DataFrame, reasons: dict[str, list[dict[str, Any]]]) -> pd.DataFrame:
+    """Each cell's gaps its build cannot measure left empty (cells.csv), with the reasons."""
+    cells = cells.copy()
+    cells["not_measurable"] = [
+        "; ".join(sentences(reasons[build])) for build in cells["benchmark_id"]
+    ]
+    for build, found in reasons.items():
+        gaps = sorted({gap for reason in found for gap in reason["figures"]})
+        cells.loc[cells["benchmark_id"] == build, gaps] = np.nan
+    return cells
+
+
+def _measurements(seeds: list[SeedOutcome], pairs: dict[str, FitPair]) -> dict[str, str]:
+    """Fit id -> the fit id of the first fit of its group that predicted the same labels on the
+    same build (itself where none did): the measurement it repeats."""
+    distinct, _ = distinct_outcomes(seeds, pairs)
+    builds = {s.fit: s.build for s in seeds}
+    return {
+        fit: next(
+            d.fit
+            for d in distinct
+            if d.build == builds[fit] and same_predictions(pairs[d.fit], pairs[fit])
+        )
+        for fit in pairs
+    }
+
+
 def _cross(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for record in frame.itertuples():
@@ -172,8 +224,11 @@ def _cross(frame: pd.DataFrame) -> pd.DataFrame:
 def _cross_groups(cross: pd.DataFrame) -> pd.DataFrame:
     rows = []
     keys = ["dataset", "model", "mitigation", "attribute", "tested_on"]
+    scores = [f"{m}_{fit}" for m in CROSS_METRICS for fit in FITS]
     for values, part in cross.groupby(keys, sort=False):
-        distinct = part.drop_duplicates("fit_id")
+        # Fits that predicted the same labels on their own test set are one measurement unless
+        # their scores on this test set differ.
+        distinct = part.drop_duplicates(["measurement", *scores])
         row = dict(zip(keys, values, strict=True)) | {"distinct_fits": len(distinct)}
         for metric in CROSS_METRICS:
             for fit in FITS:

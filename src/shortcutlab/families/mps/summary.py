@@ -1,6 +1,7 @@
 """The statistics of one MPS group (dataset, attribute, model, mitigation) over seeds.
 
-Like :mod:`shortcutlab.engine.summary` for the Maze Δ: seeds that share a fit count once;
+Like :mod:`shortcutlab.engine.summary` for the Maze Δ: seeds that share a fit, or whose fits
+predicted the same labels on the same build, count once;
 where only one distinct fit exists nothing varied, so spreads are NaN (printed ``—``) and the
 interval resamples test rows only, conditional on that fit; with several fits the paired
 bootstrap also resamples the fits. δ and Δ get a two-sided p-value from the bootstrap standard
@@ -29,10 +30,10 @@ from shortcutlab.engine.summary import (
     mean_std,
 )
 from shortcutlab.metrics import (
+    adjust_p,
     bootstrap_mps_gaps,
     bootstrap_p_value,
     fit_metric_names,
-    holm,
     percentile_interval,
 )
 
@@ -68,7 +69,8 @@ def mps_statistic_columns() -> list[str]:
     columns += ["p_delta_overall"]
     for gap in STARRED:
         columns += [f"p_{gap}", f"p_{gap}_holm", f"significant_{gap}"]
-    return columns
+    # Why a figure is empty: its builds cannot measure it (families/mps/measurable.py).
+    return [*columns, "not_measurable"]
 
 
 def mps_group_statistics(
@@ -80,7 +82,7 @@ def mps_group_statistics(
 ) -> dict[str, Any]:
     """The tidy statistics of one group (without Holm). Each seed's ``scores`` is its flat row of
     ``MpsRunResults.cells`` (own test set); ``predictions`` holds each distinct fit's pair."""
-    distinct, row = distinct_outcomes(seeds)
+    distinct, row = distinct_outcomes(seeds, predictions)
     varied = len(distinct) > 1
     row |= {
         "ci_resamples": RESAMPLES_ROWS_AND_FITS if varied else RESAMPLES_ROWS,
@@ -121,13 +123,17 @@ def mps_group_statistics(
 
 def apply_mps_holm(groups: pd.DataFrame) -> pd.DataFrame:
     """Holm–Bonferroni over every δ test of ``groups`` (one family: the table) and the ``*``
-    decision: adjusted two-sided p below ALPHA, whichever the sign."""
+    decision: adjusted two-sided p below ALPHA, whichever the sign. A δ that is not measurable
+    (p empty) is no test and does not count."""
     groups = groups.copy()
     p_values = np.concatenate([groups[f"p_{gap}"].to_numpy(dtype=np.float64) for gap in STARRED])
-    adjusted = holm(p_values).reshape(len(STARRED), len(groups))
+    adjusted = adjust_p(p_values, "holm").reshape(len(STARRED), len(groups))
     for gap, values in zip(STARRED, adjusted, strict=True):
         groups[f"p_{gap}_holm"] = values
-        groups[f"significant_{gap}"] = values < ALPHA
+        # Empty (not False) where δ was not measured: no test was made.
+        groups[f"significant_{gap}"] = pd.Series(
+            np.where(np.isnan(values), None, values < ALPHA), index=groups.index, dtype=object
+        )
     columns = [*MPS_IDENTITY, *mps_statistic_columns(), *GROUP_PROVENANCE]
     return groups[[c for c in columns if c in groups]]
 

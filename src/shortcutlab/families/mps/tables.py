@@ -17,11 +17,12 @@ import pandas as pd
 from shortcutlab.families.mps.summary import CROSS_METRICS
 from shortcutlab.metrics import METRICS, fit_metric_names
 from shortcutlab.params import check_choice
-from shortcutlab.reports.tables import NOT_MEASURED, with_mitigations
+from shortcutlab.reports.tables import NOT_MEASURED, nothing_varied_note, with_mitigations
 
 GAP_TITLES = {"delta_isolated": "δ", "delta_overall": "Δ", "zeta": "ζ"}
 FIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced"}
 NO_GROUP = "n/a"  # a traditional WGA with no (label, value) group large enough
+NOT_MEASURABLE_CELL = "not measurable"  # a gap its build cannot measure (measurable.py)
 
 
 def spread(mean: float, std: float) -> str:
@@ -39,6 +40,8 @@ def gap_table(groups: pd.DataFrame) -> pd.DataFrame:
     δ | Δ | ζ); ``*`` marks a significant δ."""
 
     def cell(group: pd.Series, gap: str) -> str:
+        if _missing(group[f"{gap}_mean"]):
+            return NOT_MEASURABLE_CELL  # the footnote says why
         star = "*" if group.get(f"significant_{gap}", False) else ""
         mean = f"{group[f'{gap}_mean']:.3f}{star}"
         sd = NOT_MEASURED if _missing(group[f"{gap}_std"]) else f"{group[f'{gap}_std']:.3f}"
@@ -108,7 +111,7 @@ def entropy_table(entropy: pd.DataFrame) -> pd.DataFrame:
 
 def mps_notes(groups: pd.DataFrame) -> list[str]:
     """Footnotes of the δ / Δ and W-ACC / ACC tables."""
-    tests = len(groups)
+    tests = int(groups["p_delta_isolated"].notna().sum())
     notes = [
         "δ = W-ACC(Balanced) − W-ACC(Imbalanced); Δ = ACC(Balanced) − W-ACC(Imbalanced); "
         "ζ = ACC(Balanced) − W-ACC(Balanced), so Δ = ζ + δ (paper 002, A.5.4). W-ACC: the "
@@ -133,12 +136,7 @@ def mps_notes(groups: pd.DataFrame) -> list[str]:
             "the fits) and the distinct fits (seeds, builds)"
             + (f"; where the spread is —, {rows_only}." if one_fit.any() else ".")
         )
-    if groups["delta_isolated_std"].isna().any():
-        notes.append(
-            "± sd over distinct fits; — : nothing varied between seeds (one distinct pair of fits "
-            "of one build), so the spread is not measured. Use vary: data or both, or a model "
-            "that depends on its seed."
-        )
+    notes += spread_notes(groups) + not_measurable_notes(groups)
     averaged = groups.dropna(subset=["epochs"]) if "epochs" in groups else groups.iloc[:0]
     for model, epochs in averaged.groupby("model", sort=False)["epochs"].first().items():
         notes.append(
@@ -146,6 +144,29 @@ def mps_notes(groups: pd.DataFrame) -> list[str]:
             "the bootstrap averages the epochs, it does not resample them."
         )
     return notes
+
+
+def spread_notes(groups: pd.DataFrame) -> list[str]:
+    """The footnote of a spread printed as ``—`` (the Maze tables' own), where some group has
+    one distinct fit."""
+    if (groups["ci_resamples"] == "rows").any():
+        return [f"± sd over distinct fits; {nothing_varied_note('the spread')}"]
+    return []
+
+
+def not_measurable_notes(groups: pd.DataFrame) -> list[str]:
+    """One footnote per dataset × attribute whose builds cannot measure some figure: which
+    figures, and why (``not_measurable``, from the build manifests)."""
+    if "not_measurable" not in groups:
+        return []
+    flagged = groups[groups["not_measurable"].fillna("").astype(bool)]
+    reasons = dict.fromkeys(
+        (row["dataset"], row["attribute"], row["not_measurable"]) for _, row in flagged.iterrows()
+    )
+    return [
+        f"{dataset}, {attribute}: {text}. No number is printed for these figures."
+        for dataset, attribute, text in reasons
+    ]
 
 
 def label_mix_notes(label_counts: pd.DataFrame, tolerance: float = 0.05) -> list[str]:
