@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, InputFileError
-from shortcutlab.params import as_list, check_keys, choice, natural, unique
+from shortcutlab.params import as_list, check_keys, choice, natural, quoted, unique
+from shortcutlab.yaml_reading import read_yaml_file
 
 FILE_DATA_KEYS = (
     "name",
@@ -170,7 +169,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
     built-in generated corpus."""
     if not isinstance(entry, dict):
         raise ConfigError(
-            f"{where} must be a mapping with 'train' and 'test' (or 'builtin'). Got {entry!r}."
+            f"{where} must be a mapping with 'train' and 'test' (or 'builtin'). Got {quoted(entry)}."
         )
     if "builtin" in entry:
         check_keys(entry, BUILTIN_DATA_KEYS, where)
@@ -271,7 +270,7 @@ def named_entry(entry: Any, where: str, registry: Any, shape: str) -> tuple[dict
     if isinstance(entry, str):
         entry = {"name": entry}
     if not isinstance(entry, dict) or "name" not in entry:
-        raise ConfigError(f"{where} must be {shape}. Got {entry!r}.")
+        raise ConfigError(f"{where} must be {shape}. Got {quoted(entry)}.")
     name = str(entry["name"])
     if name not in registry:
         raise ConfigError(f"{where}: {registry.unknown_message(name)}")
@@ -296,14 +295,14 @@ def parse_model(
     resources = entry.get("resources") or {}
     if not isinstance(resources, dict):
         raise ConfigError(
-            f"{where}: resources must be a mapping like {{cpus: 2, gpus: 1}}. Got {resources!r}."
+            f"{where}: resources must be a mapping like {{cpus: 2, gpus: 1}}. Got {quoted(resources)}."
         )
     check_keys(resources, RESOURCE_KEYS, f"{where}: resources")
     cpus, gpus = resources.get("cpus", 1), resources.get("gpus", 0)
     for key, value, minimum in (("cpus", cpus, 1e-9), ("gpus", gpus, 0)):
         if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
             raise ConfigError(
-                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {value!r}."
+                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {quoted(value)}."
             )
     return ModelSpec(
         id=str(entry.get("id", name)),
@@ -320,14 +319,7 @@ def read_spec_file(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise InputFileError(f"The spec file '{path}' does not exist. Check the path.")
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(
-            f"'{path}' is not valid YAML{where}: {getattr(exc, 'problem', exc)}."
-        ) from exc
+    raw = read_yaml_file(path)
     if not isinstance(raw, dict):
         raise ConfigError(
             f"'{path}' must hold a mapping of keys (name, data, shortcuts, ...). Got {type(raw).__name__}."
