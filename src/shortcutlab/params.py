@@ -194,7 +194,7 @@ def check_keys(mapping: Mapping[str, Any], allowed: Sequence[str], where: str) -
             )
 
 
-def text(value: Any, where: str) -> str:
+def non_empty_string(value: Any, where: str) -> str:
     """A spec value that must be a non-empty string (a name, a column, a path), checked before
     anything formats it."""
     if not isinstance(value, str) or not value.strip():

@@ -167,7 +167,7 @@ def _place(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
     if isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow
-        code = ord(exc.character) if isinstance(exc.character, str) else exc.character[0]
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         return f" at character {exc.position + 1}: character #x{code:04x} ({one_line(exc.reason)})"
     problem = getattr(exc, "problem", None) or str(exc)
     return f"{where}: {one_line(str(problem))}"
