@@ -23,7 +23,9 @@ settings.register_profile("ci", max_examples=400, derandomize=True, **_PROPERTY)
 settings.register_profile("dev", max_examples=400, **_PROPERTY)
 settings.register_profile("thorough", max_examples=4000, **_PROPERTY)
 settings.load_profile(
-    "ci" if os.environ.get("CI", "").lower() in ("1", "true") else os.environ.get("HYPOTHESIS_PROFILE", "dev")
+    "ci"
+    if os.environ.get("CI", "").lower() in ("1", "true")
+    else os.environ.get("HYPOTHESIS_PROFILE", "dev")
 )
 
 # The Shortcut Maze GoEmotions release, when present (users do not have it; those tests skip).

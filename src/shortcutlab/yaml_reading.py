@@ -79,7 +79,7 @@ def _check_expansion(root: yaml.Node, source: str) -> None:
         if finished:
             on_path.discard(key)
             children = _children(node)
-            size[key] = min(1 + sum(size[id(c)] for c in children), 2 * MAX_ALIAS_VALUES + 1)
+            size[key] = 1 + sum(size[id(c)] for c in children)  # exact: Python ints do not overflow
             height[key] = 1 + max((height[id(c)] for c in children), default=0)
             if height[key] > MAX_DEPTH:
                 raise ConfigError(

@@ -82,9 +82,11 @@ SCALARS = st.one_of(
 KEYS = st.sampled_from(KNOWN_KEYS) | st.text(max_size=6) | st.integers() | st.none() | st.booleans()
 VALUES = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.sets(st.text(max_size=4), max_size=3)  # !!set
-    | st.dictionaries(KEYS, inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.sets(st.text(max_size=4), max_size=3)  # !!set
+        | st.dictionaries(KEYS, inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -173,4 +175,3 @@ def test_the_valid_specs_parse(family):
     """The mutations start from specs that parse, so a refusal is the mutation's doing."""
     parse_spec(VALID[family], source="spec.yaml", base_dir=FOLDER)
     assert load_spec(_write(yaml.safe_dump(VALID[family]).encode())) is not None
-
