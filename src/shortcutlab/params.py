@@ -38,6 +38,8 @@ from shortcutlab.errors import ConfigError
 
 #: The most characters of a user's value a message quotes.
 QUOTE_LIMIT = 80
+#: ... and of a path (people need all of a path to find the file).
+PATH_LIMIT = 500
 _QUOTER = reprlib.Repr()  # builtin repr, but stops early inside long strings, lists and mappings
 _QUOTER.maxstring = _QUOTER.maxother = _QUOTER.maxlong = QUOTE_LIMIT
 _QUOTER.maxlevel, _QUOTER.maxlist, _QUOTER.maxtuple, _QUOTER.maxdict = 3, 8, 8, 6
@@ -57,20 +59,24 @@ def one_line(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def quoted(value: Any) -> str:
-    """``repr(value)`` for a message, on one line and at most :data:`QUOTE_LIMIT` characters.
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for a message, on one line and at most ``limit`` characters (a path may
+    take a larger ``limit``: people need all of it).
 
     Values come from users' files, so a value may be a megabyte long or hold a NUL or a line
     break; a message quotes the start of it.
 
     Examples:
-        >>> quoted("frankly")
-        "'frankly'"
+        >>> quoted("frankly"), quoted("two\\nlines")
+        ("'frankly'", "'two\\\\nlines'")
         >>> len(quoted("x" * 10**6)), len(quoted(list(range(10**6))))
         (80, 29)
     """
-    text = one_line(_QUOTER.repr(value))
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
+    if isinstance(value, str):  # repr escapes line breaks and NULs
+        text = repr(value[:limit])
+    else:
+        text = one_line(_QUOTER.repr(value))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def close_matches(

@@ -32,7 +32,7 @@ from typing import Any
 
 from shortcutlab.attributes.words import spaced_phrases
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import quoted
+from shortcutlab.params import PATH_LIMIT, quoted
 from shortcutlab.yaml_reading import read_yaml, read_yaml_file
 
 PACKAGED_LISTS = (
@@ -88,7 +88,7 @@ def load_categories(spec: Any, owner: str) -> CategoryList:
             content = read_yaml(text.read_text("utf-8"), _file_source(spec, owner))
             return _from_content(content, owner, f"packaged:{spec}")
         raise ConfigError(
-            f"The 'categories' option of {owner} names {quoted(str(spec))}, which is neither a file nor "
+            f"The 'categories' option of {owner} names {quoted(str(spec), PATH_LIMIT)}, which is neither a file nor "
             f"a packaged list ({', '.join(PACKAGED_LISTS)}). Check the path."
         )
     raise ConfigError(

@@ -16,6 +16,7 @@ from typing import Any
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, InputFileError
 from shortcutlab.params import (
+    PATH_LIMIT,
     as_list,
     check_keys,
     choice,
@@ -305,7 +306,7 @@ def existing_path(value: Any, base: Path, where: str) -> Path:
     path = Path(path_part) if Path(path_part).is_absolute() else base / path_part
     if not path.exists():
         raise InputFileError(
-            f"{where} names {quoted(written)}, which does not exist (looked for {quoted(str(path))})."
+            f"{where} names {quoted(written)}, which does not exist (looked for {quoted(str(path), PATH_LIMIT)})."
         )
     return path
 

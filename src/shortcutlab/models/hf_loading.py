@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import quoted, require
+from shortcutlab.params import PATH_LIMIT, quoted, require
 
 T = TypeVar("T")
 
@@ -37,7 +37,7 @@ class ModelSource:
         except (OSError, ValueError) as exc:
             reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ConfigError(
-                f"The {self.owner} {quoted(self.parameter)} parameter is {quoted(self.location)}, which is not "
+                f"The {self.owner} {quoted(self.parameter)} parameter is {quoted(self.location, PATH_LIMIT)}, which is not "
                 f"a local folder and could not be loaded from the Hugging Face hub or its cache "
                 f"({reason}). Check the name and the network, or pass a local folder."
             ) from exc

@@ -1,6 +1,6 @@
-"""YAML a command refuses in one line, exit code 2, with nothing written: alias bombs, duplicate
-keys, self-referencing aliases, deep nesting, bytes that are not UTF-8, characters YAML forbids,
-and values of the wrong type, whose messages quote at most a bounded start of the value."""
+"""Input a command refuses in one line, exit code 2, with nothing written: YAML alias bombs,
+duplicate keys, self-referencing aliases, deep nesting, bytes that are not UTF-8, characters YAML
+forbids, values of the wrong type (quoted up to a bounded start), and raw line breaks in messages."""
 
 from __future__ import annotations
 
@@ -128,4 +128,16 @@ def test_a_yaml_option_with_a_duplicate_key_is_refused(tmp_path, corpus_files):
         "build", "maze", "--train", corpus_files["train"], "--test", corpus_files["test"],
         "--shortcut", "synonym",
         "--option", "terms={a: 1, a: 2}", "--out", tmp_path / "out",
+    )  # fmt: skip
+
+
+def test_a_file_name_with_a_line_break_is_shown_on_one_line(tmp_path):
+    """Every refusal is one line, whatever a message quotes raw (here the file's own name)."""
+    data = tmp_path / "two\nlines.csv"
+    data.write_text("review,stars\ngood,1\n", encoding="utf-8")
+    assert_refused(
+        tmp_path,
+        "Column 'text' not found in '" + str(tmp_path / "two lines.csv'"),
+        "build", "maze", "--train", data, "--test", data, "--shortcut", "single-term",
+        "--out", tmp_path / "out",
     )  # fmt: skip
