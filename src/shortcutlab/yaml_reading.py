@@ -84,7 +84,7 @@ def _check_expansion(root: yaml.Node, source: str) -> None:
             if height[key] > MAX_DEPTH:
                 raise ConfigError(
                     f"{source} nests values more than {MAX_DEPTH} levels deep (line "
-                    f"{node.start_mark.line + 1}). Flatten the file."
+                    f"{node.start_mark.line + 1}). Nest them less."
                 )
             continue
         if key in size:
@@ -134,7 +134,7 @@ def load_yaml(text: str, source: str) -> Any:
     try:
         return loader.get_single_data()
     except RecursionError as exc:  # the composer recurses once per level, before any check
-        raise ConfigError(f"{source} nests values too deeply to read. Flatten the file.") from exc
+        raise ConfigError(f"{source} nests values too deeply to read. Nest them less.") from exc
     finally:
         loader.dispose()
 

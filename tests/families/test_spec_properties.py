@@ -143,7 +143,7 @@ def test_a_valid_spec_with_one_part_changed_is_parsed_or_refused(data, family):
     _holds(lambda: parse_spec(changed, source="spec.yaml", base_dir=FOLDER))
 
 
-@given(raw=st.dictionaries(KEYS, VALUES))
+@given(raw=st.dictionaries(KEYS, VALUES, max_size=8))
 def test_a_random_mapping_is_parsed_or_refused(raw):
     _holds(lambda: parse_spec(raw, source="spec.yaml", base_dir=FOLDER))
 
