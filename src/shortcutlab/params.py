@@ -76,6 +76,8 @@ def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
         text = repr(value[:limit])
     else:
         text = one_line(_QUOTER.repr(value))
+        if "..." not in text:  # nothing was cut, so repr is as short (and keeps the key order)
+            text = one_line(repr(value))
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
