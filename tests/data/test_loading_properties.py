@@ -12,17 +12,16 @@ import csv
 import gzip
 import io
 import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from shortcutlab.data import load_table
 from shortcutlab.errors import ShortcutlabError
 
-FOLDER = Path(tempfile.mkdtemp(prefix="loading-properties-"))
 SUFFIXES = [".csv", ".tsv", ".jsonl", ".json", ".parquet", ".csv.gz", ".jsonl.gz", ".txt", ""]
 ENCODINGS = ["utf-8", "utf-8-sig", "latin-1", "cp1252", "utf-16", "ascii", "no-such-codec"]
 COLUMNS = ["text", "label", "review", "stars", "premise", "hypothesis", "row_id", "shortcut"]
@@ -48,6 +47,11 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tables")  # module-scoped: hypothesis reruns a test in it
+
+
 def _holds(path: Path, options: dict[str, Any]) -> None:
     """Loading ``path`` returns a table, or raises a ShortcutlabError of one line."""
     try:
@@ -59,15 +63,15 @@ def _holds(path: Path, options: dict[str, Any]) -> None:
     assert len(table.frame) == len(table)  # the table is whole: its columns are readable
 
 
-def _write(content: bytes, suffix: str) -> Path:
-    path = FOLDER / f"table{suffix}"
+def _write(folder: Path, content: bytes, suffix: str) -> Path:
+    path = folder / f"table{suffix}"
     path.write_bytes(gzip.compress(content, mtime=0) if suffix.endswith(".gz") else content)
     return path
 
 
 @given(content=st.binary(max_size=300), suffix=st.sampled_from(SUFFIXES), options=OPTIONS)
-def test_random_bytes_are_loaded_or_refused(content, suffix, options):
-    _holds(_write(content, suffix), options)
+def test_random_bytes_are_loaded_or_refused(folder, content, suffix, options):
+    _holds(_write(folder, content, suffix), options)
 
 
 def _delimited(header: list[str], rows: list[list[str]], sep: str, quoting: int) -> str:
@@ -88,10 +92,10 @@ def _delimited(header: list[str], rows: list[list[str]], sep: str, quoting: int)
     options=OPTIONS,
 )
 def test_random_delimited_files_are_loaded_or_refused(
-    header, rows, sep, quoting, written_in, suffix, options
+    folder, header, rows, sep, quoting, written_in, suffix, options
 ):
     text = _delimited(header, rows, sep, quoting)
-    _holds(_write(text.encode(written_in, errors="replace"), suffix), options)
+    _holds(_write(folder, text.encode(written_in, errors="replace"), suffix), options)
 
 
 JSON_VALUES = st.recursive(
@@ -114,6 +118,6 @@ JSON_VALUES = st.recursive(
     suffix=st.sampled_from([".jsonl", ".jsonl.gz", ".json"]),
     options=OPTIONS,
 )
-def test_random_jsonl_files_are_loaded_or_refused(lines, written_in, suffix, options):
+def test_random_jsonl_files_are_loaded_or_refused(folder, lines, written_in, suffix, options):
     content = "\n".join(lines).encode(written_in, errors="replace")
-    _holds(_write(content, suffix), options)
+    _holds(_write(folder, content, suffix), options)

@@ -8,7 +8,6 @@ the seed in CI."""
 from __future__ import annotations
 
 import copy
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +23,6 @@ from shortcutlab.families import load_spec, parse_spec
 from shortcutlab.families.cat.spec import CAT_KEYS, CAT_TOP_KEYS
 from shortcutlab.families.maze.spec import TOP_KEYS
 from shortcutlab.families.mps.spec import BUILD_KEYS, MPS_TOP_KEYS
-
-FOLDER = Path(tempfile.mkdtemp(prefix="spec-properties-"))
-for _name in ("train.csv", "test.csv"):
-    (FOLDER / _name).write_text("premise,hypothesis,label\na b,b,neutral\nc d,e,entailment\n")
 
 VALID = {
     "maze": {
@@ -91,6 +86,15 @@ VALUES = st.recursive(
 )
 
 
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data files the specs name (module-scoped: hypothesis reruns a test in one folder)."""
+    path = tmp_path_factory.mktemp("specs")
+    for name in ("train.csv", "test.csv"):
+        (path / name).write_text("premise,hypothesis,label\na b,b,neutral\nc d,e,entailment\n")
+    return path
+
+
 def _holds(call: Any) -> None:
     """``call()`` returns, or raises a ShortcutlabError whose message is one short line."""
     try:
@@ -133,23 +137,23 @@ def _mutated(spec: dict, place: tuple, action: str, value: Any, key: Any) -> dic
 
 
 @given(data=st.data(), family=st.sampled_from(sorted(VALID)))
-def test_a_valid_spec_with_one_part_changed_is_parsed_or_refused(data, family):
+def test_a_valid_spec_with_one_part_changed_is_parsed_or_refused(folder, data, family):
     spec = VALID[family]
     place = data.draw(st.sampled_from(_paths(spec)), label="place")
     action = data.draw(st.sampled_from(["replace", "remove", "add"]), label="action")
     value = data.draw(VALUES, label="value")
     key = data.draw(KEYS, label="key")
     changed = _mutated(spec, place, action, value, key)
-    _holds(lambda: parse_spec(changed, source="spec.yaml", base_dir=FOLDER))
+    _holds(lambda: parse_spec(changed, source="spec.yaml", base_dir=folder))
 
 
 @given(raw=st.dictionaries(KEYS, VALUES, max_size=8))
-def test_a_random_mapping_is_parsed_or_refused(raw):
-    _holds(lambda: parse_spec(raw, source="spec.yaml", base_dir=FOLDER))
+def test_a_random_mapping_is_parsed_or_refused(folder, raw):
+    _holds(lambda: parse_spec(raw, source="spec.yaml", base_dir=folder))
 
 
-def _write(content: bytes) -> Path:
-    path = FOLDER / "spec.yaml"  # beside the data files its entries name
+def _write(folder: Path, content: bytes) -> Path:
+    path = folder / "spec.yaml"  # beside the data files its entries name
     path.write_bytes(content)
     return path
 
@@ -166,12 +170,12 @@ def _write(content: bytes) -> Path:
         ),
     )
 )
-def test_a_random_file_is_read_or_refused(content):
-    _holds(lambda: load_spec(_write(content)))
+def test_a_random_file_is_read_or_refused(folder, content):
+    _holds(lambda: load_spec(_write(folder, content)))
 
 
 @pytest.mark.parametrize("family", sorted(VALID))
-def test_the_valid_specs_parse(family):
+def test_the_valid_specs_parse(folder, family):
     """The mutations start from specs that parse, so a refusal is the mutation's doing."""
-    parse_spec(VALID[family], source="spec.yaml", base_dir=FOLDER)
-    assert load_spec(_write(yaml.safe_dump(VALID[family]).encode())) is not None
+    parse_spec(VALID[family], source="spec.yaml", base_dir=folder)
+    assert load_spec(_write(folder, yaml.safe_dump(VALID[family]).encode())) is not None
