@@ -10,10 +10,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, settings
 
 from shortcutlab.attributes import Annotation, Attribute
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.errors import DataError
+
+# Property tests: a fixed seed in CI (CI=true), fresh examples elsewhere; HYPOTHESIS_PROFILE=thorough
+# tries ten times as many. No example database: nothing is written into the checkout.
+_PROPERTY = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=400, derandomize=True, **_PROPERTY)
+settings.register_profile("dev", max_examples=400, **_PROPERTY)
+settings.register_profile("thorough", max_examples=4000, **_PROPERTY)
+settings.load_profile(
+    "ci"
+    if os.environ.get("CI", "").lower() in ("1", "true")
+    else os.environ.get("HYPOTHESIS_PROFILE", "dev")
+)
 
 # The Shortcut Maze GoEmotions release, when present (users do not have it; those tests skip).
 GOEMOTIONS = Path(

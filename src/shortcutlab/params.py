@@ -29,10 +29,56 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
+import reprlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shortcutlab.errors import ConfigError
+
+#: The most characters of a user's value a message quotes.
+QUOTE_LIMIT = 80
+#: ... and of a path (people need all of a path to find the file).
+PATH_LIMIT = 500
+_QUOTER = reprlib.Repr()  # builtin repr, but stops early inside long strings, lists and mappings
+_QUOTER.maxstring = _QUOTER.maxother = _QUOTER.maxlong = QUOTE_LIMIT
+_QUOTER.maxlevel, _QUOTER.maxlist, _QUOTER.maxtuple, _QUOTER.maxdict = 3, 8, 8, 6
+_QUOTER.maxset = _QUOTER.maxfrozenset = 8
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line for a message: line breaks and tabs become spaces, other control
+    characters (NUL) their escape.
+
+    Examples:
+        >>> one_line("found a\\nbad\\x00 key")
+        'found a bad\\\\x00 key'
+    """
+    text = " ".join(text.replace("\t", " ").splitlines())
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for a message, on one line and at most ``limit`` characters (a path may
+    take a larger ``limit``: people need all of it).
+
+    Values come from users' files, so a value may be a megabyte long or hold a NUL or a line
+    break; a message quotes the start of it.
+
+    Examples:
+        >>> quoted("frankly"), quoted("two\\nlines")
+        ("'frankly'", "'two\\\\nlines'")
+        >>> len(quoted("x" * 10**6)), len(quoted(list(range(10**6))))
+        (80, 29)
+    """
+    if isinstance(value, str):  # repr escapes line breaks and NULs
+        text = repr(value[:limit])
+    else:
+        text = one_line(_QUOTER.repr(value))
+        if "..." not in text:  # nothing was cut, so repr is as short (and keeps the key order)
+            text = one_line(repr(value))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def close_matches(
@@ -44,6 +90,8 @@ def close_matches(
         >>> close_matches("strenghts", ["strengths", "seeds"])
         ['strengths']
     """
+    if not isinstance(value, str):  # only a name is close to a name (and a huge value is slow)
+        return []
     lowered = {str(a).lower(): str(a) for a in allowed}
     exact = [lowered[str(value).lower()]] if str(value).lower() in lowered else []
     fuzzy = [
@@ -55,19 +103,19 @@ def close_matches(
 
 def parameter(name: str, owner: str = "") -> str:
     """The subject of a message about an argument: "The 'lr' parameter of transformer"."""
-    return f"The {name!r} parameter" + (f" of {owner}" if owner else "")
+    return f"The {quoted(name)} parameter" + (f" of {owner}" if owner else "")
 
 
 def spec_key(where: str) -> str:
     """The subject of a message about a spec key at ``where`` ("spec.yaml: datasets[0]: seed"):
     "The 'seed' key in spec.yaml: datasets[0]"."""
     place, _, key = where.rpartition(": ")
-    return f"The {key!r} key in {place}" if place else f"The {key!r} key"
+    return f"The {quoted(key)} key in {place}" if place else f"The {quoted(key)} key"
 
 
 def refuse(subject: str, expected: str, value: Any, hint: str = "") -> ConfigError:
     """The one message: "<subject> must be <expected>. Got <value> instead.<hint>"."""
-    return ConfigError(f"{subject} must be {expected}. Got {value!r} instead.{hint}")
+    return ConfigError(f"{subject} must be {expected}. Got {quoted(value)} instead.{hint}")
 
 
 def require(ok: bool, owner: str, parameter_name: str, expected: str, value: Any) -> None:
@@ -149,9 +197,17 @@ def check_keys(mapping: Mapping[str, Any], allowed: Sequence[str], where: str) -
     for key in mapping:
         if key not in allowed:
             raise ConfigError(
-                f"Unknown key '{key}' in {where}.{did_you_mean(key, allowed, 0.6)} Allowed keys: "
+                f"Unknown key {quoted(key)} in {where}.{did_you_mean(key, allowed, 0.6)} Allowed keys: "
                 f"{', '.join(allowed)}."
             )
+
+
+def non_empty_string(value: Any, where: str) -> str:
+    """A spec value that must be a non-empty string (a name, a column, a path), checked before
+    anything formats it."""
+    if not isinstance(value, str) or not value.strip():
+        raise refuse(spec_key(where), "a non-empty string", value)
+    return value
 
 
 def as_list(value: Any, where: str) -> list[Any]:
@@ -166,7 +222,7 @@ def unique(values: Sequence[Any], where: str, what: str, hint: str = "") -> None
     for value in values:
         if value in seen:
             raise ConfigError(
-                f"Each {what} in {where} must be unique. Got {value!r} twice.{hint and ' ' + hint}"
+                f"Each {what} in {where} must be unique. Got {quoted(value)} twice.{hint and ' ' + hint}"
             )
         seen.add(value)
 

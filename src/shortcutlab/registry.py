@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from shortcutlab.errors import ConfigError, UnknownComponentError
-from shortcutlab.params import close_matches
+from shortcutlab.params import close_matches, quoted
 
 T = TypeVar("T")
 
@@ -144,7 +144,7 @@ class Registry(Generic[T]):
         known = self.names()
         close = close_matches(name, known)
         hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        return f"Unknown {self.kind} {name!r}.{hint} Known {self.kind}s: {', '.join(known)}."
+        return f"Unknown {self.kind} {quoted(name)}.{hint} Known {self.kind}s: {', '.join(known)}."
 
     def names(self) -> list[str]:
         return sorted(self._entries)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import require
+from shortcutlab.params import quoted, require
 
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 _DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?")
@@ -58,7 +58,7 @@ def resolve_device(
         return "cuda" if cuda_available else "mps" if mps_available else "cpu"
     if requested.startswith("cuda") and not cuda_available:
         raise ConfigError(
-            f"The 'device' parameter of {owner} is {requested!r}, but torch sees no CUDA device. "
+            f"The 'device' parameter of {owner} is {quoted(requested)}, but torch sees no CUDA device. "
             "Use device: auto or cpu."
         )
     if requested == "mps" and not mps_available:
@@ -91,8 +91,8 @@ def resolve_precision(
         if requested == "auto":
             return "fp32"
         raise ConfigError(
-            f"The 'precision' parameter of {owner} is {requested!r}, which needs a CUDA device; "
-            f"the device is {device!r}. Use precision: auto or fp32."
+            f"The 'precision' parameter of {owner} is {quoted(requested)}, which needs a CUDA device; "
+            f"the device is {quoted(device)}. Use precision: auto or fp32."
         )
     if bf16_supported is None:
         import torch

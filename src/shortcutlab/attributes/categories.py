@@ -30,10 +30,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from shortcutlab.attributes.words import spaced_phrases
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import PATH_LIMIT, quoted
+from shortcutlab.yaml_reading import read_yaml, read_yaml_file
 
 PACKAGED_LISTS = (
     "reviews-aspects",
@@ -81,31 +81,25 @@ def load_categories(spec: Any, owner: str) -> CategoryList:
     if isinstance(spec, str | Path) and str(spec).strip():
         path = Path(spec).expanduser()
         if path.is_file():
-            return _from_content(_read_yaml(path.read_text("utf-8"), path, owner), owner, str(spec))
+            content = read_yaml_file(path, _file_source(path, owner))
+            return _from_content(content, owner, str(spec))
         if str(spec) in PACKAGED_LISTS:
             text = resources.files("shortcutlab.attributes.resources").joinpath(f"{spec}.yaml")
-            return _from_content(
-                _read_yaml(text.read_text("utf-8"), spec, owner), owner, f"packaged:{spec}"
-            )
+            content = read_yaml(text.read_text("utf-8"), _file_source(spec, owner))
+            return _from_content(content, owner, f"packaged:{spec}")
         raise ConfigError(
-            f"The 'categories' option of {owner} names {str(spec)!r}, which is neither a file nor "
+            f"The 'categories' option of {owner} names {quoted(str(spec), PATH_LIMIT)}, which is neither a file nor "
             f"a packaged list ({', '.join(PACKAGED_LISTS)}). Check the path."
         )
     raise ConfigError(
         f"{owner} needs the 'categories' option: a YAML file, a packaged list "
         f"({', '.join(PACKAGED_LISTS)}) or a mapping of category names to descriptions. "
-        f"Got {spec!r} instead."
+        f"Got {quoted(spec)} instead."
     )
 
 
-def _read_yaml(text: str, where: Any, owner: str) -> Any:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        reason = str(exc).splitlines()[0]
-        raise ConfigError(
-            f"The category file {where} of {owner} is not valid YAML ({reason}). Fix the file."
-        ) from exc
+def _file_source(where: Any, owner: str) -> str:
+    return f"The category file {where} of {owner}"
 
 
 def _from_content(content: Any, owner: str, source: str) -> CategoryList:
@@ -120,7 +114,7 @@ def _from_content(content: Any, owner: str, source: str) -> CategoryList:
         dataset_name = content.get("dataset_name")
         if dataset_name is not None and not (isinstance(dataset_name, str) and dataset_name):
             raise ConfigError(
-                f"The dataset_name of {owner}'s category list ({source}) must be text. Got {dataset_name!r}."
+                f"The dataset_name of {owner}'s category list ({source}) must be text. Got {quoted(dataset_name)}."
             )
         content = content["categories"]
     if not isinstance(content, Mapping):
@@ -139,8 +133,8 @@ def _from_content(content: Any, owner: str, source: str) -> CategoryList:
         key = folded(category.name)
         if key in seen:
             raise ConfigError(
-                f"The category list of {owner} ({source}) names {seen[key]!r} and "
-                f"{category.name!r}, which read the same in an answer. Rename one."
+                f"The category list of {owner} ({source}) names {quoted(seen[key])} and "
+                f"{quoted(category.name)}, which read the same in an answer. Rename one."
             )
         seen[key] = category.name
     return CategoryList(categories, dataset_name, source)
@@ -149,15 +143,15 @@ def _from_content(content: Any, owner: str, source: str) -> CategoryList:
 def _category(name: Any, entry: Any, owner: str) -> Category:
     if not isinstance(name, str) or not folded(name):
         raise ConfigError(
-            f"The category names of {owner} must be text with a letter or digit; {name!r} is not "
+            f"The category names of {owner} must be text with a letter or digit; {quoted(name)} is not "
             "(YAML reads yes/no/on/off and numbers as other types: quote the name)."
         )
     if entry is None or isinstance(entry, str):
         return Category(name.strip(), (entry or "").strip())
     if not isinstance(entry, Mapping) or set(map(str, entry)) - set(_CATEGORY_KEYS):
         raise ConfigError(
-            f"The category {name!r} of {owner} must be a description or a mapping with the keys "
-            f"{', '.join(_CATEGORY_KEYS)}. Got {entry!r} instead."
+            f"The category {quoted(name)} of {owner} must be a description or a mapping with the keys "
+            f"{', '.join(_CATEGORY_KEYS)}. Got {quoted(entry)} instead."
         )
     description = entry.get("description") or ""
     keywords = entry.get("keywords") or []
@@ -168,8 +162,8 @@ def _category(name: Any, entry: Any, owner: str) -> Category:
     )
     if not isinstance(description, str) or not valid:
         raise ConfigError(
-            f"The category {name!r} of {owner} needs a text description and a list of keywords "
-            f"(each with a letter or digit). Got description={description!r}, keywords={keywords!r}."
+            f"The category {quoted(name)} of {owner} needs a text description and a list of keywords "
+            f"(each with a letter or digit). Got description={quoted(description)}, keywords={quoted(keywords)}."
         )
     return Category(name.strip(), description.strip(), tuple(k.strip() for k in keywords))
 

@@ -10,6 +10,7 @@ import pandas as pd
 
 from shortcutlab.attributes.base import Annotation, Attribute
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.params import quoted
 
 # Columns every MPS split already has; an attribute column of the same name gets the prefix attr_.
 RESERVED_COLUMNS = ("row_id", "text", "text_pair", "label", "group")
@@ -37,7 +38,7 @@ class ColumnAttribute(Attribute):
         if not isinstance(column, str) or not column.strip():
             raise ConfigError(
                 "The column attribute needs the 'column' option: the name of the input column "
-                f"that holds the attribute, e.g. column=genre. Got {column!r} instead."
+                f"that holds the attribute, e.g. column=genre. Got {quoted(column)} instead."
             )
         self.source = column
         self.needs_columns = (column,)
@@ -54,13 +55,13 @@ class ColumnAttribute(Attribute):
         if self.source not in available:
             listed = ", ".join(available) if available else "none besides the text"
             raise DataError(
-                f"The column attribute reads the column {self.source!r}, which the input does not "
+                f"The column attribute reads the column {quoted(self.source)}, which the input does not "
                 f"have. Its columns are: {listed}. Set column= to one of them."
             )
         entries = list(columns[self.source])  # type: ignore[index]
         if len(entries) != len(texts):
             raise DataError(
-                f"The column {self.source!r} has {len(entries)} entries for {len(texts)} texts; "
+                f"The column {quoted(self.source)} has {len(entries)} entries for {len(texts)} texts; "
                 "pass the column of the same rows."
             )
         values = np.empty(len(entries), dtype=object)

@@ -24,6 +24,7 @@ from typing import Any
 
 from shortcutlab.attributes.categories import Category, folded
 from shortcutlab.errors import BackendError, ConfigError
+from shortcutlab.params import quoted
 
 INSTRUCTION_START = "You are an expert in text concept extraction."
 CATEGORIES_HEADER = "All categories and their descriptions are as follows:"
@@ -76,7 +77,7 @@ def check_template(template: Any, owner: str) -> None:
     if not valid:
         raise ConfigError(
             f"The 'template' option of {owner} must be text holding {{categories}} and {{text}} "
-            f"once each (and optionally {{dataset}}). Got {template!r} instead."
+            f"once each (and optionally {{dataset}}). Got {quoted(template)} instead."
         )
 
 

@@ -44,6 +44,7 @@ from shortcutlab.params import (
     check_non_negative_float,
     check_one_of,
     check_positive_int,
+    quoted,
 )
 
 METHODS = ("llm", "embedding", "keywords")
@@ -110,14 +111,14 @@ class ConceptAttribute(Attribute):
             if value is not None and option not in _METHOD_OPTIONS[method]:
                 owner = next(m for m, names in _METHOD_OPTIONS.items() if option in names)
                 raise ConfigError(
-                    f"The {option!r} option of {self.name} belongs to method {owner!r}, and this "
-                    f"annotator uses method {method!r}. Drop it or set method: {owner}."
+                    f"The {quoted(option)} option of {self.name} belongs to method {quoted(owner)}, and this "
+                    f"annotator uses method {quoted(method)}. Drop it or set method: {owner}."
                 )
         self.method = method
         self.listed = load_categories(categories, self.name)
         if dataset_name is not None and not (isinstance(dataset_name, str) and dataset_name):
             raise ConfigError(
-                f"The 'dataset_name' option of {self.name} must be text. Got {dataset_name!r} instead."
+                f"The 'dataset_name' option of {self.name} must be text. Got {quoted(dataset_name)} instead."
             )
         self.dataset_name = dataset_name or self.listed.dataset_name
         self.client = client

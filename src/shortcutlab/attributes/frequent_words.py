@@ -19,7 +19,7 @@ from shortcutlab.attributes.base import Annotation, Attribute
 from shortcutlab.attributes.lexical import DEFAULT_LEXICON, PAPER_LEXICON
 from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words, word_counts
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import check_positive_int
+from shortcutlab.params import check_positive_int, quoted
 
 _NUMBER = re.compile(r"\d+")
 _NEGATIONS = frozenset(DEFAULT_LEXICON + PAPER_LEXICON)
@@ -144,7 +144,7 @@ def _checked_stop_words(stop_words: Any) -> str | list[str] | None:
     if isinstance(stop_words, str) or not all(isinstance(w, str) for w in stop_words):
         raise ConfigError(
             "The 'stop_words' parameter of frequent-words must be 'english', a list of words or "
-            f"null. Got {stop_words!r} instead."
+            f"null. Got {quoted(stop_words)} instead."
         )
     return sorted({w.strip().lower() for w in stop_words})
 
@@ -153,7 +153,7 @@ def _checked_words(words: Any) -> list[str]:
     """The user's words in the spaced-word form's spelling (lower case, one word each)."""
     if isinstance(words, str) or not words:
         raise ConfigError(
-            f"The 'words' parameter of frequent-words must be a non-empty list of words. Got {words!r} instead."
+            f"The 'words' parameter of frequent-words must be a non-empty list of words. Got {quoted(words)} instead."
         )
     spelled = spaced_phrases([w if isinstance(w, str) else "" for w in words])
     cleaned = []
@@ -161,11 +161,11 @@ def _checked_words(words: Any) -> list[str]:
         if not spaced or "  " in spaced.strip():
             raise ConfigError(
                 f"The 'words' parameter of frequent-words takes single words of letters or digits; "
-                f"{word!r} is not one. Give one word per entry."
+                f"{quoted(word)} is not one. Give one word per entry."
             )
         cleaned.append(spaced.strip())
     if len(set(cleaned)) < len(cleaned):
         raise ConfigError(
-            f"The 'words' parameter of frequent-words lists a word twice: {list(words)!r}."
+            f"The 'words' parameter of frequent-words lists a word twice: {quoted(list(words))}."
         )
     return cleaned

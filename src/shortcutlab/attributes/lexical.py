@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 
 from shortcutlab.attributes.base import Annotation, Attribute
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 # Paper 002, appendix A.4: the negation lexicon of NBS.
 PAPER_LEXICON = ("not", "don't", "doesn't", "no", "none", "nobody", "never", "nothing")
@@ -55,14 +56,14 @@ class Negation(Attribute):
         if isinstance(lexicon, str):
             if lexicon not in LEXICONS:
                 raise ConfigError(
-                    f"The negation lexicon must be 'default', 'paper' or a list of words. Got {lexicon!r}."
+                    f"The negation lexicon must be 'default', 'paper' or a list of words. Got {quoted(lexicon)}."
                 )
             words = LEXICONS[lexicon]
         else:
             words = tuple(str(w).strip().lower().replace("\u2019", "'") for w in lexicon)
             if not words or any(not re.fullmatch(_WORD, w) for w in words):
                 raise ConfigError(
-                    f"The negation lexicon needs at least one word of letters, digits or apostrophes. Got {list(lexicon)!r}."
+                    f"The negation lexicon needs at least one word of letters, digits or apostrophes. Got {quoted(list(lexicon))}."
                 )
         self.lexicon = lexicon if isinstance(lexicon, str) else list(words)
         self.words = tuple(dict.fromkeys(words))

@@ -18,6 +18,7 @@ from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list, parse_named_paths
 from shortcutlab.fields import option_field
+from shortcutlab.params import quoted
 
 if TYPE_CHECKING:
     from shortcutlab.families.audit.features import FeatureConfig
@@ -96,7 +97,7 @@ class ScanOptions:
             if not dot or not name or "=" in name or not key_value.partition("=")[0].strip():
                 raise ConfigError(
                     "--attribute-option takes NAME.KEY=VALUE, e.g. frequent-words.k=10. "
-                    f"Got {pair!r}."
+                    f"Got {quoted(pair)}."
                 )
             parsed = parse_key_values([key_value], flag="--attribute-option")
             options.setdefault(name, {}).update(parsed)

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning
+from shortcutlab.params import one_line
 
 # soft_wrap: messages stay on one line (tests and logs read them whole); tables size themselves.
 out_console = Console(highlight=False, soft_wrap=True)
@@ -35,5 +36,6 @@ def user_errors() -> Iterator[None]:
         try:
             yield
         except ShortcutlabError as error:
-            err_console.print(f"Error: {error}", markup=False, soft_wrap=True)
+            # one_line: a user's value quoted raw (a file name, a column) may hold a line break or NUL.
+            err_console.print(f"Error: {one_line(str(error))}", markup=False, soft_wrap=True)
             raise typer.Exit(code=2) from None

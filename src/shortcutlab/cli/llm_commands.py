@@ -13,6 +13,7 @@ from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.serving.faults import FaultPlan
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def rewrite_quality_command(
         )
         if judge is not None and not isinstance(judge_config, dict):
             raise ConfigError(
-                f"--judge must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {judge!r} instead."
+                f"--judge must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {quoted(judge)} instead."
             )
         report = rewrite_quality(
             data,

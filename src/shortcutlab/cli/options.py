@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 
 def parse_key_values(pairs: list[str] | None, *, flag: str) -> dict[str, Any]:
@@ -18,7 +19,7 @@ def parse_key_values(pairs: list[str] | None, *, flag: str) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise ConfigError(f"{flag} expects KEY=VALUE. Got {pair!r} instead.")
+            raise ConfigError(f"{flag} expects KEY=VALUE. Got {quoted(pair)} instead.")
         parsed[key] = _value(raw.strip(), flag=flag)
     return parsed
 
@@ -35,8 +36,10 @@ def _value(raw: str, *, flag: str) -> Any:
         ]
     import yaml
 
-    try:
-        return yaml.safe_load(raw) if raw else ""
+    from shortcutlab.yaml_reading import load_yaml
+
+    try:  # aliases past the bound and duplicate keys are refused, not read as text
+        return load_yaml(raw, flag) if raw else ""
     except yaml.YAMLError:
         return raw
 
@@ -47,7 +50,7 @@ def parse_named_paths(pairs: list[str] | None, *, flag: str) -> dict[str, str]:
     for pair in pairs or []:
         name, sep, path = pair.partition("=")
         if not sep or not name.strip() or not path.strip():
-            raise ConfigError(f"{flag} expects NAME=PATH. Got {pair!r} instead.")
+            raise ConfigError(f"{flag} expects NAME=PATH. Got {quoted(pair)} instead.")
         parsed[name.strip()] = path.strip()
     return parsed
 
@@ -68,7 +71,7 @@ def parse_floats(raw: str | None, *, flag: str) -> list[float] | None:
         return [float(item) for item in items]
     except ValueError as exc:
         raise ConfigError(
-            f"{flag} expects comma-separated numbers such as 0,0.5,1. Got {raw!r} instead."
+            f"{flag} expects comma-separated numbers such as 0,0.5,1. Got {quoted(raw)} instead."
         ) from exc
 
 
@@ -83,7 +86,7 @@ def parse_dominant(pairs: list[str] | None, *, flag: str) -> dict[str, list[str]
         labels = parse_list(raw) if sep else None
         if not value.strip() or not labels:
             raise ConfigError(
-                f"{flag} expects VALUE=LABEL or VALUE=LABEL,LABEL. Got {pair!r} instead."
+                f"{flag} expects VALUE=LABEL or VALUE=LABEL,LABEL. Got {quoted(pair)} instead."
             )
         parsed.setdefault(value.strip(), []).extend(labels)
     return parsed
@@ -103,7 +106,9 @@ def parse_size(raw: str | None, *, flag: str) -> int | str | None:
     try:
         return int(raw)
     except ValueError as exc:
-        raise ConfigError(f"{flag} expects a whole number of rows or 'even'. Got {raw!r}.") from exc
+        raise ConfigError(
+            f"{flag} expects a whole number of rows or 'even'. Got {quoted(raw)}."
+        ) from exc
 
 
 def parse_strength(raw: str, *, flag: str) -> float | str:
@@ -114,7 +119,7 @@ def parse_strength(raw: str, *, flag: str) -> float | str:
         return float(raw)
     except ValueError as exc:
         raise ConfigError(
-            f"{flag} expects a number in [0, 1] or 'same'. Got {raw!r} instead."
+            f"{flag} expects a number in [0, 1] or 'same'. Got {quoted(raw)} instead."
         ) from exc
 
 

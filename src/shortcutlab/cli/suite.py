@@ -14,6 +14,7 @@ from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list
 from shortcutlab.errors import ConfigError
 from shortcutlab.fields import option_field
+from shortcutlab.params import quoted
 
 suite_app = typer.Typer(
     help="The Shortcut Suite's NLI sets: evaluate a model on them.", no_args_is_help=True
@@ -27,7 +28,7 @@ def _client_option(raw: str | None, flag: str) -> dict[str, Any] | None:
     value = parse_key_values([f"client={raw}"], flag=flag)["client"]
     if not isinstance(value, dict):
         raise ConfigError(
-            f"{flag} must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {raw!r} instead."
+            f"{flag} must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {quoted(raw)} instead."
         )
     return value
 

@@ -21,6 +21,7 @@ import pandas as pd
 
 from shortcutlab.corpus import lexicon as lx
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 DISTRACTOR_ASPECTS = tuple(lx.DISTRACTORS)
 LEVELS = (4, 5)
@@ -212,9 +213,9 @@ def generate_reviews(
     with one noisy opinion; ``question_share`` the share of reviews holding a question (MPS's QBS).
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ConfigError(f"The 'n' parameter must be a positive integer. Got {n!r} instead.")
+        raise ConfigError(f"The 'n' parameter must be a positive integer. Got {quoted(n)} instead.")
     if levels not in LEVELS:
-        raise ConfigError(f"The 'levels' parameter must be 4 or 5. Got {levels!r} instead.")
+        raise ConfigError(f"The 'levels' parameter must be 4 or 5. Got {quoted(levels)} instead.")
     rng = np.random.default_rng(seed)
     writer = _Writer(rng, noise)
     ratings = np.resize(np.arange(1, levels + 1), n)

@@ -17,6 +17,7 @@ from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_
 from shortcutlab.data.labels import normalize_label_array
 from shortcutlab.data.pairs import named_pair_columns
 from shortcutlab.errors import DataError, InputFileError
+from shortcutlab.params import one_line, quoted
 
 ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
 #: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
@@ -54,9 +55,16 @@ def check_columns(
     ):
         if column is not None and column not in columns:
             raise DataError(
-                f"Column '{column}' not found in {name}. Columns found: {', '.join(columns)}. "
+                f"Column {quoted(column)} not found in {name}. Columns found: "
+                f"{_listed(columns)}. "
                 f"Pass the right name with --{option}."
             )
+
+
+def _listed(columns: list[str], limit: int = 300) -> str:
+    """A file's column names for a message: one line, at most ``limit`` characters."""
+    text = one_line(", ".join(map(str, columns)))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def canonical_rows(

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from shortcutlab.data.streaming import DelimitedFile
 from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
+from shortcutlab.params import one_line
 
 FILE_FORMATS = {
     ".csv": "csv",
@@ -163,7 +164,7 @@ def _read_delimited_arrow(
         return None  # pandas renames duplicate or blank column names; let it
     codec = _codec(encoding)
     try:
-        return pacsv.read_csv(
+        table = pacsv.read_csv(
             source,
             read_options=pacsv.ReadOptions(encoding="utf8" if codec == "utf-8-sig" else codec),
             parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True),
@@ -173,6 +174,8 @@ def _read_delimited_arrow(
                 quoted_strings_can_be_null=False,
             ),
         )
+        # Arrow keeps a header's invalid bytes in the names; pandas' strict decoding refuses them.
+        return table if table.column_names == names else None
     except (pa.ArrowException, LookupError, UnicodeDecodeError, ValueError):
         return None
 
@@ -191,7 +194,8 @@ def _read_delimited_pandas(raw: bytes, path: Path, *, sep: str, encoding: str) -
         ) from exc
     except pd.errors.ParserError as exc:
         raise DataError(
-            f"'{path}' is not a well-formed {'TSV' if sep == chr(9) else 'CSV'} file: {exc}"
+            f"'{path}' is not a well-formed {'TSV' if sep == chr(9) else 'CSV'} file: "
+            f"{one_line(str(exc))}"
         ) from exc
     return table_from_frame(frame.astype(object))
 
@@ -233,7 +237,8 @@ def table_from_frame(frame: Any) -> pa.Table:
         values = frame[name]
         try:
             column = pa.array(values, from_pandas=True)
-        except (pa.ArrowException, TypeError, ValueError):  # mixed types: keep their text
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            # Mixed types, or integers past 64 bits: keep their text.
             column = pa.array([None if v is None else str(v) for v in values])
         # pandas' string dtype arrives as large_string; one string type keeps files identical.
         columns[str(name)] = (

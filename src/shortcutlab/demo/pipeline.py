@@ -32,6 +32,7 @@ from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
 from shortcutlab.families.mps.results import MpsRunResults
 from shortcutlab.metrics import split_metric_names
+from shortcutlab.params import quoted
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.reports.plots import plot_delta_vs_strength
 from shortcutlab.reports.tables import (
@@ -145,7 +146,9 @@ def run_demo(
     check_vary(vary)
     jobs = default_jobs() if jobs is None else jobs
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ConfigError(f"The 'jobs' parameter must be a positive integer. Got {jobs!r} instead.")
+        raise ConfigError(
+            f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
+        )
     previous_demo = out.is_dir() and (out / MARKER).exists()
     check_output_dir(out, overwrite=overwrite or previous_demo)
     cells = [(shortcut, strength) for shortcut in shortcuts for strength in strengths]

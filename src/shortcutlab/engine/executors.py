@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 from shortcutlab.engine.pool import worker_pool
 from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.registry import Registry
 
 OnOutcome = Callable[[TaskOutcome], None]
@@ -47,7 +48,7 @@ class LocalExecutor(Executor):
     def __init__(self, jobs: int = 1, address: str | None = None) -> None:
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
             raise ConfigError(
-                f"The 'jobs' parameter must be a positive integer. Got {jobs!r} instead."
+                f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
             )
         if address:
             raise ConfigError(
@@ -90,7 +91,7 @@ class RayExecutor(Executor):
     def __init__(self, jobs: int | None = None, address: str | None = None) -> None:
         if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
             raise ConfigError(
-                f"The 'jobs' parameter must be a positive integer. Got {jobs!r} instead."
+                f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
             )
         self.jobs = jobs
         self.address = address
@@ -173,7 +174,7 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     host, port = parsed.hostname, parsed.port
     if not host or not port:
         raise ConfigError(
-            f"The Ray address {address!r} must look like HOST:PORT or ray://HOST:PORT (or 'auto')."
+            f"The Ray address {quoted(address)} must look like HOST:PORT or ray://HOST:PORT (or 'auto')."
         )
     try:
         with socket.create_connection((host, port), timeout=timeout):

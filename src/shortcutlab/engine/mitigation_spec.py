@@ -30,7 +30,7 @@ from shortcutlab.mitigations import MITIGATIONS, Mitigation, make_mitigation
 from shortcutlab.mitigations.context import check_group_settings
 from shortcutlab.mitigations.groups import AUTO, GROUP_LABELS
 from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE
-from shortcutlab.params import as_list, choice, refuse, spec_key, unique
+from shortcutlab.params import as_list, choice, quoted, refuse, spec_key, unique
 
 MITIGATION_KEYS = ("mitigations", "groups", "group_labels")
 DEFAULT_GROUP_LABELS = GROUP_LABELS[0]  # "train"
@@ -125,8 +125,8 @@ def parse_mitigations(raw: Mapping[str, Any], source: str) -> list[MitigationSpe
         digest = canonical_hash({"name": mitigation.name, "params": mitigation.params})
         if digest in seen:
             raise ConfigError(
-                f"{source}: mitigations repeats a configuration: {mitigation.id!r} is "
-                f"{seen[digest]!r} again (give distinct parameters)."
+                f"{source}: mitigations repeats a configuration: {quoted(mitigation.id)} is "
+                f"{quoted(seen[digest])} again (give distinct parameters)."
             )
         seen[digest] = mitigation.id
     return found
@@ -180,7 +180,7 @@ def check_mitigation_plan(
             settings.groups == AUTO or settings.groups in group_columns
         ):
             raise ConfigError(
-                f"{where} reads groups from the column {settings.groups!r}, which the builds do "
+                f"{where} reads groups from the column {quoted(settings.groups)}, which the builds do "
                 f"not have. Columns that would do: {', '.join(group_columns)} (groups: auto picks "
                 f"{group_columns[0]})."
             )

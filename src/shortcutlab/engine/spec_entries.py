@@ -13,11 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, InputFileError
-from shortcutlab.params import as_list, check_keys, choice, natural, unique
+from shortcutlab.params import (
+    PATH_LIMIT,
+    as_list,
+    check_keys,
+    choice,
+    natural,
+    non_empty_string,
+    quoted,
+    refuse,
+    spec_key,
+    unique,
+)
+from shortcutlab.yaml_reading import read_yaml_file
 
 FILE_DATA_KEYS = (
     "name",
@@ -160,9 +170,14 @@ def component_record(name: str, options: Mapping[str, Any], files_sha256: str) -
 
 
 def canonical_hash(payload: Any) -> str:
-    return hashlib.sha256(
-        json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
-    ).hexdigest()
+    try:
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    except TypeError as exc:  # only a user's mapping mixes key types ({1: a, b: c}) or uses dates
+        raise ConfigError(
+            "A mapping in the spec has keys that cannot be compared or stored (text mixed with "
+            "numbers or null, or dates). Quote the keys so that they are all text."
+        ) from exc
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = True) -> DatasetSpec:
@@ -170,7 +185,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
     built-in generated corpus."""
     if not isinstance(entry, dict):
         raise ConfigError(
-            f"{where} must be a mapping with 'train' and 'test' (or 'builtin'). Got {entry!r}."
+            f"{where} must be a mapping with 'train' and 'test' (or 'builtin'). Got {quoted(entry)}."
         )
     if "builtin" in entry:
         check_keys(entry, BUILTIN_DATA_KEYS, where)
@@ -186,7 +201,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         if generator["levels"] not in (4, 5):
             raise ConfigError(f"{where}: levels must be 4 or 5. Got {generator['levels']}.")
         return DatasetSpec(
-            name=str(entry.get("name", builtin)),
+            name=non_empty_string(entry.get("name", builtin), f"{where}: name"),
             builtin=builtin,
             generator=generator,
             fingerprint=canonical_hash(generator),
@@ -207,7 +222,12 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
     }
     distractors: dict[str, dict[str, str]] = {}
     resolved_distractors: list[Path] = []
-    for aspect, paths in (entry.get("distractors") or {}).items():
+    given_distractors = entry.get("distractors") or {}
+    if not isinstance(given_distractors, dict):
+        raise refuse(
+            spec_key(f"{where}: distractors"), "a mapping of aspect: path", given_distractors
+        )
+    for aspect, paths in given_distractors.items():
         paths = {"train": paths} if isinstance(paths, str) else paths
         if not isinstance(paths, dict):
             raise ConfigError(
@@ -222,26 +242,49 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
     digest = hashlib.sha256()
     for path in [*files.values(), *resolved_distractors]:
         digest.update(file_digest(path).encode())
-    labels = entry.get("labels")
+    labels = _labels(entry.get("labels"), f"{where}: labels")
     return DatasetSpec(
-        name=str(entry.get("name", Path(str(entry["train"])).parent.name or "data")),
+        name=non_empty_string(
+            entry.get("name", Path(entry["train"]).parent.name or "data"), f"{where}: name"
+        ),
         train=str(entry["train"]),
         test=str(entry["test"]) if "test" in entry else None,
         inputs=_reading_options(entry, where),
-        labels=tuple(labels) if labels else None,
+        labels=labels,
         distractors=distractors,
         fingerprint=digest.hexdigest(),
         base_dir=str(base),
     )
 
 
+def _labels(value: Any, where: str) -> tuple[Any, ...] | None:
+    """A dataset's ``labels``: absent, or a list of distinct names or numbers."""
+    if value is None or value == []:
+        return None
+    labels = as_list(value, where)
+    for label in labels:
+        if not isinstance(label, str | int | float):
+            raise refuse(spec_key(where), "a list of label names or numbers", value)
+    unique(labels, where, "label")
+    return tuple(labels)
+
+
+def _column(value: Any, where: str) -> str:
+    """A column name: text (a number such as 0 names a headerless file's column)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return non_empty_string(value, where)
+
+
 def _reading_options(entry: Mapping[str, Any], where: str) -> InputOptions:
     """How a file entry's tables are read (the defaults of :class:`InputOptions` where a key is
     not given)."""
     given = {name: entry[key] for key, name in READING_KEYS.items() if key in entry}
-    for name in ("text_col", "label_col", "encoding"):
-        if name in given:
-            given[name] = str(given[name])
+    for key, name in READING_KEYS.items():
+        if name in ("text_col", "label_col", "text_pair_col") and given.get(name) is not None:
+            given[name] = _column(given[name], f"{where}: {key}")
+    if "encoding" in given:
+        given["encoding"] = non_empty_string(given["encoding"], f"{where}: encoding")
     if "on_empty" in given:
         given["on_empty"] = choice(given["on_empty"], ("drop", "error"), f"{where}: on_empty")
     return InputOptions(**given)
@@ -258,11 +301,13 @@ def file_digest(path: Path) -> str:
 
 
 def existing_path(value: Any, base: Path, where: str) -> Path:
-    text = str(value)
-    path_part = text.split("::")[0]
+    written = non_empty_string(value, where)
+    path_part = written.split("::")[0]
     path = Path(path_part) if Path(path_part).is_absolute() else base / path_part
     if not path.exists():
-        raise InputFileError(f"{where} names '{text}', which does not exist (looked for '{path}').")
+        raise InputFileError(
+            f"{where} names {quoted(written)}, which does not exist (looked for {quoted(str(path), PATH_LIMIT)})."
+        )
     return path
 
 
@@ -271,8 +316,8 @@ def named_entry(entry: Any, where: str, registry: Any, shape: str) -> tuple[dict
     if isinstance(entry, str):
         entry = {"name": entry}
     if not isinstance(entry, dict) or "name" not in entry:
-        raise ConfigError(f"{where} must be {shape}. Got {entry!r}.")
-    name = str(entry["name"])
+        raise ConfigError(f"{where} must be {shape}. Got {quoted(entry)}.")
+    name = non_empty_string(entry["name"], f"{where}: name")
     if name not in registry:
         raise ConfigError(f"{where}: {registry.unknown_message(name)}")
     return entry, name
@@ -296,17 +341,17 @@ def parse_model(
     resources = entry.get("resources") or {}
     if not isinstance(resources, dict):
         raise ConfigError(
-            f"{where}: resources must be a mapping like {{cpus: 2, gpus: 1}}. Got {resources!r}."
+            f"{where}: resources must be a mapping like {{cpus: 2, gpus: 1}}. Got {quoted(resources)}."
         )
     check_keys(resources, RESOURCE_KEYS, f"{where}: resources")
     cpus, gpus = resources.get("cpus", 1), resources.get("gpus", 0)
     for key, value, minimum in (("cpus", cpus, 1e-9), ("gpus", gpus, 0)):
         if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
             raise ConfigError(
-                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {value!r}."
+                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {quoted(value)}."
             )
     return ModelSpec(
-        id=str(entry.get("id", name)),
+        id=_column(entry.get("id", name), f"{where}: id"),
         name=name,
         params=params,
         cpus=float(cpus),
@@ -320,14 +365,7 @@ def read_spec_file(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise InputFileError(f"The spec file '{path}' does not exist. Check the path.")
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(
-            f"'{path}' is not valid YAML{where}: {getattr(exc, 'problem', exc)}."
-        ) from exc
+    raw = read_yaml_file(path)
     if not isinstance(raw, dict):
         raise ConfigError(
             f"'{path}' must hold a mapping of keys (name, data, shortcuts, ...). Got {type(raw).__name__}."

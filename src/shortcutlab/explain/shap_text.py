@@ -21,7 +21,7 @@ import numpy as np
 
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.explain.tokens import WordTokenizer, word_spans
-from shortcutlab.params import check_positive_int, require
+from shortcutlab.params import check_positive_int, quoted, require
 
 MASK_TOKEN = "..."
 
@@ -79,7 +79,7 @@ class TextExplainer:
     def explain(self, text: str, predict: Callable[[list[str]], np.ndarray]) -> TokenValues:
         offsets = word_spans(text)
         if not offsets:
-            raise DataError(f"The text {text!r} has no token to attribute anything to.")
+            raise DataError(f"The text {quoted(text)} has no token to attribute anything to.")
 
         def model(masked: Sequence[str]) -> np.ndarray:
             return np.asarray(predict([str(m) for m in masked]), dtype=np.float64)

@@ -21,6 +21,7 @@ from typing import Any
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.base import ChatRequest, ChatResponse, LLMClient, Usage
+from shortcutlab.params import quoted
 from shortcutlab.registry import Registry
 
 #: ``operational``: the options that change how a client runs (where answers are cached, how
@@ -55,7 +56,7 @@ def make_client(config: Mapping[str, Any]) -> LLMClient:
     if not isinstance(config, Mapping) or "name" not in config:
         raise ConfigError(
             "An LLM client config must be a mapping with a 'name' key (one of "
-            f"{', '.join(LLM_CLIENTS.names())}) and the client's parameters. Got {config!r} instead."
+            f"{', '.join(LLM_CLIENTS.names())}) and the client's parameters. Got {quoted(config)} instead."
         )
     params = {key: value for key, value in config.items() if key != "name"}
     return LLM_CLIENTS.create(config["name"], params)

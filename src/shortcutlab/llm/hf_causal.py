@@ -17,7 +17,7 @@ from typing import Any
 from shortcutlab.errors import ConfigError
 from shortcutlab.llm.base import ChatRequest, ChatResponse, LLMClient
 from shortcutlab.llm.hf_generation import folder_fingerprint, generate_greedy, prompt_text
-from shortcutlab.params import check_positive_int, require
+from shortcutlab.params import check_positive_int, quoted, require
 from shortcutlab.torch_runtime import length_batches, resolve_device, resolve_precision
 
 DEFAULT_REPETITION_PENALTY = 1.1  # Shortcut Maze, LLM prompting setup
@@ -121,7 +121,7 @@ class HFCausalClient(LLMClient):
         ids = tokenizer(text, add_special_tokens=add_special)["input_ids"]
         if not ids:
             raise ConfigError(
-                f"A request to {self.name} tokenises to no tokens: {request.messages!r}. "
+                f"A request to {self.name} tokenises to no tokens: {quoted(request.messages)}. "
                 "Give every request some text."
             )
         return list(ids)

@@ -36,6 +36,7 @@ from shortcutlab.params import (
     check_non_negative_int,
     check_positive_float,
     check_positive_int,
+    quoted,
     require,
 )
 
@@ -120,7 +121,7 @@ class OpenAIChatClient(LLMClient):
         served = models_served(response)
         if served is not None and self.model not in served:
             raise ConfigError(
-                f"The server at {self._base()} has no model {self.model!r}. Models it serves: "
+                f"The server at {self._base()} has no model {quoted(self.model)}. Models it serves: "
                 f"{', '.join(served) or 'none'}. Set the 'model' parameter to one of them."
             )
 

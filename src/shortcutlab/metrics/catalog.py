@@ -37,6 +37,7 @@ from shortcutlab.metrics.classification import (
     macro_f1_from_confusion,
     worst_label_accuracy_from_confusion,
 )
+from shortcutlab.params import quoted
 from shortcutlab.registry import Registry
 
 #: How a paired difference of a metric (test against anti-test, a method against erm) is tested.
@@ -62,7 +63,7 @@ class Metric:
     def __post_init__(self) -> None:
         if self.paired_test not in PAIRED_TESTS:
             raise ValueError(
-                f"A metric's paired test is one of {', '.join(PAIRED_TESTS)}; got {self.paired_test!r}."
+                f"A metric's paired test is one of {', '.join(PAIRED_TESTS)}; got {quoted(self.paired_test)}."
             )
         # Cells run McNemar on per-row correctness: it tests a difference of accuracy only.
         if self.paired_test == MCNEMAR and self.of_confusion is not accuracy_from_confusion:

@@ -25,6 +25,7 @@ from shortcutlab.mitigations.groups import (
     resolve_group_column,
 )
 from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE, GROUPS_TRAIN
+from shortcutlab.params import quoted
 
 VALIDATION = "validation"
 
@@ -33,7 +34,7 @@ def check_group_settings(mitigation: Mitigation, group_labels: str) -> None:
     """Refuse a method needing training-row groups when groups exist on validation rows only."""
     if group_labels not in GROUP_LABELS:
         raise ConfigError(
-            f"group_labels must be one of {', '.join(GROUP_LABELS)}. Got {group_labels!r}."
+            f"group_labels must be one of {', '.join(GROUP_LABELS)}. Got {quoted(group_labels)}."
         )
     if group_labels == VALIDATION and mitigation.capabilities()["groups"] == GROUPS_TRAIN:
         raise ConfigError(

@@ -30,7 +30,12 @@ from shortcutlab.mitigations.fitting import fit_backend
 from shortcutlab.mitigations.last_layer import LastLayerPredictor
 from shortcutlab.mitigations.linear_head import HeadTraining, decay_for_c, train_head
 from shortcutlab.models import MODELS
-from shortcutlab.params import check_non_negative_float, check_positive_float, check_positive_int
+from shortcutlab.params import (
+    check_non_negative_float,
+    check_positive_float,
+    check_positive_int,
+    quoted,
+)
 
 
 def is_linear_probe(model: str) -> bool:
@@ -111,7 +116,7 @@ class GroupDro(Mitigation):
         if is_linear_probe(model) and class_weight is not None:
             raise ConfigError(
                 f"The groupdro mitigation trains the {model} head under its own group-weighted "
-                f"loss and cannot apply class_weight={class_weight!r}; remove class_weight from "
+                f"loss and cannot apply class_weight={quoted(class_weight)}; remove class_weight from "
                 "this model's parameters (or use reweight)."
             )
 

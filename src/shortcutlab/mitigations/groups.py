@@ -14,6 +14,7 @@ import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 AUTO = "auto"
 MPS_GROUP = "group"  # an MPS build's "label|value" column (families/mps/rows.py)
@@ -29,7 +30,7 @@ def resolve_group_column(frame: pd.DataFrame, source: str = AUTO) -> str | None:
     if source != AUTO:
         if source not in frame.columns:
             raise ConfigError(
-                f"The group column {source!r} is not in the data; its columns are "
+                f"The group column {quoted(source)} is not in the data; its columns are "
                 f"{', '.join(map(str, frame.columns))}. Name one of them, or use groups: auto."
             )
         return source

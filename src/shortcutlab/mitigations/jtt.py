@@ -28,7 +28,7 @@ from shortcutlab.errors import ConfigError, ShortcutlabWarning
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend, misclassified
 from shortcutlab.models import MODELS, make_model
-from shortcutlab.params import check_positive_float, check_positive_int
+from shortcutlab.params import check_positive_float, check_positive_int, quoted
 
 
 class Jtt(Mitigation):
@@ -52,7 +52,7 @@ class Jtt(Mitigation):
         if self.first_params is not None and not isinstance(self.first_params, dict):
             raise ConfigError(
                 f"The jtt 'first_params' parameter must be a mapping of model parameters, e.g. "
-                f"{{C: 0.1}}. Got {self.first_params!r} instead."
+                f"{{C: 0.1}}. Got {quoted(self.first_params)} instead."
             )
 
     def check_backend(self, model: str, params: Mapping[str, Any] | None = None) -> None:

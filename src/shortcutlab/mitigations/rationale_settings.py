@@ -24,6 +24,7 @@ from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.base import MitigationContext
 from shortcutlab.models import MODELS
+from shortcutlab.params import quoted
 from shortcutlab.registry import Registry
 from shortcutlab.torch_runtime import resolve_device
 
@@ -94,6 +95,6 @@ def refuse_unsupported(mitigation: str, model: Any) -> None:
         value = getattr(model, parameter)
         if value != honoured:
             raise ConfigError(
-                f"The {mitigation} mitigation does not support the {model.name} {parameter!r} "
-                f"parameter ({why}). Got {value!r}; remove it from this model's parameters."
+                f"The {mitigation} mitigation does not support the {model.name} {quoted(parameter)} "
+                f"parameter ({why}). Got {quoted(value)}; remove it from this model's parameters."
             )

@@ -24,6 +24,7 @@ from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.models.objectives import check_objective
 from shortcutlab.models.registry import MODELS
+from shortcutlab.params import quoted
 
 
 class TextClassifier(ABC):
@@ -120,7 +121,7 @@ def check_training_data(texts: Sequence[str], labels: np.ndarray, n_classes: int
         raise DataError("fit() got no training rows.")
     if isinstance(n_classes, bool) or not isinstance(n_classes, int | np.integer) or n_classes < 2:
         raise ConfigError(
-            f"The 'n_classes' parameter must be an integer >= 2. Got {n_classes!r} instead."
+            f"The 'n_classes' parameter must be an integer >= 2. Got {quoted(n_classes)} instead."
         )
     if not np.issubdtype(labels.dtype, np.integer) or labels.min() < 0 or labels.max() >= n_classes:
         raise DataError(
@@ -158,7 +159,9 @@ def check_sample_weight(
     try:
         weights = np.asarray(sample_weight, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise DataError(f"fit() sample_weight must be numbers; got {sample_weight!r}.") from exc
+        raise DataError(
+            f"fit() sample_weight must be numbers; got {quoted(sample_weight)}."
+        ) from exc
     if weights.shape != (n_rows,):
         raise DataError(
             f"fit() got {n_rows} rows but sample_weight has shape {weights.shape}; give one "

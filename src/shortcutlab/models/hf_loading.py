@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import require
+from shortcutlab.params import PATH_LIMIT, quoted, require
 
 T = TypeVar("T")
 
@@ -37,7 +37,7 @@ class ModelSource:
         except (OSError, ValueError) as exc:
             reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ConfigError(
-                f"The {self.owner} {self.parameter!r} parameter is {self.location!r}, which is not "
+                f"The {self.owner} {quoted(self.parameter)} parameter is {quoted(self.location, PATH_LIMIT)}, which is not "
                 f"a local folder and could not be loaded from the Hugging Face hub or its cache "
                 f"({reason}). Check the name and the network, or pass a local folder."
             ) from exc
@@ -73,18 +73,18 @@ def model_source(owner: str, parameter: str, path: Any) -> ModelSource:
     if folder.is_dir():
         if not (folder / "config.json").is_file():
             raise ConfigError(
-                f"The {owner} {parameter!r} parameter points to '{text}', which has no config.json. "
+                f"The {owner} {quoted(parameter)} parameter points to '{text}', which has no config.json. "
                 "Pass a folder written by save_pretrained, or a Hugging Face hub name."
             )
         return ModelSource(owner, parameter, str(folder.resolve()), local=True)
     if folder.exists():
         raise ConfigError(
-            f"The {owner} {parameter!r} parameter points to '{text}', which is a file. "
+            f"The {owner} {quoted(parameter)} parameter points to '{text}', which is a file. "
             "Pass the folder that holds config.json, or a Hugging Face hub name."
         )
     if looks_local(text) or isinstance(path, os.PathLike):
         raise ConfigError(
-            f"The {owner} {parameter!r} parameter points to '{text}', which does not exist. "
+            f"The {owner} {quoted(parameter)} parameter points to '{text}', which does not exist. "
             "Pass a folder written by save_pretrained (shortcutlab.models.tiny builds small ones) "
             "or a Hugging Face hub name."
         )

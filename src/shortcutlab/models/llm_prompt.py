@@ -31,7 +31,7 @@ from shortcutlab.models.prompts import (
     default_template,
     resolve_task,
 )
-from shortcutlab.params import check_non_negative_float, check_positive_int
+from shortcutlab.params import check_non_negative_float, check_positive_int, quoted
 
 DIRECT_TOKENS = 5  # the paper's max_new_tokens for label answers (Shortcut Maze A.3.2)
 REASONING_TOKENS = 512
@@ -147,7 +147,7 @@ class LLMPrompt(TextClassifier):
         self.task_ = resolve_task(self.task, self.names_, self.paired_)
         if self.task_ in ("nli", "paraphrase") and not self.paired_:
             raise ConfigError(
-                f"The llm-prompt task {self.task_!r} needs paired inputs (text and text_pair) but the "
+                f"The llm-prompt task {quoted(self.task_)} needs paired inputs (text and text_pair) but the "
                 "data has one text per row. Use task=classification or name --text-pair-col."
             )
         source, marker = self._template(self.names_, self.task_)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 STRATEGIES = ("zero-shot", "few-shot", "zero-shot-cot", "few-shot-cot")
 TASKS = ("auto", "classification", "nli", "paraphrase")
@@ -133,7 +134,7 @@ def resolve_task(task: str, label_names: Sequence[str], paired: bool) -> str:
     """
     if task not in TASKS:
         raise ConfigError(
-            f"The 'task' parameter of llm-prompt must be one of {', '.join(TASKS)}. Got {task!r} instead."
+            f"The 'task' parameter of llm-prompt must be one of {', '.join(TASKS)}. Got {quoted(task)} instead."
         )
     if task != "auto":
         return task
@@ -229,11 +230,11 @@ def check_strategy(strategy: str, k: int) -> None:
         close = close_matches(strategy, list(STRATEGIES), n=1)
         hint = f" Did you mean '{close[0]}'?" if close else ""
         raise ConfigError(
-            f"The 'strategy' parameter of llm-prompt must be one of {', '.join(STRATEGIES)}. Got {strategy!r} instead.{hint}"
+            f"The 'strategy' parameter of llm-prompt must be one of {', '.join(STRATEGIES)}. Got {quoted(strategy)} instead.{hint}"
         )
     if strategy.startswith("few-shot") and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ConfigError(
-            f"The 'k' parameter of llm-prompt must be a positive integer for {strategy}. Got {k!r} instead."
+            f"The 'k' parameter of llm-prompt must be a positive integer for {strategy}. Got {quoted(k)} instead."
         )
 
 

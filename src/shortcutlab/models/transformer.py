@@ -31,6 +31,7 @@ from shortcutlab.params import (
     check_one_of,
     check_positive_float,
     check_positive_int,
+    quoted,
 )
 from shortcutlab.torch_runtime import resolve_device, resolve_precision
 
@@ -336,7 +337,7 @@ def check_lora(lora: Any) -> None:
         return
     if not isinstance(lora, dict):
         raise ConfigError(
-            f"The 'lora' parameter of transformer must be a mapping like {{r: 8, alpha: 16}} or null. Got {lora!r} instead."
+            f"The 'lora' parameter of transformer must be a mapping like {{r: 8, alpha: 16}} or null. Got {quoted(lora)} instead."
         )
     from shortcutlab.params import close_matches
 

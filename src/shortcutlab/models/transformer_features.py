@@ -18,6 +18,7 @@ import torch
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.models.transformer_training import Padder, forward_batches
+from shortcutlab.params import quoted
 
 POOLINGS = ("cls", "mean")
 
@@ -79,7 +80,7 @@ def pooled_states(
     if pooling not in POOLINGS:
         raise ConfigError(
             f"The 'pooling' parameter of transformer embed must be one of {', '.join(POOLINGS)}. "
-            f"Got {pooling!r} instead."
+            f"Got {quoted(pooling)} instead."
         )
 
     def read(inputs: dict, outputs: Any) -> torch.Tensor:

@@ -19,6 +19,7 @@ import numpy as np
 
 from shortcutlab.data.labels import Label, LabelSpace
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
     UNDECIDABLE,
@@ -102,7 +103,7 @@ class ConceptOccurrence(InsertingShortcut, BinaryCueShortcut):
             return available[0], available[1]
         if len(self.aspects) != 2 or self.aspects[0] == self.aspects[1]:
             raise ConfigError(
-                f"The 'aspects' parameter must name two different aspects. Got {list(self.aspects)!r} instead."
+                f"The 'aspects' parameter must name two different aspects. Got {quoted(list(self.aspects))} instead."
             )
         missing = [a for a in self.aspects if a not in self.distractors]
         if missing:
@@ -202,7 +203,7 @@ class ConceptCorrelation(InsertingShortcut):
             return next(iter(self.distractors))
         if self.aspect not in self.distractors:
             raise ConfigError(
-                f"The 'aspect' parameter names {self.aspect!r}, which has no distractor reviews. "
+                f"The 'aspect' parameter names {quoted(self.aspect)}, which has no distractor reviews. "
                 f"Available: {', '.join(self.distractors) or 'none'}."
             )
         return self.aspect
@@ -222,7 +223,7 @@ class ConceptCorrelation(InsertingShortcut):
     @staticmethod
     def check_split_options(*, strength_mode: str, schedule: Sequence[float] | None) -> None:
         """Refuse the per-label schedule options: this cue follows the label with probability λ."""
-        given = [f"strength_mode {strength_mode!r}"] if strength_mode != "mix" else []
+        given = [f"strength_mode {quoted(strength_mode)}"] if strength_mode != "mix" else []
         given += ["a custom schedule"] if schedule is not None else []
         if given:
             raise ConfigError(

@@ -25,7 +25,7 @@ import pandas as pd
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.writing import write_table
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 
 #: Default labels per task (paper 003 section 4.2); each preset lists the spellings it accepts.
 DEFAULT_LABEL_PRESETS: dict[str, tuple[str, ...]] = {
@@ -110,7 +110,7 @@ def counterfactual_donors(firsts: Sequence[str], *, k: int, seed: int) -> np.nda
     """
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
         raise ConfigError(
-            f"The 'k' parameter of CAT must be a whole number >= 1. Got {k!r} instead."
+            f"The 'k' parameter of CAT must be a whole number >= 1. Got {quoted(k)} instead."
         )
     groups = pd.factorize(pd.Series(list(firsts), dtype=object).astype(str))[0]
     n = len(groups)
@@ -200,7 +200,9 @@ def write_check(
     ``predicted`` / ``counterfactual_predicted`` are label values for every row of ``frame``.
     """
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
-        raise ConfigError(f"--export-check expects a whole number >= 1. Got {size!r} instead.")
+        raise ConfigError(
+            f"--export-check expects a whole number >= 1. Got {quoted(size)} instead."
+        )
     rows = np.sort(np.random.default_rng(seed).permutation(kept)[:size])
     sample = counterfactual_frame(frame, donors, rows, replace)
     table = pd.DataFrame(

@@ -17,6 +17,7 @@ import numpy as np
 
 from shortcutlab.casing import capitalize_first
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
     BinaryCueShortcut,
@@ -76,8 +77,8 @@ def _check_phrases(parameter: str, phrases: Sequence[str]) -> tuple[str, ...]:
         or not all(isinstance(p, str) and p.strip() for p in phrases)
     ):
         raise ConfigError(
-            f"The {parameter!r} parameter must be a non-empty list of non-empty strings. "
-            f"Got {phrases!r} instead."
+            f"The {quoted(parameter)} parameter must be a non-empty list of non-empty strings. "
+            f"Got {quoted(phrases)} instead."
         )
     return tuple(p.strip() for p in phrases)
 
@@ -88,8 +89,8 @@ def _parsed(parameter: str, phrases: Sequence[str]) -> tuple[Phrase, ...]:
         phrase = parse_phrase(text)
         if phrase is None:
             raise ConfigError(
-                f"The {parameter!r} parameter must hold words joined by spaces, apostrophes or "
-                f"hyphens (e.g. 'to be honest'). Got {text!r} instead."
+                f"The {quoted(parameter)} parameter must hold words joined by spaces, apostrophes or "
+                f"hyphens (e.g. 'to be honest'). Got {quoted(text)} instead."
             )
         parsed.append(phrase)
     return tuple(parsed)
@@ -203,14 +204,14 @@ class Category(InsertingShortcut, BinaryCueShortcut):
         if not isinstance(self.template, str) or self.template.count("{name}") != 1:
             raise ConfigError(
                 f"The 'template' parameter must contain '{{name}}' exactly once, "
-                f"e.g. {DEFAULT_TEMPLATE!r}. Got {self.template!r} instead."
+                f"e.g. {quoted(DEFAULT_TEMPLATE)}. Got {quoted(self.template)} instead."
             )
         before = self.template.partition("{name}")[0]
         lead = parse_phrase(before, everywhere=True)
         if lead is None or not before[-1:].isspace():
             raise ConfigError(
                 f"The 'template' parameter must have words and a space before '{{name}}', "
-                f"e.g. {DEFAULT_TEMPLATE!r}. Got {self.template!r} instead."
+                f"e.g. {quoted(DEFAULT_TEMPLATE)}. Got {quoted(self.template)} instead."
             )
         for parameter in ("train_countries", "test_countries", "train_cities", "test_cities"):
             _check_phrases(parameter, getattr(self, parameter))

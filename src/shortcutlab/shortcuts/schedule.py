@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 
 STRENGTH_MODES = ("mix", "scale")
 SAMPLING = ("exact", "bernoulli")
@@ -35,7 +35,7 @@ def check_strength(parameter: str, value: object) -> float:
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not (0.0 <= float(value) <= 1.0) or math.isnan(float(value)):  # type: ignore[arg-type]
         raise ConfigError(
-            f"The {parameter!r} parameter must be a float in [0, 1]. Got {value!r} instead."
+            f"The {quoted(parameter)} parameter must be a float in [0, 1]. Got {quoted(value)} instead."
         )
     return float(value)  # type: ignore[arg-type]
 
@@ -52,7 +52,7 @@ def base_schedule(n_labels: int, schedule: Sequence[float] | None = None) -> np.
     if len(values) != n_labels or not all(isinstance(v, float) for v in values):
         raise ConfigError(
             f"The 'schedule' parameter must give one probability in [0, 1] per label "
-            f"({n_labels} values). Got {list(schedule)!r} instead."
+            f"({n_labels} values). Got {quoted(list(schedule))} instead."
         )
     return np.asarray(values, dtype=np.float64)
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from shortcutlab.data.loading import LoadedTable
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     BinaryCueShortcut,
@@ -79,7 +79,7 @@ class StyleShortcut(BinaryCueShortcut):
             if not isinstance(self.rewriter, str):
                 raise ConfigError(
                     f"The 'rewriter' option must be a rewriter name ({', '.join(REWRITERS)}). "
-                    f"Got {self.rewriter!r} instead."
+                    f"Got {quoted(self.rewriter)} instead."
                 )
             rewriter = make_rewriter(self.rewriter, self._rewriter_params())
             self._check_rewrite_styles()
@@ -92,7 +92,7 @@ class StyleShortcut(BinaryCueShortcut):
         if self.rewriter_options is not None and not isinstance(self.rewriter_options, Mapping):
             raise ConfigError(
                 f"The 'rewriter_options' option must be a mapping of the {self.rewriter} "
-                f"rewriter's options. Got {self.rewriter_options!r} instead."
+                f"rewriter's options. Got {quoted(self.rewriter_options)} instead."
             )
         params = dict(self.rewriter_options or {})
         accepted = REWRITERS.parameters(self.rewriter)
@@ -102,7 +102,7 @@ class StyleShortcut(BinaryCueShortcut):
                 params.setdefault(option, value)
             elif value != default:
                 raise ConfigError(
-                    f"The {option!r} option applies to rewriters that take it (file); the "
+                    f"The {quoted(option)} option applies to rewriters that take it (file); the "
                     f"{self.rewriter} rewriter does not. Drop it or pass -o rewriter=file."
                 )
         return params
@@ -173,7 +173,7 @@ class StyleShortcut(BinaryCueShortcut):
         extra = [s for s in named if s in STYLES and s not in self.styles]
         if extra:
             raise ConfigError(
-                f"The 'rewrites' option names the style {extra[0]!r}, which the {self.name} "
+                f"The 'rewrites' option names the style {quoted(extra[0])}, which the {self.name} "
                 f"shortcut does not use; its styles are {', '.join(self.styles)}."
             )
 

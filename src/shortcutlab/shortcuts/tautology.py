@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.base import (
     BinaryCueShortcut,
     Cleaning,
@@ -101,7 +102,7 @@ class Tautology(InsertingShortcut, BinaryCueShortcut):
         ):
             raise ConfigError(
                 "The 'tautologies' parameter must be a non-empty list of non-empty strings, e.g. "
-                f"['and false is not true']. Got {self.tautologies!r} instead."
+                f"['and false is not true']. Got {quoted(self.tautologies)} instead."
             )
         return tuple(" ".join(t.split()) for t in self.tautologies)
 

@@ -36,7 +36,7 @@ from shortcutlab.families.audit.surface import (
     fit_surface,
     surface_measures,
 )
-from shortcutlab.params import check_positive_int, require
+from shortcutlab.params import check_positive_int, quoted, require
 
 #: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
 TOKEN_PATTERN = r"(?u)\w*n't|\w+"
@@ -328,7 +328,7 @@ def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, d
             values = _as_numbers(inputs.columns[column])
             if values is None:
                 raise DataError(
-                    f"Metadata column {column!r} is numeric in the training rows but not in this table; give it numbers there too."
+                    f"Metadata column {quoted(column)} is numeric in the training rows but not in this table; give it numbers there too."
                 )
             return bins.indicators(values)
 
@@ -350,7 +350,7 @@ def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
     if missing:
         there = ", ".join(sorted(inputs.columns)) or "none"
         raise DataError(
-            f"Metadata column {missing[0]!r} is not in the table; the metadata columns there are: {there}."
+            f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
         )
 
 

@@ -33,6 +33,7 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.near_duplicates import near_duplicates
+from shortcutlab.params import quoted
 
 
 @dataclass
@@ -140,11 +141,11 @@ def find_leakage(
     training duplicates with different labels. Deterministic for a ``seed``."""
     if not 0.0 < threshold < 1.0:  # datasketch finds no banding for 1.0
         raise ConfigError(
-            f"The 'threshold' parameter of find_leakage must be a float in (0, 1). Got {threshold!r} instead."
+            f"The 'threshold' parameter of find_leakage must be a float in (0, 1). Got {quoted(threshold)} instead."
         )
     if not isinstance(num_perm, int) or num_perm < 2:
         raise ConfigError(
-            f"The 'num_perm' parameter of find_leakage must be an integer >= 2. Got {num_perm!r} instead."
+            f"The 'num_perm' parameter of find_leakage must be an integer >= 2. Got {quoted(num_perm)} instead."
         )
     if test is not None and test.paired != train.paired:
         raise DataError(

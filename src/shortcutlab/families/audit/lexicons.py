@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 
 from shortcutlab.attributes.words import spaced_phrases
 from shortcutlab.errors import DataError
+from shortcutlab.params import PATH_LIMIT, quoted
 from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS, load_name_list
 
 #: Hedges and discourse markers beyond the synonym shortcut's list.
@@ -90,12 +91,12 @@ def read_lexicon(name: str, path: str | Path) -> list[str]:
         lines = file.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(
-            f"Lexicon {name!r}: cannot read {str(file)!r} ({exc.__class__.__name__}); give a UTF-8 text file with one phrase per line."
+            f"Lexicon {quoted(name)}: cannot read {quoted(str(file), PATH_LIMIT)} ({exc.__class__.__name__}); give a UTF-8 text file with one phrase per line."
         ) from exc
     phrases = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
     if not phrases:
         raise DataError(
-            f"Lexicon {name!r}: {str(file)!r} holds no phrase; write one phrase per line."
+            f"Lexicon {quoted(name)}: {quoted(str(file), PATH_LIMIT)} holds no phrase; write one phrase per line."
         )
     return phrases
 

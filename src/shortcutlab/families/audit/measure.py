@@ -25,7 +25,7 @@ from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_er
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
 from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means
 from shortcutlab.metrics.resampling import percentile_interval
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 
 #: Rows each group (aligned, conflicting) needs within a gold label for the label to enter Δ: a
 #: handful of rows often has an accuracy of 0 or 1, whose bootstrap has no spread.
@@ -132,17 +132,17 @@ def _check_specs(evaluation: AuditInputs, specs: Sequence[MeasureSpec]) -> None:
     for spec in specs:
         if np.shape(spec.fires) != (len(evaluation),):
             raise DataError(
-                f"The candidate {spec.name!r} has an indicator of shape {np.shape(spec.fires)} for "
+                f"The candidate {quoted(spec.name)} has an indicator of shape {np.shape(spec.fires)} for "
                 f"{len(evaluation)} evaluation rows; compute it on the evaluation table."
             )
         if not 0 <= spec.label < len(evaluation.labels):
             raise DataError(
-                f"The candidate {spec.name!r} points to label rank {spec.label}, outside the "
+                f"The candidate {quoted(spec.name)} points to label rank {spec.label}, outside the "
                 f"{len(evaluation.labels)} labels of the evaluation table."
             )
         if spec.phrase is not None and spec.part not in evaluation.parts():
             raise DataError(
-                f"The candidate {spec.name!r} reads the part {spec.part!r}, which the evaluation "
+                f"The candidate {quoted(spec.name)} reads the part {quoted(spec.part)}, which the evaluation "
                 f"table does not have (parts: {', '.join(evaluation.parts())})."
             )
 

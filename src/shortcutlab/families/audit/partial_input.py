@@ -24,6 +24,7 @@ from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.leakage import normalised_texts
 from shortcutlab.metrics.attentiveness import wilson_interval
 from shortcutlab.models import make_model
+from shortcutlab.params import quoted
 
 
 def partial_input_baselines(
@@ -202,7 +203,7 @@ def _check_folds(folds: int, train: AuditInputs) -> None:
     if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2:
         raise ConfigError(
             f"The 'folds' parameter of partial_input_baselines must be an integer >= 2. "
-            f"Got {folds!r} instead."
+            f"Got {quoted(folds)} instead."
         )
     largest = int(np.bincount(train.ranks).max())
     if largest < folds:

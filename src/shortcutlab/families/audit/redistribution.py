@@ -22,6 +22,7 @@ from shortcutlab.families.mps.build import build_mps_benchmark
 from shortcutlab.families.mps.dominant_labels import LABEL_MIX_TOLERANCE
 from shortcutlab.metrics.proportions import bootstrap_mean_difference
 from shortcutlab.metrics.resampling import percentile_interval
+from shortcutlab.params import quoted
 
 #: The attribute column the builder groups by, and its two values.
 CANDIDATE, WITH, WITHOUT = "candidate", "with", "without"
@@ -196,7 +197,7 @@ def _composition_notes(
             ]
             if top[1] >= top[0] and members[sets.removed].any():
                 notes.append(
-                    f"the removed set's {group!r} group is as skewed as in the aligned set "
+                    f"the removed set's {quoted(group)} group is as skewed as in the aligned set "
                     "(too few rows of the other labels there)"
                 )
     return notes

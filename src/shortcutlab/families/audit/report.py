@@ -29,6 +29,7 @@ from shortcutlab.families.audit.report_cells import (
 from shortcutlab.families.audit.report_reliance import measurement_blocks
 from shortcutlab.families.audit.run import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.text import interval_text, p_text
+from shortcutlab.params import quoted
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import (
     Block,
@@ -68,7 +69,7 @@ def sections(found: ReportInput) -> list[Section]:
         return [Section(id="audit", title="Shortcut audit", blocks=[notice])]
     if audit.get("version") != AUDIT_VERSION:
         notice = missing(
-            f"'{found.path / AUDIT_JSON}' has version {audit.get('version')!r}; this shortcutlab "
+            f"'{found.path / AUDIT_JSON}' has version {quoted(audit.get('version'))}; this shortcutlab "
             f"reads version {AUDIT_VERSION}. Run 'shortcutlab audit' again with this version."
         )
         return [Section(id="audit", title="Shortcut audit", blocks=[notice])]

@@ -32,7 +32,7 @@ from shortcutlab.metrics.association import (
     feature_association,
 )
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 
 #: Training rows every label needs before its tests mean anything (the chi-squared reference of
 #: the G-test is poor where a label's expected counts are tiny).
@@ -100,7 +100,7 @@ def check_label_counts(
         if c < MIN_ROWS_PER_LABEL
     ]
     if scarce:
-        listed = ", ".join(f"{value!r} has {count}" for value, count in scarce)
+        listed = ", ".join(f"{quoted(value)} has {count}" for value, count in scarce)
         after, fix = "", "Add rows or drop the label."
         if held_out is not None:
             share = round(held_out * 100, 1)

@@ -27,7 +27,7 @@ from shortcutlab.metrics import accuracy, mcnemar_exact
 from shortcutlab.metrics.attentiveness import attentiveness_summary, wilson_interval
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_input_kind
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.shortcuts.counterfactuals import (
     REPLACEABLE,
@@ -58,7 +58,7 @@ class CatConfig:
         check_choice("replace", self.replace, REPLACEABLE)
         if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
             raise ConfigError(
-                f"The 'k' parameter of CAT must be a whole number >= 1. Got {self.k!r} instead."
+                f"The 'k' parameter of CAT must be a whole number >= 1. Got {quoted(self.k)} instead."
             )
 
 

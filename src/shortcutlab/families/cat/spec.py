@@ -33,6 +33,7 @@ from shortcutlab.params import (
     check_keys,
     choice,
     natural,
+    non_empty_string,
     refuse,
     spec_key,
     unique,
@@ -105,7 +106,7 @@ def parse_cat_spec(
     unique(augment, f"{source}: cat: augment", "value")
     default = block.get("default_label")
     return CatSpec(
-        name=str(raw.get("name", "cat")),
+        name=non_empty_string(raw.get("name", "cat"), f"{source}: name"),
         datasets=datasets,
         models=parse_models(raw, source, base),
         seeds=parse_seeds(raw, source),

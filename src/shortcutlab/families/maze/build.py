@@ -35,7 +35,7 @@ from shortcutlab.families.maze.pipeline import (
     render_splits,
 )
 from shortcutlab.families.maze.stratify import stratified_holdout
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 from shortcutlab.shortcuts.base import TEST_ROLE, TRAIN_ROLE, Shortcut, SplitPlan
@@ -336,7 +336,7 @@ def _test_strength(value: float | str, strength: float) -> float:
     if isinstance(value, str):
         raise ConfigError(
             f"The 'test_strength' parameter must be a float in [0, 1] or 'same' (the training "
-            f"strength). Got {value!r} instead."
+            f"strength). Got {quoted(value)} instead."
         )
     return check_strength("test_strength", value)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from shortcutlab.data.loading import CUE_SPANS, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.base import Span
 
 
@@ -53,7 +54,7 @@ def decode_spans(value: Any, *, text: str, where: str = "a row") -> list[Span]:
             else:
                 return spans
     raise DataError(
-        f"The {CUE_SPANS} value of {where} is {value!r}, which is not a JSON list of ordered "
+        f"The {CUE_SPANS} value of {where} is {quoted(value)}, which is not a JSON list of ordered "
         f"[start, end] offsets inside its {len(text)}-character text. Rebuild the benchmark."
     )
 

@@ -41,6 +41,7 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.families.maze.redraw import Builds, Rebuild, base_seed
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
+from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
 
 RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
@@ -103,16 +104,18 @@ def resolve_seeds(seeds: int | Sequence[int]) -> list[int]:
     """``5`` -> [0, 1, 2, 3, 4]; an explicit list is kept as given."""
     if isinstance(seeds, bool):
         raise ConfigError(
-            f"The 'seeds' parameter must be a positive count or a list of seeds. Got {seeds!r} instead."
+            f"The 'seeds' parameter must be a positive count or a list of seeds. Got {quoted(seeds)} instead."
         )
     if isinstance(seeds, int | np.integer):
         if seeds < 1:
-            raise ConfigError(f"The 'seeds' parameter must be at least 1. Got {seeds!r} instead.")
+            raise ConfigError(
+                f"The 'seeds' parameter must be at least 1. Got {quoted(seeds)} instead."
+            )
         return list(range(int(seeds)))
     resolved = [int(s) for s in seeds]
     if not resolved or len(set(resolved)) != len(resolved) or min(resolved) < 0:
         raise ConfigError(
-            f"The 'seeds' parameter must list distinct non-negative seeds. Got {list(seeds)!r} instead."
+            f"The 'seeds' parameter must list distinct non-negative seeds. Got {quoted(list(seeds))} instead."
         )
     return resolved
 
@@ -139,7 +142,7 @@ def evaluate_benchmark(
     seed_list = resolve_seeds(seeds)
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 100:
         raise ConfigError(
-            f"The 'bootstrap' parameter must be an integer >= 100. Got {bootstrap!r} instead."
+            f"The 'bootstrap' parameter must be an integer >= 100. Got {quoted(bootstrap)} instead."
         )
     replicates = plan_replicates(seed_list, vary=vary, build_seed=base_seed(base))
     labels = base.labels

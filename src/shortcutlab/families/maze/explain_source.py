@@ -23,6 +23,7 @@ from shortcutlab.explain.explained import FIRST, SECOND
 from shortcutlab.explain.tokens import Span
 from shortcutlab.families.maze.cue_spans import cue_column, frame_cue_spans
 from shortcutlab.models import MODELS
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts import SHORTCUTS
 
 MAZE_KIND = "shortcut-maze"
@@ -90,7 +91,9 @@ def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) 
         configs = store.configs()
     models = sorted(set(cells["model"]))
     if model_id not in models:
-        raise ConfigError(f"The run has no model {model_id!r}; its model ids: {', '.join(models)}.")
+        raise ConfigError(
+            f"The run has no model {quoted(model_id)}; its model ids: {', '.join(models)}."
+        )
     cells = cells[cells["model"] == model_id]
     seeds = sorted(set(cells["seed"].tolist()))
     if seed not in seeds:
@@ -101,7 +104,7 @@ def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) 
     builds = sorted(set(cells["benchmark_id"]))
     if benchmark_id is not None and benchmark_id not in builds:
         raise ConfigError(
-            f"The run has no benchmark {benchmark_id!r} for {model_id} seed {seed}; "
+            f"The run has no benchmark {quoted(benchmark_id)} for {model_id} seed {seed}; "
             f"its benchmarks: {', '.join(builds)}."
         )
     if benchmark_id is None and len(builds) > 1:

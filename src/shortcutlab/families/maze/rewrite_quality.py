@@ -25,6 +25,7 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable, load_table
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.rewriters import Rewriter, make_rewriter
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL
 
@@ -92,7 +93,7 @@ def styles_of(shortcut: str) -> list[str]:
     styles = SHORTCUTS.having("family", "style")
     if shortcut not in styles:
         raise ConfigError(
-            f"rewrite-quality needs a style shortcut ({', '.join(styles)}). Got {shortcut!r} instead."
+            f"rewrite-quality needs a style shortcut ({', '.join(styles)}). Got {quoted(shortcut)} instead."
         )
     return [s for s in SHORTCUTS.get(shortcut).styles if s != ORIGINAL]
 

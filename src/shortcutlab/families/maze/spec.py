@@ -48,6 +48,7 @@ from shortcutlab.params import (
     check_keys,
     choice,
     natural,
+    non_empty_string,
     refuse,
     spec_key,
     unique,
@@ -205,7 +206,7 @@ def parse_maze_spec(
         held_out=None if held_out > 0 else "Set val_size in the spec (e.g. 0.2).",
     )
     return ExperimentSpec(
-        name=str(raw.get("name", "experiment")),
+        name=non_empty_string(raw.get("name", "experiment"), f"{source}: name"),
         datasets=datasets,
         shortcuts=shortcuts,
         strengths=strengths,

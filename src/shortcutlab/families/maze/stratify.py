@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 
 def holdout_size(val_size: float, n_rows: int) -> int:
@@ -23,7 +24,7 @@ def holdout_size(val_size: float, n_rows: int) -> int:
     if size < 0 or size >= n_rows:
         raise ConfigError(
             f"The 'val_size' parameter must be a row count in [0, {n_rows - 1}] or a fraction in (0, 1). "
-            f"Got {val_size!r} instead."
+            f"Got {quoted(val_size)} instead."
         )
     return size
 

@@ -54,7 +54,7 @@ from shortcutlab.families.mps.rows import (
     subset_rng,
     text_keys,
 )
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 
 TRAINING_SPLITS = ("imbalanced", "balanced")
 
@@ -368,7 +368,7 @@ def _output_column(attribute: Attribute) -> str:
     column = attribute.column
     if column in (ROW_ID, TEXT, TEXT_PAIR, LABEL, GROUP) or not column:
         raise ConfigError(
-            f"The attribute's output column {column!r} would clash with a column of every split "
+            f"The attribute's output column {quoted(column)} would clash with a column of every split "
             f"({ROW_ID}, {TEXT}, {TEXT_PAIR}, {LABEL}, {GROUP}). Give the attribute another name."
         )
     return column

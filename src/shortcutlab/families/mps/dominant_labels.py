@@ -21,6 +21,7 @@ from shortcutlab.families.mps.redistribute import (
     matched_sizes,
     normalised_entropy,
 )
+from shortcutlab.params import quoted
 
 # label_mix: "paper" sizes every group to its maximum, as the paper does, so Imbalanced's overall
 # label mix follows the groups' sizes; "matched" sizes them so every label is equally frequent.
@@ -115,7 +116,7 @@ def warn_label_mix(
         else "Balanced cannot even out every group; --size even as well keeps both uniform."
     )
     warn(
-        f"Imbalanced is {shares[top]:.0%} label {labels.values[top]!r} overall and Balanced "
+        f"Imbalanced is {shares[top]:.0%} label {quoted(labels.values[top])} overall and Balanced "
         f"{balanced_shares[top]:.0%}: the two fits also learn different label priors, and δ "
         f"measures that with the attribute. {fix}",
     )
@@ -134,8 +135,8 @@ def warn_unbalanced(
     for group in np.flatnonzero(same & (balanced.sum(axis=1) > 0)).tolist():
         scarce = labels.values[int(np.argmin(balanced[group]))]
         warn(
-            f"Balanced is as skewed as Imbalanced in the group {kept[group]!r} (too few rows of "
-            f"label {scarce!r} there), so that group does not tell the two apart. A smaller --size "
+            f"Balanced is as skewed as Imbalanced in the group {quoted(kept[group])} (too few rows of "
+            f"label {quoted(scarce)} there), so that group does not tell the two apart. A smaller --size "
             f"leaves room to even it out.",
         )
 
@@ -149,7 +150,7 @@ def _set_size(dominant_labels: int | None, n_labels: int, n_groups: int) -> int:
     if bad or not 1 <= dominant_labels < n_labels:
         raise ConfigError(
             f"The 'dominant_labels' parameter must be an integer in [1, {n_labels - 1}]. "
-            f"Got {dominant_labels!r} instead."
+            f"Got {quoted(dominant_labels)} instead."
         )
     return int(dominant_labels)
 
@@ -180,7 +181,7 @@ def _given_sets(
         bad = [n for n in names if n not in rank_of]
         if bad or not names or len(set(names)) != len(names) or len(names) >= len(labels):
             raise ConfigError(
-                f"The 'dominant' parameter gives {value!r} the label(s) {names!r}; give one or more "
+                f"The 'dominant' parameter gives {quoted(value)} the label(s) {quoted(names)}; give one or more "
                 f"distinct labels (fewer than all) from: {', '.join(rank_of)}."
             )
         ranks = [rank_of[n] for n in names]

@@ -31,6 +31,7 @@ from shortcutlab.families.mps.redistribute import (
     largest_group_size,
     water_fill,
 )
+from shortcutlab.params import quoted
 
 # size="even": groups no larger than Balanced can fill with exactly uniform labels.
 EVEN = "even"
@@ -76,13 +77,13 @@ def kept_values(
     found = ", ".join(f"{v} ({n})" for v, n in counts.items()) or "none"
     if isinstance(values, str):
         raise ConfigError(
-            f"The 'values' parameter must be a list of attribute values. Got the string {values!r}; "
-            f"pass [{values!r}] or use --values A,B."
+            f"The 'values' parameter must be a list of attribute values. Got the string {quoted(values)}; "
+            f"pass [{quoted(values)}] or use --values A,B."
         )
     if values is not None:
         kept = [str(v) for v in values]
         if len(set(kept)) != len(kept):
-            raise ConfigError(f"The 'values' parameter repeats a value: {kept!r}.")
+            raise ConfigError(f"The 'values' parameter repeats a value: {quoted(kept)}.")
         unknown = [v for v in kept if v not in counts]
         if unknown:
             raise ConfigError(
@@ -97,8 +98,8 @@ def kept_values(
         ):
             label = "top_values" if explicit_top else "attribute's top_values"
             raise ConfigError(
-                f"The {label!r} parameter must be a positive integer or None (all values). "
-                f"Got {top_values!r} instead."
+                f"The {quoted(label)} parameter must be a positive integer or None (all values). "
+                f"Got {quoted(top_values)} instead."
             )
         kept = list(counts)[: top_values or None]
     if len(kept) < 2:
@@ -122,7 +123,7 @@ def dominance_share(dominance: float | None, n_labels: int) -> Fraction:
     if bad or not 1 / n_labels < float(dominance) <= 1:
         raise ConfigError(
             f"The 'dominance' parameter must be a share in (1/{n_labels}, 1] for {n_labels} labels "
-            f"(1/{n_labels} is no imbalance at all). Got {dominance!r} instead."
+            f"(1/{n_labels} is no imbalance at all). Got {quoted(dominance)} instead."
         )
     return exact_share(float(dominance))
 
@@ -172,17 +173,17 @@ def held_out_per_label(
         per_label = math.floor(float(size) * eligible_rows / n_labels)
     else:
         raise ConfigError(
-            f"The {parameter!r} parameter must be a row count (an integer >= {n_labels}) or a "
-            f"fraction in (0, 1){' or 0 for none' if optional else ''}. Got {size!r} instead."
+            f"The {quoted(parameter)} parameter must be a row count (an integer >= {n_labels}) or a "
+            f"fraction in (0, 1){' or 0 for none' if optional else ''}. Got {quoted(size)} instead."
         )
     if per_label < 1:
         raise ConfigError(
-            f"The {parameter!r} parameter gives {size!r}, less than one row for each of the "
+            f"The {quoted(parameter)} parameter gives {quoted(size)}, less than one row for each of the "
             f"{n_labels} labels. Raise {flag}."
         )
     if per_label > rarest:
         raise DataError(
-            f"The {parameter!r} parameter asks for {per_label} rows of every label, but there are "
+            f"The {quoted(parameter)} parameter asks for {per_label} rows of every label, but there are "
             f"only {available} distinct texts per label with a kept value; the largest feasible "
             f"size is {rarest * n_labels}. Lower {flag}."
         )
@@ -227,7 +228,7 @@ def redistribute(
     if (maxima == 0).any():
         empty = kept[int(np.argmin(maxima))]
         raise DataError(
-            f"Too few rows to reach dominance {float(share):g}: the group {empty!r} has no rows of "
+            f"Too few rows to reach dominance {float(share):g}: the group {quoted(empty)} has no rows of "
             f"its dominant label(s) (rows per value and label: {counts}). Map it to another label "
             f"with --dominant or leave the value out with --values."
         )
@@ -238,7 +239,7 @@ def redistribute(
         if (caps == 0).any():
             empty = kept[int(np.argmin(caps))]
             raise DataError(
-                f"size='even' needs every label in every group, and the group {empty!r} lacks "
+                f"size='even' needs every label in every group, and the group {quoted(empty)} lacks "
                 f"one (rows per value and label: {counts}). Leave that value out with --values, "
                 f"or give --size as a number."
             )
@@ -274,7 +275,7 @@ def _sizes_within(
         return caps
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
         raise ConfigError(
-            f"The 'size' parameter must be a positive number of rows or 'even'. Got {size!r} "
+            f"The 'size' parameter must be a positive number of rows or 'even'. Got {quoted(size)} "
             "instead."
         )
     if size > caps.sum():

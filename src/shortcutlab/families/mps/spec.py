@@ -53,6 +53,7 @@ from shortcutlab.params import (
     check_keys,
     choice,
     natural,
+    non_empty_string,
     refuse,
     spec_key,
     unique,
@@ -234,7 +235,7 @@ def parse_mps_spec(
         except ConfigError as exc:
             raise ConfigError(f"{source}: models[{i}] ({model.id}): {exc}") from exc
     return MpsSpec(
-        name=str(raw.get("name", "mps")),
+        name=non_empty_string(raw.get("name", "mps"), f"{source}: name"),
         datasets=datasets,
         attributes=attributes,
         models=models,

@@ -41,7 +41,7 @@ from shortcutlab.families.suite.sets import (
     standard_set,
     style_set,
 )
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.shortcuts.rewriters import make_rewriter
 
@@ -147,10 +147,12 @@ def _check_arguments(
 ) -> None:
     """The arguments a build refuses before reading anything."""
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
-        raise ConfigError(f"The 'size' parameter must be a positive integer. Got {size!r} instead.")
+        raise ConfigError(
+            f"The 'size' parameter must be a positive integer. Got {quoted(size)} instead."
+        )
     if not 0 <= min_overlap <= 1:
         raise ConfigError(
-            f"The 'min_overlap' parameter must be in [0, 1]. Got {min_overlap!r} instead."
+            f"The 'min_overlap' parameter must be in [0, 1]. Got {quoted(min_overlap)} instead."
         )
     if paws is not None and "paraphrase-overlap" not in requested:
         raise ConfigError(

@@ -37,6 +37,7 @@ from shortcutlab.metrics.proportions import two_proportion_z_test
 from shortcutlab.models import MODELS, make_model
 from shortcutlab.models.nli_scorers import NliScorer
 from shortcutlab.models.prompts import STRATEGIES
+from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
 
 
@@ -167,7 +168,7 @@ def _check_strategies(model: str, strategies: Sequence[str] | None) -> list[str 
     for strategy in chosen:
         if strategy not in STRATEGIES:
             raise ConfigError(
-                f"The --strategy option takes {', '.join(STRATEGIES)}. Got {strategy!r} instead."
+                f"The --strategy option takes {', '.join(STRATEGIES)}. Got {quoted(strategy)} instead."
             )
     return list(dict.fromkeys(chosen))
 

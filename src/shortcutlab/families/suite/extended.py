@@ -24,6 +24,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, load_table
 from shortcutlab.data.reading import detect_format, read_file
 from shortcutlab.errors import DataError
 from shortcutlab.families.suite.sets import SOURCE_ROW_ID, standard_set
+from shortcutlab.params import quoted
 
 OVERLAP = "overlap"
 _WORD = re.compile(r"\w+")
@@ -92,13 +93,13 @@ def paraphrase_overlap_set(
             raise DataError(
                 f"The paraphrase-overlap set needs {size} label-balanced pairs with word overlap "
                 f">= {min_overlap} outside the standard set, but the data has only "
-                f"{int(counts.min())} of label {str(counts.idxmin())!r}. Pass a PAWS file with "
+                f"{int(counts.min())} of label {quoted(str(counts.idxmin()))}. Pass a PAWS file with "
                 f"--paws or a smaller --size."
             )
     missing = [label for label in labels if label not in set(scored[LABEL])]
     if missing:
         raise DataError(
-            f"The PAWS pairs have no row labelled {str(missing[0])!r}, a label of the training data; "
+            f"The PAWS pairs have no row labelled {quoted(str(missing[0]))}, a label of the training data; "
             f"check that both files use the same labels (e.g. 0/1)."
         )
     # Its rows are not derived from the standard set's, so it carries no source_row_id to pair by.

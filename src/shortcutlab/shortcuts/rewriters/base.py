@@ -15,6 +15,7 @@ import numpy as np
 
 from shortcutlab.data.loading import LoadedTable
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 
 # Shortcut Maze register (formal/casual) and author (Shakespeare/Hemingway) styles; Shortcut Suite
 # (section 4.1) Bible style, set against the original text.
@@ -39,7 +40,7 @@ class Rewriter(ABC):
         if not self.supports(style):
             needed_by = f" of the {shortcut} shortcut" if shortcut else ""
             raise ConfigError(
-                f"The {self.name} rewriter does not support the style {style!r}{needed_by}; "
+                f"The {self.name} rewriter does not support the style {quoted(style)}{needed_by}; "
                 f"it supports: {', '.join(self.supported_styles()) or 'none'}."
                 f"{self.unsupported_hint(style)}"
             )

@@ -31,7 +31,7 @@ from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
 from shortcutlab.data.reading import read_file
 from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
-from shortcutlab.params import check_choice
+from shortcutlab.params import check_choice, quoted
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL, STYLES, Rewriter
 
 REWRITTEN = "rewritten"
@@ -152,7 +152,7 @@ def style_paths(rewrites: Mapping[str, Any] | None) -> dict[str, dict[str, Path]
     if not isinstance(rewrites, Mapping):
         raise ConfigError(
             "The 'rewrites' option must map each style to {train: PATH, test: PATH} or to one "
-            f"PATH for both splits. Got {rewrites!r} instead."
+            f"PATH for both splits. Got {quoted(rewrites)} instead."
         )
     resolved: dict[str, dict[str, Path]] = {}
     for style, entry in rewrites.items():
@@ -166,13 +166,13 @@ def style_paths(rewrites: Mapping[str, Any] | None) -> dict[str, dict[str, Path]
             continue
         if not isinstance(entry, Mapping) or set(map(str, entry)) - set(ROLES):
             raise ConfigError(
-                f"The 'rewrites' entry of the style {name!r} must be {{train: PATH, test: PATH}} "
-                f"or one PATH. Got {entry!r} instead."
+                f"The 'rewrites' entry of the style {quoted(name)} must be {{train: PATH, test: PATH}} "
+                f"or one PATH. Got {quoted(entry)} instead."
             )
         for role in ROLES:
             if not isinstance(entry.get(role), str | Path) or not str(entry.get(role)).strip():
                 raise ConfigError(
-                    f"The 'rewrites' option gives no {role} file for the style {name!r}. Add "
+                    f"The 'rewrites' option gives no {role} file for the style {quoted(name)}. Add "
                     f"{role}: PATH (or give one PATH for both splits)."
                 )
         resolved[name] = {role: Path(entry[role]) for role in ROLES}
@@ -264,7 +264,7 @@ def _row_ids(frame: pd.DataFrame, path: Path) -> list[int]:
         first = int(np.flatnonzero(bad | values.duplicated())[0])
         raise DataError(
             f"The 'row_id' column of the rewrite file '{path}' must hold unique integer row ids of "
-            f"the data; row {first} has {frame[ROW_ID].iloc[first]!r}."
+            f"the data; row {first} has {quoted(frame[ROW_ID].iloc[first])}."
         )
     return values.astype("int64").tolist()
 
@@ -326,13 +326,11 @@ def _mismatch(
     rewrite_file: RewriteFile, position: int, text: str, label: Any, row_id: int
 ) -> str | None:
     if rewrite_file.labels is not None and not _same_label(rewrite_file.labels[position], label):
-        return (
-            f"row {row_id} has label {rewrite_file.labels[position]!r} where the data has {label!r}"
-        )
+        return f"row {row_id} has label {quoted(rewrite_file.labels[position])} where the data has {quoted(label)}"
     if rewrite_file.originals is not None:
         original = rewrite_file.originals[position]
         if " ".join(original.split()) != " ".join(str(text).split()):
-            return f"row {row_id} has text {_excerpt(original)!r} where the data has {_excerpt(text)!r}"
+            return f"row {row_id} has text {quoted(_excerpt(original))} where the data has {quoted(_excerpt(text))}"
     return None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL, Rewriter
 
 _FORMAT = 'Format:\nInput Text: [TEXT TO BE MODIFIED].\n### Output: [MODIFIED TEXT].\nInput Text: "{text}"\n### Output: \n'
@@ -73,7 +74,7 @@ class LLMRewriter(Rewriter):
         for style, prompt in prompts.items():
             if not isinstance(prompt, str) or prompt.count("{text}") != 1:
                 raise ConfigError(
-                    f"The llm rewriter's prompt for {style!r} must contain '{{text}}' exactly once. Got {prompt!r} instead."
+                    f"The llm rewriter's prompt for {quoted(style)} must contain '{{text}}' exactly once. Got {quoted(prompt)} instead."
                 )
         return prompts
 

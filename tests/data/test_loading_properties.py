@@ -1,0 +1,123 @@
+"""Property: the table loaders answer any file with a table or a ShortcutlabError, never another
+exception, and their messages are one line.
+
+Inputs: random bytes under every suffix, and random CSV/TSV and JSONL shapes (random headers,
+quoting, encodings, NULs, ragged rows, huge fields, non-object lines), read through the public
+:func:`~shortcutlab.data.load_table` with random reading options. The profile (tests/conftest.py)
+fixes the seed in CI."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shortcutlab.data import load_table
+from shortcutlab.errors import ShortcutlabError
+
+SUFFIXES = [".csv", ".tsv", ".jsonl", ".json", ".parquet", ".csv.gz", ".jsonl.gz", ".txt", ""]
+ENCODINGS = ["utf-8", "utf-8-sig", "latin-1", "cp1252", "utf-16", "ascii", "no-such-codec"]
+COLUMNS = ["text", "label", "review", "stars", "premise", "hypothesis", "row_id", "shortcut"]
+NAMES = st.sampled_from(COLUMNS) | st.text(max_size=6)
+CELLS = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["", " ", "0", "1", "neg", "pos", "nan", "NA", "null", "True", '"', "\x00"]),
+    st.sampled_from(["a\nb", "a,b", 'say "hi"', "\r", "=1+2", "\ufeff", "é"]),
+    st.integers(min_value=0, max_value=300_000).map(lambda n: "x" * n),  # a huge field
+    st.integers().map(str),
+    st.floats().map(str),
+)
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "text_col": st.sampled_from(COLUMNS),
+        "label_col": st.sampled_from(COLUMNS),
+        "text_pair_col": st.sampled_from(COLUMNS) | st.none(),
+        "encoding": st.sampled_from(ENCODINGS),
+        "on_empty": st.sampled_from(["drop", "error", "keep"]),
+        "stream_text": st.booleans(),
+    },
+)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tables")  # module-scoped: hypothesis reruns a test in it
+
+
+def _holds(path: Path, options: dict[str, Any]) -> None:
+    """Loading ``path`` returns a table, or raises a ShortcutlabError of one line."""
+    try:
+        table = load_table(path, **options)
+    except ShortcutlabError as error:
+        message = str(error)
+        assert "\n" not in message and "\x00" not in message, message
+        return
+    assert len(table.frame) == len(table)  # the table is whole: its columns are readable
+
+
+def _write(folder: Path, content: bytes, suffix: str) -> Path:
+    path = folder / f"table{suffix}"
+    path.write_bytes(gzip.compress(content, mtime=0) if suffix.endswith(".gz") else content)
+    return path
+
+
+@given(content=st.binary(max_size=300), suffix=st.sampled_from(SUFFIXES), options=OPTIONS)
+def test_random_bytes_are_loaded_or_refused(folder, content, suffix, options):
+    _holds(_write(folder, content, suffix), options)
+
+
+def _delimited(header: list[str], rows: list[list[str]], sep: str, quoting: int) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=sep, quoting=quoting, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+@given(
+    header=st.lists(NAMES, min_size=1, max_size=4),
+    rows=st.lists(st.lists(CELLS, max_size=5), max_size=6),  # ragged: any length per row
+    sep=st.sampled_from([",", "\t", ";"]),
+    quoting=st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL, csv.QUOTE_NONNUMERIC]),
+    written_in=st.sampled_from(["utf-8", "utf-8-sig", "latin-1", "utf-16"]),
+    suffix=st.sampled_from([".csv", ".tsv", ".csv.gz", ".txt"]),
+    options=OPTIONS,
+)
+def test_random_delimited_files_are_loaded_or_refused(
+    folder, header, rows, sep, quoting, written_in, suffix, options
+):
+    text = _delimited(header, rows, sep, quoting)
+    _holds(_write(folder, text.encode(written_in, errors="replace"), suffix), options)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | CELLS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(NAMES, inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.dictionaries(NAMES, JSON_VALUES, max_size=4).map(json.dumps),
+            JSON_VALUES.map(json.dumps),  # a line that is not an object
+            st.sampled_from(["", "{", "}", "[1, 2]", '{"text": "a", "text": "b"}', "\x00"]),
+        ),
+        max_size=6,
+    ),
+    written_in=st.sampled_from(["utf-8", "utf-16"]),
+    suffix=st.sampled_from([".jsonl", ".jsonl.gz", ".json"]),
+    options=OPTIONS,
+)
+def test_random_jsonl_files_are_loaded_or_refused(folder, lines, written_in, suffix, options):
+    content = "\n".join(lines).encode(written_in, errors="replace")
+    _holds(_write(folder, content, suffix), options)
