@@ -3,14 +3,18 @@ started here; tests/annotate/test_server.py runs it as a real process)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import socket
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.annotate.task_folder import prepare_task
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.errors import ConfigError
 from tests.annotate.toy_kind import TOY, ToyLabelKind, toy_kind_installed, write_toy_source
 from tests.cli.refusals import assert_refused, invoke
@@ -199,3 +203,34 @@ def test_export_writes_the_answers_and_prints_the_summary(tmp_path: Path) -> Non
     result = invoke("annotate", "export", folder)
     assert result.exit_code == 0, result.output
     assert (folder / "answers.csv").is_file() and "Toy accuracy" in result.stdout
+
+
+def test_export_neutralises_cells_a_spreadsheet_would_run(tmp_path: Path) -> None:
+    hostile = '=HYPERLINK("http://evil")'
+    source = tmp_path / "source"
+    source.mkdir()
+    rows = pd.DataFrame(
+        {
+            "row_id": ["@r0", "-1+2", "r2", "-3"],
+            "text": [hostile, "+cmd", "\tcalm", "fine"],
+            "label": [hostile, "-0.25", "positive", "negative"],
+            "cue_span": ["[[0, 1]]"] * 4,
+        }
+    )
+    rows.to_csv(source / "rows.csv", index=False)
+    folder = tmp_path / "task"
+    prepare_task(source, ToyLabelKind(), folder=folder, sample=4, seed=0)
+    with AnnotationStore.open(folder) as store:
+        for item in store.plan().items:
+            store.record(item.item_id, "ann", {"label": "positive", "sure": "yes"})
+    result = invoke("annotate", "export", folder)
+    assert result.exit_code == 0, result.output
+    written = (folder / "answers.csv").read_text(encoding="utf-8")
+    cells = [cell for row in csv.reader(io.StringIO(written, newline="")) for cell in row]
+    assert "'" + hostile in cells and "'@r0" in cells and "'-1+2" in cells
+    assert hostile not in cells and "@r0" not in cells
+    assert "-3" in cells and "-0.25" in cells  # plain numbers: a spreadsheet reads the number
+    assert not [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")]
+    answers = from_people_csv(pd.read_csv(io.StringIO(written), dtype=str))
+    assert set(answers["item_id"]) == {"@r0", "-1+2", "r2", "-3"}
+    assert hostile in set(answers["ref_label"])

@@ -1,7 +1,9 @@
-"""``shortcutlab annotate serve`` as a real uvicorn process: SIGTERM, kill -9, a port in use."""
+"""``shortcutlab annotate serve`` as a real uvicorn process: SIGTERM, kill -9, a port in use, a
+post from another site, a host beyond loopback."""
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 import time
@@ -125,3 +127,70 @@ def test_a_restart_on_the_same_port_resumes_the_task(tmp_path: Path) -> None:
         view = client.get("/api/next", params={"annotator": "ann"}).json()
     assert again.stop() == 0
     assert (view["position"], view["answered"]) == (1, 1)
+
+
+def _stored_answers(source: Path) -> int:
+    with AnnotationStore.open(source / "annotations" / TOY) as store:
+        return len(store.answers())
+
+
+def test_a_post_from_another_site_is_refused_even_with_the_token(tmp_path: Path) -> None:
+    source = write_toy_source(tmp_path / "source")
+    served = serve_toy(source)
+    try:
+        with _client(served) as client:
+            item = client.get("/api/next", params={"annotator": "ann"}).json()["item_id"]
+        body = json.dumps({"annotator": "ann", "item_id": item, "answer": ANSWER})
+        # What a page on another site can send without a preflight: text/plain, token in the query.
+        url = f"{served.base}/api/answer?token={served.token}"
+        plain = {"Content-Type": "text/plain"}
+        foreign = [
+            {"Origin": "http://evil.example"},
+            {"Origin": "null"},  # a sandboxed frame or a file:// page
+            {"Origin": served.base.replace("127.0.0.1", "127.0.0.2")},
+            {"Referer": "http://evil.example/page.html"},  # no Origin: the Referer's origin
+        ]
+        for sender in foreign:
+            refused = httpx.post(url, content=body, headers={**plain, **sender}, timeout=10)
+            assert refused.status_code == 403, (sender, refused.text)
+            assert refused.json()["error"].startswith("cross-site request refused: it came from")
+        own_page = httpx.post(
+            url, content=body, headers={**plain, "Origin": served.base}, timeout=10
+        )
+        assert own_page.status_code == 200, own_page.text
+    finally:
+        assert served.stop() == 0
+    assert _stored_answers(source) == len(ANSWER)  # one answer (a row per field): the page's
+
+
+def test_a_request_without_origin_is_left_to_the_token(tmp_path: Path) -> None:
+    source = write_toy_source(tmp_path / "source")
+    served = serve_toy(source)
+    try:
+        with _client(served) as client:
+            item = client.get("/api/next", params={"annotator": "ann"}).json()["item_id"]
+            body = {"annotator": "ann", "item_id": item, "answer": ANSWER}
+            assert client.post("/api/answer", json=body).status_code == 200  # a script, curl
+            own_referer = {"Referer": f"{served.base}/?token={served.token}"}
+            assert client.post("/api/answer", json=body, headers=own_referer).status_code == 200
+        no_token = httpx.post(f"{served.base}/api/answer", json=body, timeout=10)
+        assert no_token.status_code == 403
+        assert "access token" in no_token.json()["error"]
+    finally:
+        assert served.stop() == 0
+
+
+def test_a_host_beyond_loopback_warns_in_one_line(tmp_path: Path) -> None:
+    source = write_toy_source(tmp_path / "source")
+    exposed = serve_toy(source, "--host", "0.0.0.0")
+    assert exposed.stop() == 0
+    warnings = [line for line in exposed.stderr if line.startswith("Warning:")]
+    assert warnings == [
+        "Warning: --host 0.0.0.0 is not loopback: the app is reachable from other machines on "
+        "the network, and its access token is the only guard; use --host 127.0.0.1 to keep it "
+        "local.\n"
+    ]
+    assert "Traceback" not in "".join(exposed.stderr)
+    local = serve_toy(source, "--host", "localhost")
+    assert local.stop() == 0
+    assert not [line for line in local.stderr if line.startswith("Warning:")]

@@ -70,13 +70,21 @@ def test_prompts_are_the_papers_and_answers_outside_the_list_are_invalid():
         "Comedy or Thriller",
         "Sorry, I cannot classify this.",
     ]
-    # Requests go out concurrently, so the prompts arrive in any order.
-    [prompt] = [p for p in backend.prompts if p.endswith("The Sentence is:\n\nplain")]
-    assert prompt.startswith(FIGURE_15_START)
-    assert (
-        "\nComedy: e.g., humorous elements, joke design, comedic effects, focusing on entertainment.\n"
-        in prompt
-    )
+    # Requests go out concurrently (and a dropped one is sent again), so prompts arrive in any
+    # order and possibly twice: they are matched to their sentences by content.
+    by_sentence: dict[str, set[str]] = {}
+    for prompt in backend.prompts:
+        sentence = prompt.rpartition(SENTENCE_HEADER)[2].strip()
+        by_sentence.setdefault(sentence, set()).add(prompt)
+    assert set(by_sentence) == set(ANSWERS)
+    for sentence, prompts in by_sentence.items():
+        [prompt] = prompts  # a sentence resent is the same prompt
+        assert prompt.startswith(FIGURE_15_START)
+        assert prompt.endswith(f"The Sentence is:\n\n{sentence}")
+        assert (
+            "\nComedy: e.g., humorous elements, joke design, comedic effects, focusing on "
+            "entertainment.\n" in prompt
+        )
 
 
 def test_the_core_word_level_sends_figure_4s_prompt_with_its_own_categories():

@@ -84,4 +84,6 @@ def test_dry_run_and_results_show_the_mitigations(tmp_path):
     written = {p.name for p in (tmp_path / "report").iterdir()}
     assert {"table3-accuracy.md", "vs_erm-macro_f1.md", "vs_erm.csv", "groups.csv"} <= written
     tidy = invoke("results", tmp_path / "run", "--format", "csv")
-    assert tidy.stdout.splitlines()[0].startswith("dataset,model,mitigation,shortcut,strength,")
+    assert tidy.stdout.splitlines()[0].startswith(
+        '"dataset","model","mitigation","shortcut","strength",'  # quoted: a file for people
+    )

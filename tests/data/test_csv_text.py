@@ -8,8 +8,10 @@ The frames are drawn from a seeded generator (hypothesis is not a dependency): 4
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
+import re
 import sys
 
 import numpy as np
@@ -17,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from shortcutlab.data.csv_text import csv_table, csv_text
+from shortcutlab.data.csv_text import csv_table, csv_text, from_people_csv, people_cell
 from shortcutlab.data.writing import TableWriter, write_table
 from shortcutlab.errors import ConfigError
 
@@ -168,3 +170,61 @@ def test_one_column_of_empty_texts_written_in_pieces(tmp_path) -> None:
 def test_float_format_is_refused_for_other_formats(tmp_path) -> None:
     with pytest.raises(ConfigError, match="'float_format' parameter applies to CSV files only"):
         TableWriter(tmp_path / "a.jsonl", "jsonl", float_format="%.2f")
+
+
+# What a spreadsheet may run (OWASP), numbers in text, and quotes already in front.
+FORMULA_PIECES = ["=", "+", "-", "@", "\t", "\r", "'", "''", "1", "0.5", "e3", "=1+2", "-1", ","]
+PLAIN_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _formula_text(rng: np.random.Generator) -> str:
+    return "".join(rng.choice(FORMULA_PIECES + PIECES, size=rng.integers(0, 5)))
+
+
+def test_files_for_people_run_nothing_and_give_back_every_value(tmp_path) -> None:
+    rng = np.random.default_rng(21)
+    texts = [_formula_text(rng) for _ in range(3000)] + ["-0.25", "+3", "1e-5", "-1+2", "'=x"]
+    numbers = rng.choice(FLOATS, len(texts))
+    frame = pd.DataFrame({"=text": texts, "score": numbers, "n": rng.integers(-9, 9, len(texts))})
+    written = write_table(frame, tmp_path / "people.csv", for_people=True).read_bytes().decode()
+    assert written == csv_text(frame, for_people=True)
+    rows = list(csv.reader(io.StringIO(written, newline="")))
+    assert rows[0] == ["'=text", "score", "n"]
+    for row, text in zip(rows[1:], texts, strict=True):
+        runnable = row[0].startswith(("=", "+", "-", "@", "\t", "\r"))
+        assert not runnable or PLAIN_NUMBER.fullmatch(row[0]), row[0]
+        assert row[0] == text or row[0] == "'" + text
+    # text cells are quoted, numbers are not (a negative float is not touched)
+    lines = written.split("\n")
+    assert lines[0] == '"\'=text","score","n"'
+    assert lines[-2] == f"\"''=x\",{numbers[-1]!s},{frame['n'].iloc[-1]}".replace("nan", "")
+    back = from_people_csv(
+        pd.read_csv(tmp_path / "people.csv", dtype={"=text": str}, keep_default_na=False)
+    )
+    assert back.columns.tolist() == ["=text", "score", "n"]
+    assert back["=text"].tolist() == texts and back["n"].tolist() == frame["n"].tolist()
+    assert (
+        csv_text(frame[["score", "n"]], for_people=True)
+        == '"score","n"\n' + pandas_csv(frame[["score", "n"]]).split("\n", 1)[1]
+    )
+
+
+def test_people_cells_are_the_owasp_rule_with_plain_numbers_kept() -> None:
+    cases = {
+        "=1+2": "'=1+2", "+1+2": "'+1+2", "-1+2": "'-1+2", "@SUM(A1)": "'@SUM(A1)",
+        "\tx": "'\tx", "\rx": "'\rx", "-0.25": "-0.25", "+3": "+3", "1e5": "1e5", "-inf": "'-inf",
+        "'=x": "''=x", "'x": "'x", "x=1": "x=1", "-1\n": "'-1\n", "": "",
+    }  # fmt: skip
+    assert {text: people_cell(text) for text in cases} == cases
+    frame = pd.DataFrame({"text": list(cases)})
+    written = csv_text(frame, for_people=True)
+    assert [row[0] for row in csv.reader(io.StringIO(written, newline=""))][1:] == list(
+        cases.values()
+    )
+
+
+def test_model_inputs_keep_formulas_byte_exact(tmp_path) -> None:
+    frame = pd.DataFrame({"text": ['=HYPERLINK("http://evil")', "-1+2", "@x"], "label": [0, 1, 0]})
+    written = write_table(frame, tmp_path / "train.csv").read_bytes()
+    assert written == pandas_csv(frame).encode("utf-8")
+    assert b"'" not in written

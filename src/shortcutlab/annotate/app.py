@@ -1,7 +1,9 @@
 """The annotation web app: one page and a small JSON API over a task folder's store.
 
 Every request carries the task's access token (``?token=`` on the page URL, an ``X-Token``
-header on the page's API calls); without it the answer is 403. Answers are checked by the task
+header on the page's API calls); without it the answer is 403. A POST sent from another site's
+page (its ``Origin``, or without one its ``Referer``, is not this server) is refused with 403
+too, even with the token: the token may have leaked, and no other site has a reason to post. Answers are checked by the task
 kind, committed to SQLite, and only then acknowledged, so an acknowledged answer survives a crash.
 Bad requests get a 4xx JSON error; an unexpected failure a 500 JSON error, never a traceback page.
 
@@ -23,6 +25,7 @@ import threading
 from dataclasses import asdict
 from importlib.resources import files
 from typing import Any
+from urllib.parse import urlsplit
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
@@ -106,6 +109,51 @@ class RequireToken:
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+class SameOrigin:
+    """ASGI middleware: a request that changes something (any method but GET, HEAD, OPTIONS)
+    from another origin gets 403. The origin is the ``Origin`` header, else the ``Referer``'s;
+    a request with neither (a script, curl) is left to the token. This server's origin is the
+    one the browser addressed (the ``Host`` header), so localhost, 127.0.0.1 and a LAN address
+    each work for the page loaded from them."""
+
+    SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in self.SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        sender = _sender_origin(request)
+        own = f"{scope.get('scheme', 'http')}://{request.headers.get('host', '')}".lower()
+        if sender is not None and sender != own:
+            shown = sender if len(sender) <= 80 else sender[:80] + "…"
+            message = (
+                f"cross-site request refused: it came from {shown!r}, not from this server's page"
+            )
+            await _error(403, message)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _sender_origin(request: Request) -> str | None:
+    """The origin that sent ``request`` (``scheme://host[:port]``, lower case), ``"null"`` for an
+    opaque one, or None when the request names none."""
+    origin = request.headers.get("origin")
+    if origin is not None:
+        return origin.strip().lower()
+    referer = request.headers.get("referer")
+    if not referer:
+        return None
+    try:
+        parts = urlsplit(referer.strip())
+    except ValueError:  # a malformed Referer names no origin we could trust
+        return "null"
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -265,9 +313,17 @@ def make_app(store: AnnotationStore, kind: TaskKind, token: str) -> Starlette:
             Route("/api/answer", routes_of.answer, methods=["POST"]),
             Route("/api/progress", routes_of.progress),
         ],
-        middleware=[Middleware(RequireToken, token=token)],
+        # outermost first: a foreign site is refused even when it holds the token
+        middleware=[Middleware(SameOrigin), Middleware(RequireToken, token=token)],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
 
 
-__all__ = ["CONTENT_SECURITY_POLICY", "TOKEN_HEADER", "AnnotationApp", "make_app", "render_page"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "TOKEN_HEADER",
+    "AnnotationApp",
+    "SameOrigin",
+    "make_app",
+    "render_page",
+]

@@ -31,6 +31,7 @@ from shortcutlab.annotate.task_base import (
     yes_no_unsure,
 )
 from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.run_folder import BENCHMARKS
@@ -126,7 +127,7 @@ def check_pairs(source: Path) -> pd.DataFrame:
         raise DataError(
             f"'{source}' holds {what}; verify-counterfactual judges CAT counterfactual pairs: {FIX}."
         )
-    pairs = pd.read_csv(check, dtype=str, keep_default_na=False)
+    pairs = from_people_csv(pd.read_csv(check, dtype=str, keep_default_na=False))
     missing = [c for c in CHECK_COLUMNS if c not in pairs.columns and c != "assumption_holds"]
     if missing or pairs.empty:
         raise DataError(

@@ -92,7 +92,7 @@ def answers_csv(plan: TaskPlan, answers: pd.DataFrame) -> str:
     table = answers[ANSWER_COLUMNS].copy()
     for key in keys:
         table[f"ref_{key}"] = [_cell(reference[i].get(key)) for i in table["item_id"]]
-    return csv_text(table)
+    return csv_text(table, for_people=True)
 
 
 def summary_record(plan: TaskPlan, answers: pd.DataFrame, summary: Summary) -> dict[str, Any]:

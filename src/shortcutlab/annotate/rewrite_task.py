@@ -17,6 +17,7 @@ import pandas as pd
 from shortcutlab.annotate.kinds import Choice, Field, Form, Item, Summary, TaskPlan
 from shortcutlab.annotate.sources import is_benchmark, load_build, read_manifest, source_builds
 from shortcutlab.annotate.task_base import ChoiceTask, check_sample, seeded_sample
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.data.loading import ROW_ID, SHORTCUT, TEXT
 from shortcutlab.errors import DataError
 from shortcutlab.families.maze.rewrite_quality import CRITERIA
@@ -134,7 +135,7 @@ def _score(value: Any) -> float | None:
 
 
 def _quality_rows(source: Path) -> pd.DataFrame:
-    rows = pd.read_csv(source / ROWS_FILE, keep_default_na=False, na_values=[""])
+    rows = from_people_csv(pd.read_csv(source / ROWS_FILE, keep_default_na=False, na_values=[""]))
     missing = [c for c in (ROW_ID, "style", "original", "rewrite") if c not in rows.columns]
     if missing:
         raise DataError(f"'{source / ROWS_FILE}' lacks {', '.join(missing)}; {NEEDS}.")

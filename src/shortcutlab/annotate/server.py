@@ -11,6 +11,7 @@ and the store is closed last.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import secrets
 import socket
 import threading
@@ -68,6 +69,20 @@ def listen(host: str, port: int) -> socket.socket:
             "one, or another --host."
         ) from None
     return sock
+
+
+def exposure_warning(sock: socket.socket) -> str | None:
+    """One line when ``sock`` listens beyond this machine (any address but loopback), else None."""
+    host = sock.getsockname()[0]
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:  # not an IP address we can classify: warn rather than stay silent
+        pass
+    return (
+        f"--host {host} is not loopback: the app is reachable from other machines on the "
+        "network, and its access token is the only guard; use --host 127.0.0.1 to keep it local."
+    )
 
 
 def _url(sock: socket.socket, token: str) -> str:

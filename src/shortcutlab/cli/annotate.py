@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from shortcutlab.cli.app import app
-from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.render import frame_table
 
 annotate_app = typer.Typer(
@@ -57,7 +57,7 @@ def serve_command(
 
     The printed URL carries a fresh access token; requests without it are refused.
     """
-    from shortcutlab.annotate.server import Serving, listen, serve
+    from shortcutlab.annotate.server import Serving, exposure_warning, listen, serve
     from shortcutlab.annotate.task_folder import default_folder, prepare_task
     from shortcutlab.annotate.tasks import task_kind
 
@@ -65,6 +65,9 @@ def serve_command(
     with user_errors():
         kind = task_kind(task)
         sock = listen(host, port)  # first: a port in use is refused before anything is written
+        warning = exposure_warning(sock)
+        if warning is not None:
+            err_console.print(f"Warning: {warning}", markup=False, soft_wrap=True)
         try:
             options = {"benchmark": benchmark, "label_names": label_names}
             created = prepare_task(

@@ -199,7 +199,7 @@ def _print_result(result: AuditResult, fmt: str, *, top: int, out: Path | None) 
         from shortcutlab.data.csv_text import csv_text
         from shortcutlab.families.audit.output import audit_csv_frame
 
-        out_console.file.write(csv_text(audit_csv_frame(result)))
+        out_console.file.write(csv_text(audit_csv_frame(result), for_people=True))
         return
     if fmt == "json":
         import json

@@ -13,15 +13,31 @@ the two byte for byte):
   back as the same number: ``0.1``, ``1e-05``, ``inf``) or through ``float_format`` (``"%.6f"``),
   booleans as ``True``/``False``, and any other object as ``str(value)``.
 
+Files meant for people (``for_people=True``: reports, audits, annotation exports, check files)
+follow OWASP's CSV-injection guidance, so a spreadsheet never runs a cell as a formula: every
+string cell (and header name) is quoted, and one that starts with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return gets a leading ``'``. Numbers stay numbers: numeric columns are written
+as above, and a string that is a plain decimal number (``-0.25``, ``+3``, ``1e-5``) keeps its
+text, since a spreadsheet reads it as that number and it can run nothing (labels such as ``-1``
+stay readable). A string already starting with quotes before such a character gets one more, so
+:func:`from_people_csv` restores every value exactly. Model inputs (benchmark splits) keep the
+default: texts byte for byte.
+
 Examples:
     >>> import pandas as pd
     >>> csv_text(pd.DataFrame({"text": ['say "hi", then go', None], "score": [0.5, 2.0]}))
     'text,score\\n"say ""hi"", then go",0.5\\n,2.0\\n'
+    >>> people = pd.DataFrame({"text": ['=HYPERLINK("x")', "-0.25"], "n": [-1, 2]})
+    >>> print(csv_text(people, for_people=True), end="")
+    "text","n"
+    "'=HYPERLINK(""x"")",-1
+    "-0.25",2
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -32,33 +48,49 @@ from shortcutlab.data.columns import filled, string_array, text_scalar
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["csv_header", "csv_rows", "csv_table", "csv_text"]
+__all__ = ["csv_header", "csv_rows", "csv_table", "csv_text", "from_people_csv", "people_cell"]
 
 #: The characters that make a cell quoted (an RE2 class for the Arrow kernel).
 _NEEDS_QUOTES = '[",\r\n]'
+#: A people's cell that a spreadsheet could take for a formula (OWASP's six first characters),
+#: after any quotes already there (so that neutralising can be undone exactly).
+_FORMULA = "^'*[=+\\-@\t\r]"
+#: A plain decimal number: a spreadsheet reads it as that number, so it is left as it is.
+_NUMBER = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+_PLAIN_NUMBER = f"^{_NUMBER}$"  # RE2's $ is the end of the text only (Python's fullmatch below)
+#: What :func:`people_cell` added: a quote before quotes and a formula character.
+_NEUTRALISED = "^'+[=+\\-@\t\r]"
 
 
-def csv_text(frame: pd.DataFrame | pa.Table, *, float_format: str | None = None) -> str:
-    """The whole table as CSV text: a header line, then one line per row."""
+def csv_text(
+    frame: pd.DataFrame | pa.Table, *, float_format: str | None = None, for_people: bool = False
+) -> str:
+    """The whole table as CSV text: a header line, then one line per row (``for_people``: cells
+    a spreadsheet could run are neutralised, see the module's notes)."""
     table = frame if isinstance(frame, pa.Table) else csv_table(frame)
-    return (csv_header(table.column_names) + csv_rows(table, float_format=float_format)).decode(
-        "utf-8"
-    )
+    rows = csv_rows(table, float_format=float_format, for_people=for_people)
+    return (csv_header(table.column_names, for_people=for_people) + rows).decode("utf-8")
 
 
-def csv_header(names: list[str]) -> bytes:
+def csv_header(names: list[str], *, for_people: bool = False) -> bytes:
     """The header line for columns called ``names``."""
+    if for_people:
+        return _csv_line(['"' + people_cell(str(n)).replace('"', '""') + '"' for n in names])
     return _csv_line([_csv_cell(str(name)) for name in names])
 
 
-def csv_rows(table: pa.Table, *, float_format: str | None = None) -> bytes:
+def csv_rows(
+    table: pa.Table, *, float_format: str | None = None, for_people: bool = False
+) -> bytes:
     """The rows of ``table`` as CSV lines (no header); the bytes of a table split into pieces are
     the pieces' bytes joined."""
     if table.num_columns == 0:
         return b"\n" * table.num_rows
     if table.num_rows == 0:
         return b""
-    cells = [_csv_column(table.column(i), float_format) for i in range(table.num_columns)]
+    cells = [
+        _csv_column(table.column(i), float_format, for_people) for i in range(table.num_columns)
+    ]
     if len(cells) > 1:
         lines = pc.binary_join_element_wise(*cells, text_scalar(","))
     else:  # a row of one empty cell is written "" (Python's csv module)
@@ -92,7 +124,40 @@ def csv_table(frame: pd.DataFrame) -> pa.Table:
     return pa.Table.from_arrays(columns, names=names)
 
 
-def _csv_column(column: pa.ChunkedArray | pa.Array, float_format: str | None) -> pa.Array:
+def people_cell(text: str) -> str:
+    """One string cell of a people's file, before quoting: a leading ``'`` where a spreadsheet
+    could take it for a formula.
+
+    Examples:
+        >>> people_cell("=1+2"), people_cell("-0.25"), people_cell("-1+2"), people_cell("'@x")
+        ("'=1+2", '-0.25', "'-1+2", "''@x")
+    """
+    if re.match(_FORMULA, text) and not re.fullmatch(_NUMBER, text):
+        return "'" + text
+    return text
+
+
+def from_people_csv(frame: pd.DataFrame) -> pd.DataFrame:
+    """A people's CSV file as read back (``pandas.read_csv``) with the values it was written from:
+    the quote :func:`people_cell` added is taken off every text cell."""
+    import pandas as pd
+
+    restored = frame.copy()
+    for name in restored.columns:
+        values = restored[name]
+        if values.dtype == object or isinstance(values.dtype, pd.StringDtype):
+            restored[name] = values.map(_restored)
+    return restored.rename(columns=_restored)
+
+
+def _restored(value: Any) -> Any:
+    """A people's cell as it was before :func:`people_cell`."""
+    return value[1:] if isinstance(value, str) and re.match(_NEUTRALISED, value) else value
+
+
+def _csv_column(
+    column: pa.ChunkedArray | pa.Array, float_format: str | None, people: bool = False
+) -> pa.Array:
     """One column's cells as CSV text (quoted where needed, missing values empty)."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
@@ -103,7 +168,17 @@ def _csv_column(column: pa.ChunkedArray | pa.Array, float_format: str | None) ->
         text = pc.cast(column, pa.string())
     elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
         text = column.cast(pa.string())
-        needs_quotes = pc.match_substring_regex(text, _NEEDS_QUOTES)
+        if people:  # every string cell quoted (OWASP), so no separator splits off a formula
+            formula = pc.and_not(
+                pc.match_substring_regex(text, _FORMULA),
+                pc.match_substring_regex(text, _PLAIN_NUMBER),
+            )
+            text = pc.if_else(
+                formula, pc.binary_join_element_wise(text_scalar("'"), text, text_scalar("")), text
+            )
+            needs_quotes = pc.is_valid(text)
+        else:
+            needs_quotes = pc.match_substring_regex(text, _NEEDS_QUOTES)
         quote = text_scalar('"')
         escaped = pc.replace_substring(text, '"', '""')
         quoted = pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))

@@ -39,13 +39,16 @@ def write_table(
     fmt: str = "csv",
     *,
     float_format: str | None = None,
+    for_people: bool = False,
 ) -> Path:
     """Write a table as CSV, JSONL or Parquet; identical tables give identical bytes.
 
     A DataFrame's CSV file holds what ``frame.to_csv(path, index=False, lineterminator="\\n",
-    float_format=float_format)`` writes (see :mod:`shortcutlab.data.csv_text`).
+    float_format=float_format)`` writes (see :mod:`shortcutlab.data.csv_text`); ``for_people``
+    marks a file people open in a spreadsheet (a report, not a model input): its cells are
+    neutralised against formula injection.
     """
-    writer = TableWriter(path, fmt, float_format=float_format)
+    writer = TableWriter(path, fmt, float_format=float_format, for_people=for_people)
     if isinstance(frame, pa.Table):
         writer.write(frame)
     else:
@@ -62,13 +65,21 @@ class TableWriter:
     Parquet whole row groups.
     """
 
-    def __init__(self, path: Path, fmt: str = "csv", *, float_format: str | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        fmt: str = "csv",
+        *,
+        float_format: str | None = None,
+        for_people: bool = False,
+    ) -> None:
         check_choice("format", fmt, FORMATS)
         if float_format is not None and fmt != "csv":
             raise ConfigError(
                 f"The 'float_format' parameter applies to CSV files only. Got format {fmt!r}."
             )
         self.path, self.fmt, self.float_format = Path(path), fmt, float_format
+        self.for_people = for_people
         self.rows = 0
         self._digest = hashlib.sha256()
         # Hashing runs beside the caller's work (hashlib releases the GIL); one worker keeps order.
@@ -84,10 +95,12 @@ class TableWriter:
             self._write_parquet(table)
         elif self.fmt == "csv":
             if not self._header_done:
-                self._emit(csv_header(table.column_names))
+                self._emit(csv_header(table.column_names, for_people=self.for_people))
                 self._header_done = True
             if table.num_rows:
-                self._emit(csv_rows(table, float_format=self.float_format))
+                self._emit(
+                    csv_rows(table, float_format=self.float_format, for_people=self.for_people)
+                )
         else:
             lines = (
                 json.dumps(r, ensure_ascii=False, default=_json_default) + "\n"

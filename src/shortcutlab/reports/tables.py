@@ -193,7 +193,7 @@ def tidy_text(groups: pd.DataFrame, fmt: str) -> str:
     """The tidy statistics as CSV or JSON records (NaN as an empty field / null)."""
     check_choice("format", fmt, ("csv", "json"))
     if fmt == "csv":
-        return csv_text(groups)
+        return csv_text(groups, for_people=True)
     plain = groups.astype(object).where(groups.notna(), None).to_dict(orient="records")
     return json.dumps(plain, indent=1, ensure_ascii=False, default=_json_value) + "\n"
 

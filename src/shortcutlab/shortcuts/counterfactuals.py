@@ -220,5 +220,5 @@ def write_check(
         },
         columns=list(CHECK_COLUMNS),
     )
-    write_table(table, path, "csv")
+    write_table(table, path, "csv", for_people=True)  # a check file people fill in
     return len(table)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.data.reading import sha256_file
 from shortcutlab.families.maze.explorer import demo_explorer
 from shortcutlab.families.maze.report import delta_block, maze_tables
@@ -40,7 +41,7 @@ def title(found: ReportInput) -> tuple[str, str]:
 
 
 def sections(found: ReportInput) -> list[Section]:
-    groups = pd.read_csv(found.path / SUMMARY)
+    groups = from_people_csv(pd.read_csv(found.path / SUMMARY))
     found_sections = [
         Section(id="overview", title="Overview", blocks=_overview(found.path)),
         Section(

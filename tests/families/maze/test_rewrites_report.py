@@ -4,10 +4,14 @@ texts."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pandas as pd
 import pytest
 
 from shortcutlab.corpus import generate_reviews
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.families.maze import explain_report as attributions
 from shortcutlab.families.maze import rewrites_report as rewrites
 from shortcutlab.reports.html.collect import ReportInput
@@ -18,6 +22,7 @@ from shortcutlab.serving.server import ChatServer
 from tests.cli.refusals import invoke
 
 HOSTILE = 'A "><img src=x onerror=alert(1)> <script>alert(1)</script> review.'
+FORMULA = '=HYPERLINK("http://evil") was a review a spreadsheet would run.'
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +30,7 @@ def checked(tmp_path_factory):
     folder = tmp_path_factory.mktemp("rewrite-report")
     data = generate_reviews(40, seed=8)
     data.loc[0, "text"] = HOSTILE
+    data.loc[1, "text"] = FORMULA
     data.to_csv(folder / "data.csv", index=False)
     with ChatServer(project_backend()) as server:
         judge = (
@@ -74,7 +80,7 @@ def test_flagged_rows_keep_their_texts(checked):
     folder, printed = checked
     (section,) = rewrites.sections(ReportInput("rewrite-quality", folder))
     flagged = next(b for b in section.blocks if getattr(b, "name", "") == "rewrite-quality-flagged")
-    written = pd.read_csv(folder / "flagged.csv", dtype={"row_id": str})
+    written = from_people_csv(pd.read_csv(folder / "flagged.csv", dtype={"row_id": str}))
     assert len(flagged.frame) == len(written) > 0
     assert f"{len(written)} of {len(pd.read_csv(folder / 'rows.csv'))} rewrites" in printed
     assert flagged.notes[0].startswith(f"{len(written)} of ")
@@ -83,3 +89,12 @@ def test_flagged_rows_keep_their_texts(checked):
     assert list(flagged.frame["original"]) == list(written["original"])
     hostile = flagged.frame[flagged.frame["original"] == HOSTILE]
     assert len(hostile) == len(written[written["original"] == HOSTILE])
+
+
+def test_the_files_run_nothing_in_a_spreadsheet_and_give_back_the_texts(checked):
+    folder, _ = checked
+    raw = (folder / "rows.csv").read_text(encoding="utf-8")
+    cells = [cell for row in csv.reader(io.StringIO(raw, newline="")) for cell in row]
+    assert "'" + FORMULA in cells and FORMULA not in cells
+    rows = from_people_csv(pd.read_csv(folder / "rows.csv", dtype={"row_id": str}))
+    assert FORMULA in set(rows["original"])

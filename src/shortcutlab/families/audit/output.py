@@ -30,5 +30,5 @@ def write_audit(result: AuditResult, out: str | Path, *, overwrite: bool = False
     with atomic_output_dir(out, overwrite=overwrite) as folder:
         write_json(folder / AUDIT_JSON, record)
         # Empty cells, never "nan": a value a kind has no meaning for is missing, not zero.
-        write_table(frame, folder / AUDIT_CSV)
+        write_table(frame, folder / AUDIT_CSV, for_people=True)
     return Path(out)

@@ -100,6 +100,6 @@ def write(results: Any, out: Path, fmt: str) -> list[Path]:
     written[0].write_text(tables(results, fmt), encoding="utf-8")
     for name, frame in (("groups", results.groups), ("cells", results.cells)):
         path = out / f"{name}.csv"
-        write_table(frame, path)
+        write_table(frame, path, for_people=True)
         written.append(path)
     return written

@@ -94,9 +94,14 @@ class EvaluationResult:
         replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
         with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
             write_json(tmp / "results.json", self.to_json())
-            write_table(self.to_frame(), tmp / "results.csv")
+            write_table(self.to_frame(), tmp / "results.csv", for_people=True)
             if self.row_predictions is not None:
-                write_table(self.row_predictions, tmp / "predictions.csv", float_format="%.6f")
+                write_table(
+                    self.row_predictions,
+                    tmp / "predictions.csv",
+                    float_format="%.6f",
+                    for_people=True,
+                )
         return out
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.data.loading import LABEL, ROW_ID
 from shortcutlab.engine.cell import predicted_labels, predicted_probability
 from shortcutlab.engine.run_folder import BENCHMARKS
@@ -145,11 +146,13 @@ def demo_explorer(
 
 def _demo_sources(folder: Path, results_dir: Path) -> list[CellSource]:
     record = json.loads((results_dir / "results.json").read_text(encoding="utf-8"))
-    frame = pd.read_csv(
-        results_dir / PREDICTIONS,
-        dtype={"predicted": str},
-        keep_default_na=False,  # a label called "NA" stays a label; no answer is ""
-        na_values={"confidence": [""]},
+    frame = from_people_csv(
+        pd.read_csv(
+            results_dir / PREDICTIONS,
+            dtype={"predicted": str},
+            keep_default_na=False,  # a label called "NA" stays a label; no answer is ""
+            na_values={"confidence": [""]},
+        )
     )
     statistics, model = record["statistics"], record["model"]["name"]
     sources = []

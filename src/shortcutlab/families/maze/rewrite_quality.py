@@ -78,9 +78,10 @@ class QualityReport:
 
     def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
         with atomic_output_dir(Path(out), overwrite=overwrite) as tmp:
-            write_table(self.summary.reset_index(), tmp / "summary.csv")  # one row per style
-            write_table(self.rows, tmp / "rows.csv")
-            write_table(self.flagged(), tmp / "flagged.csv")
+            # People read these three in spreadsheets: one row per style, every row, the flagged.
+            write_table(self.summary.reset_index(), tmp / "summary.csv", for_people=True)
+            write_table(self.rows, tmp / "rows.csv", for_people=True)
+            write_table(self.flagged(), tmp / "flagged.csv", for_people=True)
             summary = json.loads(self.summary.to_json(orient="index"))
             write_json(tmp / "quality.json", {"settings": self.settings, "styles": summary})
         return Path(out)

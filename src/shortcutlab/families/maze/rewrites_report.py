@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.data.reading import read_json_object
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import Block, Facts, Section, Table
@@ -33,7 +34,7 @@ def sections(found: ReportInput) -> list[Section]:
         notice = missing(f"'{found.path}' no longer holds quality.json and summary.csv.")
         return [Section(id="rewrite-quality", title="Rewrite quality", blocks=[notice])]
     settings = quality["settings"]
-    summary = pd.read_csv(found.path / SUMMARY, index_col="style")
+    summary = from_people_csv(pd.read_csv(found.path / SUMMARY)).set_index("style")
     blocks: list[Block] = [
         Facts(
             title="Checked rewrites",
@@ -85,7 +86,7 @@ def _summary_note(summary: pd.DataFrame) -> str:
 def _flagged(path: Path, rewrites: int) -> Block:
     if not path.is_file():
         return missing(f"'{path}' is missing, so the flagged rewrites are not shown.")
-    flagged = pd.read_csv(path, dtype={"row_id": str, "label": str, "flags": str})
+    flagged = from_people_csv(pd.read_csv(path, dtype={"row_id": str, "label": str, "flags": str}))
     shown = flagged[[c for c in FLAGGED_COLUMNS if c in flagged]].head(FLAGGED_ON_PAGE)
     notes = [f"{len(flagged)} of {rewrites} rewrites below the thresholds."]
     if len(flagged) > len(shown):

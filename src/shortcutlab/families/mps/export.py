@@ -135,7 +135,7 @@ def write(results: Any, out: Path, fmt: str) -> list[Path]:
     }
     for name, frame in frames.items():
         if out / name not in written:
-            write_table(frame, out / name)
+            write_table(frame, out / name, for_people=True)
             written.append(out / name)
     return written + figures(results, out / "figures")
 
