@@ -75,8 +75,9 @@ def load_inputs(
     encoding: str = "utf-8",
     on_empty: str = "drop",
 ) -> tuple[AuditInputs, LoadedTable]:
-    """Read one table into :class:`AuditInputs` (the training table fixes the label space)."""
-    loaded = load_table(
+    """Read one table (or take a loaded one) into :class:`AuditInputs` (the training table
+    fixes the label space)."""
+    loaded = source if isinstance(source, LoadedTable) else load_table(
         source,
         role=role,
         text_col=text_col,

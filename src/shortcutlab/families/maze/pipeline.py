@@ -30,6 +30,7 @@ from shortcutlab.data.loading import (
 )
 from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.families.maze.cue_spans import encode_spans
+from shortcutlab.errors import DataError, warn
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     InsertingShortcut,
@@ -56,6 +57,9 @@ class InputTable:
     kept: np.ndarray
     cleaned: bool = False
     record: dict[str, Any] | None = None
+    #: Rows left with no text once the cue was removed (e.g. the text "Honestly" for the cue
+    #: "honestly"), dropped before any split is carved, as --on-empty drops empty rows.
+    dropped_empty_after_cleaning: int = 0
 
     def clean(self, injector: Shortcut, start: int, texts: list[str]) -> list[str]:
         """Clean the texts of rows ``start...``, counting what was removed and kept."""
@@ -69,9 +73,10 @@ class InputTable:
 
 
 def input_table(
-    injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str
+    injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str, on_empty: str = "drop"
 ) -> InputTable:
-    """Rank the table's labels; a shortcut that must see the whole table gets it cleaned now."""
+    """Rank the table's labels and drop the rows that removing the cue leaves empty; a shortcut
+    that must see the whole table gets it cleaned now."""
     # The narrowest integer types: a million-row table's per-row arrays stay a few MiB each.
     ranks = labels.ranks(table.index.column(LABEL), where=f"The {role} table")
     ranks = ranks.astype(np.min_scalar_type(max(len(labels) - 1, 0)))
@@ -79,17 +84,29 @@ def input_table(
         table, ranks, np.zeros(len(table), np.int32), np.zeros(len(table), np.int32)
     )
     if not injector.needs_preparation:
-        return source
+        if type(injector).clean is Shortcut.clean:  # removes nothing, so empties nothing
+            return source
+        blank = np.zeros(len(table), bool)
+        for start, batch in _batches(table):  # a first pass: cleaning is redone while rendering
+            cleaned = source.clean(injector, start, batch.column(TEXT).to_pylist())
+            blank[start : start + len(cleaned)] = [not text.strip() for text in cleaned]
+        keep = ~_empty_after_cleaning(blank, table, role, on_empty)
+        if keep.all():
+            return source
+        return InputTable(
+            table.select(keep), ranks[keep], source.removed[keep], source.kept[keep],
+            dropped_empty_after_cleaning=int((~keep).sum()),
+        )  # fmt: skip
     texts: list[str] = []
     for start, batch in _batches(table):
         texts += source.clean(injector, start, batch.column(TEXT).to_pylist())
     cleaned_table = table.with_texts(texts)
-    preparation = injector.prepare(cleaned_table, role=role)
-    keep = (
-        np.ones(len(texts), bool)
-        if preparation.keep is None
-        else np.asarray(preparation.keep, bool)
-    )
+    blank = np.asarray([not text.strip() for text in texts], bool)
+    dropped = _empty_after_cleaning(blank, table, role, on_empty)
+    preparation = injector.prepare(cleaned_table.select(~dropped), role=role)
+    keep = ~dropped
+    if preparation.keep is not None:
+        keep[keep] = np.asarray(preparation.keep, bool)
     return InputTable(
         cleaned_table if keep.all() else cleaned_table.select(keep),
         ranks[keep],
@@ -97,7 +114,30 @@ def input_table(
         source.kept[keep],
         cleaned=True,
         record=preparation.record,
+        dropped_empty_after_cleaning=int(dropped.sum()),
     )
+
+
+def _empty_after_cleaning(
+    blank: np.ndarray, table: LoadedTable, role: str, on_empty: str
+) -> np.ndarray:
+    """The rows whose text was only the cue: refused (``on_empty="error"``) or, with a warning,
+    to drop (an empty text would be a training row with nothing to learn from)."""
+    if not blank.any():
+        return blank
+    name = f"'{table.source.path}'" if table.source.path else f"the {role} table"
+    first = int(table.row_ids()[int(np.argmax(blank))])
+    if on_empty == "error":
+        raise DataError(
+            f"{name} has {int(blank.sum())} rows whose text is empty once the cue is removed "
+            f"(first: row {first}). Remove them or pass --on-empty drop."
+        )
+    warn(
+        f"{name} has {int(blank.sum())} rows whose text is empty once the cue is removed (first: "
+        f"row {first}); they are dropped (counted as dropped_empty_after_cleaning in the "
+        f"manifest's inputs)."
+    )
+    return blank
 
 
 @dataclass

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from shortcutlab.attributes import Annotation, Attribute, make_attribute
 from shortcutlab.data.benchmark import Benchmark, check_build_start, save_splits
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, agree_labels
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
@@ -182,6 +182,7 @@ class MpsBuild:
         tables = {"train": self.inputs.read(train, role="train")}
         if test is not None:
             tables["test"] = self.inputs.read(test, role="test")
+        tables = agree_labels(tables)
         label_space = _label_space(tables["train"], self.labels)
         share = dominance_share(self.dominance, len(label_space))
         if "test" in tables:
