@@ -169,7 +169,9 @@ def test_whole_numbers_against_floats_build_with_whole_number_labels(tmp_path, c
 )
 def test_object_and_list_labels_are_refused(tmp_path, corpus_files, label):
     train = pd.read_csv(corpus_files["train"])[["text", "label"]]
-    rows = [{"text": t, "label": label(v)} for t, v in zip(train["text"], train["label"])]
+    rows = [
+        {"text": t, "label": label(v)} for t, v in zip(train["text"], train["label"], strict=True)
+    ]
     (tmp_path / "train.jsonl").write_text(
         "".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8"
     )

@@ -78,7 +78,7 @@ def _duplicate_parquet(path: Path, rows: pd.DataFrame) -> None:
 def _duplicate_jsonl(path: Path, rows: pd.DataFrame) -> None:
     lines = [
         f'{{"text": {json.dumps(t)}, "text": "other", "label": {v}}}\n'
-        for t, v in zip(rows["text"], rows["label"])
+        for t, v in zip(rows["text"], rows["label"], strict=True)
     ]
     path.write_text("".join(lines), encoding="utf-8")
 

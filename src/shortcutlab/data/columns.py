@@ -117,7 +117,9 @@ def empty_values(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return missing
 
 
-def without_nul(values: pa.Array | pa.ChunkedArray) -> tuple[pa.Array | pa.ChunkedArray, np.ndarray]:
+def without_nul(
+    values: pa.Array | pa.ChunkedArray,
+) -> tuple[pa.Array | pa.ChunkedArray, np.ndarray]:
     """Text with each NUL character as a space, and per value whether it held one.
 
     A NUL is no character a person typed (a damaged export, a binary field), and the text scans

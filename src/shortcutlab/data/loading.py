@@ -289,7 +289,9 @@ def load_table(
     options = dict(text_col=text_col, label_col=label_col, text_pair_col=text_pair_col)
     check_columns(raw.column_names, name, **options)
     check_column_types(raw, name, **options)
-    parts = {TEXT: text_col} if text_pair_col is None else {TEXT: text_col, TEXT_PAIR: text_pair_col}
+    parts = (
+        {TEXT: text_col} if text_pair_col is None else {TEXT: text_col, TEXT_PAIR: text_pair_col}
+    )
     canonical, empty_text, with_nul = {}, np.zeros(raw.num_rows, bool), np.zeros(raw.num_rows, bool)
     for part, column in parts.items():
         canonical[part], held = without_nul(as_text(raw.column(column)))

@@ -77,14 +77,18 @@ def load_inputs(
 ) -> tuple[AuditInputs, LoadedTable]:
     """Read one table (or take a loaded one) into :class:`AuditInputs` (the training table
     fixes the label space)."""
-    loaded = source if isinstance(source, LoadedTable) else load_table(
-        source,
-        role=role,
-        text_col=text_col,
-        label_col=label_col,
-        text_pair_col=text_pair_col,
-        encoding=encoding,
-        on_empty=on_empty,
+    loaded = (
+        source
+        if isinstance(source, LoadedTable)
+        else load_table(
+            source,
+            role=role,
+            text_col=text_col,
+            label_col=label_col,
+            text_pair_col=text_pair_col,
+            encoding=encoding,
+            on_empty=on_empty,
+        )
     )
     frame = loaded.frame
     missing = [name for name in metadata if name not in frame.columns]

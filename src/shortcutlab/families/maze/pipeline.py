@@ -29,8 +29,8 @@ from shortcutlab.data.loading import (
     LoadedTable,
 )
 from shortcutlab.data.writing import TableWriter, split_file
-from shortcutlab.families.maze.cue_spans import encode_spans
 from shortcutlab.errors import DataError, warn
+from shortcutlab.families.maze.cue_spans import encode_spans
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     InsertingShortcut,
