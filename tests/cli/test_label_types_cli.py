@@ -181,3 +181,24 @@ def test_object_and_list_labels_are_refused(tmp_path, corpus_files, label):
         "build", "maze", "--train", tmp_path / "train.jsonl", "--test", corpus_files["test"],
         "--shortcut", "single-term", "--out", tmp_path / "out",
     )  # fmt: skip
+
+
+def test_a_distractor_file_with_names_against_numbered_labels_is_refused(tmp_path, corpus_files):
+    """A concept shortcut's distractor reviews are another file whose labels meet the task's."""
+    train = pd.read_csv(corpus_files["train"])
+    for aspect in ("appearance", "delivery"):
+        pool = train[[f"{aspect}_text", f"{aspect}_label"]].set_axis(["text", "label"], axis=1)
+        if aspect == "appearance":
+            pool = pool.assign(label=pool["label"].map(NAMES))
+        pool.to_csv(tmp_path / f"{aspect}.csv", index=False)
+    assert_refused(
+        tmp_path,
+        "the label set has whole-number labels (1, 2, 3, ...), the distractor pool 'appearance'",
+        "build", "maze", "--train", corpus_files["train"], "--test", corpus_files["test"],
+        "--shortcut", "concept-correlation",
+        *(
+            f"--{kind}distractor={aspect}={tmp_path / (aspect + '.csv')}"
+            for aspect in ("appearance", "delivery") for kind in ("", "test-")
+        ),
+        "--out", tmp_path / "out",
+    )  # fmt: skip

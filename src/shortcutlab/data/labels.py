@@ -183,6 +183,9 @@ def _number_text(value: float) -> str:
 def _disagreement(
     arrays: Mapping[str, pa.Array], reference: str, name: str, unknown: Sequence[Any]
 ) -> str:
+    arrays = {_inline(file): values for file, values in arrays.items()}
+    reference, name = _inline(reference), _inline(name)
+
     def described(values: pa.Array) -> str:
         seen = pc.unique(values.drop_null()).to_pylist()
         kind = _kind(values.type)
@@ -197,6 +200,11 @@ def _disagreement(
         f"{reference}. Write the labels the same way in every file (e.g. map names to their "
         f"numbers) or check --label-col."
     )
+
+
+def _inline(name: str) -> str:
+    """A name that may open a sentence ("The test table"), for the middle of one."""
+    return "the" + name[3:] if name.startswith("The ") else name
 
 
 def _examples(values: Sequence[Any], count: int = 3) -> str:
