@@ -136,3 +136,26 @@ def test_rows_that_are_only_the_cue_are_dropped_and_counted(tmp_path, corpus_fil
         *_build(tmp_path / "train.csv", corpus_files["test"], tmp_path / "again",
                 "-o", "term=frankly", "--on-empty", "error"),
     )  # fmt: skip
+
+
+def test_a_parquet_text_column_of_bytes_is_read_as_utf8_or_refused(tmp_path, corpus_files):
+    rows = _rows(corpus_files)
+    encoded = [text.encode() for text in rows["text"]]
+    pq.write_table(
+        pa.table({"text": pa.array(encoded, pa.binary()), "label": rows["label"]}),
+        tmp_path / "utf8.parquet",
+    )
+    out = tmp_path / "out"
+    result = invoke(*_build(tmp_path / "utf8.parquet", corpus_files["test"], out))
+    assert result.exit_code == 0, result.output
+    assert not pd.read_csv(out / "train.csv")["text"].str.startswith("b'").any()
+    encoded[3] = b"caf\xe9"
+    pq.write_table(
+        pa.table({"text": pa.array(encoded, pa.binary()), "label": rows["label"]}),
+        tmp_path / "latin1.parquet",
+    )
+    assert_refused(
+        tmp_path,
+        "holds bytes that are not UTF-8 text",
+        *_build(tmp_path / "latin1.parquet", corpus_files["test"], tmp_path / "again"),
+    )

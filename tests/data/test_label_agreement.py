@@ -77,3 +77,8 @@ def test_labels_of_two_files_agree_or_are_refused_and_never_crash(first, second)
         space.ranks(columns["b"])  # the other file's labels as read, against the set
     except DataError as error:
         assert "not in the label set" in str(error) or "differ" in str(error)
+
+
+def test_whole_numbers_wider_than_int64_stay_text_rather_than_merge_as_floats():
+    wide = ["99999999999999999999", "99999999999999999998", "1"]
+    assert normalize_label_array(pa.array(wide)).to_pylist() == wide

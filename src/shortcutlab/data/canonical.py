@@ -83,6 +83,21 @@ def check_column_types(
     ):
         if column is not None:
             refuse_nested(raw, column, name, option)
+            if option != "label-col":
+                _check_utf8(raw.column(column), column, name)
+
+
+def _check_utf8(values: pa.ChunkedArray, column: str, name: str) -> None:
+    """A column of bytes (Parquet binary) is text only where it is UTF-8 (else it would be read
+    as Python's b'...' repr)."""
+    if pa.types.is_binary(values.type) or pa.types.is_large_binary(values.type):
+        try:
+            pc.cast(values, pa.string())
+        except pa.ArrowInvalid as exc:
+            raise DataError(
+                f"The text column '{column}' of {name} holds bytes that are not UTF-8 text. "
+                f"Store the texts as strings (decoded with their encoding)."
+            ) from exc
 
 
 def refuse_nested(raw: pa.Table, column: str, name: str, option: str) -> None:
@@ -164,6 +179,8 @@ def as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Text columns as strings; other types keep Python's ``str`` of each value."""
     if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
         return column
+    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
+        return pc.cast(column, pa.string())  # checked to be UTF-8 (check_column_types)
     return pa.chunked_array(
         [pa.array([None if v is None else str(v) for v in column.to_pylist()], pa.string())]
     )

@@ -34,6 +34,7 @@ Label = int | float | str
 
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # wider whole numbers stay text labels
 _BOOLEANS = {"true": "True", "false": "False"}  # how a boolean label is written (Python's str)
 
 
@@ -83,9 +84,10 @@ def normalize_label_array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
         values = pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())  # fmt: skip
     encoded = pc.dictionary_encode(pc.utf8_trim_whitespace(values))
     names = [str(v) for v in encoded.dictionary.to_pylist()]
-    if names and all(_INT.match(v) for v in names):
+    wide = any(_INT.match(v) and not _INT64_MIN <= int(v) <= _INT64_MAX for v in names)
+    if names and not wide and all(_INT.match(v) for v in names):
         dictionary = int_array(np.array([int(v) for v in names], dtype=np.int64))
-    elif names and all(_FLOAT.match(v) for v in names):
+    elif names and not wide and all(_FLOAT.match(v) for v in names):
         dictionary = float_array(np.array([float(v) for v in names], dtype=np.float64))
     elif names and all(v.lower() in _BOOLEANS for v in names):
         # true/TRUE/True: JSON, spreadsheets and pandas spell one boolean three ways.
@@ -166,7 +168,8 @@ def _kind(kind: pa.DataType) -> str:
 
 def _integral(values: pa.Array) -> bool:
     numbers = numpy_of(values.drop_null())
-    return bool(np.all(np.isfinite(numbers)) and np.all(numbers == np.round(numbers)))
+    whole = np.all(np.isfinite(numbers)) and np.all(numbers == np.round(numbers))
+    return bool(whole and np.all(np.abs(numbers) < 2.0**63))  # and within int64
 
 
 def _spelled(values: pa.Array, spellings: Mapping[float, str]) -> pa.Array:

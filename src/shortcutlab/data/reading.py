@@ -278,7 +278,7 @@ def table_from_frame(frame: Any) -> pa.Table:
         metadata = None
         try:
             column = pa.array(values, from_pandas=True)
-        except (pa.ArrowException, TypeError, ValueError):  # mixed types: keep their text
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):  # mixed: keep text
             column = pa.array([None if v is None else str(v) for v in values])
             if any(isinstance(v, dict | list | tuple) for v in values):
                 metadata = OBJECTS
