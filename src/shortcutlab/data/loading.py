@@ -321,8 +321,8 @@ def _counted_nul(with_nul: np.ndarray, name: str) -> int:
     count = int(with_nul.sum())
     if count:
         warn(
-            f"{name} has {count} texts holding NUL bytes; each was read as a space (counted as "
-            f"texts_with_nul in the manifest's inputs)."
+            f"{name} has {count} text{'s' if count > 1 else ''} holding NUL bytes; each NUL was "
+            f"read as a space (counted as texts_with_nul where the output records its inputs)."
         )
     return count
 

@@ -60,9 +60,18 @@ class InputTable:
     #: Rows left with no text once the cue was removed (e.g. the text "Honestly" for the cue
     #: "honestly"), dropped before any split is carved, as --on-empty drops empty rows.
     dropped_empty_after_cleaning: int = 0
+    #: Positions and cleaned texts of the rows a first pass changed (None: clean while rendering).
+    cleaned_rows: tuple[np.ndarray, list[str]] | None = None
 
     def clean(self, injector: Shortcut, start: int, texts: list[str]) -> list[str]:
-        """Clean the texts of rows ``start...``, counting what was removed and kept."""
+        """Clean the texts of rows ``start...``, counting what was removed and kept (a first
+        pass did both already where it kept the changed texts)."""
+        if self.cleaned_rows is not None:
+            positions, changed = self.cleaned_rows
+            first, last = np.searchsorted(positions, [start, start + len(texts)])
+            for at in range(int(first), int(last)):
+                texts[int(positions[at]) - start] = changed[at]
+            return texts
         cleaning = injector.clean(texts)
         self.removed[start : start + len(texts)] = cleaning.removed
         self.kept[start : start + len(texts)] = cleaning.kept
@@ -86,17 +95,7 @@ def input_table(
     if not injector.needs_preparation:
         if type(injector).clean is Shortcut.clean:  # removes nothing, so empties nothing
             return source
-        blank = np.zeros(len(table), bool)
-        for start, batch in _batches(table):  # a first pass: cleaning is redone while rendering
-            cleaned = source.clean(injector, start, batch.column(TEXT).to_pylist())
-            blank[start : start + len(cleaned)] = [not text.strip() for text in cleaned]
-        keep = ~_empty_after_cleaning(blank, table, role, on_empty)
-        if keep.all():
-            return source
-        return InputTable(
-            table.select(keep), ranks[keep], source.removed[keep], source.kept[keep],
-            dropped_empty_after_cleaning=int((~keep).sum()),
-        )  # fmt: skip
+        return _cleaned_in_a_first_pass(injector, source, role, on_empty)
     texts: list[str] = []
     for start, batch in _batches(table):
         texts += source.clean(injector, start, batch.column(TEXT).to_pylist())
@@ -118,6 +117,44 @@ def input_table(
     )
 
 
+#: Characters of changed texts a first cleaning pass keeps for rendering (beyond: cleaned again).
+CHANGED_CHARS = 1 << 26
+
+
+def _cleaned_in_a_first_pass(
+    injector: Shortcut, source: InputTable, role: str, on_empty: str
+) -> InputTable:
+    """Clean the table once before carving splits, to find the rows cleaning leaves empty; the
+    texts cleaning changed (usually few) are kept for rendering, which then need not clean."""
+    table = source.table
+    blank = np.zeros(len(table), bool)
+    positions: list[int] = []
+    changed: list[str] | None = []
+    size = 0
+    for start, batch in _batches(table):
+        texts = batch.column(TEXT).to_pylist()
+        cleaned = source.clean(injector, start, texts)
+        blank[start : start + len(cleaned)] = [not text.strip() for text in cleaned]
+        if changed is not None:
+            edits = [i for i, (a, b) in enumerate(zip(texts, cleaned, strict=True)) if a != b]
+            positions += [start + i for i in edits]
+            changed += [cleaned[i] for i in edits]
+            size += sum(len(cleaned[i]) for i in edits)
+            changed = changed if size <= CHANGED_CHARS else None  # memory stays bounded
+    keep = ~_empty_after_cleaning(blank, table, role, on_empty)
+    edits_kept = None
+    if changed is not None:
+        kept_at = np.cumsum(keep) - 1  # positions in the table without the dropped rows
+        order = [k for k, p in enumerate(positions) if keep[p]]
+        at = np.asarray([positions[k] for k in order], np.int64)
+        edits_kept = (kept_at[at] if order else at, [changed[k] for k in order])
+    return InputTable(
+        table if keep.all() else table.select(keep), source.ranks[keep], source.removed[keep],
+        source.kept[keep], dropped_empty_after_cleaning=int((~keep).sum()),
+        cleaned_rows=edits_kept,
+    )  # fmt: skip
+
+
 def _empty_after_cleaning(
     blank: np.ndarray, table: LoadedTable, role: str, on_empty: str
 ) -> np.ndarray:
@@ -129,15 +166,20 @@ def _empty_after_cleaning(
     first = int(table.row_ids()[int(np.argmax(blank))])
     if on_empty == "error":
         raise DataError(
-            f"{name} has {int(blank.sum())} rows whose text is empty once the cue is removed "
+            f"{name} has {_rows(blank)} whose text is empty once the cue is removed "
             f"(first: row {first}). Remove them or pass --on-empty drop."
         )
     warn(
-        f"{name} has {int(blank.sum())} rows whose text is empty once the cue is removed (first: "
-        f"row {first}); they are dropped (counted as dropped_empty_after_cleaning in the "
+        f"{name} has {_rows(blank)} whose text is empty once the cue is removed (first: "
+        f"row {first}); dropped (counted as dropped_empty_after_cleaning in the "
         f"manifest's inputs)."
     )
     return blank
+
+
+def _rows(mask: np.ndarray) -> str:
+    count = int(mask.sum())
+    return f"{count} row{'s' if count > 1 else ''}"
 
 
 @dataclass
