@@ -159,3 +159,16 @@ def test_a_parquet_text_column_of_bytes_is_read_as_utf8_or_refused(tmp_path, cor
         "holds bytes that are not UTF-8 text",
         *_build(tmp_path / "latin1.parquet", corpus_files["test"], tmp_path / "again"),
     )
+
+
+def test_a_jsonl_text_column_with_an_object_among_strings_is_refused(tmp_path, corpus_files):
+    rows = _rows(corpus_files)
+    lines = [json.dumps({"text": t, "label": int(v)}) for t, v in zip(*rows.values.T, strict=True)]
+    lines[7] = json.dumps({"text": {"title": "x", "body": "y"}, "label": 1})
+    (tmp_path / "train.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert_refused(
+        tmp_path,
+        "The text column 'text' of '" + str(tmp_path / "train.jsonl") + "' holds lists or "
+        "objects (e.g. {'title': 'x', 'body': …)",
+        "audit", tmp_path / "train.jsonl", "--out", tmp_path / "out",
+    )  # fmt: skip

@@ -106,7 +106,9 @@ def refuse_nested(raw: pa.Table, column: str, name: str, option: str) -> None:
     field = raw.schema.field(column)
     if not (is_nested(field.type) or field.metadata == OBJECTS):
         return
-    example = next((v for v in raw.column(column).to_pylist() if v is not None), None)
+    values = [v for v in raw.column(column).to_pylist() if v is not None]
+    # A mixed column keeps each value's text: its example is one that was an object or list.
+    example = next((v for v in values if str(v)[:1] in "{[("), values[0] if values else None)
     kind = "label" if option == "label-col" else "text"
     raise DataError(
         f"The {kind} column '{column}' of {name} holds lists or objects (e.g. {shown(example)}), "
