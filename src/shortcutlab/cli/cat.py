@@ -52,7 +52,8 @@ def cat(
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
-    from shortcutlab.data.loading import agree_labels, load_table
+    from shortcutlab.data.label_agreement import agree_labels
+    from shortcutlab.data.loading import load_table
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
     from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat

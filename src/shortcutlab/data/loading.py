@@ -9,7 +9,7 @@ as an Arrow table (compact text storage; ``LoadedTable.frame`` gives pandas), pl
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -39,7 +39,6 @@ from shortcutlab.data.columns import (
     string_array,
     without_nul,
 )
-from shortcutlab.data.labels import agree_label_columns
 from shortcutlab.data.reading import (
     delimited_file,
     detect_format,
@@ -68,7 +67,6 @@ __all__ = [
     "TEXT_PAIR",
     "LoadedTable",
     "TableSource",
-    "agree_labels",
     "load_table",
     "split_source_spec",
 ]
@@ -212,30 +210,6 @@ class LoadedTable:
 
 def _with_column(table: pa.Table, name: str, values: pa.Array | pa.ChunkedArray) -> pa.Table:
     return table.set_column(table.schema.get_field_index(name), name, values)
-
-
-def table_name(table: LoadedTable, role: str) -> str:
-    """How messages name a loaded table: its file, else its role."""
-    return f"'{table.source.path}'" if table.source.path is not None else f"the {role} table"
-
-
-def agree_labels(tables: Mapping[str, LoadedTable]) -> dict[str, LoadedTable]:
-    """The tables of one build, grid dataset, audit or CAT run (keyed by role, the reference
-    first, e.g. train), with their labels in one type, compared as the user wrote them; files
-    whose labels disagree are refused with each file's label type (:func:`agree_label_columns`).
-    Every command that reads labels from several files brings them together here."""
-    names = {role: table_name(table, role) for role, table in tables.items()}
-    if len(set(names.values())) < len(names):  # one file in two roles: name them by role
-        names = {role: f"{name} ({role})" for role, name in names.items()}
-    agreed = agree_label_columns(
-        {names[role]: table.index.column(LABEL) for role, table in tables.items()}
-    )
-    return {
-        role: table
-        if agreed[names[role]].type == table.index.column(LABEL).type
-        else table.with_labels(agreed[names[role]])
-        for role, table in tables.items()
-    }
 
 
 def split_source_spec(spec: str | Path) -> tuple[Path, str | None]:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.corpus import generate_corpus
-from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, agree_labels, load_table
+from shortcutlab.data.label_agreement import agree_labels
+from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.data.writing import write_json
 from shortcutlab.engine.executors import make_executor
 from shortcutlab.engine.mitigation_spec import PLAIN

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.canonical import check_distinct_columns
-from shortcutlab.data.loading import LABEL, TEXT, agree_labels, load_table
+from shortcutlab.data.label_agreement import agree_labels
+from shortcutlab.data.loading import LABEL, TEXT, load_table
 from shortcutlab.data.writing import check_output_dir
 from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.audit.output import write_audit

@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark, check_build_start
+from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable, agree_labels
+from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import INJECT_ON, PartsSwappedBack, swapped_parts
 from shortcutlab.data.writing import atomic_output_dir, write_json

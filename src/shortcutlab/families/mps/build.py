@@ -29,8 +29,9 @@ import pyarrow.compute as pc
 
 from shortcutlab.attributes import Annotation, Attribute, make_attribute
 from shortcutlab.data.benchmark import Benchmark, check_build_start, save_splits
+from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, agree_labels
+from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
