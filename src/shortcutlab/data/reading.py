@@ -10,6 +10,7 @@ raises the precise one-line error (byte offset and line of a bad byte, the row p
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import hashlib
 import io
@@ -218,6 +219,17 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return record
 
 
+def _may_repeat_keys(line: str, record: Any) -> bool:
+    """Whether a key of ``record`` is written more than once in ``line`` (a quoted key followed
+    by more quotes of it can only be another key: quotes inside JSON strings are escaped)."""
+    return isinstance(record, dict) and any(line.count(_quoted(key)) > 1 for key in record)
+
+
+@functools.lru_cache(maxsize=4096)  # the lines of a file share their keys
+def _quoted(key: str) -> str:
+    return json.dumps(key, ensure_ascii=False)
+
+
 class _RepeatedKey(ValueError):
     def __init__(self, keys: list[str]) -> None:
         super().__init__(keys)
@@ -232,7 +244,9 @@ def _read_jsonl(text: str, path: Path) -> pa.Table:
         if not line.strip():
             continue
         try:
-            record = json.loads(line, object_pairs_hook=_unique_keys)
+            record = json.loads(line)
+            if _may_repeat_keys(line, record):  # parsed again, slowly, only then
+                json.loads(line, object_pairs_hook=_unique_keys)
         except _RepeatedKey as exc:
             raise DataError(
                 f"'{path}' line {number} gives the key {', '.join(map(repr, exc.keys))} more than "
