@@ -82,3 +82,8 @@ def test_labels_of_two_files_agree_or_are_refused_and_never_crash(first, second)
 def test_whole_numbers_wider_than_int64_stay_text_rather_than_merge_as_floats():
     wide = ["99999999999999999999", "99999999999999999998", "1"]
     assert normalize_label_array(pa.array(wide)).to_pylist() == wide
+
+
+def test_a_file_with_no_label_at_all_takes_the_others_type():
+    agreed = agree_label_columns({"a": pa.array([1, 2]), "b": pa.array([None, None], pa.null())})
+    assert agreed["b"].type == pa.int64() and agreed["b"].null_count == 2

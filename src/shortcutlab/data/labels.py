@@ -128,6 +128,12 @@ def agree_label_columns(columns: Mapping[str, pa.Array | pa.ChunkedArray]) -> di
         ['1']
     """
     arrays = {name: _combined(values) for name, values in columns.items()}
+    typed = [values.type for values in arrays.values() if not pa.types.is_null(values.type)]
+    if typed:  # a column with no label at all (kept empty rows) takes any type
+        arrays = {
+            name: pa.nulls(len(values), typed[0]) if pa.types.is_null(values.type) else values
+            for name, values in arrays.items()
+        }
     kinds = {name: _kind(values.type) for name, values in arrays.items()}
     if len(set(kinds.values())) <= 1:
         return arrays
@@ -150,7 +156,7 @@ def agree_label_columns(columns: Mapping[str, pa.Array | pa.ChunkedArray]) -> di
     reference, *others = agreed
     known = set(pc.unique(agreed[reference]).to_pylist())
     for name in others:
-        unknown = [v for v in pc.unique(agreed[name]).to_pylist() if v not in known]
+        unknown = [v for v in pc.unique(agreed[name]).to_pylist() if v not in known | {None}]
         if unknown:
             raise DataError(_disagreement(arrays, reference, name, unknown))
     return agreed
