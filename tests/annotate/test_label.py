@@ -14,6 +14,7 @@ from shortcutlab.annotate.export import export_task, load_summary
 from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.errors import ConfigError, DataError
 from tests.annotate.task_sources import answer, create_task
+from tests.cli.refusals import assert_refused
 from tests.conftest import tree_state
 
 LABEL = task_kind("label")
@@ -180,3 +181,13 @@ def test_label_names_are_the_buttons_words_and_answers_keep_the_values(maze_run)
     assert LABEL.check_answer(plan.form, {"label": "4"}) == {"label": "4"}
     with pytest.raises(ConfigError, match="--label-names gives 2 names for the 5 labels 1, 2, 3"):
         LABEL.plan(maze_run, sample=2, seed=0, label_names="bad,good")
+
+
+def test_one_name_for_two_labels_is_refused_by_the_cli(maze_run, tmp_path):
+    """Two buttons with one word: an answer could not say which label was meant."""
+    assert_refused(
+        tmp_path,
+        "--label-names gives the name 'bad' to more than one of the labels 1, 2, 3, 4, 5",
+        "annotate", "serve", maze_run, "--task", "label", "--label-names",
+        "awful,bad,bad,good,great", "--folder", tmp_path / "task", "--port", "0",
+    )  # fmt: skip

@@ -131,3 +131,18 @@ def test_jsonl_errors_name_the_line(tmp_path):
     path.write_text('{"text": "a", "label": 1}\n{oops}\n')
     with pytest.raises(DataError, match="line 2 is not valid JSON"):
         load_table(path)
+
+
+def test_a_jsonl_key_repeated_only_inside_a_nested_object_or_a_value_is_no_duplicate(tmp_path):
+    lines = [
+        {"meta": {"text": "inner"}, "text": 'he wrote "text": twice', "label": 1},
+        {"meta": {"text": "inner"}, "text": "plain", "label": 0},
+    ]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert load_table(path).texts() == ['he wrote "text": twice', "plain"]
+    path.write_text(
+        '{"text": "a", "label": 1}\n{"label": 0, "text": "b", "label": 1}\n', encoding="utf-8"
+    )
+    with pytest.raises(DataError, match="line 2 gives the key 'label' more than once"):
+        load_table(path)

@@ -207,4 +207,10 @@ def label_names(given: str | Sequence[str] | None, labels: Sequence[str]) -> lis
             f"--label-names gives {len(names)} names for the {len(labels)} labels "
             f"{', '.join(labels)}; give one non-empty name per label, in that order."
         )
+    repeated = sorted({str(n) for n in names if [str(m) for m in names].count(str(n)) > 1})
+    if repeated:  # two buttons with one word: an answer could not say which label was meant
+        raise ConfigError(
+            f"--label-names gives the name {', '.join(map(repr, repeated))} to more than one of "
+            f"the labels {', '.join(labels)}; give each label its own name."
+        )
     return [str(name) for name in names]

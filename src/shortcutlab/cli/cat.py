@@ -52,6 +52,7 @@ def cat(
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
+    from shortcutlab.data.label_agreement import agree_labels
     from shortcutlab.data.loading import load_table
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
@@ -73,9 +74,9 @@ def cat(
         )
         config.check()
         columns = dict(text_col=text_col, text_pair_col=text_pair_col, label_col=label_col)
-        loaded = {
-            r: load_table(p, role=r, **columns) for p, r in ((train, "train"), (test, "test"))
-        }
+        loaded = agree_labels(
+            {r: load_table(p, role=r, **columns) for p, r in ((train, "train"), (test, "test"))}
+        )
         outcome = run_cat(loaded["train"].frame, loaded["test"].frame, config)
         written = save_cat(
             outcome,

@@ -7,6 +7,7 @@ dropped, refused or kept as the caller asks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,9 +15,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_of
-from shortcutlab.data.labels import normalize_label_array
+from shortcutlab.data.labels import is_nested, normalize_label_array, shown
 from shortcutlab.data.pairs import named_pair_columns
-from shortcutlab.errors import DataError, InputFileError
+from shortcutlab.data.reading import OBJECTS
+from shortcutlab.errors import ConfigError, DataError, InputFileError
 from shortcutlab.params import one_line, quoted
 
 ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
@@ -48,11 +50,9 @@ def find_text_columns(
 def check_columns(
     columns: list[str], name: str, *, text_col: str, label_col: str, text_pair_col: str | None
 ) -> None:
-    for option, column in (
-        ("text-col", text_col),
-        ("label-col", label_col),
-        ("text-pair-col", text_pair_col),
-    ):
+    options = (("text-col", text_col), ("label-col", label_col), ("text-pair-col", text_pair_col))
+    check_distinct_columns(options)
+    for option, column in options:
         if column is not None and column not in columns:
             raise DataError(
                 f"Column {quoted(column)} not found in {name}. Columns found: "
@@ -65,6 +65,69 @@ def _listed(columns: list[str], limit: int = 300) -> str:
     """A file's column names for a message: one line, at most ``limit`` characters."""
     text = one_line(", ".join(map(str, columns)))
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_distinct_columns(options: Sequence[tuple[str, str | None]]) -> None:
+    """Refuse one column given to two options, as (option, column) pairs (``--text-col label
+    --label-col label`` would build a benchmark whose text is its label)."""
+    given = [(option, column) for option, column in options if column is not None]
+    for position, (option, column) in enumerate(given):
+        for other, other_column in given[position + 1 :]:
+            if column == other_column:
+                raise ConfigError(
+                    f"--{option} and --{other} both name the column {quoted(column)}; each option "
+                    f"needs a column of its own. Pass the right names."
+                )
+
+
+def check_column_types(
+    raw: pa.Table, name: str, *, text_col: str, label_col: str, text_pair_col: str | None
+) -> None:
+    """Refuse a text or label column of lists or objects (:func:`refuse_nested`)."""
+    for option, column in (
+        ("text-col", text_col),
+        ("text-pair-col", text_pair_col),
+        ("label-col", label_col),
+    ):
+        if column is not None:
+            refuse_nested(raw, column, name, option)
+            if option != "label-col":
+                _check_utf8(raw.column(column), column, name)
+
+
+def _check_utf8(values: pa.ChunkedArray, column: str, name: str) -> None:
+    """A column of bytes (Parquet binary) is text only where it is UTF-8 (else it would be read
+    as Python's b'...' repr)."""
+    if pa.types.is_binary(values.type) or pa.types.is_large_binary(values.type):
+        try:
+            pc.cast(values, pa.string())
+        except pa.ArrowInvalid as exc:
+            raise DataError(
+                f"The text column {quoted(column)} of {name} holds bytes that are not UTF-8 text. "
+                f"Store the texts as strings (decoded with their encoding)."
+            ) from exc
+
+
+def refuse_nested(raw: pa.Table, column: str, name: str, option: str) -> None:
+    """Refuse a list, struct or JSON-object column where text or labels are read (its values
+    would become their Python repr)."""
+    field = raw.schema.field(column)
+    if not (is_nested(field.type) or field.metadata == OBJECTS):
+        return
+    values = [v for v in raw.column(column).to_pylist() if v is not None]
+    # A mixed column keeps each value's text: its example is one that was an object or list.
+    example = next((v for v in values if str(v)[:1] in "{[("), values[0] if values else None)
+    kind = "label" if option == "label-col" else "text"
+    raise DataError(
+        f"The {kind} column {quoted(column)} of {name} holds lists or objects (e.g. {shown(example)}), "
+        f"not {'labels' if kind == 'label' else 'text'}; "
+        + (
+            "a label is a number, true/false or a text. "
+            if kind == "label"
+            else "join them into one text first. "
+        )
+        + f"Pick a column of plain values with --{option}."
+    )
 
 
 def canonical_rows(
@@ -126,6 +189,8 @@ def as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Text columns as strings; other types keep Python's ``str`` of each value."""
     if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
         return column
+    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
+        return pc.cast(column, pa.string())  # checked to be UTF-8 (check_column_types)
     return pa.chunked_array(
         [pa.array([None if v is None else str(v) for v in column.to_pylist()], pa.string())]
     )

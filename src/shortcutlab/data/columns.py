@@ -117,6 +117,22 @@ def empty_values(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return missing
 
 
+def without_nul(
+    values: pa.Array | pa.ChunkedArray,
+) -> tuple[pa.Array | pa.ChunkedArray, np.ndarray]:
+    """Text with each NUL character as a space, and per value whether it held one.
+
+    A NUL is no character a person typed (a damaged export, a binary field), and the text scans
+    join rows with it as their separator, so it cannot stay; the loaders count what they replace.
+    """
+    import pyarrow.compute as pc
+
+    held = numpy_of(filled(pc.match_substring(values, "\x00"), bool_scalar(False)))
+    if held.any():
+        values = pc.replace_substring(values, "\x00", " ")
+    return values, held
+
+
 def scalars_array(values: Sequence[Any]) -> pa.Array:
     """A short list of labels (ints, floats or strings) as an Arrow array."""
     items = list(values)

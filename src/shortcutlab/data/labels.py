@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,8 @@ Label = int | float | str
 
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1  # wider whole numbers stay text labels
+_BOOLEANS = {"true": "True", "false": "False"}  # how a boolean label is written (Python's str)
 
 
 def normalize_label_values(values: pd.Series) -> pd.Series:
@@ -82,13 +84,141 @@ def normalize_label_array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
         values = pa.array([None if v is None else str(v) for v in values.to_pylist()], pa.string())  # fmt: skip
     encoded = pc.dictionary_encode(pc.utf8_trim_whitespace(values))
     names = [str(v) for v in encoded.dictionary.to_pylist()]
-    if names and all(_INT.match(v) for v in names):
+    wide = any(_INT.match(v) and not _INT64_MIN <= int(v) <= _INT64_MAX for v in names)
+    if names and not wide and all(_INT.match(v) for v in names):
         dictionary = int_array(np.array([int(v) for v in names], dtype=np.int64))
-    elif names and all(_FLOAT.match(v) for v in names):
+    elif names and not wide and all(_FLOAT.match(v) for v in names):
         dictionary = float_array(np.array([float(v) for v in names], dtype=np.float64))
+    elif names and all(v.lower() in _BOOLEANS for v in names):
+        # true/TRUE/True: JSON, spreadsheets and pandas spell one boolean three ways.
+        dictionary = string_array([_BOOLEANS[v.lower()] for v in names])
     else:
         return encoded.dictionary.take(encoded.indices)
     return dictionary.take(encoded.indices)
+
+
+def is_nested(kind: pa.DataType) -> bool:
+    """Whether an Arrow type holds several values per cell (a list, struct, map or union)."""
+    return pa.types.is_nested(kind) or pa.types.is_union(kind)
+
+
+def shown(value: Any, width: int = 24) -> str:
+    """A value as it may appear in a one-line message: control characters escaped, long values cut."""
+    text = str(value)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def agree_label_columns(columns: Mapping[str, pa.Array | pa.ChunkedArray]) -> dict[str, pa.Array]:
+    """The label columns of several files (keyed by file name, the reference first) in one type.
+
+    Each file's labels are read on their own (``normalize_label_array``), so one file may hold
+    numbers where another holds text. Numbers compare by value: 1 and 1.0 are one label, because
+    pandas and JSON writers turn a whole-number column into floats (a missing value, a
+    conversion), and that is not the user changing the label. Where some file holds text, every
+    label is compared as written: a number becomes the spelling a text file gives it ("1" or
+    "1.0"), so int 1 in train and "1" in test are one label. Files whose labels then name values
+    the reference file lacks disagree: a DataError names each file's label type and examples.
+
+    Examples:
+        >>> agreed = agree_label_columns({"train": pa.array([1, 2]), "test": pa.array([2.0, 1.0])})
+        >>> agreed["test"].to_pylist()
+        [2, 1]
+        >>> agree_label_columns({"a": pa.array(["1", "x"]), "b": pa.array([1])})["b"].to_pylist()
+        ['1']
+    """
+    arrays = {name: _combined(values) for name, values in columns.items()}
+    typed = [values.type for values in arrays.values() if not pa.types.is_null(values.type)]
+    if typed:  # a column with no label at all (kept empty rows) takes any type
+        arrays = {
+            name: pa.nulls(len(values), typed[0]) if pa.types.is_null(values.type) else values
+            for name, values in arrays.items()
+        }
+    kinds = {name: _kind(values.type) for name, values in arrays.items()}
+    if len(set(kinds.values())) <= 1:
+        return arrays
+    if "text" not in kinds.values():
+        integral = all(
+            _integral(values) for name, values in arrays.items() if kinds[name] == "decimal"
+        )
+        target = pa.int64() if integral else pa.float64()
+        return {name: pc.cast(values, target) for name, values in arrays.items()}
+    spellings: dict[float, str] = {}
+    for name, values in arrays.items():
+        if kinds[name] == "text":
+            for text in pc.unique(values).to_pylist():
+                if text is not None and _FLOAT.match(text):
+                    spellings.setdefault(float(text), text)
+    agreed = {
+        name: values if kinds[name] == "text" else _spelled(values, spellings)
+        for name, values in arrays.items()
+    }
+    reference, *others = agreed
+    known = set(pc.unique(agreed[reference]).to_pylist())
+    for name in others:
+        unknown = [v for v in pc.unique(agreed[name]).to_pylist() if v not in known | {None}]
+        if unknown:
+            raise DataError(_disagreement(arrays, reference, name, unknown))
+    return agreed
+
+
+def _combined(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def _kind(kind: pa.DataType) -> str:
+    if pa.types.is_integer(kind):
+        return "whole-number"
+    return "decimal" if pa.types.is_floating(kind) else "text"
+
+
+def _integral(values: pa.Array) -> bool:
+    numbers = numpy_of(values.drop_null())
+    whole = np.all(np.isfinite(numbers)) and np.all(numbers == np.round(numbers))
+    return bool(whole and np.all(np.abs(numbers) < 2.0**63))  # and within int64
+
+
+def _spelled(values: pa.Array, spellings: Mapping[float, str]) -> pa.Array:
+    """Numbers as text, spelled as a text file spells the same number where one does."""
+    encoded = pc.dictionary_encode(values)
+    texts = [spellings.get(float(v), _number_text(v)) for v in encoded.dictionary.to_pylist()]
+    return string_array(texts).take(encoded.indices)
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _disagreement(
+    arrays: Mapping[str, pa.Array], reference: str, name: str, unknown: Sequence[Any]
+) -> str:
+    arrays = {_inline(file): values for file, values in arrays.items()}
+    reference, name = _inline(reference), _inline(name)
+
+    def described(values: pa.Array) -> str:
+        seen = pc.unique(values.drop_null()).to_pylist()
+        kind = _kind(values.type)
+        if kind == "text" and set(seen) <= set(_BOOLEANS.values()):
+            kind = "true/false"
+        return f"{kind} labels ({_examples(seen)})"
+
+    types = ", ".join(f"{file} has {described(values)}" for file, values in arrays.items())
+    return (
+        f"The label types of the files differ and their labels do not match: {types}. Labels "
+        f"are compared as written, so {_examples(unknown)} in {name} are not labels of "
+        f"{reference}. Write the labels the same way in every file (e.g. map names to their "
+        f"numbers) or check --label-col."
+    )
+
+
+def _inline(name: str) -> str:
+    """A name that may open a sentence ("The test table"), for the middle of one."""
+    return "the" + name[3:] if name.startswith("The ") else name
+
+
+def _examples(values: Sequence[Any], count: int = 3) -> str:
+    listed = ", ".join(shown(v) for v in list(values)[:count])
+    return listed + (", ..." if len(values) > count else "")
 
 
 def _pandas_dtype(kind: pa.DataType) -> str:
@@ -132,10 +262,9 @@ class LabelSpace:
         array = _as_arrow(labels)
         value_set = scalars_array(self.values)
         if len(array) and array.type != value_set.type:
-            try:
-                array = pc.cast(array, value_set.type)
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                array = string_array([str(v) for v in array.to_pylist()])
+            # Labels read from another file than the label set: compared as written.
+            agreed = agree_label_columns({"the label set": value_set, where: array})
+            value_set, array = agreed["the label set"], agreed[where]
         ranks = pc.index_in(array, value_set=value_set)
         if ranks.null_count:
             missing = numpy_of(pc.is_null(ranks))

@@ -8,6 +8,7 @@ as an Arrow table (compact text storage; ``LoadedTable.frame`` gives pandas), pl
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -27,10 +28,17 @@ from shortcutlab.data.canonical import (
     TEXT_PAIR,
     as_text,
     canonical_rows,
+    check_column_types,
     check_columns,
     find_text_columns,
 )
-from shortcutlab.data.columns import empty_values, int_array, numpy_of, string_array
+from shortcutlab.data.columns import (
+    empty_values,
+    int_array,
+    numpy_of,
+    string_array,
+    without_nul,
+)
 from shortcutlab.data.reading import (
     delimited_file,
     detect_format,
@@ -41,7 +49,7 @@ from shortcutlab.data.reading import (
     table_from_frame,
 )
 from shortcutlab.data.streaming import TextStream
-from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning, warn
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
@@ -78,11 +86,15 @@ class TableSource:
     #: Input columns found by name because none was given (e.g. {"text": "premise", "text_pair":
     #: "hypothesis"}); absent from the record when the columns were given or canonical.
     columns_found: dict[str, str] | None = None
+    #: Rows whose text held NUL bytes, read as spaces (absent from the record when none did).
+    texts_with_nul: int = 0
 
     def to_json(self) -> dict[str, Any]:
         record = asdict(self)
         if self.columns_found is None:
             del record["columns_found"]
+        if not self.texts_with_nul:
+            del record["texts_with_nul"]
         return record
 
 
@@ -112,10 +124,13 @@ class LoadedTable:
         if self.materialized is None:
             if self.source.path is None or self.loader is None:
                 raise DataError("This table was streamed and cannot be read again.")
-            full = load_table(self.source.path, **self.loader)
+            with warnings.catch_warnings():  # what the first reading warned about, once
+                warnings.simplefilter("ignore", ShortcutlabWarning)
+                full = load_table(self.source.path, **self.loader)
             if full.source.sha256 != self.source.sha256:
                 raise DataError(f"'{self.source.path}' changed while it was being read.")
-            self.materialized = full.table
+            # The labels as the index holds them (brought to other files' type by agree_labels).
+            self.materialized = _with_column(full.table, LABEL, self.index.column(LABEL))
         return self.materialized
 
     @property
@@ -179,10 +194,22 @@ class LoadedTable:
         indices = np.flatnonzero(rows) if rows.dtype == bool else rows
         return LoadedTable(self.table.take(int_array(indices.astype(np.int64))), self.source)
 
+    def with_labels(self, labels: pa.Array) -> LoadedTable:
+        """The same rows with their labels in another type (see :func:`agree_labels`)."""
+        materialized = self.materialized
+        if materialized is not None:
+            materialized = _with_column(materialized, LABEL, labels)
+        index = _with_column(self.index, LABEL, labels)
+        return LoadedTable(materialized, self.source, index, self.stream, self.loader)
+
     def with_texts(self, texts: list[str]) -> LoadedTable:
         """The same rows with new texts (e.g. after cleaning)."""
         position = self.table.schema.get_field_index(TEXT)
         return LoadedTable(self.table.set_column(position, TEXT, string_array(texts)), self.source)
+
+
+def _with_column(table: pa.Table, name: str, values: pa.Array | pa.ChunkedArray) -> pa.Table:
+    return table.set_column(table.schema.get_field_index(name), name, values)
 
 
 def split_source_spec(spec: str | Path) -> tuple[Path, str | None]:
@@ -235,12 +262,15 @@ def load_table(
     )
     options = dict(text_col=text_col, label_col=label_col, text_pair_col=text_pair_col)
     check_columns(raw.column_names, name, **options)
-    empty_text = empty_values(raw.column(text_col))
-    if text_pair_col is not None:
-        empty_text |= empty_values(raw.column(text_pair_col))
-    canonical = {TEXT: as_text(raw.column(text_col))}
-    if text_pair_col is not None:
-        canonical[TEXT_PAIR] = as_text(raw.column(text_pair_col))
+    check_column_types(raw, name, **options)
+    parts = (
+        {TEXT: text_col} if text_pair_col is None else {TEXT: text_col, TEXT_PAIR: text_pair_col}
+    )
+    canonical, empty_text, with_nul = {}, np.zeros(raw.num_rows, bool), np.zeros(raw.num_rows, bool)
+    for part, column in parts.items():
+        canonical[part], held = without_nul(as_text(raw.column(column)))
+        empty_text |= empty_values(raw.column(column)) | empty_values(canonical[part])
+        with_nul |= held
     used = {text_col, label_col, text_pair_col, ROW_ID}
     extras = {
         c: raw.column(c) for c in raw.column_names if c not in used and c not in CANONICAL_COLUMNS
@@ -255,8 +285,20 @@ def load_table(
         dropped_empty_label=dropped[1],
         split=split,
         columns_found=columns_found,
+        texts_with_nul=_counted_nul(with_nul, name),
     )
     return LoadedTable(table, source_record)
+
+
+def _counted_nul(with_nul: np.ndarray, name: str) -> int:
+    """How many texts held NUL bytes (read as spaces), with a warning where some did."""
+    count = int(with_nul.sum())
+    if count:
+        warn(
+            f"{name} has {count} text{'s' if count > 1 else ''} holding NUL bytes; each NUL was "
+            f"read as a space (counted as texts_with_nul where the output records its inputs)."
+        )
+    return count
 
 
 def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
@@ -286,13 +328,19 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
     with ThreadPoolExecutor(max_workers=1) as pool:
         digest = pool.submit(sha256_file, path)
         empty_parts: list[np.ndarray] = []
+        nul_parts: list[np.ndarray] = []
         kept: dict[str, list[pa.Array]] = {c: [] for c in wanted if c not in (text_col, pair_col)}
         try:
             for batch in file.batches(wanted):
-                empty = empty_values(batch.column(text_col))
-                if pair_col is not None:
-                    empty |= empty_values(batch.column(pair_col))
+                empty = np.zeros(batch.num_rows, bool)
+                held = np.zeros(batch.num_rows, bool)
+                for column in (text_col, pair_col):
+                    if column is not None:
+                        texts, nul = without_nul(batch.column(column))
+                        empty |= empty_values(texts)
+                        held |= nul
                 empty_parts.append(empty)
+                nul_parts.append(held)
                 for column in kept:
                     kept[column].append(batch.column(column))
         except (pa.ArrowException, LookupError, UnicodeDecodeError, ValueError):
@@ -317,6 +365,7 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
         dropped_empty_label=dropped[1],
         split=loader["split"],
         columns_found=columns_found,
+        texts_with_nul=_counted_nul(np.concatenate(nul_parts), name),
     )
     stream = TextStream(file, text_col, pair_col, keep, signature)
     return LoadedTable(None, source, index=index, stream=stream, loader=loader)

@@ -10,6 +10,7 @@ raises the precise one-line error (byte offset and line of a bad byte, the row p
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import hashlib
 import io
@@ -34,6 +35,8 @@ FILE_FORMATS = {
     ".parquet": "parquet",
     ".pq": "parquet",
 }
+#: Field metadata of a column whose values mixed JSON objects or lists with plain values.
+OBJECTS = {b"shortcutlab": b"objects"}
 SUPPORTED = (
     "CSV (.csv), TSV (.tsv), JSONL (.jsonl), Parquet (.parquet) or a Hugging Face dataset folder"
 )
@@ -184,6 +187,7 @@ def _read_delimited_pandas(raw: bytes, path: Path, *, sep: str, encoding: str) -
     import pandas as pd
 
     text = decode_bytes(raw, encoding=encoding, path=path)
+    check_unique_columns(_header(raw[: 1 << 16], sep=sep, encoding=encoding) or [], path)
     try:
         frame = pd.read_csv(
             io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False
@@ -200,6 +204,42 @@ def _read_delimited_pandas(raw: bytes, path: Path, *, sep: str, encoding: str) -
     return table_from_frame(frame.astype(object))
 
 
+def check_unique_columns(names: Sequence[str], path: Path | str) -> None:
+    """Refuse a file with two columns of one name (pandas would rename the second ``x.1``, JSON
+    keep the last, and the text or label read could be the wrong one)."""
+    repeated = sorted({str(name) for name in names if list(names).count(name) > 1})
+    if repeated:
+        raise DataError(
+            f"'{path}' has more than one column named {', '.join(map(repr, repeated))}; one "
+            f"would be read in place of the other. Give every column its own name."
+        )
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs, refusing a key given twice (json.loads would keep the last)."""
+    record = dict(pairs)
+    if len(record) < len(pairs):
+        raise _RepeatedKey(sorted({k for k, _ in pairs if sum(k == j for j, _ in pairs) > 1}))
+    return record
+
+
+def _may_repeat_keys(line: str, record: Any) -> bool:
+    """Whether a key of ``record`` is written more than once in ``line`` (a quoted key followed
+    by more quotes of it can only be another key: quotes inside JSON strings are escaped)."""
+    return isinstance(record, dict) and any(line.count(_quoted(key)) > 1 for key in record)
+
+
+@functools.lru_cache(maxsize=4096)  # the lines of a file share their keys
+def _quoted(key: str) -> str:
+    return json.dumps(key, ensure_ascii=False)
+
+
+class _RepeatedKey(ValueError):
+    def __init__(self, keys: list[str]) -> None:
+        super().__init__(keys)
+        self.keys = keys
+
+
 def _read_jsonl(text: str, path: Path) -> pa.Table:
     import pandas as pd
 
@@ -209,6 +249,13 @@ def _read_jsonl(text: str, path: Path) -> pa.Table:
             continue
         try:
             record = json.loads(line)
+            if _may_repeat_keys(line, record):  # parsed again, slowly, only then
+                json.loads(line, object_pairs_hook=_unique_keys)
+        except _RepeatedKey as exc:
+            raise DataError(
+                f"'{path}' line {number} gives the key {', '.join(map(repr, exc.keys))} more than "
+                f"once; one value would be read in place of the other. Give every key once."
+            ) from exc
         except json.JSONDecodeError as exc:
             raise DataError(
                 f"'{path}' line {number} is not valid JSON ({exc.msg}). Each line must be one JSON object."
@@ -225,26 +272,41 @@ def _read_parquet(raw: bytes, path: Path) -> pa.Table:
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(pa.BufferReader(raw))
+        parquet = pq.ParquetFile(pa.BufferReader(raw))
+        check_unique_columns(parquet.schema_arrow.names, path)
+        return parquet.read()
     except (pa.ArrowException, OSError) as exc:
-        raise DataError(f"'{path}' is not a readable Parquet file ({exc}).") from exc
+        reason = " ".join(str(exc).split())  # Arrow's messages span lines; the error is one
+        raise DataError(f"'{path}' is not a readable Parquet file ({reason[:200]}).") from exc
 
 
 def table_from_frame(frame: Any) -> pa.Table:
-    """A pandas DataFrame as an Arrow table; columns Arrow cannot type stay Python objects."""
-    columns = {}
+    """A pandas DataFrame as an Arrow table; columns Arrow cannot type keep their values' text,
+    marked :data:`OBJECTS` in their field's metadata where some values were objects or lists."""
+    names = [str(name) for name in frame.columns]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise DataError(
+            f"The table has more than one column named {', '.join(map(repr, repeated))}; a "
+            f"column would be read in place of another. Give every column its own name."
+        )
+    fields, arrays = [], []
     for name in frame.columns:
         values = frame[name]
+        metadata = None
         try:
             column = pa.array(values, from_pandas=True)
         except (pa.ArrowException, TypeError, ValueError, OverflowError):
             # Mixed types, or integers past 64 bits: keep their text.
             column = pa.array([None if v is None else str(v) for v in values])
+            if any(isinstance(v, dict | list | tuple) for v in values):
+                metadata = OBJECTS
         # pandas' string dtype arrives as large_string; one string type keeps files identical.
-        columns[str(name)] = (
-            column.cast(pa.string()) if pa.types.is_large_string(column.type) else column
-        )
-    return pa.table(columns) if columns else pa.table({})
+        if pa.types.is_large_string(column.type):
+            column = column.cast(pa.string())
+        fields.append(pa.field(str(name), column.type, metadata=metadata))
+        arrays.append(column)
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields)) if arrays else pa.table({})
 
 
 def frame_digest(frame: Any) -> str:

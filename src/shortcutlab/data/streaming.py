@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from shortcutlab.data.columns import bool_array
+from shortcutlab.data.columns import bool_array, without_nul
 from shortcutlab.errors import DataError
 
 BLOCK_BYTES = 1 << 20
@@ -73,8 +73,8 @@ class TextStream:
         """(texts, text pairs) of the kept rows, in order, one file block at a time."""
         columns = [self.text_col] + ([self.text_pair_col] if self.text_pair_col else [])
         for batch in self._kept(columns):
-            pairs = batch.column(self.text_pair_col) if self.text_pair_col else None
-            yield batch.column(self.text_col), pairs
+            pairs = without_nul(batch.column(self.text_pair_col))[0] if self.text_pair_col else None
+            yield without_nul(batch.column(self.text_col))[0], pairs
 
     def columns(self, names: list[str]) -> pa.Table:
         """Other columns of the file, for the kept rows, read in one more pass."""

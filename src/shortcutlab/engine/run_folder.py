@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.data.writing import write_json
 from shortcutlab.engine.executors import make_executor
@@ -145,7 +146,9 @@ def dataset_tables(
     train = dataset.inputs.read(dataset.resolve(dataset.train or ""), role="train")
     if dataset.test is None and not test_required:
         return train, None
-    return train, dataset.inputs.read(dataset.resolve(dataset.test or ""), role="test")
+    test = dataset.inputs.read(dataset.resolve(dataset.test or ""), role="test")
+    tables = agree_labels({"train": train, "test": test})
+    return tables["train"], tables["test"]
 
 
 def has_text_pair(table: LoadedTable) -> bool:

@@ -7,7 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from shortcutlab.data.loading import LABEL, TEXT
+from shortcutlab.data.canonical import check_distinct_columns
+from shortcutlab.data.label_agreement import agree_labels
+from shortcutlab.data.loading import LABEL, TEXT, load_table
 from shortcutlab.data.writing import check_output_dir
 from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.audit.output import write_audit
@@ -78,12 +80,20 @@ def audit_dataset(
         metadata=tuple(features.metadata),
         encoding=encoding,
     )
-    train, train_table = load_inputs(data, role="train", given_labels=labels, **columns)
-    sources = {"train": train_table.source.to_json()}
+    check_distinct_columns(
+        [("text-col", text_col), ("label-col", label_col), ("text-pair-col", text_pair_col)]
+        + [("meta-col", name) for name in features.metadata]
+    )
+    reading = {k: columns[k] for k in ("text_col", "label_col", "text_pair_col", "encoding")}
+    tables = {"train": load_table(data, role="train", **reading)}
+    if test is not None:
+        tables["test"] = load_table(test, role="test", **reading)
+    tables = agree_labels(tables)  # a test file's labels meet the training file's here
+    train, _ = load_inputs(tables["train"], role="train", given_labels=labels, **columns)
     test_inputs = None
     if test is not None:
-        test_inputs, test_table = load_inputs(test, role="test", labels=train.labels, **columns)
-        sources["test"] = test_table.source.to_json()
+        test_inputs, _ = load_inputs(tables["test"], role="test", labels=train.labels, **columns)
+    sources = {role: table.source.to_json() for role, table in tables.items()}
     result = run_audit(
         train, test_inputs, scan_config=scan_config, measure=measure, top=top, sources=sources
     )

@@ -75,15 +75,20 @@ def load_inputs(
     encoding: str = "utf-8",
     on_empty: str = "drop",
 ) -> tuple[AuditInputs, LoadedTable]:
-    """Read one table into :class:`AuditInputs` (the training table fixes the label space)."""
-    loaded = load_table(
-        source,
-        role=role,
-        text_col=text_col,
-        label_col=label_col,
-        text_pair_col=text_pair_col,
-        encoding=encoding,
-        on_empty=on_empty,
+    """Read one table (or take a loaded one) into :class:`AuditInputs` (the training table
+    fixes the label space)."""
+    loaded = (
+        source
+        if isinstance(source, LoadedTable)
+        else load_table(
+            source,
+            role=role,
+            text_col=text_col,
+            label_col=label_col,
+            text_pair_col=text_pair_col,
+            encoding=encoding,
+            on_empty=on_empty,
+        )
     )
     frame = loaded.frame
     missing = [name for name in metadata if name not in frame.columns]

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark, check_build_start
+from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
@@ -114,7 +115,9 @@ def build_maze_benchmark(
     design = SplitDesign(label_space, strength, test_lambda, strength_mode, sampling, resolved)
     injector = _injector(shortcut, shortcut_options, distractors, train_table, test_table)
     injector.validate(label_space)
-    planned = _plan(injector, design, train_table, test_table, val_size, seed, inject_on)
+    planned = _plan(
+        injector, design, (train_table, test_table), val_size, seed, inject_on, inputs.on_empty
+    )
     manifest = _manifest(
         planned,
         inputs,
@@ -177,6 +180,9 @@ class PlannedBuild:
     test_jobs: list[SplitJob]
     inject_on: str
 
+    def tables(self) -> dict[str, InputTable]:
+        return {"train": self.train, "test": self.test}
+
     def render(self, sink: MemorySink | FileSink) -> dict[str, Any]:
         """Every split into ``sink``; returns each split's record."""
         if self.inject_on == TEXT_PAIR:
@@ -220,8 +226,13 @@ def _read_tables(
     # A file's texts are read again batch by batch while rendering, not held whole in memory
     # (a cue on the second text swaps the columns of tables held in memory instead).
     stream_text = inject_on == TEXT
-    train_table = inputs.read(train, role="train", stream_text=stream_text)
-    test_table = inputs.read(test, role="test", stream_text=stream_text)
+    tables = agree_labels(
+        {
+            "train": inputs.read(train, role="train", stream_text=stream_text),
+            "test": inputs.read(test, role="test", stream_text=stream_text),
+        }
+    )
+    train_table, test_table = tables["train"], tables["test"]
     if inject_on == TEXT_PAIR:
         return swapped_parts(train_table), swapped_parts(test_table)
     return train_table, test_table
@@ -255,16 +266,16 @@ def _injector(
 def _plan(
     injector: Shortcut,
     design: SplitDesign,
-    train_table: LoadedTable,
-    test_table: LoadedTable,
+    tables: tuple[LoadedTable, LoadedTable],
     val_size: float,
     seed: int,
     inject_on: str,
+    on_empty: str,
 ) -> PlannedBuild:
     """Carve the validation rows and lay out the five splits, each with its own child seed."""
     carve_seed, *split_seeds = np.random.SeedSequence(int(seed)).spawn(5)
-    train = input_table(injector, train_table, design.labels, TRAIN_ROLE)
-    test = input_table(injector, test_table, design.labels, TEST_ROLE)
+    train = input_table(injector, tables[0], design.labels, TRAIN_ROLE, on_empty)
+    test = input_table(injector, tables[1], design.labels, TEST_ROLE, on_empty)
     val_mask = stratified_holdout(train.ranks, val_size, np.random.default_rng(carve_seed))
     train_jobs = [design.job("train", train, positions(~val_mask), TRAIN_ROLE, split_seeds[0])]
     if val_mask.any():
@@ -314,14 +325,19 @@ def _manifest(
         "seed": int(seed),
         "labels": design.labels.to_json(),
         "environment": environment(),
-        "inputs": {
-            "train": planned.train.table.source.to_json(),
-            "test": planned.test.table.source.to_json(),
-        },
+        "inputs": {role: _input_record(table) for role, table in planned.tables().items()},
         "removed_occurrences": {},
         "kept_occurrences": {},
         "splits": {},
     }
+
+
+def _input_record(table: InputTable) -> dict[str, Any]:
+    """Where an input table came from, and the rows its cue removal left empty (where any)."""
+    record = table.table.source.to_json()
+    if table.dropped_empty_after_cleaning:
+        record["dropped_empty_after_cleaning"] = table.dropped_empty_after_cleaning
+    return record
 
 
 SAME = "same"

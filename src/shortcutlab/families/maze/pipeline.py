@@ -29,6 +29,7 @@ from shortcutlab.data.loading import (
     LoadedTable,
 )
 from shortcutlab.data.writing import TableWriter, split_file
+from shortcutlab.errors import DataError, warn
 from shortcutlab.families.maze.cue_spans import encode_spans
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
@@ -56,9 +57,21 @@ class InputTable:
     kept: np.ndarray
     cleaned: bool = False
     record: dict[str, Any] | None = None
+    #: Rows left with no text once the cue was removed (e.g. the text "Honestly" for the cue
+    #: "honestly"), dropped before any split is carved, as --on-empty drops empty rows.
+    dropped_empty_after_cleaning: int = 0
+    #: Positions and cleaned texts of the rows a first pass changed (None: clean while rendering).
+    cleaned_rows: tuple[np.ndarray, list[str]] | None = None
 
     def clean(self, injector: Shortcut, start: int, texts: list[str]) -> list[str]:
-        """Clean the texts of rows ``start...``, counting what was removed and kept."""
+        """Clean the texts of rows ``start...``, counting what was removed and kept (a first
+        pass did both already where it kept the changed texts)."""
+        if self.cleaned_rows is not None:
+            positions, changed = self.cleaned_rows
+            first, last = np.searchsorted(positions, [start, start + len(texts)])
+            for at in range(int(first), int(last)):
+                texts[int(positions[at]) - start] = changed[at]
+            return texts
         cleaning = injector.clean(texts)
         self.removed[start : start + len(texts)] = cleaning.removed
         self.kept[start : start + len(texts)] = cleaning.kept
@@ -69,9 +82,10 @@ class InputTable:
 
 
 def input_table(
-    injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str
+    injector: Shortcut, table: LoadedTable, labels: LabelSpace, role: str, on_empty: str = "drop"
 ) -> InputTable:
-    """Rank the table's labels; a shortcut that must see the whole table gets it cleaned now."""
+    """Rank the table's labels and drop the rows that removing the cue leaves empty; a shortcut
+    that must see the whole table gets it cleaned now."""
     # The narrowest integer types: a million-row table's per-row arrays stay a few MiB each.
     ranks = labels.ranks(table.index.column(LABEL), where=f"The {role} table")
     ranks = ranks.astype(np.min_scalar_type(max(len(labels) - 1, 0)))
@@ -79,17 +93,19 @@ def input_table(
         table, ranks, np.zeros(len(table), np.int32), np.zeros(len(table), np.int32)
     )
     if not injector.needs_preparation:
-        return source
+        if type(injector).clean is Shortcut.clean:  # removes nothing, so empties nothing
+            return source
+        return _cleaned_in_a_first_pass(injector, source, role, on_empty)
     texts: list[str] = []
     for start, batch in _batches(table):
         texts += source.clean(injector, start, batch.column(TEXT).to_pylist())
     cleaned_table = table.with_texts(texts)
-    preparation = injector.prepare(cleaned_table, role=role)
-    keep = (
-        np.ones(len(texts), bool)
-        if preparation.keep is None
-        else np.asarray(preparation.keep, bool)
-    )
+    blank = np.asarray([not text.strip() for text in texts], bool)
+    dropped = _empty_after_cleaning(blank, table, role, on_empty)
+    preparation = injector.prepare(cleaned_table.select(~dropped), role=role)
+    keep = ~dropped
+    if preparation.keep is not None:
+        keep[keep] = np.asarray(preparation.keep, bool)
     return InputTable(
         cleaned_table if keep.all() else cleaned_table.select(keep),
         ranks[keep],
@@ -97,7 +113,73 @@ def input_table(
         source.kept[keep],
         cleaned=True,
         record=preparation.record,
+        dropped_empty_after_cleaning=int(dropped.sum()),
     )
+
+
+#: Characters of changed texts a first cleaning pass keeps for rendering (beyond: cleaned again).
+CHANGED_CHARS = 1 << 26
+
+
+def _cleaned_in_a_first_pass(
+    injector: Shortcut, source: InputTable, role: str, on_empty: str
+) -> InputTable:
+    """Clean the table once before carving splits, to find the rows cleaning leaves empty; the
+    texts cleaning changed (usually few) are kept for rendering, which then need not clean."""
+    table = source.table
+    blank = np.zeros(len(table), bool)
+    positions: list[int] = []
+    changed: list[str] | None = []
+    size = 0
+    for start, batch in _batches(table):
+        texts = batch.column(TEXT).to_pylist()
+        cleaned = source.clean(injector, start, texts)
+        blank[start : start + len(cleaned)] = [not text.strip() for text in cleaned]
+        if changed is not None:
+            edits = [i for i, (a, b) in enumerate(zip(texts, cleaned, strict=True)) if a != b]
+            positions += [start + i for i in edits]
+            changed += [cleaned[i] for i in edits]
+            size += sum(len(cleaned[i]) for i in edits)
+            changed = changed if size <= CHANGED_CHARS else None  # memory stays bounded
+    keep = ~_empty_after_cleaning(blank, table, role, on_empty)
+    edits_kept = None
+    if changed is not None:
+        kept_at = np.cumsum(keep) - 1  # positions in the table without the dropped rows
+        order = [k for k, p in enumerate(positions) if keep[p]]
+        at = np.asarray([positions[k] for k in order], np.int64)
+        edits_kept = (kept_at[at] if order else at, [changed[k] for k in order])
+    return InputTable(
+        table if keep.all() else table.select(keep), source.ranks[keep], source.removed[keep],
+        source.kept[keep], dropped_empty_after_cleaning=int((~keep).sum()),
+        cleaned_rows=edits_kept,
+    )  # fmt: skip
+
+
+def _empty_after_cleaning(
+    blank: np.ndarray, table: LoadedTable, role: str, on_empty: str
+) -> np.ndarray:
+    """The rows whose text was only the cue: refused (``on_empty="error"``) or, with a warning,
+    to drop (an empty text would be a training row with nothing to learn from)."""
+    if not blank.any():
+        return blank
+    name = f"'{table.source.path}'" if table.source.path else f"the {role} table"
+    first = int(table.row_ids()[int(np.argmax(blank))])
+    if on_empty == "error":
+        raise DataError(
+            f"{name} has {_rows(blank)} whose text is empty once the cue is removed "
+            f"(first: row {first}). Remove them or pass --on-empty drop."
+        )
+    warn(
+        f"{name} has {_rows(blank)} whose text is empty once the cue is removed (first: "
+        f"row {first}); dropped (counted as dropped_empty_after_cleaning in the "
+        f"manifest's inputs)."
+    )
+    return blank
+
+
+def _rows(mask: np.ndarray) -> str:
+    count = int(mask.sum())
+    return f"{count} row{'s' if count > 1 else ''}"
 
 
 @dataclass

@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 
 from shortcutlab.attributes import Annotation, Attribute, make_attribute
 from shortcutlab.data.benchmark import Benchmark, check_build_start, save_splits
+from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
@@ -183,6 +184,7 @@ class MpsBuild:
         tables = {"train": self.inputs.read(train, role="train")}
         if test is not None:
             tables["test"] = self.inputs.read(test, role="test")
+        tables = agree_labels(tables)
         label_space = _label_space(tables["train"], self.labels)
         share = dominance_share(self.dominance, len(label_space))
         if "test" in tables:
