@@ -29,7 +29,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("_version", "errors")),
     (
         "neutral helpers",
-        ("registry", "params", "fields", "cache_paths", "provenance", "casing", "torch_runtime"),
+        (
+            "registry",
+            "params",
+            "names",
+            "fields",
+            "cache_paths",
+            "provenance",
+            "casing",
+            "torch_runtime",
+        ),
     ),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),

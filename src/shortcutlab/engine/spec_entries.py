@@ -17,7 +17,8 @@ import yaml
 
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, InputFileError
-from shortcutlab.params import as_list, check_keys, choice, natural, unique
+from shortcutlab.names import check_name, spec_name
+from shortcutlab.params import as_list, check_keys, choice, natural, spec_key, unique
 
 FILE_DATA_KEYS = (
     "name",
@@ -186,7 +187,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         if generator["levels"] not in (4, 5):
             raise ConfigError(f"{where}: levels must be 4 or 5. Got {generator['levels']}.")
         return DatasetSpec(
-            name=str(entry.get("name", builtin)),
+            name=spec_name(entry.get("name", builtin), f"{where}: name"),
             builtin=builtin,
             generator=generator,
             fingerprint=canonical_hash(generator),
@@ -224,7 +225,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         digest.update(file_digest(path).encode())
     labels = entry.get("labels")
     return DatasetSpec(
-        name=str(entry.get("name", Path(str(entry["train"])).parent.name or "data")),
+        name=_file_dataset_name(entry, where),
         train=str(entry["train"]),
         test=str(entry["test"]) if "test" in entry else None,
         inputs=_reading_options(entry, where),
@@ -233,6 +234,18 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         fingerprint=digest.hexdigest(),
         base_dir=str(base),
     )
+
+
+def _file_dataset_name(entry: Mapping[str, Any], where: str) -> str:
+    """The entry's ``name``, or else the name of its train file's folder (``data`` at the root)."""
+    if "name" in entry:
+        return spec_name(entry["name"], f"{where}: name")
+    folder = Path(str(entry["train"])).parent.name or "data"
+    subject = f"{spec_key(f'{where}: name')} (taken from the train file's folder, as none is given)"
+    try:
+        return check_name(folder, subject)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} Give the entry a 'name'.") from None
 
 
 def _reading_options(entry: Mapping[str, Any], where: str) -> InputOptions:
@@ -306,7 +319,7 @@ def parse_model(
                 f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {value!r}."
             )
     return ModelSpec(
-        id=str(entry.get("id", name)),
+        id=spec_name(entry.get("id", name), f"{where}: id"),
         name=name,
         params=params,
         cpus=float(cpus),

@@ -27,6 +27,7 @@ from shortcutlab.engine.spec_entries import (
     parse_seeds,
 )
 from shortcutlab.errors import ConfigError
+from shortcutlab.names import spec_name
 from shortcutlab.params import (
     as_list,
     boolean,
@@ -105,7 +106,7 @@ def parse_cat_spec(
     unique(augment, f"{source}: cat: augment", "value")
     default = block.get("default_label")
     return CatSpec(
-        name=str(raw.get("name", "cat")),
+        name=spec_name(raw.get("name", "cat"), f"{source}: name"),
         datasets=datasets,
         models=parse_models(raw, source, base),
         seeds=parse_seeds(raw, source),
