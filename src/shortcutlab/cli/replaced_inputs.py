@@ -5,7 +5,8 @@ shapes: ``--train d/train.csv``, ``--data d/pool.parquet::train``, ``-o rewrites
 ``--distractor appearance=d/a.csv``, a benchmark or run folder as an argument. One check over the
 words of the command line, before any command runs, covers them all and every command added
 later: a word (or its ``KEY=`` value, its path before ``::``, its comma-separated items) that
-names an existing path inside the ``--out`` to replace is refused with one line.
+names an existing path inside the ``--out`` to replace is refused with one line, as is an
+``--out`` that cannot be replaced at all (the working folder).
 
 Examples:
     >>> check_overwrite_spares_inputs(["build", "maze", "--train", "t.csv", "--out", "d"])
@@ -31,7 +32,7 @@ def check_overwrite_spares_inputs(args: Sequence[str]) -> None:
     position, out = found
     if not Path(out).is_dir():
         return
-    from shortcutlab.data.writing import check_holds_no_input  # pyarrow: not for every command
+    from shortcutlab.data.writing import check_output_dir  # pyarrow: not for every command
 
     named = [
         part
@@ -40,7 +41,7 @@ def check_overwrite_spares_inputs(args: Sequence[str]) -> None:
         for part in _path_parts(word)
         if os.path.lexists(part)
     ]
-    check_holds_no_input(Path(out), named)
+    check_output_dir(Path(out), overwrite=True, inputs=named)
 
 
 def _out_value(args: Sequence[str]) -> tuple[int, str] | None:
