@@ -104,3 +104,19 @@ def test_the_working_folder_or_one_above_it_is_refused_as_out(
     monkeypatch.chdir(tmp_path / "work")
     flags = ["--overwrite"] if overwrite else []
     assert_refused(tmp_path, "is the working folder or holds it", *_build(train, test, out, *flags))
+
+
+def test_report_overwrite_replaces_only_a_page_not_the_results_it_reads(tmp_path):
+    """``report RUN --out RUN/results.sqlite --overwrite`` wrote the page over the run's results."""
+    (tmp_path / "spec.yaml").write_text(
+        "data: {builtin: reviews, train_size: 300, test_size: 200}\nshortcuts: [single-term]\n"
+        "strengths: [1.0]\nmodels: [majority]\nseeds: [0]\nbootstrap: 100\n"
+    )
+    assert invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run").exit_code == 0
+    for name in ("results.sqlite", "spec.resolved.json"):
+        assert_refused(
+            tmp_path, "is not an HTML page",
+            "report", tmp_path / "run", "--out", tmp_path / "run" / name, "--overwrite",
+        )  # fmt: skip
+    page = ("report", tmp_path / "run", "--out", tmp_path / "run" / "page.html", "--overwrite")
+    assert invoke(*page).exit_code == 0 and invoke(*page).exit_code == 0
