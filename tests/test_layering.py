@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "registry",
             "params",
             "yaml_reading",
+            "names",
             "fields",
             "cache_paths",
             "provenance",

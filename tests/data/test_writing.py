@@ -54,3 +54,29 @@ def test_empty_existing_folder_is_fine(tmp_path):
     with atomic_output_dir(tmp_path / "out") as tmp:
         (tmp / "a").write_text("a")
     assert (tmp_path / "out" / "a").exists()
+
+
+def test_overwrite_refuses_a_folder_holding_an_input_of_the_block(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "train.csv").write_text("text,label\n")
+    with pytest.raises(OutputExistsError, match="holds the input .*train.csv"):
+        with atomic_output_dir(out, overwrite=True, inputs=[out / "train.csv"]):
+            raise AssertionError("the block must not run")
+    assert (out / "train.csv").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_the_builders_refuse_an_out_holding_their_input_files(tmp_path, tiny_frame):
+    from shortcutlab.data.options import InputOptions
+    from shortcutlab.families.maze.build import build_maze_benchmark
+
+    tiny_frame.to_csv(tmp_path / "train.csv", index=False)
+    with pytest.raises(OutputExistsError, match="holds the input"):
+        build_maze_benchmark(
+            str(tmp_path / "train.csv"),
+            str(tmp_path / "train.csv"),
+            shortcut="single-term",
+            inputs=InputOptions(out=tmp_path, overwrite=True),
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.csv"]

@@ -17,7 +17,7 @@ from shortcutlab.webreport.build import write_html_report
 from tests.browser import console_errors, open_file
 from tests.cli.refusals import invoke
 from tests.reports.test_html_render import IMAGE, SCRIPT, hostile_report
-from tests.webreport.conftest import HOSTILE_NAME
+from tests.webreport.conftest import SPEC_NAME
 
 
 def _by(name: str) -> Any:
@@ -58,7 +58,7 @@ def test_grid_report_opens_with_its_tables_and_figures(browser, maze_run, tmp_pa
     page = write_html_report(maze_run, tmp_path / "report.html")
     open_file(browser, page)
     assert console_errors(browser) == []
-    assert browser.find_element(_by("TAG_NAME"), "h1").text == HOSTILE_NAME.strip()
+    assert browser.find_element(_by("TAG_NAME"), "h1").text == SPEC_NAME
     assert browser.find_elements(_by("TAG_NAME"), "img") == []
     assert_no_alert(browser)
     # Table 1: the Δ accuracy of single-term at λ = 1, as the statistics give it.

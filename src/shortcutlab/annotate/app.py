@@ -40,12 +40,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shortcutlab.annotate.kinds import Item, TaskKind
 from shortcutlab.annotate.store import AnnotationStore
-from shortcutlab.errors import ShortcutlabError
+from shortcutlab.errors import ConfigError, ShortcutlabError
+from shortcutlab.names import check_name
 
 TOKEN_HEADER = "x-token"
 MAX_BODY_BYTES = 64 * 1024
 DIGITS = re.compile(r"[0-9]{1,12}")  # str.isdigit() also takes "²", which int() refuses
-ANNOTATOR_NAME = re.compile(r"[\w][\w .@-]{0,63}")
 # connect-src 'self': the page's script talks to this server only; everything else is refused.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -165,14 +165,12 @@ def _json(data: dict[str, Any]) -> JSONResponse:
 
 
 def _annotator(value: Any) -> str:
-    name = value.strip() if isinstance(value, str) else ""
-    if not ANNOTATOR_NAME.fullmatch(name):
-        raise HTTPException(
-            400,
-            "annotator must be a name of 1-64 letters, digits, spaces or . @ _ - "
-            f"(starting with a letter or digit); got {value!r}",
+    try:
+        return check_name(
+            value.strip() if isinstance(value, str) else value, "The annotator", person=True
         )
-    return name
+    except ConfigError as exc:
+        raise HTTPException(400, str(exc)) from None
 
 
 def _position(value: str | None, count: int) -> int:

@@ -21,6 +21,7 @@ from shortcutlab.annotate.store import ANSWER_COLUMNS, AnnotationStore
 from shortcutlab.annotate.summary import with_common_tables
 from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.data.csv_text import csv_text
+from shortcutlab.data.writing import follow_umask
 from shortcutlab.errors import DataError
 from shortcutlab.reports.tables import to_markdown
 
@@ -76,6 +77,7 @@ def export_task(folder: str | Path, *, out: str | Path | None = None) -> list[Pa
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
                 stream.write(text)
             staged.append((Path(temporary), target / name))
+            follow_umask(Path(temporary))
     except BaseException:
         for temporary, _ in staged:
             temporary.unlink(missing_ok=True)

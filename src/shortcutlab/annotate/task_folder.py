@@ -19,6 +19,7 @@ import pandas as pd
 
 from shortcutlab.annotate.kinds import TaskKind, TaskPlan
 from shortcutlab.annotate.store import AnnotationStore
+from shortcutlab.data.writing import follow_umask
 from shortcutlab.errors import ConfigError, DataError, InputFileError, OutputExistsError
 
 
@@ -120,6 +121,7 @@ def _create_atomically(
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
+        follow_umask(staging)
         AnnotationStore.create(staging, plan, sample=sample, seed=seed, options=options).close()
         if folder.exists():  # an empty folder (checked above)
             folder.rmdir()

@@ -8,14 +8,28 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from shortcutlab._version import __version__
-from shortcutlab.cli.console import out_console
+from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
+
+
+class ShortcutlabGroup(TyperGroup):
+    """The root command: before any command runs, a refused ``--overwrite`` (one that would delete
+    a path the command line names) ends it with one line."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        with user_errors():
+            check_overwrite_spares_inputs(args)
+        return super().parse_args(ctx, args)
+
 
 app = typer.Typer(
+    cls=ShortcutlabGroup,
     name="shortcutlab",
     help="Measure how much text classifiers rely on shortcuts, and whether it matters.",
     no_args_is_help=True,

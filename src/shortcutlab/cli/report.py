@@ -41,6 +41,12 @@ def report(
             )
         if target.exists() and not overwrite:
             raise OutputExistsError(f"'{target}' exists. Choose another --out or pass --overwrite.")
+        if target.exists() and target.suffix.lower() not in (".html", ".htm"):
+            # such as RUN_DIR/results.sqlite, which the report reads: replacing it destroys the run
+            raise OutputExistsError(
+                f"'{target}' is not an HTML page, and --overwrite replaces only a page. Choose "
+                "another --out, such as report.html."
+            )
         written = write_html_report(run_dir, target, include or ())
     out_console.print(f"Wrote {written} ({_size(written.stat().st_size)})", markup=False)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -149,16 +149,20 @@ class SplitFiles(Mapping[str, "pd.DataFrame"]):
         return len(self._files)
 
 
-def check_build_start(fmt: str, seed: Any, out: str | Path | None, overwrite: bool) -> None:
+def check_build_start(
+    fmt: str, seed: Any, out: str | Path | None, overwrite: bool, sources: Sequence[Any] = ()
+) -> None:
     """What every builder refuses before any work: an unknown format, a bad seed, an output
-    folder it may not write (failing here, not after the build)."""
+    folder it may not write (failing here, not after the build), such as one holding one of the
+    ``sources`` read (the paths among them: tables in memory are skipped)."""
     check_choice("format", fmt, FORMATS)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ConfigError(
             f"The 'seed' parameter must be a non-negative integer. Got {seed!r} instead."
         )
     if out is not None:
-        check_output_dir(Path(out), overwrite=overwrite)
+        paths = [str(s).split("::")[0] for s in sources if isinstance(s, str | Path)]
+        check_output_dir(Path(out), overwrite=overwrite, inputs=paths)
 
 
 def save_splits(

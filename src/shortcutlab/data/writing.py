@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -162,21 +162,48 @@ def write_json(path: Path, payload: Any) -> Path:
     return path
 
 
-def check_output_dir(out: Path, *, overwrite: bool) -> None:
-    """Refuse a destination that is an existing file or a non-empty folder (unless overwriting)."""
+def check_output_dir(out: Path, *, overwrite: bool, inputs: Iterable[str | Path] = ()) -> None:
+    """Refuse a destination that is an existing file or a non-empty folder (unless overwriting),
+    the working folder or one above it (a folder in use cannot be replaced), and, when
+    overwriting, a folder that is or holds one of ``inputs`` (replacing it would delete them)."""
     if out.exists() and not out.is_dir():
         raise OutputExistsError(
             f"The output path '{out}' is a file. Choose a folder path with --out."
         )
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
+    if not out.is_dir():
+        return
+    target = Path(os.path.realpath(out))
+    if target == Path.cwd().resolve() or target in Path.cwd().resolve().parents:
+        raise OutputExistsError(
+            f"The output folder '{out}' is the working folder or holds it, and a folder in use "
+            "cannot be replaced. Choose a new folder, e.g. --out ./results."
+        )
+    if any(out.iterdir()) and not overwrite:
         raise OutputExistsError(
             f"The output folder '{out}' exists and is not empty. Choose another --out or pass --overwrite."
         )
+    if overwrite:
+        check_holds_no_input(out, inputs)
+
+
+def check_holds_no_input(out: Path, inputs: Iterable[str | Path]) -> None:
+    """Refuse replacing ``out`` when it is, or holds, one of ``inputs`` (links followed)."""
+    target = Path(os.path.realpath(out))
+    for given in inputs:
+        source = Path(os.path.realpath(given))
+        if source == target or target in source.parents:
+            raise OutputExistsError(
+                f"The output folder '{out}' is or holds the input '{given}', which --overwrite would "
+                "delete. Choose another --out."
+            )
 
 
 @contextlib.contextmanager
-def atomic_output_dir(out: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
-    """Yield a temporary folder that replaces ``out`` only if the block finishes without error.
+def atomic_output_dir(
+    out: str | Path, *, overwrite: bool = False, inputs: Iterable[str | Path] = ()
+) -> Iterator[Path]:
+    """Yield a temporary folder that replaces ``out`` only if the block finishes without error
+    (``inputs``: files the block reads, which an ``out`` to overwrite may not hold).
 
     Examples:
         >>> import tempfile, pathlib
@@ -187,16 +214,32 @@ def atomic_output_dir(out: str | Path, *, overwrite: bool = False) -> Iterator[P
         ['a.txt']
     """
     out = Path(out)
-    check_output_dir(out, overwrite=overwrite)
+    check_output_dir(out, overwrite=overwrite, inputs=inputs)
+    # A linked --out is written where it points: the link stays, no renamed link is left behind.
+    out = Path(os.path.realpath(out)) if out.is_symlink() else Path(os.path.abspath(out))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     try:
+        follow_umask(tmp)
         yield tmp
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     check_output_dir(out, overwrite=overwrite)  # something may have appeared meanwhile
     _replace_dir(tmp, out)
+
+
+def follow_umask(path: Path) -> None:
+    """Give ``path`` the mode ``mkdir`` or ``open`` would have: ``mkdtemp`` and ``mkstemp`` make
+    private 0700 folders and 0600 files whatever the umask says. The umask is read from a probe
+    folder, as ``os.umask`` can only be read by changing it for every thread."""
+    probe = path.with_name(f"{path.name}.mode")
+    probe.mkdir(mode=0o777)
+    try:
+        allowed = probe.stat().st_mode & 0o777
+    finally:
+        probe.rmdir()
+    path.chmod(allowed if path.is_dir() else allowed & 0o666)
 
 
 def _replace_dir(new: Path, out: Path) -> None:

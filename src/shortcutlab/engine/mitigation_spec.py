@@ -30,6 +30,7 @@ from shortcutlab.mitigations import MITIGATIONS, Mitigation, make_mitigation
 from shortcutlab.mitigations.context import check_group_settings
 from shortcutlab.mitigations.groups import AUTO, GROUP_LABELS
 from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE
+from shortcutlab.names import spec_name
 from shortcutlab.params import as_list, choice, quoted, refuse, spec_key, unique
 
 MITIGATION_KEYS = ("mitigations", "groups", "group_labels")
@@ -106,14 +107,16 @@ def parse_mitigations(raw: Mapping[str, Any], source: str) -> list[MitigationSpe
             MITIGATIONS,
             "a mitigation name or a mapping with 'name' and its parameters",
         )
-        if "id" in entry and (not isinstance(entry["id"], str) or not entry["id"].strip()):
-            raise refuse(spec_key(f"{where}: id"), "a non-empty name", entry["id"])
+        given_id = entry.get("id", name)
+        mitigation_id = spec_name(
+            given_id.strip() if isinstance(given_id, str) else given_id, f"{where}: id"
+        )
         params = {k: v for k, v in entry.items() if k not in ("name", "id")}
         try:
             make_mitigation(name, params)
         except ConfigError as exc:
             raise ConfigError(f"{where} ({name}): {exc}") from exc
-        found.append(MitigationSpec(str(entry.get("id", name)).strip(), name, params))
+        found.append(MitigationSpec(mitigation_id, name, params))
     unique(
         [m.id for m in found],
         f"{source}: mitigations",

@@ -15,6 +15,7 @@ from typing import Any
 
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, InputFileError
+from shortcutlab.names import check_name, spec_name
 from shortcutlab.params import (
     PATH_LIMIT,
     as_list,
@@ -201,7 +202,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         if generator["levels"] not in (4, 5):
             raise ConfigError(f"{where}: levels must be 4 or 5. Got {generator['levels']}.")
         return DatasetSpec(
-            name=non_empty_string(entry.get("name", builtin), f"{where}: name"),
+            name=spec_name(entry.get("name", builtin), f"{where}: name"),
             builtin=builtin,
             generator=generator,
             fingerprint=canonical_hash(generator),
@@ -244,9 +245,7 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         digest.update(file_digest(path).encode())
     labels = _labels(entry.get("labels"), f"{where}: labels")
     return DatasetSpec(
-        name=non_empty_string(
-            entry.get("name", Path(entry["train"]).parent.name or "data"), f"{where}: name"
-        ),
+        name=_file_dataset_name(entry, where),
         train=str(entry["train"]),
         test=str(entry["test"]) if "test" in entry else None,
         inputs=_reading_options(entry, where),
@@ -274,6 +273,18 @@ def _column(value: Any, where: str) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return non_empty_string(value, where)
+
+
+def _file_dataset_name(entry: Mapping[str, Any], where: str) -> str:
+    """The entry's ``name``, or else the name of its train file's folder (``data`` at the root)."""
+    if "name" in entry:
+        return spec_name(entry["name"], f"{where}: name")
+    folder = Path(str(entry["train"])).parent.name or "data"
+    subject = f"{spec_key(f'{where}: name')} (taken from the train file's folder, as none is given)"
+    try:
+        return check_name(folder, subject)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} Give the entry a 'name'.") from None
 
 
 def _reading_options(entry: Mapping[str, Any], where: str) -> InputOptions:
@@ -351,7 +362,7 @@ def parse_model(
                 f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {quoted(value)}."
             )
     return ModelSpec(
-        id=_column(entry.get("id", name), f"{where}: id"),
+        id=spec_name(entry.get("id", name), f"{where}: id"),
         name=name,
         params=params,
         cpus=float(cpus),

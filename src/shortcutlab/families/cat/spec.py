@@ -27,13 +27,13 @@ from shortcutlab.engine.spec_entries import (
     parse_seeds,
 )
 from shortcutlab.errors import ConfigError
+from shortcutlab.names import spec_name
 from shortcutlab.params import (
     as_list,
     boolean,
     check_keys,
     choice,
     natural,
-    non_empty_string,
     refuse,
     spec_key,
     unique,
@@ -106,7 +106,7 @@ def parse_cat_spec(
     unique(augment, f"{source}: cat: augment", "value")
     default = block.get("default_label")
     return CatSpec(
-        name=non_empty_string(raw.get("name", "cat"), f"{source}: name"),
+        name=spec_name(raw.get("name", "cat"), f"{source}: name"),
         datasets=datasets,
         models=parse_models(raw, source, base),
         seeds=parse_seeds(raw, source),

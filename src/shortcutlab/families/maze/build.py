@@ -107,7 +107,7 @@ def build_maze_benchmark(
     test_lambda = _test_strength(test_strength, strength)
     check_choice("strength_mode", strength_mode, STRENGTH_MODES)
     check_choice("sampling", sampling, SAMPLING)
-    check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite)
+    check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite, (train, test))
     check_choice("inject_on", inject_on, INJECT_ON)
     train_table, test_table = _read_tables(train, test, inputs, inject_on)
     label_space = _label_space(train_table, test_table, labels)

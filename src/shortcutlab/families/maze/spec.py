@@ -42,13 +42,13 @@ from shortcutlab.engine.spec_entries import (
     parse_seeds,
 )
 from shortcutlab.errors import ConfigError
+from shortcutlab.names import spec_name
 from shortcutlab.params import (
     as_list,
     bootstrap,
     check_keys,
     choice,
     natural,
-    non_empty_string,
     refuse,
     spec_key,
     unique,
@@ -206,7 +206,7 @@ def parse_maze_spec(
         held_out=None if held_out > 0 else "Set val_size in the spec (e.g. 0.2).",
     )
     return ExperimentSpec(
-        name=non_empty_string(raw.get("name", "experiment"), f"{source}: name"),
+        name=spec_name(raw.get("name", "experiment"), f"{source}: name"),
         datasets=datasets,
         shortcuts=shortcuts,
         strengths=strengths,

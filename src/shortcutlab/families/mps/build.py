@@ -180,7 +180,9 @@ class MpsBuild:
         """Build from the pool ``train`` (and a test table) into memory or ``inputs.out``."""
         check_choice("annotate_on", self.annotate_on, (TEXT, TEXT_PAIR))
         check_choice("label_mix", self.label_mix, LABEL_MIXES)
-        check_build_start(self.inputs.fmt, self.seed, self.inputs.out, self.inputs.overwrite)
+        check_build_start(
+            self.inputs.fmt, self.seed, self.inputs.out, self.inputs.overwrite, (train, test)
+        )
         tables = {"train": self.inputs.read(train, role="train")}
         if test is not None:
             tables["test"] = self.inputs.read(test, role="test")

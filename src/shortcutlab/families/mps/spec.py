@@ -46,6 +46,7 @@ from shortcutlab.engine.spec_entries import (
 )
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.groups import MPS_GROUP
+from shortcutlab.names import spec_name
 from shortcutlab.params import (
     as_list,
     boolean,
@@ -53,7 +54,6 @@ from shortcutlab.params import (
     check_keys,
     choice,
     natural,
-    non_empty_string,
     refuse,
     spec_key,
     unique,
@@ -235,7 +235,7 @@ def parse_mps_spec(
         except ConfigError as exc:
             raise ConfigError(f"{source}: models[{i}] ({model.id}): {exc}") from exc
     return MpsSpec(
-        name=non_empty_string(raw.get("name", "mps"), f"{source}: name"),
+        name=spec_name(raw.get("name", "mps"), f"{source}: name"),
         datasets=datasets,
         attributes=attributes,
         models=models,
@@ -266,8 +266,12 @@ def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:
     )
     options = {k: v for k, v in entry.items() if k not in ("name", "id")}
     check_keys(options, ATTRIBUTES.parameters(name), f"{where} ({name})")
-    if "id" in entry and (not isinstance(entry["id"], str) or not entry["id"].strip()):
-        raise refuse(spec_key(f"{where}: id"), "a non-empty name", entry["id"])
+    given_id = entry.get("id")
+    attribute_id = (
+        spec_name(given_id.strip() if isinstance(given_id, str) else given_id, f"{where}: id")
+        if "id" in entry
+        else None
+    )
     files = [
         existing_path(value, base, f"{where}: {key}")
         for key, value in options.items()
@@ -278,7 +282,7 @@ def _attribute(entry: Any, where: str, base: Path) -> AttributeSpec:
         options=options,
         files_sha256=canonical_hash([file_digest(path) for path in files]) if files else "",
         base_dir=str(base),
-        id=str(entry["id"]).strip() if "id" in entry else None,
+        id=attribute_id,
     )
     try:  # the annotator checks its own option values
         make_attribute(name, spec.constructor_options())

@@ -105,7 +105,7 @@ def build_suite_benchmark(
     """
     inputs = inputs or InputOptions()
     requested = parse_sets(sets)
-    check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite)
+    check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite, (train,))
     _check_arguments(requested, size, min_overlap, paws)
     table = None if train is None else inputs.read(train, role="train")
     labels = [] if table is None else sorted(set(table.index.column(LABEL).to_pylist()), key=str)

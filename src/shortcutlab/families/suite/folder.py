@@ -17,6 +17,7 @@ import pandas as pd
 
 from shortcutlab.data.loading import load_table
 from shortcutlab.errors import DataError
+from shortcutlab.names import check_name
 
 STANDARD = "standard"
 HANS_SETS = ("lexical-overlap", "subsequence", "constituent")
@@ -78,6 +79,10 @@ def read_suite(folder: str | Path, sets: list[str] | None = None) -> SuiteFolder
             f"The Suite manifest '{manifest_path}' is not valid JSON ({exc.msg}, line {exc.lineno})."
         ) from exc
     listed = _listed_sets(manifest)
+    for name, file in listed.items():  # both become file names under the folder
+        check_name(name, f"A set name in '{manifest_path}'")
+        if file is not None:
+            check_name(file, f"The file of the set {name!r} in '{manifest_path}'")
     if sets is not None:
         unknown = [s for s in sets if s not in listed]
         if unknown:

@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 from markupsafe import Markup
 
+from shortcutlab.data.writing import follow_umask
 from shortcutlab.errors import OutputExistsError
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
@@ -84,27 +85,12 @@ def write_report_html(report: Report, path: str | Path) -> Path:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
-        # mkstemp makes the file private (0600); a report is meant to be shared: the umask's mode.
-        os.chmod(temporary, 0o666 & ~_umask())
+        follow_umask(Path(temporary))  # a report is meant to be shared, not private like mkstemp's
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it where Linux shows it (setting it to read it
-    would make files that other threads create meanwhile world-writable)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    except OSError:
-        pass
-    current = os.umask(0o022)
-    os.umask(current)
-    return current
 
 
 def block_template(block: Any) -> str:
