@@ -36,7 +36,7 @@ def user_errors() -> Iterator[None]:
 
         def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
             if issubclass(category, ShortcutlabWarning):
-                err_console.print(f"Warning: {message}", markup=False, soft_wrap=True)
+                err_console.print(f"Warning: {one_line(str(message))}", markup=False, soft_wrap=True)
             else:
                 original(message, category, filename, lineno, file, line)
 
@@ -56,6 +56,10 @@ def user_errors() -> Iterator[None]:
                 f"offset {error.start} ({error.reason}). Pass --encoding with the file's real "
                 f"encoding, e.g. --encoding cp1252, or save it as UTF-8."
             )
+        except ValueError as error:  # os.fspath refuses a NUL in a path the user typed
+            if "embedded null" not in str(error):
+                raise
+            _refuse("A path or name holds a NUL byte (\\0): remove it.")
 
 
 def _refuse(message: str) -> None:

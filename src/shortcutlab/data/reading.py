@@ -237,7 +237,21 @@ def _read_delimited_pandas(raw: bytes, path: Path, *, sep: str, encoding: str) -
         raise DataError(
             f"'{path}' is not a well-formed {'TSV' if sep == chr(9) else 'CSV'} file: {exc}"
         ) from exc
+    _check_last_row(text, path, sep=sep, columns=frame.shape[1])
     return table_from_frame(frame.astype(object))
+
+
+def _check_last_row(text: str, path: Path, *, sep: str, columns: int) -> None:
+    """Refuse a file cut off in its last row: pandas fills the missing fields with empty values,
+    so a truncated file would be read as one with an empty label (or text) at the end."""
+    if text.endswith(("\n", "\r")) or "\n" not in text:
+        return
+    last = next(csv.reader([text[text.rindex("\n") + 1 :]], delimiter=sep), [])
+    if len(last) < columns:
+        raise DataError(
+            f"'{path}' ends in the middle of a row (its last line has {len(last)} of {columns} "
+            "fields and no line break): the file looks truncated. Restore it, or rebuild it."
+        )
 
 
 def _read_jsonl(text: str, path: Path) -> pa.Table:
