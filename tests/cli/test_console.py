@@ -134,8 +134,9 @@ def test_a_damaged_results_store_is_named_with_how_to_recover(tmp_path, run_fold
         f"'{damaged / 'results.sqlite'}' is damaged: ",
         *args,
     )
-    assert "[SQLITE_CORRUPT]. Its results cannot be trusted: run the spec again into a new --out" in (
-        result.stderr
+    assert (
+        "[SQLITE_CORRUPT]. Its results cannot be trusted: run the spec again into a new --out"
+        in (result.stderr)
     )
     assert f"sqlite3 '{damaged / 'results.sqlite'}' .recover" in result.stderr
 
@@ -203,3 +204,21 @@ def test_an_error_line_shows_control_characters_as_escapes(tmp_path):
     data.write_bytes(b"te\x1b[2Jxt,label\ngood,0\nbad,1\n")  # a terminal escape: clear screen
     result = assert_refused(tmp_path, "Columns found: te\\x1b[2Jxt, label", "audit", data)
     assert "\x1b" not in result.stderr
+
+
+def test_a_bad_command_line_of_any_command_is_one_line(tmp_path):
+    assert_refused(
+        tmp_path,
+        "Invalid value for '--top': 'many' is not a valid int. See 'shortcutlab audit --help'.",
+        "audit",
+        tmp_path / "data.csv",
+        "--top",
+        "many",
+    )
+    assert_refused(
+        tmp_path,
+        "Missing argument 'folder'. See 'shortcutlab annotate status --help'.",
+        "annotate",
+        "status",
+    )
+    assert "Usage:" in invoke("annotate").output  # a bare group still shows its help

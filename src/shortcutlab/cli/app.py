@@ -8,14 +8,37 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from shortcutlab._version import __version__
-from shortcutlab.cli.console import out_console
+from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.errors import ConfigError
+
+
+class OneLineUsageGroup(TyperGroup):
+    """A sub-command's bad command line (an unreadable path argument, a value of the wrong type)
+    answers with one line and exit code 2, as an input error does, not click's usage block."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            # Typer ships its own copy of click, so its exceptions are recognised by name;
+            # NoArgsIsHelpError prints the help, which is what a bare group should do.
+            names = {cls.__name__ for cls in type(error).__mro__}
+            if "UsageError" not in names or "NoArgsIsHelpError" in names:
+                raise
+            where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
+            message = f"{error.format_message().rstrip('.')}. See '{where} --help'."
+        with user_errors():
+            raise ConfigError(message)
+
 
 app = typer.Typer(
+    cls=OneLineUsageGroup,
     name="shortcutlab",
     help="Measure how much text classifiers rely on shortcuts, and whether it matters.",
     no_args_is_help=True,

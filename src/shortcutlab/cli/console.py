@@ -36,7 +36,9 @@ def user_errors() -> Iterator[None]:
 
         def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
             if issubclass(category, ShortcutlabWarning):
-                err_console.print(f"Warning: {one_line(str(message))}", markup=False, soft_wrap=True)
+                err_console.print(
+                    f"Warning: {one_line(str(message))}", markup=False, soft_wrap=True
+                )
             else:
                 original(message, category, filename, lineno, file, line)
 
