@@ -148,7 +148,14 @@ class AnnotationStore:
                 f"'{folder}' holds no annotation task ({DATABASE} is missing). Start one with "
                 "'shortcutlab annotate serve SOURCE --task KIND'."
             )
-        return cls(folder)
+        store = cls(folder)
+        if "kind" not in store.meta():  # an emptied or foreign SQLite file
+            store.close()
+            raise InputFileError(
+                f"'{store.path}' holds no annotation task (no task kind in its meta table): it "
+                f"was emptied or not written by shortcutlab. {RECOVERY}."
+            )
+        return store
 
     def close(self) -> None:
         with self._lock:
