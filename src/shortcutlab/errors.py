@@ -20,10 +20,12 @@ The CLI prints ``str(error)`` as one line and exits with code 2; anything else i
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
 import warnings
+from collections.abc import Iterator
 
 
 class ShortcutlabError(Exception):
@@ -140,6 +142,18 @@ def os_error_message(error: OSError) -> str | None:
     if error.filename2 is not None:
         where += f" -> {_path_text(error.filename2)}"
     return f"{where}: {reason} [{name}]. {advice}"
+
+
+@contextlib.contextmanager
+def naming_path(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Give an OSError raised inside the block that names no file (a write that found the disk
+    full) ``path``, the file or folder being written, so its message says where."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None and error.errno is not None:
+            error.filename = os.fspath(path)
+        raise
 
 
 def _path_text(path: object) -> str:

@@ -83,12 +83,16 @@ def test_a_full_disk_in_build_results_and_report(corpus_files, tmp_path, run_fol
     before = tree_state(run_folder)
     with tmpfs(tmp_path / "disk") as disk:
         fill(disk, leave=40_000)
-        for command in (
-            build(corpus_files, disk / "bench", "--shortcut", "single-term"),
-            ("results", run_folder, "--out", disk / "tables"),
-            ("report", run_folder, "--out", disk / "report.html", "--include", run_folder),
+        for target, command in (
+            ("bench", build(corpus_files, disk / "bench", "--shortcut", "single-term")),
+            ("tables", ("results", run_folder, "--out", disk / "tables")),
+            (
+                "report.html",
+                ("report", run_folder, "--out", disk / "report.html", "--include", run_folder),
+            ),
         ):
-            assert_refused(disk, "No space left on device [ENOSPC]. The disk is full", *command)
+            message = f"'{disk / target}': No space left on device [ENOSPC]. The disk is full"
+            assert_refused(disk, message, *command)
         assert sorted(os.listdir(disk)) == ["filler"]  # no .partial, no half-written file
     assert tree_state(run_folder) == before
 
@@ -110,7 +114,7 @@ def test_a_full_disk_simulated_without_root(corpus_files, tmp_path, monkeypatch)
     monkeypatch.setattr(TableWriter, "_emit", full)
     assert_refused(
         tmp_path,
-        "No space left on device [ENOSPC]. The disk is full: free space on it",
+        f"'{tmp_path / 'out'}': No space left on device [ENOSPC]. The disk is full: free space",
         *build(corpus_files, tmp_path / "out", "--shortcut", "single-term"),
     )
 

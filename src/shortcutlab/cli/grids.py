@@ -13,6 +13,7 @@ import typer
 
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
+from shortcutlab.errors import naming_path
 
 
 @app.command()
@@ -128,7 +129,8 @@ def _write_whole(write: Callable[[Path], list[Path]], out: Path) -> list[Path]:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     try:
-        written = write(staging)
+        with naming_path(out):
+            written = write(staging)
         if not out.exists():
             os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would outlive the rename
             os.replace(staging, out)
