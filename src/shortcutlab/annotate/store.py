@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.annotate.kinds import Choice, Field, Form, Item, TaskPlan
-from shortcutlab.engine.sqlite_file import check_intact, connect
+from shortcutlab.data.sqlite_file import check_intact, connect
 from shortcutlab.errors import ConfigError, InputFileError
 
 DATABASE = "annotations.sqlite"

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import typer
 from rich.console import Console
 
-from shortcutlab.engine.sqlite_file import database_error
+from shortcutlab.data.sqlite_file import database_error
 from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning, one_line, os_error_message
 
 # soft_wrap: messages stay on one line (tests and logs read them whole); tables size themselves.

@@ -10,7 +10,6 @@
 ``executors``     where tasks run: a local process pool or Ray; ``pool``: the worker processes
 ``worker``        what runs in a worker: a family's task, its outcomes, thread pinning
 ``store``         the run's SQLite store (WAL): cells, probabilities, rows, meta
-``sqlite_file``   opening a user's SQLite file: a damaged, full or read-only one named in one line
 ``cell``          fitting a model under a mitigation; scoring by the metric registry
 ``summary``       one group of seeds per registered metric (Δ, bootstrap interval and p, Holm)
 ================  ================================================================================

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab._version import __version__
-from shortcutlab.engine.sqlite_file import check_intact, connect
+from shortcutlab.data.sqlite_file import check_intact, connect
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 
 DATABASE = "results.sqlite"
