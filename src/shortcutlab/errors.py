@@ -10,6 +10,7 @@ means, so ``except ValueError`` keeps working for callers who do not know this p
     │   ├── InputFileError(FileNotFoundError-like: missing / unsupported / empty file)
     │   └── EncodingError                  bytes that are not valid in the declared encoding
     ├── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
+    ├── StorageError(OSError)              the machine refused a read or write (full, read-only disk)
     └── BackendError(RuntimeError)         an LLM server or local model failed to answer
         ├── RateLimited                    the server asked us to slow down (HTTP 429)
         └── Timeout(TimeoutError)          no answer within the time limit
@@ -19,9 +20,12 @@ The CLI prints ``str(error)`` as one line and exits with code 2; anything else i
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sys
 import warnings
+from collections.abc import Iterator
 
 
 class ShortcutlabError(Exception):
@@ -53,6 +57,11 @@ class EncodingError(DataError):
 
 class OutputExistsError(ShortcutlabError, FileExistsError):
     """The output folder exists and is not empty, and overwriting was not asked for."""
+
+
+class StorageError(ShortcutlabError, OSError):
+    """The machine refused to read or write a file: no permission, a read-only or full disk, an
+    I/O error (what a user can fix on their side, unlike a bug)."""
 
 
 class BackendError(ShortcutlabError, RuntimeError):
@@ -93,3 +102,77 @@ def warn(message: str) -> None:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, ShortcutlabWarning, stacklevel=level)
+
+
+# What a user can do about an OSError their machine caused, by errno. An errno not listed here
+# (EBADF, EINVAL, ...) points at a bug in this package and keeps its traceback.
+OS_ERROR_ADVICE = {
+    errno.ENOSPC: "The disk is full: free space on it, or choose an --out on another disk.",
+    errno.EDQUOT: "The disk quota is used up: free space within it, or choose another --out.",
+    errno.EFBIG: "The file grew past what this file system allows: choose another --out.",
+    errno.EROFS: "That file system is read-only: choose an --out on a writable disk.",
+    errno.EACCES: "Fix the permissions (ls -l, chmod), or choose another path or --out.",
+    errno.EPERM: "Fix the permissions (ls -l, chmod), or choose another path or --out.",
+    errno.ENOENT: "Check that the path exists (it may have been moved or deleted meanwhile).",
+    errno.ENOTDIR: "A part of the path is a file, not a folder: check the path.",
+    errno.EISDIR: "The path is a folder where a file was expected: pass a file.",
+    errno.EBUSY: "The path is in use (a mount point or the current folder): choose another --out.",
+    errno.EIO: "The disk failed to read or write: check the device, then run the command again.",
+    errno.EMFILE: "Too many files are open: raise the limit (ulimit -n) or use fewer --jobs.",
+    errno.ENFILE: "Too many files are open on this machine: close some, then run again.",
+    errno.ENAMETOOLONG: "The path is too long for this file system: choose a shorter one.",
+    errno.ELOOP: "The path's symbolic links form a loop: fix them or choose another path.",
+    errno.ESTALE: "The network file system lost the file: run the command again.",
+}
+
+
+def os_error_message(error: OSError) -> str | None:
+    """One line for an OSError a user's machine caused (the path, the reason, its errno name and
+    what to do), or None for one that points at a bug."""
+    advice = OS_ERROR_ADVICE.get(error.errno) if error.errno is not None else None
+    if advice is None:
+        return None
+    name = errno.errorcode.get(error.errno, str(error.errno))
+    reason = error.strerror or os.strerror(error.errno)
+    if error.filename is None:  # pyarrow and plain writes: the message may hold the path itself
+        plain = str(error) in ("", f"[Errno {error.errno}] {reason}")
+        detail = reason if plain or reason not in str(error) else str(error)
+        return f"{detail} [{name}]. {advice}"
+    where = _path_text(error.filename)
+    if error.filename2 is not None:
+        where += f" -> {_path_text(error.filename2)}"
+    return f"{where}: {reason} [{name}]. {advice}"
+
+
+@contextlib.contextmanager
+def naming_path(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Give an OSError raised inside the block that names no file (a write that found the disk
+    full) ``path``, the file or folder being written, so its message says where."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None and error.errno is not None:
+            error.filename = os.fspath(path)
+        raise
+
+
+def _path_text(path: object) -> str:
+    return repr(os.fsdecode(path)) if isinstance(path, str | bytes | os.PathLike) else repr(path)
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line: line breaks and tabs become spaces, other control characters
+    (NUL, terminal escapes) their escape, so an error stays one line and bytes from a file cannot
+    garble the terminal.
+
+    Examples:
+        >>> one_line("found a\\nbad\\x00 key")
+        'found a bad\\\\x00 key'
+    """
+    message = " ".join(message.replace("\t", " ").splitlines())
+    if message.isprintable():
+        return message
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in message
+    )

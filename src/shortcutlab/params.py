@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import difflib
 import math
-import re
 import reprlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, one_line
 
 #: The most characters of a user's value a message quotes.
 QUOTE_LIMIT = 80
@@ -44,19 +43,6 @@ _QUOTER = reprlib.Repr()  # builtin repr, but stops early inside long strings, l
 _QUOTER.maxstring = _QUOTER.maxother = _QUOTER.maxlong = QUOTE_LIMIT
 _QUOTER.maxlevel, _QUOTER.maxlist, _QUOTER.maxtuple, _QUOTER.maxdict = 3, 8, 8, 6
 _QUOTER.maxset = _QUOTER.maxfrozenset = 8
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-def one_line(text: str) -> str:
-    """``text`` as one line for a message: line breaks and tabs become spaces, other control
-    characters (NUL) their escape.
-
-    Examples:
-        >>> one_line("found a\\nbad\\x00 key")
-        'found a bad\\\\x00 key'
-    """
-    text = " ".join(text.replace("\t", " ").splitlines())
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:

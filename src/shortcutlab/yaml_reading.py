@@ -29,8 +29,8 @@ from typing import Any
 
 import yaml
 
-from shortcutlab.errors import ConfigError, EncodingError
-from shortcutlab.params import one_line, quoted
+from shortcutlab.errors import ConfigError, EncodingError, one_line
+from shortcutlab.params import quoted
 
 #: Values an alias may add to a document; a spec writes its values out, so this is plenty.
 MAX_ALIAS_VALUES = 10_000

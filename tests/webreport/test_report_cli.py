@@ -184,7 +184,9 @@ def test_a_store_that_is_not_a_database_is_refused_and_left_as_it_was(tmp_path):
     garbage.mkdir()
     (garbage / DATABASE).write_bytes(b"not a database at all, just text " * 100)
     before = (garbage / DATABASE).read_bytes()
-    assert_refused(tmp_path, "is not a readable results database", "report", garbage)
+    assert_refused(
+        tmp_path, "is damaged or not a database: file is not a database", "report", garbage
+    )
     assert (garbage / DATABASE).read_bytes() == before
 
 

@@ -22,9 +22,11 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.annotate.kinds import Choice, Field, Form, Item, TaskPlan
+from shortcutlab.data.sqlite_file import check_intact, connect
 from shortcutlab.errors import ConfigError, InputFileError
 
 DATABASE = "annotations.sqlite"
+RECOVERY = "Restore it from a backup, or start the task afresh with another --folder"
 ANSWER_COLUMNS = ["item_id", "annotator", "field", "value", "answered_at"]
 
 SCHEMA = """
@@ -74,13 +76,24 @@ class AnnotationStore:
         self.folder = Path(folder)
         self.path = self.folder / DATABASE
         self._lock = threading.RLock()
-        self._connection = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+        existed = self.path.exists()
+        self._connection = connect(
+            self.path,
+            recovery=RECOVERY,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=30.0,
         )
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.execute("PRAGMA synchronous=FULL")
-        self._connection.execute("PRAGMA foreign_keys=ON")
-        self._connection.executescript(SCHEMA)
+        try:
+            if existed:  # a damaged page can hide answers without an error: check first
+                check_intact(self._connection)
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute("PRAGMA synchronous=FULL")
+            self._connection.execute("PRAGMA foreign_keys=ON")
+            self._connection.executescript(SCHEMA)
+        except BaseException:
+            self._connection.close()
+            raise
 
     # -- lifecycle -------------------------------------------------------------------------
     @classmethod
@@ -135,7 +148,14 @@ class AnnotationStore:
                 f"'{folder}' holds no annotation task ({DATABASE} is missing). Start one with "
                 "'shortcutlab annotate serve SOURCE --task KIND'."
             )
-        return cls(folder)
+        store = cls(folder)
+        if "kind" not in store.meta():  # an emptied or foreign SQLite file
+            store.close()
+            raise InputFileError(
+                f"'{store.path}' holds no annotation task (no task kind in its meta table): it "
+                f"was emptied or not written by shortcutlab. {RECOVERY}."
+            )
+        return store
 
     def close(self) -> None:
         with self._lock:

@@ -16,16 +16,33 @@ from typer.core import TyperGroup
 from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
+from shortcutlab.errors import ConfigError
 
 
 class ShortcutlabGroup(TyperGroup):
-    """The root command: before any command runs, a refused ``--overwrite`` (one that would delete
-    a path the command line names) ends it with one line."""
+    """The root command. Before any command runs, a refused ``--overwrite`` (one that would delete
+    a path the command line names) ends it with one line; a sub-command's bad command line (an
+    unreadable path argument, a value of the wrong type) answers with one line and exit code 2,
+    as an input error does, not click's usage block."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         with user_errors():
             check_overwrite_spares_inputs(args)
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            # Typer ships its own copy of click, so its exceptions are recognised by name;
+            # NoArgsIsHelpError prints the help, which is what a bare group should do.
+            names = {cls.__name__ for cls in type(error).__mro__}
+            if "UsageError" not in names or "NoArgsIsHelpError" in names:
+                raise
+            where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
+            message = f"{error.format_message().rstrip('.')}. See '{where} --help'."
+        with user_errors():
+            raise ConfigError(message)
 
 
 app = typer.Typer(

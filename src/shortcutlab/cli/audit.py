@@ -146,6 +146,9 @@ def audit(
     labels: Annotated[
         str | None, typer.Option(help="Label order, comma-separated (default: sorted).")
     ] = None,
+    encoding: Annotated[
+        str, typer.Option(help="Encoding of text files (cp1252, latin-1, utf-16...).")
+    ] = "utf-8",
     *,
     scan: ScanOptions,
     correction: Annotated[
@@ -187,6 +190,7 @@ def audit(
             **measure.arguments(),
             seed=seed,
             top=top,
+            encoding=encoding,
             out=out,
             overwrite=overwrite,
         )

@@ -53,11 +53,14 @@ def evaluate(
 ) -> None:
     """Train on train, evaluate on test / anti_test / original_test, test the drop."""
     from shortcutlab.cli import render
+    from shortcutlab.data.writing import check_output_dir
     from shortcutlab.families.maze.evaluate import evaluate_benchmark
     from shortcutlab.params import check_choice
 
     with user_errors():
         check_choice("format", fmt, EVALUATE_FORMATS)
+        target = out or benchmark / "results" / model
+        check_output_dir(target, overwrite=overwrite)  # before the fit, not after it
         started = time.perf_counter()
         result = evaluate_benchmark(
             benchmark,
@@ -67,7 +70,7 @@ def evaluate(
             bootstrap=bootstrap,
             vary=vary,
         )
-        target = result.save(out or benchmark / "results" / model, overwrite=overwrite)
+        target = result.save(target, overwrite=overwrite)
     elapsed = time.perf_counter() - started
     if fmt == "text":
         render.evaluation(out_console, result, elapsed=elapsed, written=target)

@@ -1,17 +1,25 @@
 """The terminal of every command: the two consoles and the one way input errors end a command
-(one line on stderr, exit code 2). It imports nothing of the CLI, so any CLI module may use it."""
+(one line on stderr, exit code 2). It imports nothing of the CLI, so any CLI module may use it.
+
+Besides :class:`ShortcutlabError`, the failures a user's machine or files cause end the same way,
+caught here by class as a safety net under the places that translate them with more context: an
+OSError of an errno a user can fix (its path, reason, errno name and what to do), a damaged or
+unwritable SQLite file, and bytes that are not text in the expected encoding. Any other exception
+is a bug and keeps its traceback; so does an OSError whose errno no user causes (EBADF, EINVAL).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import warnings
 from collections.abc import Iterator
 
 import typer
 from rich.console import Console
 
-from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning
-from shortcutlab.params import one_line
+from shortcutlab.data.sqlite_file import database_error
+from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning, one_line, os_error_message
 
 # soft_wrap: messages stay on one line (tests and logs read them whole); tables size themselves.
 out_console = Console(highlight=False, soft_wrap=True)
@@ -28,7 +36,9 @@ def user_errors() -> Iterator[None]:
 
         def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
             if issubclass(category, ShortcutlabWarning):
-                err_console.print(f"Warning: {message}", markup=False, soft_wrap=True)
+                err_console.print(
+                    f"Warning: {one_line(str(message))}", markup=False, soft_wrap=True
+                )
             else:
                 original(message, category, filename, lineno, file, line)
 
@@ -36,6 +46,29 @@ def user_errors() -> Iterator[None]:
         try:
             yield
         except ShortcutlabError as error:
-            # one_line: a user's value quoted raw (a file name, a column) may hold a line break or NUL.
-            err_console.print(f"Error: {one_line(str(error))}", markup=False, soft_wrap=True)
-            raise typer.Exit(code=2) from None
+            _refuse(str(error))
+        except OSError as error:
+            _refuse(os_error_message(error) or _reraise(error))
+        except sqlite3.DatabaseError as error:  # a store names its file; this is the safety net
+            translated = database_error(error, None, "Find the file among the command's inputs")
+            _refuse(str(translated) if translated is not None else _reraise(error))
+        except UnicodeDecodeError as error:  # the readers name their file; this is the safety net
+            _refuse(
+                f"Text is not valid {error.encoding}: byte 0x{error.object[error.start]:02x} at "
+                f"offset {error.start} ({error.reason}). Pass --encoding with the file's real "
+                f"encoding, e.g. --encoding cp1252, or save it as UTF-8."
+            )
+        except ValueError as error:  # os.fspath refuses a NUL in a path the user typed
+            if "embedded null" not in str(error):
+                raise
+            _refuse("A path or name holds a NUL byte (\\0): remove it.")
+
+
+def _refuse(message: str) -> None:
+    err_console.print(f"Error: {one_line(message)}", markup=False, soft_wrap=True)
+    raise typer.Exit(code=2) from None
+
+
+def _reraise(error: BaseException) -> str:
+    """Keep a bug's traceback: raise it again (typed as a message for the callers above)."""
+    raise error

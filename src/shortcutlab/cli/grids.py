@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -9,6 +13,7 @@ import typer
 
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
+from shortcutlab.errors import naming_path
 
 
 @app.command()
@@ -107,7 +112,7 @@ def results(
         family = family_of(loaded)
         text = family.results_as_text(loaded, fmt, metric)
         written = (
-            family.write_results(loaded, out, fmt)
+            _write_whole(lambda folder: family.write_results(loaded, folder, fmt), out)
             if out
             else family.write_figures(loaded, run_dir / "figures")
         )
@@ -116,3 +121,31 @@ def results(
         err_console.print(
             f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False
         )
+
+
+def _write_whole(write: Callable[[Path], list[Path]], out: Path) -> list[Path]:
+    """Write into a temporary folder beside ``out``, then move each file into ``out``: a failed
+    write (a full disk) leaves no half-written file, and other files in ``out`` stay."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    try:
+        with naming_path(out):
+            written = write(staging)
+        if not out.exists():
+            os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would outlive the rename
+            os.replace(staging, out)
+        else:
+            for path in sorted(staging.rglob("*")):
+                if path.is_file():
+                    target = out / path.relative_to(staging)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(path, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [out / path.relative_to(staging) for path in written]
+
+
+def _umask() -> int:
+    mask = os.umask(0)  # the CLI's main thread: no other thread creates files meanwhile
+    os.umask(mask)
+    return mask

@@ -91,6 +91,8 @@ class Benchmark:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
             labels = LabelSpace(tuple(manifest["labels"]))
             records = manifest["splits"]
+            if not isinstance(manifest.get("arguments", {}), dict):
+                raise TypeError("its 'arguments' is not an object")
             order = [s for s in SPLIT_ORDER if s in records] + [
                 s for s in records if s not in SPLIT_ORDER
             ]

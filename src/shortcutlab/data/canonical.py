@@ -18,8 +18,8 @@ from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_
 from shortcutlab.data.labels import is_nested, normalize_label_array, shown
 from shortcutlab.data.pairs import named_pair_columns
 from shortcutlab.data.reading import OBJECTS
-from shortcutlab.errors import ConfigError, DataError, InputFileError
-from shortcutlab.params import one_line, quoted
+from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
+from shortcutlab.params import quoted
 
 ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
 #: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.

@@ -9,6 +9,7 @@ raises the precise one-line error (byte offset and line of a bad byte, the row p
 
 from __future__ import annotations
 
+import codecs
 import csv
 import functools
 import gzip
@@ -23,8 +24,7 @@ from typing import Any
 import pyarrow as pa
 
 from shortcutlab.data.streaming import DelimitedFile
-from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
-from shortcutlab.params import one_line
+from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError, one_line
 
 FILE_FORMATS = {
     ".csv": "csv",
@@ -75,6 +75,7 @@ def read_file(path: Path, fmt: str, *, encoding: str) -> tuple[pa.Table, str]:
                 raise InputFileError(
                     f"'{path}' is empty. Provide a file with a header and at least one row."
                 )
+            check_first_line(head, encoding=encoding, path=path)
             sep = "\t" if fmt == "tsv" else ","
             table = _read_delimited_arrow(str(path), head, sep=sep, encoding=encoding)
             if table is not None:
@@ -92,6 +93,7 @@ def read_file(path: Path, fmt: str, *, encoding: str) -> tuple[pa.Table, str]:
         )
     if fmt == "parquet":
         return _read_parquet(raw, path), digest_text
+    check_first_line(raw[: 1 << 16], encoding=encoding, path=path)
     if fmt == "jsonl":
         return _read_jsonl(decode_bytes(raw, encoding=encoding, path=path), path), digest_text
     sep = "\t" if fmt == "tsv" else ","
@@ -106,7 +108,9 @@ def delimited_file(path: Path, fmt: str, *, encoding: str) -> DelimitedFile | No
     if fmt not in ("csv", "tsv") or path.suffix.lower() == ".gz":
         return None
     sep = "\t" if fmt == "tsv" else ","
-    names = _header(_head(path), sep=sep, encoding=encoding)
+    head = _head(path)
+    check_first_line(head, encoding=encoding, path=path)
+    names = _header(head, sep=sep, encoding=encoding)
     if not names or len(set(names)) != len(names) or "" in names:
         return None
     codec = _codec(encoding)
@@ -140,6 +144,45 @@ def decode_bytes(raw: bytes, *, encoding: str, path: Path) -> str:
         raise EncodingError(
             f"'{path}' is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
             f"(line {line}). Pass --encoding with the file's real encoding, e.g. --encoding cp1252."
+        ) from exc
+
+
+# Byte-order marks of the wide Unicode encodings, UTF-32's first: its LE mark begins with UTF-16's.
+WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def check_first_line(head: bytes, *, encoding: str, path: Path) -> None:
+    """Refuse a text file whose first line (the header) is not ``encoding``: a UTF-16 file read
+    as UTF-8 would otherwise give column names full of NULs, and an invalid byte in the header
+    would surface later as a bare UnicodeDecodeError. ``head`` is the file's first bytes."""
+    codec = _codec(encoding)
+    try:
+        canonical = codecs.lookup(codec).name
+    except LookupError:
+        return  # an unknown encoding is refused, with its own message, where the file is decoded
+    if not canonical.startswith(("utf-16", "utf-32")):
+        wide = next((name for bom, name in WIDE_BOMS if head.startswith(bom)), None)
+        if wide is None and b"\x00" in head.split(b"\n", 1)[0]:
+            wide = "utf-16"  # no byte-order mark, but every other byte of ASCII text is NUL
+        if wide is not None:
+            raise EncodingError(
+                f"'{path}' looks like {wide.upper()} text, not {encoding} (its first line holds "
+                f"NUL bytes or a {wide.upper()} byte-order mark). Pass --encoding {wide}, or save "
+                "it as UTF-8."
+            )
+    first = head.split(b"\n", 1)[0]
+    try:  # incremental: a character cut at the end of ``head`` is not an error
+        codecs.getincrementaldecoder(codec)().decode(first, final=len(first) < len(head))
+    except UnicodeDecodeError as exc:
+        raise EncodingError(
+            f"'{path}' is not valid {encoding} in its first line (the header): byte "
+            f"0x{exc.object[exc.start]:02x}. Pass --encoding with the file's "
+            f"real encoding, e.g. --encoding cp1252."
         ) from exc
 
 
@@ -201,6 +244,7 @@ def _read_delimited_pandas(raw: bytes, path: Path, *, sep: str, encoding: str) -
             f"'{path}' is not a well-formed {'TSV' if sep == chr(9) else 'CSV'} file: "
             f"{one_line(str(exc))}"
         ) from exc
+    _check_last_row(text, path, sep=sep, columns=frame.shape[1])
     return table_from_frame(frame.astype(object))
 
 
@@ -238,6 +282,19 @@ class _RepeatedKey(ValueError):
     def __init__(self, keys: list[str]) -> None:
         super().__init__(keys)
         self.keys = keys
+
+
+def _check_last_row(text: str, path: Path, *, sep: str, columns: int) -> None:
+    """Refuse a file cut off in its last row: pandas fills the missing fields with empty values,
+    so a truncated file would be read as one with an empty label (or text) at the end."""
+    if text.endswith(("\n", "\r")) or "\n" not in text:
+        return
+    last = next(csv.reader([text[text.rindex("\n") + 1 :]], delimiter=sep), [])
+    if len(last) < columns:
+        raise DataError(
+            f"'{path}' ends in the middle of a row (its last line has {len(last)} of {columns} "
+            "fields and no line break): the file looks truncated. Restore it, or rebuild it."
+        )
 
 
 def _read_jsonl(text: str, path: Path) -> pa.Table:

@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from shortcutlab.data.csv_text import csv_header, csv_rows, csv_table
 from shortcutlab.data.reading import sha256_file, table_from_frame
-from shortcutlab.errors import ConfigError, OutputExistsError
+from shortcutlab.errors import ConfigError, OutputExistsError, naming_path
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
@@ -221,7 +221,8 @@ def atomic_output_dir(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     try:
         follow_umask(tmp)
-        yield tmp
+        with naming_path(out):  # a full disk names the output, not a bare "No space left"
+            yield tmp
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

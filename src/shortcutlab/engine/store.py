@@ -25,9 +25,11 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab._version import __version__
+from shortcutlab.data.sqlite_file import check_intact, connect
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 
 DATABASE = "results.sqlite"
+RECOVERY = "Its results cannot be trusted: run the spec again into a new --out"
 SPEC_COPY = "spec.resolved.json"  # the resolved spec beside the store, readable without SQLite
 
 SCHEMA = """
@@ -100,8 +102,11 @@ class ResultStore:
         """``create=False`` opens an existing store only: nothing is added to a file that is not
         one (a reader must not turn a stray file into an empty store)."""
         self.path = Path(path)
-        self.connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        existed = self.path.exists()
+        self.connection = connect(self.path, recovery=RECOVERY, timeout=60, isolation_level=None)
         try:
+            if existed:
+                check_intact(self.connection)
             if not create and not self._has_schema():
                 raise InputFileError(
                     f"'{self.path}' holds no shortcutlab results (no cells table); it was not "

@@ -16,7 +16,6 @@ Examples:
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,9 +23,12 @@ from pathlib import Path
 from typing import Protocol
 
 from shortcutlab.cache_paths import default_cache_dir
+from shortcutlab.data.sqlite_file import connect
 
 CACHE_FILE = "llm-cache.sqlite"
 _BUSY_TIMEOUT_MS = 120_000
+# What ends a damaged cache's message.
+CACHE_RECOVERY = "It is a cache: delete it and the answers are asked for again"
 _CHUNK = 500  # keys per SELECT ... IN (...), well under SQLite's bound-variable limit
 
 
@@ -57,8 +59,11 @@ class ResponseCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._connection = sqlite3.connect(
-            self.path, timeout=_BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+        self._connection = connect(
+            self.path,
+            recovery=CACHE_RECOVERY,
+            timeout=_BUSY_TIMEOUT_MS / 1000,
+            check_same_thread=False,
         )
         self._connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
         self._connection.execute("PRAGMA journal_mode = WAL")

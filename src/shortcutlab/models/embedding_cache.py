@@ -23,8 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from shortcutlab.data.sqlite_file import connect
+
 CACHE_FILE = "embeddings.sqlite"
 _BUSY_TIMEOUT_MS = 120_000
+# What ends a damaged cache's message.
+CACHE_RECOVERY = "It is a cache: delete it and the embeddings are computed again"
 _CHUNK = 500  # keys per SELECT ... IN (...), well under SQLite's bound-variable limit
 
 
@@ -78,7 +82,7 @@ class EmbeddingCache:
             return int(connection.execute(f"SELECT COUNT(*) FROM {self.table}").fetchone()[0])
 
     def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_MS / 1000)
+        connection = connect(self.path, recovery=CACHE_RECOVERY, timeout=_BUSY_TIMEOUT_MS / 1000)
         connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
         connection.execute("PRAGMA journal_mode = WAL")
         return connection

@@ -38,7 +38,7 @@ from shortcutlab.engine.summary import (
     records,
 )
 from shortcutlab.errors import ConfigError
-from shortcutlab.families.maze.redraw import Builds, Rebuild, base_seed
+from shortcutlab.families.maze.redraw import Builds, Rebuild, base_seed, check_manifest
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
@@ -143,7 +143,11 @@ def evaluate_benchmark(
     when given, else from the inputs the manifest records. ``dataset`` names the data in the tidy
     row (default: the folder of the training input). ``on_fit(seed)`` is called after each seed.
     """
-    base = benchmark if isinstance(benchmark, Benchmark) else Benchmark.load(benchmark)
+    if isinstance(benchmark, Benchmark):
+        base = benchmark
+    else:
+        base = Benchmark.load(benchmark)
+        check_manifest(base)  # what the result reports, checked before the fit
     seed_list = resolve_seeds(seeds)
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 100:
         raise ConfigError(

@@ -60,6 +60,30 @@ class Builds:
         return benchmark
 
 
+def check_manifest(benchmark: Benchmark) -> None:
+    """Refuse a Maze benchmark folder whose manifest lacks what evaluating it reports (the
+    shortcut, its strength, the build seed): before the fit, not after it."""
+    where = f"'{benchmark.path / MANIFEST}'" if benchmark.path is not None else "The manifest"
+    arguments = benchmark.manifest.get("arguments")
+    if not isinstance(arguments, dict):
+        raise DataError(
+            f"{where} has no 'arguments' object (the build's options); rebuild the benchmark "
+            "with 'shortcutlab build maze'."
+        )
+    wanted = {
+        "arguments.shortcut": (arguments.get("shortcut"), "the shortcut type's name", str),
+        "arguments.strength": (arguments.get("strength"), "a number in [0, 1]", int | float),
+        "seed": (benchmark.manifest.get("seed", 0), "an integer", int),
+    }
+    for name, (value, meaning, kind) in wanted.items():
+        if value is None or isinstance(value, bool) or not isinstance(value, kind):
+            got = "it is missing" if value is None else f"got {type(value).__name__}"
+            raise DataError(
+                f"{where} lacks '{name}' ({meaning}; {got}). Rebuild the benchmark with "
+                "'shortcutlab build maze', or restore the manifest it wrote."
+            )
+
+
 def base_seed(benchmark: Benchmark) -> int:
     return int(benchmark.manifest.get("seed", 0))
 

@@ -22,7 +22,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from shortcutlab.data.writing import follow_umask
-from shortcutlab.errors import OutputExistsError
+from shortcutlab.errors import OutputExistsError, naming_path
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
 from shortcutlab.reports.tables import NOT_MEASURED, format_cell
@@ -83,7 +83,7 @@ def write_report_html(report: Report, path: str | Path) -> Path:
             f"Cannot write the report to '{path}': {error.strerror}. Choose a writable --out."
         ) from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+        with naming_path(path), os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
         follow_umask(Path(temporary))  # a report is meant to be shared, not private like mkstemp's
         os.replace(temporary, path)
