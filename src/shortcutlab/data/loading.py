@@ -343,7 +343,7 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
                 nul_parts.append(held)
                 for column in kept:
                     kept[column].append(batch.column(column))
-        except (pa.ArrowException, LookupError, UnicodeDecodeError, ValueError):
+        except (pa.ArrowException, LookupError, UnicodeError, ValueError):
             return None  # the whole-file path reads it or names the problem precisely
         digest_text = digest.result()
     if not empty_parts:

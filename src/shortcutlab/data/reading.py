@@ -145,6 +145,11 @@ def decode_bytes(raw: bytes, *, encoding: str, path: Path) -> str:
             f"'{path}' is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
             f"(line {line}). Pass --encoding with the file's real encoding, e.g. --encoding cp1252."
         ) from exc
+    except UnicodeError as exc:  # a codec's own refusal, e.g. UTF-16 without a byte-order mark
+        raise EncodingError(
+            f"'{path}' is not valid {encoding}: {exc}. Pass --encoding with the file's real "
+            f"encoding, e.g. --encoding utf-16-le."
+        ) from exc
 
 
 # Byte-order marks of the wide Unicode encodings, UTF-32's first: its LE mark begins with UTF-16's.
@@ -178,11 +183,15 @@ def check_first_line(head: bytes, *, encoding: str, path: Path) -> None:
     first = head.split(b"\n", 1)[0]
     try:  # incremental: a character cut at the end of ``head`` is not an error
         codecs.getincrementaldecoder(codec)().decode(first, final=len(first) < len(head))
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:  # also a codec's own refusal (UTF-16 without a byte-order mark)
+        problem = (
+            f"byte 0x{exc.object[exc.start]:02x}"
+            if isinstance(exc, UnicodeDecodeError)
+            else str(exc)
+        )
         raise EncodingError(
-            f"'{path}' is not valid {encoding} in its first line (the header): byte "
-            f"0x{exc.object[exc.start]:02x}. Pass --encoding with the file's "
-            f"real encoding, e.g. --encoding cp1252."
+            f"'{path}' is not valid {encoding} in its first line (the header): {problem}. Pass "
+            f"--encoding with the file's real encoding, e.g. --encoding cp1252."
         ) from exc
 
 
@@ -222,7 +231,7 @@ def _read_delimited_arrow(
         )
         # Arrow keeps a header's invalid bytes in the names; pandas' strict decoding refuses them.
         return table if table.column_names == names else None
-    except (pa.ArrowException, LookupError, UnicodeDecodeError, ValueError):
+    except (pa.ArrowException, LookupError, UnicodeError, ValueError):
         return None
 
 
@@ -409,7 +418,7 @@ def read_json_object(path: Path) -> dict[str, Any] | None:
     """The JSON object in ``path``, or None when it is missing, unreadable or not an object."""
     try:
         loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeError, ValueError):
         return None
     return loaded if isinstance(loaded, dict) else None
 
