@@ -10,6 +10,7 @@ means, so ``except ValueError`` keeps working for callers who do not know this p
     │   ├── InputFileError(FileNotFoundError-like: missing / unsupported / empty file)
     │   └── EncodingError                  bytes that are not valid in the declared encoding
     ├── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
+    ├── FolderInUseError(RuntimeError)     a run folder another process's run holds
     └── BackendError(RuntimeError)         an LLM server or local model failed to answer
         ├── RateLimited                    the server asked us to slow down (HTTP 429)
         └── Timeout(TimeoutError)          no answer within the time limit
@@ -53,6 +54,10 @@ class EncodingError(DataError):
 
 class OutputExistsError(ShortcutlabError, FileExistsError):
     """The output folder exists and is not empty, and overwriting was not asked for."""
+
+
+class FolderInUseError(ShortcutlabError, RuntimeError):
+    """A run folder is locked by a run in another process (one run per folder at a time)."""
 
 
 class BackendError(ShortcutlabError, RuntimeError):

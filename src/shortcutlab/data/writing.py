@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from shortcutlab.data.csv_text import csv_header, csv_rows, csv_table
+from shortcutlab.data.partials import PARTIAL_SUFFIX, partial_prefix, remove_stale_partials
 from shortcutlab.data.reading import sha256_file, table_from_frame
 from shortcutlab.errors import ConfigError, OutputExistsError
 from shortcutlab.params import check_choice
@@ -176,7 +177,10 @@ def atomic_output_dir(out: str | Path, *, overwrite: bool = False) -> Iterator[P
     out = Path(out)
     check_output_dir(out, overwrite=overwrite)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    remove_stale_partials(out.parent, out.name)  # left by builds of this folder that were killed
+    tmp = Path(
+        tempfile.mkdtemp(prefix=partial_prefix(out.name), suffix=PARTIAL_SUFFIX, dir=out.parent)
+    )
     try:
         yield tmp
     except BaseException:
