@@ -1,5 +1,6 @@
 """One run per run folder at a time: a second run, and readers, answer with the lock's holder."""
 
+import errno
 import os
 import sqlite3
 import subprocess
@@ -9,7 +10,7 @@ import time
 import pytest
 
 from shortcutlab.engine.run_lock import LOCK_FILE, check_not_in_use, run_folder_lock
-from shortcutlab.errors import FolderInUseError
+from shortcutlab.errors import FolderInUseError, ShortcutlabWarning
 from tests.cli.refusals import assert_user_error, invoke
 
 GATED_SPEC = """
@@ -118,3 +119,15 @@ def test_the_lock_is_held_for_its_block_and_released_after(tmp_path):
     check_not_in_use(run)
     with run_folder_lock(run) as created:  # taken again, on the existing folder
         assert not created
+
+
+def test_a_file_system_without_locks_warns_and_runs(tmp_path, monkeypatch):
+    def no_locks(descriptor, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr("shortcutlab.engine.run_lock.fcntl.flock", no_locks)
+    run = tmp_path / "run"
+    with pytest.warns(ShortcutlabWarning, match="cannot lock files .* one run at a time"):
+        with run_folder_lock(run) as created:
+            assert created
+            check_not_in_use(run)  # nobody can hold a lock there: readers read

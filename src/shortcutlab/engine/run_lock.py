@@ -14,6 +14,7 @@ is still the folder's (a failed fresh run removes its folder, lock file included
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -24,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.partials import process_alive
-from shortcutlab.errors import FolderInUseError
+from shortcutlab.errors import FolderInUseError, warn
 
+#: What flock answers on a file system without locks (some network and FUSE mounts).
+NO_LOCKS = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS})
 #: The lock file inside a run folder (hidden; a run folder holding only it counts as empty).
 LOCK_FILE = ".shortcutlab-run.lock"
 
@@ -35,7 +38,7 @@ def run_folder_lock(out: Path) -> Iterator[bool]:
     """Hold the lock of the run folder ``out`` (created when missing) for the block; yields
     whether this call created the folder. Raises :class:`FolderInUseError` when another process
     holds it."""
-    created = False
+    created, unlockable = False, ""
     while True:
         created = created or not out.exists()
         out.mkdir(parents=True, exist_ok=True)
@@ -47,9 +50,22 @@ def run_folder_lock(out: Path) -> Iterator[bool]:
             holder = _read_holder(descriptor)
             os.close(descriptor)
             raise FolderInUseError(in_use_message(out, holder, reading=False)) from None
+        except OSError as error:
+            os.close(descriptor)
+            if error.errno not in NO_LOCKS:
+                raise
+            unlockable = error.strerror
+            break
         if _is_current(path, descriptor):
             break
         os.close(descriptor)  # locked a file a failed fresh run had just removed: take the new one
+    if unlockable:
+        warn(
+            f"The file system of '{out}' cannot lock files ({unlockable}), so nothing keeps a "
+            "second run out of this folder: start one run at a time there."
+        )
+        yield created
+        return
     try:
         _write_holder(descriptor)
         yield created
@@ -73,6 +89,8 @@ def check_not_in_use(folder: Path) -> None:
             holder = _read_holder(descriptor)
             if not _is_this_process(holder):  # this process's own run may read its folder
                 raise FolderInUseError(in_use_message(folder, holder, reading=True)) from None
+        except OSError:  # a file system without locks: no run can hold one
+            return
         else:
             fcntl.flock(descriptor, fcntl.LOCK_UN)
     finally:
