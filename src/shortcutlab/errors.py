@@ -11,6 +11,7 @@ means, so ``except ValueError`` keeps working for callers who do not know this p
     │   └── EncodingError                  bytes that are not valid in the declared encoding
     ├── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
     ├── StorageError(OSError)              the machine refused a read or write (full, read-only disk)
+    ├── FolderInUseError(RuntimeError)     a run folder another process's run holds
     └── BackendError(RuntimeError)         an LLM server or local model failed to answer
         ├── RateLimited                    the server asked us to slow down (HTTP 429)
         └── Timeout(TimeoutError)          no answer within the time limit
@@ -62,6 +63,10 @@ class OutputExistsError(ShortcutlabError, FileExistsError):
 class StorageError(ShortcutlabError, OSError):
     """The machine refused to read or write a file: no permission, a read-only or full disk, an
     I/O error (what a user can fix on their side, unlike a bug)."""
+
+
+class FolderInUseError(ShortcutlabError, RuntimeError):
+    """A run folder is locked by a run in another process (one run per folder at a time)."""
 
 
 class BackendError(ShortcutlabError, RuntimeError):

@@ -121,12 +121,32 @@ def did_you_mean(value: Any, allowed: Sequence[Any], cutoff: float = 0.5) -> str
     return f" Did you mean {close[0]!r}?" if close else ""
 
 
+#: The largest integer a value may take: SQLite stores integers (a cell's seed) in 64 signed
+#: bits, and numpy and C libraries take no more either.
+INT64_MAX = 2**63 - 1
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: Any) -> bool:
-    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+def _is_int64(value: Any) -> bool:
+    return _is_int(value) and abs(value) <= INT64_MAX
+
+
+def _too_big(value: Any) -> str:
+    """What follows the expected kind of an integer past 64 bits: " (at most 9223372036854775807)"."""
+    return f" (at most {INT64_MAX})" if _is_int(value) and value > INT64_MAX else ""
+
+
+def is_finite_number(value: Any) -> bool:
+    """An int or a float other than inf and nan (a bool is no number)."""
+    return _is_int(value) or (
+        isinstance(value, float) and math.isfinite(value)
+    )  # an int is finite (and isfinite(10**400) overflows)
+
+
+_is_number = is_finite_number
 
 
 def _one_of(allowed: Sequence[Any]) -> str:
@@ -137,11 +157,23 @@ def _one_of(allowed: Sequence[Any]) -> str:
 
 
 def check_positive_int(owner: str, parameter_name: str, value: Any) -> None:
-    require(_is_int(value) and value > 0, owner, parameter_name, "a positive integer", value)
+    require(
+        _is_int64(value) and value > 0,
+        owner,
+        parameter_name,
+        "a positive integer" + _too_big(value),
+        value,
+    )
 
 
 def check_non_negative_int(owner: str, parameter_name: str, value: Any) -> None:
-    require(_is_int(value) and value >= 0, owner, parameter_name, "a non-negative integer", value)
+    require(
+        _is_int64(value) and value >= 0,
+        owner,
+        parameter_name,
+        "a non-negative integer" + _too_big(value),
+        value,
+    )
 
 
 def check_positive_float(owner: str, parameter_name: str, value: Any) -> None:
@@ -219,9 +251,14 @@ def unit_interval(value: Any, where: str) -> float:
     return float(value)
 
 
-def natural(value: Any, where: str, *, minimum: int = 0) -> int:
-    if not (_is_int(value) and value >= minimum):
-        raise refuse(spec_key(where), f"an integer >= {minimum}", value)
+def natural(value: Any, where: str, *, minimum: int = 0, maximum: int = INT64_MAX) -> int:
+    """An integer in [minimum, maximum] (the maximum is named when the value passes it)."""
+    if not (_is_int(value) and minimum <= value <= maximum):
+        too_big = _is_int(value) and value > maximum
+        expected = (
+            f"an integer in [{minimum}, {maximum}]" if too_big else f"an integer >= {minimum}"
+        )
+        raise refuse(spec_key(where), expected, value)
     return value
 
 
@@ -232,16 +269,55 @@ def choice(value: Any, allowed: Sequence[str], where: str) -> str:
 
 
 def val_size(value: Any, where: str) -> float:
-    if not _is_number(value) or value < 0:
-        raise refuse(spec_key(where), "a row count or a fraction in (0, 1)", value)
-    return value
+    """0, a fraction in (0, 1), or a whole row count (``500.0`` is 500 rows)."""
+    whole = _is_number(value) and value >= 1 and float(value).is_integer()
+    if not (_is_number(value) and 0 <= value < 1 or whole and value <= INT64_MAX):
+        raise refuse(
+            spec_key(where), f"0, a fraction in (0, 1) or a row count in [1, {INT64_MAX}]", value
+        )
+    return value  # as given: 500.0 stays a float, so a stored spec keeps its hash
+
+
+#: More resamples move no printed digit and take hours (the papers draw 1000).
+MAX_BOOTSTRAP = 1_000_000
 
 
 def bootstrap(value: Any, where: str) -> int:
-    return natural(value, where, minimum=100)
+    return natural(value, where, minimum=100, maximum=MAX_BOOTSTRAP)
 
 
 def boolean(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
         raise refuse(spec_key(where), "true or false", value)
     return value
+
+
+def check_spec_numbers(raw: Any, where: str) -> None:
+    """Refuse a number anywhere in a spec (``raw``, as read from YAML) that no key may take: a
+    non-finite float (``.inf``, ``.nan``) or an integer past 64 bits, which SQLite, JSON and C
+    libraries cannot hold. Keys with a range of their own are checked by their parsers first;
+    this covers the rest at any depth (a model's ``C``, an attribute's options).
+
+    Examples:
+        >>> check_spec_numbers({"models": [{"name": "tfidf-svm", "C": float("inf")}]}, "spec.yaml")
+        Traceback (most recent call last):
+        ...
+        shortcutlab.errors.ConfigError: The 'C' key in spec.yaml: models[0] must be a finite number. Got inf instead.
+    """
+    seen: set[int] = set()  # a YAML alias repeats one object: check it once (and end on a cycle)
+    pending = [(raw, where)]
+    while pending:
+        value, place = pending.pop()
+        if isinstance(value, Mapping | list | tuple):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            items = value.items() if isinstance(value, Mapping) else enumerate(value)
+            pending.extend(
+                (item, f"{place}: {key}" if isinstance(value, Mapping) else f"{place}[{key}]")
+                for key, item in reversed(list(items))
+            )
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise refuse(spec_key(place), "a finite number", value)
+        elif _is_int(value) and not -INT64_MAX - 1 <= value <= INT64_MAX:
+            raise refuse(spec_key(place), f"an integer in [{-INT64_MAX - 1}, {INT64_MAX}]", value)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from shortcutlab.data.csv_text import csv_header, csv_rows, csv_table
+from shortcutlab.data.partials import PARTIAL_SUFFIX, partial_prefix, remove_stale_partials
 from shortcutlab.data.reading import sha256_file, table_from_frame
 from shortcutlab.errors import ConfigError, OutputExistsError, naming_path
 from shortcutlab.params import check_choice
@@ -218,7 +219,10 @@ def atomic_output_dir(
     # A linked --out is written where it points: the link stays, no renamed link is left behind.
     out = Path(os.path.realpath(out)) if out.is_symlink() else Path(os.path.abspath(out))
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    remove_stale_partials(out.parent, out.name)  # left by builds of this folder that were killed
+    tmp = Path(
+        tempfile.mkdtemp(prefix=partial_prefix(out.name), suffix=PARTIAL_SUFFIX, dir=out.parent)
+    )
     try:
         follow_umask(tmp)
         with naming_path(out):  # a full disk names the output, not a bare "No space left"

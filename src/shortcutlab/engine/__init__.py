@@ -7,6 +7,7 @@
 ``mitigation_spec`` the ``mitigations`` / ``groups`` / ``group_labels`` keys (Maze and MPS grids)
 ``replicates``    what each seed re-draws: the fit, the data, or both
 ``run_folder``    the run folder, its dataset tables, and :func:`~.run_folder.drive_run`
+``run_lock``      one run per run folder: its OS lock and the holder's record
 ``executors``     where tasks run: a local process pool or Ray; ``pool``: the worker processes
 ``worker``        what runs in a worker: a family's task, its outcomes, thread pinning
 ``store``         the run's SQLite store (WAL): cells, probabilities, rows, meta

@@ -9,6 +9,7 @@ benchmarks, tasks and stored records.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -18,9 +19,11 @@ from typing import Any
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.data.partials import remove_stale_partials
 from shortcutlab.data.writing import write_json
 from shortcutlab.engine.executors import make_executor
 from shortcutlab.engine.mitigation_spec import PLAIN
+from shortcutlab.engine.run_lock import LOCK_FILE, run_folder_lock
 from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
 from shortcutlab.engine.store import DATABASE, SPEC_COPY, CellRecord, ResultStore
 from shortcutlab.engine.worker import GridTask, TaskOutcome
@@ -159,18 +162,26 @@ def has_text_pair(table: LoadedTable) -> bool:
 def check_run_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise OutputExistsError(f"The run folder '{out}' is a file. Choose a folder with --out.")
-    if out.is_dir() and any(out.iterdir()) and not (out / DATABASE).exists():
-        raise OutputExistsError(
-            f"'{out}' is not empty and is not a run folder. Choose another --out."
-        )
+    # A lock file alone is what a fresh run killed before its store existed leaves.
+    if out.is_dir() and any(p.name != LOCK_FILE for p in out.iterdir()):
+        if not (out / DATABASE).exists():
+            raise OutputExistsError(
+                f"'{out}' is not empty and is not a run folder. Choose another --out."
+            )
 
 
-def finished_cells(out: Path) -> set[str]:
-    """The finished cells of a run folder (none when it has no store yet)."""
+def finished_cells(out: Path, *, quiet: bool = False) -> set[str]:
+    """The finished cells of a run folder (none when it has no store yet; ``quiet``: none
+    either when the store cannot be read, as after a failure that damaged it)."""
     if not (out / DATABASE).exists():
         return set()
-    with ResultStore(out / DATABASE) as store:
-        return store.finished()
+    try:
+        with ResultStore(out / DATABASE) as store:
+            return store.finished()
+    except (ShortcutlabError, sqlite3.Error):
+        if quiet:
+            return set()
+        raise
 
 
 def planned_cells(out: Path, cells: Iterable[Any]) -> list[PlannedCell]:
@@ -186,8 +197,7 @@ def benchmarks_root(out: Path) -> Path:
     """The run's benchmarks folder, without the hidden temp folders of interrupted builds."""
     root = out / BENCHMARKS
     root.mkdir(exist_ok=True)
-    for leftover in root.glob(".*.partial"):
-        shutil.rmtree(leftover, ignore_errors=True)
+    remove_stale_partials(root)  # builds of killed runs (a live PID's build is in flight)
     return root
 
 
@@ -205,17 +215,48 @@ def drive_run(
     on_progress: Progress | None = None,
 ) -> RunReport:
     """Run (or resume) ``cell_ids`` of ``spec`` into ``out``; ``prepare(store, pending)`` builds
-    what the pending cells need and returns their :class:`PendingWork`."""
+    what the pending cells need and returns their :class:`PendingWork`.
+
+    One run per folder at a time: the folder's lock is held throughout (a second run answers
+    :class:`~shortcutlab.errors.FolderInUseError`). A fresh folder (no store before) that ends
+    without a finished cell, whatever stopped it, is removed (or emptied, when it existed
+    empty), so the corrected spec runs there without ``--force``."""
     started = time.perf_counter()
     check_run_dir(out)
     runner = make_executor(executor, jobs=jobs, address=address)
+    with run_folder_lock(out) as created:
+        fresh = not (out / DATABASE).exists()
+        try:
+            report = _run_locked(
+                spec, out, cell_ids, prepare, runner, fail_fast, force, on_progress
+            )
+        except BaseException:
+            # Any failure, a bug or disk full as much as a refused input or Ctrl-C: a folder
+            # holding finished cells is kept (the next run resumes them); one holding none would
+            # only block the fixed spec as "a different spec".
+            if fresh:
+                remove_unfinished(out, created=created)
+            raise
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+def _run_locked(
+    spec: Any,
+    out: Path,
+    cell_ids: list[str],
+    prepare: Callable[[ResultStore, set[str]], PendingWork],
+    runner: Any,
+    fail_fast: bool,
+    force: bool,
+    on_progress: Progress | None,
+) -> RunReport:
+    """:func:`drive_run`'s work, with the folder's lock held."""
     if (out / DATABASE).exists():  # refuse a different spec before touching anything
         with ResultStore(out / DATABASE) as existing:
             existing.check_spec(spec.fingerprint(), force=force)
-    fresh = not out.exists()
-    runner.start()  # an unreachable cluster fails here, before the run folder is created
+    runner.start()  # an unreachable cluster fails here, before the store is created
     try:
-        out.mkdir(parents=True, exist_ok=True)
         with ResultStore(out / DATABASE) as store:
             store.write_spec(spec.resolved(), spec.fingerprint(), cell_ids)
             write_json(out / SPEC_COPY, spec.resolved())
@@ -226,13 +267,7 @@ def drive_run(
             )
             progress = on_progress or (lambda message, done, total: None)
             progress("building benchmarks", report.skipped, report.total)
-            try:
-                work = prepare(store, pending)
-            except ShortcutlabError:
-                if fresh:  # a build refused its input: leave no half-made run folder behind
-                    store.close()
-                    shutil.rmtree(out, ignore_errors=True)
-                raise
+            work = prepare(store, pending)
 
             def record(outcome: TaskOutcome) -> None:
                 store.record(work.records(outcome))
@@ -246,8 +281,24 @@ def drive_run(
             runner.run(work.tasks, record, fail_fast=fail_fast)
     finally:
         runner.close()
-    report.wall_seconds = time.perf_counter() - started
     return report
+
+
+def remove_unfinished(out: Path, *, created: bool) -> None:
+    """Undo a fresh run that finished no cell: remove the folder it ``created``, or empty the
+    (empty) folder it was given; a folder holding finished cells is left to resume."""
+    if finished_cells(out, quiet=True):
+        return
+    if created:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    for entry in out.iterdir():
+        if entry.name == LOCK_FILE:
+            continue  # still held: removed by the lock when it ends
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def _count(report: RunReport, outcome: TaskOutcome, describe: Callable[[str], str]) -> None:

@@ -21,6 +21,7 @@ from shortcutlab.params import (
     as_list,
     check_keys,
     choice,
+    is_finite_number,
     natural,
     non_empty_string,
     quoted,
@@ -46,6 +47,10 @@ BUILTIN_DATA_KEYS = ("name", "builtin", "train_size", "test_size", "levels", "se
 BUILTINS = ("reviews",)
 MODEL_ENGINE_KEYS = ("name", "id", "resources")
 RESOURCE_KEYS = ("cpus", "gpus")
+#: The most CPUs or GPUs one cell may ask for: a cell pins its thread count through a C int.
+MAX_RESOURCES = 1024
+#: The most rows of each generated split: the built-in corpus is held in memory.
+MAX_BUILTIN_ROWS = 10_000_000
 
 
 #: A file entry's keys that say how its tables are read -> the :class:`InputOptions` field each sets.
@@ -192,10 +197,11 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         check_keys(entry, BUILTIN_DATA_KEYS, where)
         builtin = choice(entry["builtin"], BUILTINS, f"{where}: builtin")
         generator = {
-            "train_size": natural(
-                entry.get("train_size", 4000), f"{where}: train_size", minimum=10
-            ),
-            "test_size": natural(entry.get("test_size", 2000), f"{where}: test_size", minimum=10),
+            size: natural(
+                entry.get(size, default), f"{where}: {size}", minimum=10, maximum=MAX_BUILTIN_ROWS
+            )
+            for size, default in (("train_size", 4000), ("test_size", 2000))
+        } | {
             "levels": natural(entry.get("levels", 5), f"{where}: levels"),
             "seed": natural(entry.get("seed", 0), f"{where}: seed"),
         }
@@ -356,10 +362,13 @@ def parse_model(
         )
     check_keys(resources, RESOURCE_KEYS, f"{where}: resources")
     cpus, gpus = resources.get("cpus", 1), resources.get("gpus", 0)
-    for key, value, minimum in (("cpus", cpus, 1e-9), ("gpus", gpus, 0)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-            raise ConfigError(
-                f"{where}: resources.{key} must be a {'positive' if minimum else 'non-negative'} number. Got {quoted(value)}."
+    for key, value, low in (("cpus", cpus, "(0"), ("gpus", gpus, "[0")):
+        in_range = is_finite_number(value) and (value > 0 if key == "cpus" else value >= 0)
+        if not (in_range and value <= MAX_RESOURCES):
+            raise refuse(
+                spec_key(f"{where}: resources: {key}"),
+                f"a number in {low}, {MAX_RESOURCES}]",
+                value,
             )
     return ModelSpec(
         id=spec_name(entry.get("id", name), f"{where}: id"),

@@ -26,6 +26,7 @@ import pandas as pd
 
 from shortcutlab._version import __version__
 from shortcutlab.data.sqlite_file import check_intact, connect
+from shortcutlab.engine.run_lock import check_not_in_use
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 
 DATABASE = "results.sqlite"
@@ -148,7 +149,9 @@ class ResultStore:
 
     @classmethod
     def for_run(cls, run_dir: str | Path) -> ResultStore:
-        """Open an existing run folder's store (for reading results)."""
+        """Open an existing run folder's store (for reading results; refused while a run in
+        another process writes it)."""
+        check_not_in_use(Path(run_dir))
         path = Path(run_dir) / DATABASE
         if not path.exists():
             raise InputFileError(
@@ -179,9 +182,10 @@ class ResultStore:
         return json.loads(text)
 
     def check_spec(self, fingerprint: str, *, force: bool) -> None:
-        """Refuse a run folder that holds results of another spec, unless forced (read-only)."""
+        """Refuse a run folder that holds results of another spec, unless forced (read-only).
+        A store without a finished cell (a fresh run killed early) holds nothing to protect."""
         stored = self.meta("spec_hash")
-        if stored is not None and stored != fingerprint and not force:
+        if stored is not None and stored != fingerprint and not force and self.finished():
             name = json.loads(self.meta("spec") or "{}").get("name", "?")
             raise ConfigError(
                 f"The run folder '{self.path.parent}' holds results of a different spec ('{name}'). Use another "

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shortcutlab.engine.family import Family
-from shortcutlab.params import choice
+from shortcutlab.params import check_spec_numbers, choice
 from shortcutlab.registry import Registry
 
 if TYPE_CHECKING:
@@ -99,7 +99,9 @@ def run_family(path: str | Path) -> str | None:
 def parse_spec(raw: Mapping[str, Any], *, source: str = "spec", base_dir: str | Path = ".") -> Any:
     """Validate a spec mapping (as read from YAML) of any grid family (``family:``, default maze)."""
     name = choice(raw.get("family", DEFAULT_FAMILY), grid_families(), f"{source}: family")
-    return FAMILIES.get(name).parse_spec(raw, source=source, base_dir=Path(base_dir))
+    spec = FAMILIES.get(name).parse_spec(raw, source=source, base_dir=Path(base_dir))
+    check_spec_numbers(raw, source)  # after the parser, whose messages name each key's own range
+    return spec
 
 
 def load_spec(path: str | Path) -> Any:
