@@ -232,7 +232,11 @@ def val_size_negative(case: Case) -> str | None:
 def two_runs_one_folder(case: Case) -> str | None:
     spec(case, seeds=[0, 1, 2])
     first = case.popen("run", "spec.yaml", "--out", "r")
-    time.sleep(1.5)
+    deadline = time.monotonic() + 30
+    while first.poll() is None and time.monotonic() < deadline:  # until the run folder exists
+        if (case.work / "r").exists():
+            break
+        time.sleep(0.1)
     second = case.cli("run", "spec.yaml", "--out", "r")
     out, err = first.communicate(timeout=300)
     if first.returncode != 0:
@@ -242,7 +246,7 @@ def two_runs_one_folder(case: Case) -> str | None:
 
 @case("runs")
 def stale_partial_removed(case: Case) -> str | None:
-    stale = case.work / ".out.99999999.partial"
+    stale = case.work / ".out.99999999.k3j9x0qa.partial"  # .NAME.PID.RANDOM: a dead PID
     stale.mkdir()
     (stale / "train.csv").write_text("x")
     _, broke = case.succeeded(*BUILD, "--out", "out")
