@@ -146,9 +146,6 @@ def is_finite_number(value: Any) -> bool:
     )  # an int is finite (and isfinite(10**400) overflows)
 
 
-_is_number = is_finite_number
-
-
 def _one_of(allowed: Sequence[Any]) -> str:
     return f"one of {', '.join(map(repr, allowed))}"
 
@@ -177,15 +174,23 @@ def check_non_negative_int(owner: str, parameter_name: str, value: Any) -> None:
 
 
 def check_positive_float(owner: str, parameter_name: str, value: Any) -> None:
-    require(_is_number(value) and value > 0, owner, parameter_name, "a positive float", value)
+    require(is_finite_number(value) and value > 0, owner, parameter_name, "a positive float", value)
 
 
 def check_non_negative_float(owner: str, parameter_name: str, value: Any) -> None:
-    require(_is_number(value) and value >= 0, owner, parameter_name, "a non-negative float", value)
+    require(
+        is_finite_number(value) and value >= 0, owner, parameter_name, "a non-negative float", value
+    )
 
 
 def check_fraction(owner: str, parameter_name: str, value: Any) -> None:
-    require(_is_number(value) and 0 <= value < 1, owner, parameter_name, "a float in [0, 1)", value)
+    require(
+        is_finite_number(value) and 0 <= value < 1,
+        owner,
+        parameter_name,
+        "a float in [0, 1)",
+        value,
+    )
 
 
 def check_bool(owner: str, parameter_name: str, value: Any) -> None:
@@ -246,7 +251,7 @@ def unique(values: Sequence[Any], where: str, what: str, hint: str = "") -> None
 
 
 def unit_interval(value: Any, where: str) -> float:
-    if not (_is_number(value) and 0 <= value <= 1):
+    if not (is_finite_number(value) and 0 <= value <= 1):
         raise refuse(spec_key(where), "a number in [0, 1]", value)
     return float(value)
 
@@ -270,8 +275,8 @@ def choice(value: Any, allowed: Sequence[str], where: str) -> str:
 
 def val_size(value: Any, where: str) -> float:
     """0, a fraction in (0, 1), or a whole row count (``500.0`` is 500 rows)."""
-    whole = _is_number(value) and value >= 1 and float(value).is_integer()
-    if not (_is_number(value) and 0 <= value < 1 or whole and value <= INT64_MAX):
+    whole = is_finite_number(value) and value >= 1 and float(value).is_integer()
+    if not (is_finite_number(value) and 0 <= value < 1 or whole and value <= INT64_MAX):
         raise refuse(
             spec_key(where), f"0, a fraction in (0, 1) or a row count in [1, {INT64_MAX}]", value
         )

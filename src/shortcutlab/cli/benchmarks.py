@@ -54,11 +54,13 @@ def evaluate(
     """Train on train, evaluate on test / anti_test / original_test, test the drop."""
     from shortcutlab.cli import render
     from shortcutlab.data.writing import check_output_dir
+    from shortcutlab.engine.replicates import VARY
     from shortcutlab.families.maze.evaluate import evaluate_benchmark
     from shortcutlab.params import check_choice
 
     with user_errors():
-        check_choice("format", fmt, EVALUATE_FORMATS)
+        check_choice("format", fmt, EVALUATE_FORMATS)  # options first: the most specific refusal
+        check_choice("vary", vary, VARY)
         target = out or benchmark / "results" / model
         check_output_dir(target, overwrite=overwrite)  # before the fit, not after it
         started = time.perf_counter()

@@ -25,7 +25,7 @@ from shortcutlab.data.columns import (
     scalars_array,
     string_array,
 )
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, one_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,9 +103,9 @@ def is_nested(kind: pa.DataType) -> bool:
 
 
 def shown(value: Any, width: int = 24) -> str:
-    """A value as it may appear in a one-line message: control characters escaped, long values cut."""
-    text = str(value)
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    """A data value as it may appear in a one-line message: as written (no quotes: labels are shown
+    as the user sees them), control characters escaped, long values cut."""
+    text = one_line(str(value))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
