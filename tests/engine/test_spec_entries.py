@@ -9,7 +9,8 @@ import pytest
 
 from shortcutlab.data.options import InputOptions
 from shortcutlab.engine.run_folder import dataset_tables
-from shortcutlab.engine.spec_entries import canonical_hash, parse_dataset
+from shortcutlab.engine.spec_entries import parse_dataset
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.errors import ConfigError
 
 ENTRY = {

@@ -30,11 +30,11 @@ from shortcutlab.engine.family import Family
 from shortcutlab.engine.spec_entries import (
     DatasetSpec,
     ModelSpec,
-    canonical_hash,
     parse_datasets,
     parse_models,
     parse_seeds,
 )
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.engine.worker import done_outcome, failed_outcome
 from shortcutlab.families import FAMILIES

@@ -2,8 +2,9 @@
 
 ================  ================================================================================
 ``family``        :class:`~.family.Family`, the record a protocol registers (its pieces, lazily)
-``spec_entries``  the spec parts every family shares: dataset and model entries, hashing, the YAML
+``spec_entries``  the spec parts every family shares: dataset and model entries, the YAML
                   (value checks: :mod:`shortcutlab.params`, each error naming its place)
+``spec_identity`` a component's label in tables and the canonical hash cells and specs are keyed by
 ``mitigation_spec`` the ``mitigations`` / ``groups`` / ``group_labels`` keys (Maze and MPS grids)
 ``replicates``    what each seed re-draws: the fit, the data, or both
 ``run_folder``    the run folder, its dataset tables, and :func:`~.run_folder.drive_run`

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shortcutlab.engine.cell import ERM
-from shortcutlab.engine.spec_entries import ModelSpec, canonical_hash, named_entry
+from shortcutlab.engine.spec_entries import ModelSpec, named_entry
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, Mitigation, make_mitigation
 from shortcutlab.mitigations.context import check_group_settings

@@ -12,7 +12,7 @@ from scipy.stats import binomtest
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.engine.cell import predicted_labels
-from shortcutlab.engine.spec_entries import canonical_hash
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.errors import ConfigError
 from shortcutlab.families import load_results, parse_spec, run_experiment

@@ -5,7 +5,7 @@ the spec hash and the cell ids still cover every option, so old run folders resu
 import pandas as pd
 import pytest
 
-from shortcutlab.engine.spec_entries import canonical_hash
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.errors import ConfigError
 from shortcutlab.families import load_results, parse_spec, run_experiment
 from shortcutlab.families.mps import export as mps_report

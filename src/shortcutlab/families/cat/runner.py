@@ -21,7 +21,8 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT_PAIR
 from shortcutlab.engine import run_folder
 from shortcutlab.engine.run_folder import PendingWork, PlannedCell, RunReport
-from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec, canonical_hash
+from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.engine.worker import TaskOutcome, done_outcome, failed_outcome, pin_threads
 from shortcutlab.families.cat.run import CatConfig, run_cat

@@ -21,11 +21,11 @@ from typing import Any
 from shortcutlab.engine.spec_entries import (
     DatasetSpec,
     ModelSpec,
-    canonical_hash,
     parse_datasets,
     parse_models,
     parse_seeds,
 )
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.errors import ConfigError
 from shortcutlab.names import spec_name
 from shortcutlab.params import (

@@ -14,7 +14,8 @@ from typing import Any
 
 from shortcutlab.engine.mitigation_spec import PLAIN, MitigationSpec
 from shortcutlab.engine.replicates import plan_replicates
-from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec, canonical_hash
+from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.families.maze.spec import ExperimentSpec, ShortcutSpec
 
 

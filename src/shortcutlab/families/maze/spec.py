@@ -31,16 +31,14 @@ from shortcutlab.engine.replicates import VARY
 from shortcutlab.engine.spec_entries import (
     DatasetSpec,
     ModelSpec,
-    canonical_hash,
-    component_record,
     existing_path,
     file_digest,
     named_entry,
-    option_label,
     parse_datasets,
     parse_models,
     parse_seeds,
 )
+from shortcutlab.engine.spec_identity import canonical_hash, component_record, option_label
 from shortcutlab.errors import ConfigError
 from shortcutlab.names import spec_name
 from shortcutlab.params import (

@@ -22,7 +22,8 @@ from typing import Any
 
 from shortcutlab.engine.mitigation_spec import PLAIN, MitigationSpec
 from shortcutlab.engine.replicates import plan_replicates
-from shortcutlab.engine.spec_entries import DatasetSpec, canonical_hash
+from shortcutlab.engine.spec_entries import DatasetSpec
+from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.families.mps.spec import AttributeSpec, MpsModelSpec, MpsSpec
 
 

@@ -34,16 +34,14 @@ from shortcutlab.engine.spec_entries import (
     MODEL_ENGINE_KEYS,
     DatasetSpec,
     ModelSpec,
-    canonical_hash,
-    component_record,
     existing_path,
     file_digest,
     named_entry,
-    option_label,
     parse_datasets,
     parse_models,
     parse_seeds,
 )
+from shortcutlab.engine.spec_identity import canonical_hash, component_record, option_label
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.groups import MPS_GROUP
 from shortcutlab.names import spec_name
