@@ -144,11 +144,7 @@ def run_demo(
     out = Path(out)
     strengths = [check_strength("strength", s) for s in strengths]
     check_vary(vary)
-    jobs = default_jobs() if jobs is None else jobs
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ConfigError(
-            f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
-        )
+    jobs = _checked_jobs(jobs)
     previous_demo = out.is_dir() and (out / MARKER).exists()
     check_output_dir(out, overwrite=overwrite or previous_demo)
     cells = [(shortcut, strength) for shortcut in shortcuts for strength in strengths]
@@ -200,6 +196,16 @@ def run_demo(
         if after is not None:
             after(tmp, result)
     return result
+
+
+def _checked_jobs(jobs: Any) -> int:
+    """Worker processes: the machine's default when None, else a positive integer."""
+    jobs = default_jobs() if jobs is None else jobs
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(
+            f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
+        )
+    return jobs
 
 
 def _evaluate_cells(

@@ -80,9 +80,27 @@ def audit_dataset(
         metadata=tuple(features.metadata),
         encoding=encoding,
     )
+    train, test_inputs, sources = _read_inputs(data, test, columns, labels)
+    result = run_audit(
+        train, test_inputs, scan_config=scan_config, measure=measure, top=top, sources=sources
+    )
+    if out is not None:
+        write_audit(result, out, overwrite=overwrite)
+    return result
+
+
+def _read_inputs(
+    data: Any, test: Any | None, columns: dict[str, Any], labels: Sequence[Any] | None
+) -> tuple[Any, Any, dict[str, Any]]:
+    """The audit's training and test inputs (their labels agreed across the files) and each
+    file's source record."""
     check_distinct_columns(
-        [("text-col", text_col), ("label-col", label_col), ("text-pair-col", text_pair_col)]
-        + [("meta-col", name) for name in features.metadata]
+        [
+            ("text-col", columns["text_col"]),
+            ("label-col", columns["label_col"]),
+            ("text-pair-col", columns["text_pair_col"]),
+        ]
+        + [("meta-col", name) for name in columns["metadata"]]
     )
     reading = {k: columns[k] for k in ("text_col", "label_col", "text_pair_col", "encoding")}
     tables = {"train": load_table(data, role="train", **reading)}
@@ -93,10 +111,4 @@ def audit_dataset(
     test_inputs = None
     if test is not None:
         test_inputs, _ = load_inputs(tables["test"], role="test", labels=train.labels, **columns)
-    sources = {role: table.source.to_json() for role, table in tables.items()}
-    result = run_audit(
-        train, test_inputs, scan_config=scan_config, measure=measure, top=top, sources=sources
-    )
-    if out is not None:
-        write_audit(result, out, overwrite=overwrite)
-    return result
+    return train, test_inputs, {role: table.source.to_json() for role, table in tables.items()}
