@@ -56,7 +56,9 @@ def console_blocks(text: str) -> list[list[str]]:
             closing = _FENCE.match(lines[index])
             if closing and closing["fence"].startswith(fence) and not closing["info"].strip():
                 break
-            body.append(lines[index][len(indent) :] if lines[index].startswith(indent) else lines[index])
+            body.append(
+                lines[index][len(indent) :] if lines[index].startswith(indent) else lines[index]
+            )
             index += 1
         else:
             raise DocPageError(f"a ```{opening['info'].strip()} block is never closed")

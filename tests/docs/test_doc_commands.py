@@ -35,7 +35,7 @@ def page_script(page: DocPage) -> str:
     lines = ["exec 2>&1 </dev/null"]
     for number, command in enumerate([*page.setup, *page.commands]):
         lines += [f"echo {_MARK}{number}", command, "__code=$?"]
-        lines.append(f'if [ "$__code" -ne 0 ]; then exit "$__code"; fi')
+        lines.append('if [ "$__code" -ne 0 ]; then exit "$__code"; fi')
     return "\n".join(lines) + "\n"
 
 
@@ -75,7 +75,9 @@ def failure_report(page: DocPage, code: int | None, output: str) -> str:
     commands = [*page.setup, *page.commands]
     number = int(number_text) if number_text.isdigit() else 0
     where = "set-up command" if number < len(page.setup) else "command"
-    ending = f"ran past the page's timeout of {page.timeout} s" if code is None else f"exited {code}"
+    ending = (
+        f"ran past the page's timeout of {page.timeout} s" if code is None else f"exited {code}"
+    )
     tail = "\n".join(own_output.rstrip("\n").splitlines()[-TAIL_LINES:])
     return f"{where}\n$ {commands[number]}\n{ending}; the end of its output:\n{tail}"
 
@@ -103,7 +105,11 @@ def test_a_failing_command_is_named_with_its_code_and_output(tmp_path):
 def test_commands_share_one_shell_and_folder_and_find_shortcutlab(tmp_path):
     page = DocPage(
         setup=("mkdir sub",),
-        commands=("cd sub && export WHERE=inside", 'test "$WHERE" = inside', "shortcutlab --version"),
+        commands=(
+            "cd sub && export WHERE=inside",
+            'test "$WHERE" = inside',
+            "shortcutlab --version",
+        ),
     )
     code, output = run_page(page, tmp_path)
     assert code == 0, output

@@ -58,7 +58,9 @@ def test_the_excerpt_keeps_the_first_shortcut_and_the_closing_lines():
 
 
 def test_the_block_is_replaced_between_its_markers_only():
-    readme = "intro\n<!-- demo-excerpt:start -->\n```text\nold\n```\n<!-- demo-excerpt:end -->\nend\n"
+    readme = (
+        "intro\n<!-- demo-excerpt:start -->\n```text\nold\n```\n<!-- demo-excerpt:end -->\nend\n"
+    )
     updated = with_block(readme, "new\nlines")
     assert updated.startswith("intro\n") and updated.endswith("\nend\n")
     assert readme_block(updated) == "new\nlines"
