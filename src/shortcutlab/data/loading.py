@@ -239,7 +239,9 @@ def load_table(
         source: a path (CSV/TSV/JSONL/Parquet, optionally gzipped, or a folder saved with
             ``datasets.save_to_disk``; ``PATH::SPLIT`` picks a split of a DatasetDict), a
             pandas DataFrame, or a ``datasets.Dataset``.
-        text_col, label_col, text_pair_col: column names in the input.
+        text_col: the column holding the text.
+        label_col: the column holding the label.
+        text_pair_col: the column holding a pair's second text, if any.
         encoding: encoding of text files.
         on_empty: ``"drop"`` rows with an empty text or label (counted in the source record),
             ``"error"``, or ``"keep"`` them (for derived tables whose rows are paired).

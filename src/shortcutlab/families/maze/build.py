@@ -70,7 +70,8 @@ def build_maze_benchmark(
     """Build a Shortcut Maze benchmark from a training and a test table.
 
     Args:
-        train, test: paths, DataFrames, ``datasets.Dataset`` objects or :class:`LoadedTable`.
+        train: a path, DataFrame, ``datasets.Dataset`` or :class:`LoadedTable`.
+        test: the test table, in the same forms.
         shortcut: a name from ``SHORTCUTS`` (single-term, synonym, category, register, author,
             bible, concept-occurrence, concept-correlation), or a configured injector; reusing
             one across builds reuses its work (a style shortcut rewrites each table once).
