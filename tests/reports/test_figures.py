@@ -38,7 +38,9 @@ def _label_counts(values: int) -> pd.DataFrame:
 
 def _shares() -> pd.DataFrame:
     labels = ["contradiction", "entailment", "neutral", "invalid"]
-    return pd.DataFrame([[0.5, 0.3, 0.2, 0.0]] * 7, index=[f"set {i}" for i in range(7)], columns=labels)
+    return pd.DataFrame(
+        [[0.5, 0.3, 0.2, 0.0]] * 7, index=[f"set {i}" for i in range(7)], columns=labels
+    )
 
 
 FIGURES = {
@@ -56,9 +58,10 @@ def _boxes(figure):
     figure.canvas.draw()
     renderer = figure.canvas.get_renderer()
     legends = [a.get_legend() for a in figure.axes if a.get_legend() is not None]
-    boxes = [legend.get_window_extent(renderer) for legend in legends], [
-        axis.get_window_extent(renderer) for axis in figure.axes
-    ]
+    boxes = (
+        [legend.get_window_extent(renderer) for legend in legends],
+        [axis.get_window_extent(renderer) for axis in figure.axes],
+    )
     size = tuple(figure.get_size_inches())
     plt.close(figure)
     return boxes, size
@@ -103,7 +106,9 @@ def test_each_shortcut_has_its_own_marker_and_line_style_and_its_own_points():
     assert len(set(positions)) == len(SHORTCUTS)  # register and bible no longer coincide
     assert ticks == [0.6, 0.8, 1.0]
     for line in positions:  # each point stays near its λ: within a tenth of the gap
-        assert all(abs(x - s) <= 0.02 + 1e-9 for x, s in zip(line[0::2], (0.6, 0.8, 1.0), strict=True))
+        assert all(
+            abs(x - s) <= 0.02 + 1e-9 for x, s in zip(line[0::2], (0.6, 0.8, 1.0), strict=True)
+        )
 
 
 def test_the_written_pngs_have_one_size(tmp_path: Path):
