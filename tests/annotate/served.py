@@ -56,8 +56,14 @@ def _pump(stream: object, into: list[str], lines: queue.Queue[str] | None) -> No
 
 def serve_toy(source: Path, *options: str, port: int = 0) -> ServedTask:
     """Start serving the toy task over ``source``; return once the URL is printed."""
+    return serve_task(source, TOY, *options, port=port)
+
+
+def serve_task(source: Path, task: str, *options: str, port: int = 0) -> ServedTask:
+    """Start serving ``task`` (any kind, the toy one included) over ``source``; return once the
+    URL is printed."""
     process = cli_process(
-        "annotate", "serve", str(source), "--task", TOY, "--port", str(port), *options
+        "annotate", "serve", str(source), "--task", task, "--port", str(port), *options
     )
     stdout: list[str] = []
     stderr: list[str] = []

@@ -171,7 +171,9 @@ def test_status_shows_progress_per_annotator(tmp_path: Path) -> None:
     prepare_task(source, ToyLabelKind(), folder=folder, sample=4, seed=0)
     result = invoke("annotate", "status", folder)
     assert result.exit_code == 0, result.output
-    assert "toy-label task over" in result.stdout and "4 items (sample 4, seed 0)" in result.stdout
+    assert (
+        "toy-label task over" in result.stdout and "4 items (--sample 4, seed 0)" in result.stdout
+    )
     assert "No answers yet." in result.stdout
     with AnnotationStore.open(folder) as store:
         ids = [item.item_id for item in store.plan().items]

@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shortcutlab.annotate.kinds import Item, TaskKind
 from shortcutlab.annotate.store import AnnotationStore
+from shortcutlab.annotate.task_folder import sample_summary
 from shortcutlab.errors import ConfigError, ShortcutlabError
 from shortcutlab.names import check_name
 
@@ -74,9 +75,15 @@ def _static(name: str) -> Markup:
     return Markup(files("shortcutlab.annotate").joinpath("static", name).read_text("utf-8"))
 
 
-def render_page(kind: TaskKind, item_count: int) -> str:
-    """The page: the task's title and description, our CSS and JS inline; data comes by API."""
-    page = {"kind": kind.name, "description": kind.description, "items": item_count}
+def render_page(kind: TaskKind, item_count: int, drawn: str = "") -> str:
+    """The page: the task's title and description, our CSS and JS inline; data comes by API.
+    ``drawn`` says how many items there are and from where (``task_folder.sample_summary``)."""
+    page = {
+        "kind": kind.name,
+        "description": kind.description,
+        "items": item_count,
+        "drawn": drawn or f"{item_count} items",
+    }
     return (
         _templates()
         .get_template("page.html.j2")
@@ -190,10 +197,11 @@ class AnnotationApp:
         self.form = plan.form
         self.items: list[Item] = plan.items  # fixed once the task exists
         self.positions = {item.item_id: position for position, item in enumerate(self.items)}
+        self.drawn = sample_summary(plan.facts, len(self.items))
         self.lock = threading.Lock()
 
     def page(self, request: Request) -> Response:
-        html = render_page(self.kind, len(self.items))
+        html = render_page(self.kind, len(self.items), self.drawn)
         return HTMLResponse(html, headers=SECURITY_HEADERS)
 
     def task(self, request: Request) -> Response:

@@ -116,7 +116,7 @@ class LabelTask(ChoiceTask):
                 Field(
                     name=FIELD,
                     prompt="Which label fits this text?",
-                    choices=keyed_choices(labels, names),
+                    choices=keyed_choices(labels, names or button_texts(labels)),
                 ),
             )
         )
@@ -195,6 +195,20 @@ def _scores(
 
 
 __all__ = ["LabelTask", "table5"]
+
+
+def button_texts(labels: Sequence[str]) -> list[str]:
+    """The buttons' words without --label-names: "label 0" for a number, so that the key cap "1"
+    next to the label "0" cannot read as "10"; other labels as they are."""
+    return [f"label {label}" if _is_number(label) else str(label) for label in labels]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def label_names(given: str | Sequence[str] | None, labels: Sequence[str]) -> list[str] | None:

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -131,9 +132,22 @@ def _create_atomically(
         raise
 
 
+def sample_summary(facts: Mapping[str, Any], items: int) -> str:
+    """How many items a task holds and where they come from: "30 items, 10 from each of the 3
+    builds". ``--sample`` counts per build (label, verify-attribute): each build's summary row
+    needs its own sample, which a total split over the builds would shrink as builds are added."""
+    builds = facts.get("builds") or {}
+    counts = [int(build.get("sampled", 0)) for build in builds.values()]
+    if len(counts) < 2:
+        return f"{items} items"
+    if len(set(counts)) == 1:
+        return f"{items} items, {counts[0]} from each of the {len(counts)} builds"
+    return f"{items} items from {len(counts)} builds: {', '.join(map(str, counts))}"
+
+
 def task_progress(folder: Path) -> tuple[dict[str, str], pd.DataFrame]:
-    """The task's facts (kind, source, sample, seed, items) and one row per annotator: answered,
-    items, and the share answered."""
+    """The task's facts (kind, source, sample, seed, items, drawn: :func:`sample_summary`) and one
+    row per annotator: answered, items, and the share answered."""
     with AnnotationStore.open(folder) as store:
         meta = store.meta()
         total = store.item_count()
@@ -144,6 +158,7 @@ def task_progress(folder: Path) -> tuple[dict[str, str], pd.DataFrame]:
         "sample": meta["sample"],
         "seed": meta["seed"],
         "items": str(total),
+        "drawn": sample_summary(json.loads(meta.get("facts", "{}")), total),
     }
     progress = pd.DataFrame(rows, columns=["annotator", "answered"])
     progress["items"] = total
@@ -158,5 +173,6 @@ __all__ = [
     "check_same_draw",
     "default_folder",
     "prepare_task",
+    "sample_summary",
     "task_progress",
 ]

@@ -30,7 +30,11 @@ def serve_command(
     ],
     sample: Annotated[
         int | None,
-        typer.Option(help="Items drawn from the source [default: 50; when resuming, the stored]."),
+        typer.Option(
+            help="Items drawn per build. A run gives label and verify-attribute one build per "
+            "dataset and shortcut (or attribute), so three shortcuts give three times this "
+            "[default: 50; when resuming, the stored]."
+        ),
     ] = None,
     seed: Annotated[
         int | None,
@@ -58,7 +62,7 @@ def serve_command(
     The printed URL carries a fresh access token; requests without it are refused.
     """
     from shortcutlab.annotate.server import Serving, exposure_warning, listen, serve
-    from shortcutlab.annotate.task_folder import default_folder, prepare_task
+    from shortcutlab.annotate.task_folder import default_folder, prepare_task, task_progress
     from shortcutlab.annotate.tasks import task_kind
 
     target = folder if folder is not None else default_folder(source, task)
@@ -84,7 +88,8 @@ def serve_command(
 
     def ready(serving: Serving) -> None:
         verb = "Created" if created else "Resumed"
-        out_console.print(f"{verb} the {task} task in {target}.", markup=False)
+        drawn = task_progress(target)[0]["drawn"]
+        out_console.print(f"{verb} the {task} task in {target}: {drawn}.", markup=False)
         out_console.print(f"Open {serving.url} (Ctrl-C or SIGTERM stops).", markup=False)
 
     with user_errors():
@@ -102,8 +107,8 @@ def status_command(
     with user_errors():
         facts, progress = task_progress(folder)
     out_console.print(
-        f"{facts['kind']} task over {facts['source']}: {facts['items']} items "
-        f"(sample {facts['sample']}, seed {facts['seed']}).",
+        f"{facts['kind']} task over {facts['source']}: {facts['drawn']} "
+        f"(--sample {facts['sample']}, seed {facts['seed']}).",
         markup=False,
     )
     if progress.empty:

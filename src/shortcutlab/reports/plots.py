@@ -10,6 +10,14 @@ import pandas as pd
 
 from shortcutlab.metrics import METRICS
 
+# Every chart of the report and of the written PNG/SVG files has this size, so none is scaled down
+# (with smaller text) next to the others; legends go outside the axes, inside this size.
+FIGURE_SIZE = (7.2, 4.2)  # inches
+FIGURE_DPI = 110
+# Series of one chart: a distinct marker and line style each, so lines that coincide stay apart.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+LINESTYLES = ("-", "--", "-.", ":")
+
 
 def delta_frame(results: Sequence[Any], metric: str) -> pd.DataFrame:
     """Plot rows (series, λ, Δ, interval) from :class:`EvaluationResult` objects."""
@@ -35,6 +43,26 @@ def plot_delta_vs_strength(
     return save_figure(delta_figure(frame, metric=metric, title=title), Path(path))
 
 
+def new_figure(columns: int = 1, **options: Any) -> tuple[Any, Any]:
+    """A figure of :data:`FIGURE_SIZE` with ``columns`` axes side by side; the constrained layout
+    keeps a legend placed outside the axes inside the figure without changing its size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(
+        1, columns, figsize=FIGURE_SIZE, dpi=FIGURE_DPI, layout="constrained", **options
+    )
+
+
+def legend_outside(axis: Any, **options: Any) -> Any:
+    """The axis's legend to the right of its plot area, top-aligned, never over the data."""
+    return axis.legend(
+        loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small", **options
+    )
+
+
 def delta_figure(
     frame: pd.DataFrame | Sequence[Any], *, metric: str = "macro_f1", title: str | None = None
 ) -> Any:
@@ -42,30 +70,43 @@ def delta_figure(
     matplotlib figure (saved by :func:`save_figure` or inlined by ``reports.html.svg``).
 
     ``frame`` has columns series, strength, delta, low, high (or is a list of evaluation results).
+    ``title`` is drawn above the axes only when given: the report's heading names the figure.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     if not isinstance(frame, pd.DataFrame):
         frame = delta_frame(frame, metric)
-    figure, axis = plt.subplots(figsize=(6.4, 4.2), dpi=110)
-    for series, part in frame.groupby("series", sort=False):
+    figure, axis = new_figure()
+    series_names = list(dict.fromkeys(frame["series"]))
+    strengths = sorted(frame["strength"].unique())
+    for number, (series, part) in enumerate(frame.groupby("series", sort=False)):
         part = part.sort_values("strength")
         errors = [part["delta"] - part["low"], part["high"] - part["delta"]]
         axis.errorbar(
-            part["strength"], part["delta"], yerr=errors, marker="o", capsize=3, label=series
+            part["strength"] + _nudge(number, len(series_names), strengths),
+            part["delta"],
+            yerr=errors,
+            marker=MARKERS[number % len(MARKERS)],
+            linestyle=LINESTYLES[number % len(LINESTYLES)],
+            capsize=3,
+            label=series,
         )
-    axis.set_xticks(sorted(frame["strength"].unique()))
-    axis.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
+    axis.set_xticks(strengths)
+    axis.axhline(0.0, color="grey", linewidth=0.8, linestyle=":")
     axis.set_xlabel("shortcut strength λ (training)")
-    shown = METRICS.get(metric).title
-    axis.set_ylabel(f"Δ {shown} (test − anti-test)")
-    axis.set_title(title or f"{shown} drop with shortcut strength")
-    axis.legend(fontsize="small")
+    axis.set_ylabel(f"Δ {METRICS.get(metric).title} (test − anti-test)")
+    if title:
+        axis.set_title(title)
+    legend_outside(axis, title="shortcut")
     axis.grid(alpha=0.3)
     return figure
+
+
+def _nudge(number: int, count: int, strengths: Sequence[float]) -> float:
+    """A small sideways shift of series ``number`` of ``count``, so series with the same Δ at a
+    λ do not hide each other's points and intervals; all of them stay within a fifth of the gap
+    between neighbouring λ values."""
+    gaps = [b - a for a, b in zip(strengths, strengths[1:], strict=False)]
+    span = 0.2 * (min(gaps) if gaps else 1.0)
+    return 0.0 if count < 2 else span * (number / (count - 1) - 0.5)
 
 
 def save_figure(figure: Any, path: Path) -> Path:
@@ -74,7 +115,8 @@ def save_figure(figure: Any, path: Path) -> Path:
     import matplotlib
     import matplotlib.pyplot as plt
 
-    figure.tight_layout()
+    if figure.get_layout_engine() is None:  # constrained figures lay themselves out
+        figure.tight_layout()
     metadata = (
         {"Software": None} if path.suffix.lower() == ".png" else {"Date": None, "Creator": None}
     )

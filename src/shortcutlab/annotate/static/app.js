@@ -96,10 +96,16 @@
         button.type = "button";
         button.dataset.field = field.name;
         button.dataset.value = choice.value;
+        button.dataset.key = choice.key;
         button.setAttribute("aria-pressed", String(state.answer[field.name] === choice.value));
-        var key = element("kbd");
+        button.setAttribute("aria-keyshortcuts", choice.key);
+        // The key sits in its own cap, apart from the label: "1" then "0" must not read as "10".
+        var key = element("kbd", "key");
         key.textContent = choice.key;
-        button.append(key, document.createTextNode(choice.text));
+        key.title = "key " + choice.key;
+        var text = element("span", "choice-text");
+        text.textContent = choice.text;
+        button.append(key, text);
         button.addEventListener("click", function () { choose(index, choice.value); });
         block.appendChild(button);
       });
@@ -125,13 +131,35 @@
     return state.form.fields.every(function (field) { return field.name in state.answer; });
   }
 
+  // The start of an item's first text, whitespace collapsed, cut at a word near `limit` characters.
+  function shortText(payload, limit) {
+    var key = Object.keys(payload).find(function (name) { return typeof payload[name] === "string"; });
+    var text = key === undefined ? "" : payload[key].replace(/\s+/g, " ").trim();
+    var characters = Array.from(text);
+    if (characters.length <= limit) { return text; }
+    var cut = characters.slice(0, limit).join("");
+    var space = cut.lastIndexOf(" ");
+    return (space > limit / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "") + "…";
+  }
+
+  // What the person chose, as the buttons said it: "label 0", or "fluency 4, meaning 5".
+  function chosenTexts(answer) {
+    var fields = state.form.fields.filter(function (field) { return field.name in answer; });
+    return fields.map(function (field) {
+      var choice = field.choices.find(function (c) { return c.value === answer[field.name]; });
+      var text = choice ? choice.text : answer[field.name];
+      return fields.length > 1 ? field.name.replace(/_/g, " ") + " " + text : text;
+    }).join(", ");
+  }
+
   function submit() {
     if (state.busy) { return; }
     state.busy = true;
     setStatus("Saving…");
+    var saved = { text: shortText(state.view.payload, 60), answer: Object.assign({}, state.answer) };
     var body = { annotator: state.annotator, item_id: state.view.item_id, answer: state.answer };
     api("/api/answer", body).then(function (data) {
-      setStatus("Saved " + data.item_id + ".");
+      setStatus("Saved \u201c" + saved.text + "\u201d as " + chosenTexts(saved.answer) + ".");
       show(data.next);
     }).catch(function (error) {
       setStatus("Not saved: " + error.message + ". Press Enter to try again.", true);
@@ -171,10 +199,13 @@
       if (complete()) { submit(); }
       return;
     }
-    var field = state.form.fields[state.fieldIndex];
+    // The key printed on a button of the current question answers with that button's label.
     var pressed = event.key.toLowerCase();
-    var choice = field.choices.find(function (c) { return c.key.toLowerCase() === pressed; });
-    if (choice) { event.preventDefault(); choose(state.fieldIndex, choice.value); }
+    var buttons = document.querySelectorAll("#fields .field.current button.choice");
+    var button = Array.prototype.find.call(buttons, function (b) {
+      return b.dataset.key.toLowerCase() === pressed;
+    });
+    if (button) { event.preventDefault(); choose(state.fieldIndex, button.dataset.value); }
   }
 
   function start(name) {

@@ -107,8 +107,11 @@ def delta_block(frame: pd.DataFrame, metric: str, name: str, title: str) -> Figu
     return Figure(
         name=name,
         title=title,
-        svg=svg_markup(delta_figure(frame, metric=metric, title=title), name),
-        caption="Mean Δ over seeds; bars: the Δ 95% interval of the tables' footnotes.",
+        # The heading above the figure names it: no title inside the figure repeats it.
+        svg=svg_markup(delta_figure(frame, metric=metric), name),
+        caption="Mean Δ over seeds; bars: the Δ 95% interval of the tables' footnotes. Each "
+        "shortcut has its own marker and line style, and is nudged a little sideways of its λ so "
+        "that shortcuts with the same Δ stay visible.",
     )
 
 

@@ -47,6 +47,6 @@ def _figures(results: Any) -> list[Block]:
         counts.groupby(["dataset", "attribute"], sort=False)
     ):
         title = f"{dataset}: label shares per {attribute} value"
-        figure = label_distribution_figure(part, title=title)
+        figure = label_distribution_figure(part)  # the heading above names it
         blocks.append(svg_figure(figure, name=f"mps-label-distribution-{number}", title=title))
     return blocks

@@ -7,18 +7,18 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.reports.plots import legend_outside, new_figure
 
-def predicted_label_figure(shares: pd.DataFrame, *, title: str) -> Any:
+
+def predicted_label_figure(shares: pd.DataFrame, *, title: str | None = None) -> Any:
     """One bar per set (rows of ``shares``, in order), stacked by the share of each predicted
     label (its columns, in order; ``invalid`` for unparsed answers). Returns the open matplotlib
-    figure (save it with ``save_figure`` or inline it with ``svg_markup``)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    figure (save it with ``save_figure`` or inline it with ``svg_markup``). ``title`` is drawn
+    only when given: the report's heading names the figure."""
     import matplotlib.pyplot as plt
 
     colours = plt.get_cmap("tab10" if len(shares.columns) <= 10 else "tab20")
-    figure, axis = plt.subplots(figsize=(6.4, 0.45 * len(shares) + 1.4), dpi=110)
+    figure, axis = new_figure()
     names = [str(name) for name in shares.index]
     left = pd.Series(0.0, index=shares.index)
     for i, label in enumerate(shares.columns):
@@ -28,6 +28,7 @@ def predicted_label_figure(shares: pd.DataFrame, *, title: str) -> Any:
     axis.invert_yaxis()  # the first set on top, as in the table
     axis.set_xlim(0, 1)
     axis.set_xlabel("share of the set's rows")
-    axis.set_title(title)
-    axis.legend(title="predicted", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if title:
+        axis.set_title(title)
+    legend_outside(axis, title="predicted")
     return figure

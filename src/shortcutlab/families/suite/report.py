@@ -116,6 +116,6 @@ def _distribution_figures(results: dict[str, Any]) -> list[Block]:
             }
         ).T
         title = f"Predicted labels per set ({strategy})"
-        figure = predicted_label_figure(shares, title=title)
+        figure = predicted_label_figure(shares)  # the heading above names it
         figures.append(svg_figure(figure, name=f"suite-label-distribution-{number}", title=title))
     return figures

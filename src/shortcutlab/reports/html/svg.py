@@ -16,7 +16,8 @@ def svg_markup(figure: Any, name: str) -> str:
     import matplotlib
     import matplotlib.pyplot as plt
 
-    figure.tight_layout()
+    if figure.get_layout_engine() is None:  # constrained figures lay themselves out
+        figure.tight_layout()
     buffer = io.StringIO()
     # Text stays text (svg.fonttype none): glyph outlines would repeat one id set in every figure.
     with matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}", "svg.fonttype": "none"}):
