@@ -1,10 +1,12 @@
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from shortcutlab.demo.pipeline import run_demo
 from shortcutlab.errors import OutputExistsError
+from shortcutlab.families.maze.evaluate import evaluate_benchmark
 from tests.conftest import folder_bytes
 
 
@@ -57,9 +59,17 @@ def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
         assert summary["delta_accuracy_var"].isna().all() and "| VAR(Δ) | — | — |" in markdown
     else:
         assert (summary["delta_accuracy_var"] > 0).any() and "| VAR(Δ) | — |" not in markdown
-        assert (
-            tmp_path / "demo" / "benchmarks" / "synonym-lambda0.6" / "redraws" / "seed-1"
-        ).is_dir()
+    # Each cell keeps its own build (Parquet); re-drawn builds are not cached beside it.
+    build = tmp_path / "demo" / "benchmarks" / "synonym-lambda0.6"
+    assert sorted(p.name for p in build.iterdir()) == [
+        "anti_test.parquet",
+        "manifest.json",
+        "original_test.parquet",
+        "results",
+        "test.parquet",
+        "train.parquet",
+        "validation.parquet",
+    ]
     assert (
         json.loads((tmp_path / "demo" / "results.json").read_text())[0]["benchmark"]["shortcut"]
         == "single-term"
@@ -74,6 +84,27 @@ def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
         assert {k: v for k, v in folder_bytes(tmp_path / "demo").items() if k != store} == {
             k: v for k, v in first.items() if k != store
         }
+
+
+def test_the_demo_builds_re_make_every_seed_and_its_results(tmp_path, monkeypatch):
+    run_demo(
+        tmp_path / "demo",
+        train_size=400,
+        test_size=200,
+        shortcuts=("register",),
+        strengths=(0.6,),
+        seeds=2,
+        jobs=1,
+        mps=False,
+    )
+    folder = Path("benchmarks") / "register-lambda0.6"
+    written = json.loads(
+        (tmp_path / "demo" / folder / "results/tfidf-logreg/results.json").read_text()
+    )
+    monkeypatch.chdir(tmp_path / "demo")  # the manifest names its inputs as corpus/*.csv
+    again = evaluate_benchmark(folder, seeds=2, vary="both", dataset="reviews")
+    assert again.to_json()["runs"] == written["runs"] and len(written["runs"]) == 2
+    assert again.statistics["delta_accuracy_mean"] == written["statistics"]["delta_accuracy_mean"]
 
 
 def test_demo_refuses_a_foreign_folder(tmp_path):

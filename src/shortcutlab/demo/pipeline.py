@@ -21,9 +21,9 @@ import pandas as pd
 
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.benchmark import Benchmark
-from shortcutlab.data.loading import load_table
+from shortcutlab.data.loading import LoadedTable, load_table
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
-from shortcutlab.demo.mps import run_mps_demo
+from shortcutlab.demo.mps import SPLIT_FORMAT, run_mps_demo
 from shortcutlab.engine.pool import worker_pool
 from shortcutlab.engine.replicates import check_vary
 from shortcutlab.errors import ConfigError
@@ -43,6 +43,7 @@ from shortcutlab.reports.tables import (
     tidy_text,
 )
 from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
+from shortcutlab.shortcuts.base import Shortcut
 from shortcutlab.shortcuts.schedule import check_strength
 from shortcutlab.webreport.demo import MARKER
 
@@ -83,19 +84,42 @@ def default_jobs() -> int:
     )
 
 
-def _cell(
-    root: str, name: str, shortcut: str, strength: float, seeds: int, seed: int, vary: str
-) -> EvaluationResult:
-    """Build and evaluate one (shortcut, strength) cell; paths in its records are relative to the demo folder."""
+def _shortcut_cells(
+    root: str,
+    shortcut: str,
+    strengths: Sequence[float],
+    seeds: int,
+    seed: int,
+    vary: str,
+) -> list[EvaluationResult]:
+    """Build and evaluate one shortcut at every strength; paths in its records are relative to
+    the demo folder. One injector serves every strength and seed: a style shortcut's rewrites of
+    a row do not depend on λ, so each input table is rewritten once, not once per cell."""
     tables = {}
     for role in ("train", "test"):
         loaded = load_table(Path(root) / "corpus" / f"{role}.csv", role=role)
         tables[role] = replace(loaded, source=replace(loaded.source, path=f"corpus/{role}.csv"))
-
     options = {}
     if shortcut in SHORTCUTS.having("family", "concept"):
         options["distractors"] = distractors_from_columns(tables["train"], tables["test"])
-    injector = make_shortcut(shortcut, options)  # one per cell: each seed's build reuses its work
+    injector = make_shortcut(shortcut, options)
+    return [
+        _cell(Path(root), tables, (shortcut, injector), strength, seeds, seed, vary)
+        for strength in strengths
+    ]
+
+
+def _cell(
+    root: Path,
+    tables: dict[str, LoadedTable],
+    named: tuple[str, Shortcut],
+    strength: float,
+    seeds: int,
+    seed: int,
+    vary: str,
+) -> EvaluationResult:
+    """Build and evaluate one (shortcut, strength) cell into ``benchmarks/NAME``."""
+    shortcut, injector = named
 
     def build(build_seed: int) -> Benchmark:
         return build_maze_benchmark(
@@ -108,15 +132,23 @@ def _cell(
         )
 
     benchmark = build(seed)
-    folder = Path(root) / "benchmarks" / name
-    benchmark.save(folder)  # re-drawn builds go to benchmarks/NAME/redraws/seed-N
+    name = cell_name(shortcut, strength)
+    # Evaluated before it is saved, so the re-drawn builds of the other seeds are not cached in
+    # redraws/: corpus/ and the manifest re-make them byte for byte, and they tripled the folder.
     result = evaluate_benchmark(
         benchmark, model="tfidf-logreg", seeds=seeds, vary=vary, rebuild=build, dataset=DATASET
     )
+    folder = root / "benchmarks" / name
+    benchmark.save(folder, fmt=SPLIT_FORMAT)
     result.benchmark["path"] = f"benchmarks/{name}"
     result.save(folder / "results" / "tfidf-logreg")
     result.predictions = {}  # not needed by the caller; keeps the inter-process payload small
     return result
+
+
+def cell_name(shortcut: str, strength: float) -> str:
+    """The folder of a cell's build under ``benchmarks/``."""
+    return f"{shortcut}-lambda{strength:g}"
 
 
 def run_demo(
@@ -157,9 +189,7 @@ def run_demo(
         (tmp / "corpus").mkdir()
         for name, frame in corpus.items():
             write_table(frame, tmp / "corpus" / f"{name}.csv")
-        arguments = [
-            (str(tmp), f"{s}-lambda{lam:g}", s, lam, seeds, seed, vary) for s, lam in cells
-        ]
+        arguments = [(str(tmp), s, list(strengths), seeds, seed, vary) for s in shortcuts]
         ordered = _evaluate_cells(arguments, jobs, progress)
         groups, tables = _write_summaries(tmp, ordered)
         mps_results = None
@@ -211,21 +241,28 @@ def _checked_jobs(jobs: Any) -> int:
 def _evaluate_cells(
     arguments: list[tuple[Any, ...]], jobs: int, progress: Callable[[str, int, int], None]
 ) -> list[EvaluationResult]:
-    """Every cell's evaluation (``_cell(*arguments[i])``), in the cells' order; with ``jobs`` > 1
-    in worker processes, reporting each as it finishes."""
-    results: dict[int, EvaluationResult] = {}
+    """Every cell's evaluation, one task per shortcut (``_shortcut_cells(*arguments[i])``), in
+    the cells' order; with ``jobs`` > 1 in worker processes, reporting each as it finishes."""
+    results: dict[int, list[EvaluationResult]] = {}
+    total = sum(len(args[2]) for args in arguments)
+    done = 0
+
+    def finished(i: int, cells: list[EvaluationResult]) -> None:
+        nonlocal done
+        results[i] = cells
+        for cell in cells:
+            done += 1
+            progress(f"{arguments[i][1]} λ={cell.benchmark['strength']:g}", done, total)
+
     if jobs == 1:
         for i, args in enumerate(arguments):
-            results[i] = _cell(*args)
-            progress(f"{args[2]} λ={args[3]:g}", len(results), len(arguments))
+            finished(i, _shortcut_cells(*args))
     else:
         with worker_pool(jobs) as pool:
-            futures = {pool.submit(_cell, *args): i for i, args in enumerate(arguments)}
+            futures = {pool.submit(_shortcut_cells, *args): i for i, args in enumerate(arguments)}
             for future in as_completed(futures):
-                i = futures[future]
-                results[i] = future.result()
-                progress(f"{arguments[i][2]} λ={arguments[i][3]:g}", len(results), len(arguments))
-    return [results[i] for i in range(len(arguments))]
+                finished(futures[future], future.result())
+    return [cell for i in range(len(arguments)) for cell in results[i]]
 
 
 def _write_summaries(
