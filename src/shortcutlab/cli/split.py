@@ -50,11 +50,12 @@ def split(
         markup=False,
     )
     width = max(len(str(path)) for path in written.files.values())
+    digits = len(f"{written.rows:,}")
     for side, path in written.files.items():
         rows = len(written.split.rows[side])
         out_console.print(
-            f"  {side:<5}  {str(path):<{width}}  {rows:>9,} rows ({100 * rows / written.rows:4.1f} %)"
-            f"  {written.split.groups[side]:>9,} groups",
+            f"  {side:<5}  {str(path):<{width}}  {rows:>{digits},} rows "
+            f"({100 * rows / written.rows:4.1f} %), {written.split.groups[side]:,} groups",
             markup=False,
         )
     out_console.print(f"Wrote {written.record}", markup=False)

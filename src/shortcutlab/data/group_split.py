@@ -4,11 +4,12 @@ MultiNLI writes up to three hypotheses per premise, one per label: a split by ro
 premise's other labels into training, and a pair model learns them (CAT's hypothesis-only
 baseline drops from 0.47 to 0.37 on dev-matched). Splitting by premise keeps them apart.
 
-The groups, not the rows, are shuffled: the distinct values of the group column are sorted, put
-in the order of a permutation drawn with the seed, and given to the test side (then the dev side)
-until it holds at least its share of the rows; every other group goes to training. So the split
-depends only on the values, their row counts and the seed, never on the order of the rows, and a
-side is larger than its share by less than one group's rows.
+The groups, not the rows, are shuffled: the distinct values of the group column are sorted and
+put in the order of a permutation drawn with the seed. In that order, a group goes to the test
+side (then the dev side) when at least half of its rows still fit in that side's share of the
+rows; every other group goes to training. So the split depends only on the values, their row
+counts and the seed, never on the order of the rows, and a side's rows come within half a
+group's rows of its share.
 
 Examples:
     >>> split = split_by_group(["a", "a", "b", "c", "c", "d"], test_size=0.3, seed=0)
@@ -114,10 +115,13 @@ def split_by_group(
     side_of_group = np.full(len(distinct), "train", dtype=object)
     filled = dict.fromkeys(targets, 0)
     for group in order:
-        side = next((s for s in targets if filled[s] < targets[s]), "train")
+        # A group joins the first side that at least half of it fits in: each side ends within
+        # half a group of its share (stopping at the first group past it could add a whole one).
+        size = int(counts[group])
+        side = next((s for s in targets if filled[s] + size / 2 <= targets[s]), "train")
         side_of_group[group] = side
         if side != "train":
-            filled[side] += int(counts[group])
+            filled[side] += size
     side_of_row = side_of_group[group_of_row]
     split = GroupSplit(
         rows={s: np.flatnonzero(side_of_row == s) for s in SIDES if s in targets or s == "train"},
