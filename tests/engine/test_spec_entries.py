@@ -78,6 +78,7 @@ def test_an_unknown_on_empty_is_refused_where_it_stands(folder):
     "train, name",
     [
         ("reviews.csv", "reviews"),  # the file's stem
+        ("data/yelp_train.csv", "yelp"),  # without the split's word
         ("mnli/train.tsv", "mnli"),  # a stem that names a split: its folder's name
         ("build/anything.csv", "build"),  # a benchmark folder (it holds manifest.json)
         ("my data/yelp polarity.csv", "yelp-polarity"),  # made a safe name

@@ -3,7 +3,8 @@ its column names and its label list.
 
 A name labels the dataset in every table and becomes part of folder names, so it must be a safe
 name (:mod:`shortcutlab.names`). The default is the train file's stem (``reviews`` for
-``data/reviews.csv``), except where the stem only names a split (``train.csv``, ``dev.tsv``) or
+``data/reviews.csv``) without a split word after a ``-``, ``_`` or ``.`` (``yelp`` for
+``yelp_train.csv``), except where the stem only names a split (``train.csv``, ``dev.tsv``) or
 the file sits in a benchmark folder (one holding ``manifest.json``, as ``build`` writes): then the
 folder's own name (``mnli`` for ``mnli/train.tsv``). A saved Hugging Face dataset folder is named
 by itself. Characters a safe name cannot hold become ``-``.
@@ -15,6 +16,8 @@ the train file is split so that every value of the column is on one side
 Examples:
     >>> default_dataset_name("data/reviews.csv")
     'reviews'
+    >>> default_dataset_name("data/yelp_train.csv")
+    'yelp'
     >>> default_dataset_name("mnli/train.tsv.gz")
     'mnli'
     >>> default_dataset_name("hf/my dataset::train")
@@ -52,6 +55,9 @@ MANIFEST = "manifest.json"
 #: The name when neither the file nor its folder gives one (a file at the spec's root).
 FALLBACK = "data"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_SPLIT_SUFFIX = re.compile(
+    rf"(.+?)[-_. ](?:{'|'.join(sorted(SPLIT_STEMS - {'data', 'all'}))})", re.IGNORECASE
+)
 
 
 def default_dataset_name(train: str, base: Path | None = None) -> str:
@@ -64,7 +70,8 @@ def default_dataset_name(train: str, base: Path | None = None) -> str:
     stem = path.name.split(".")[0]
     if stem.lower() in SPLIT_STEMS or (located.parent / MANIFEST).is_file():
         return safe_name(path.parent.name)
-    return safe_name(stem)
+    named = _SPLIT_SUFFIX.fullmatch(stem)  # yelp_train.csv names the data yelp
+    return safe_name(named.group(1) if named else stem)
 
 
 def safe_name(text: str) -> str:
