@@ -18,20 +18,11 @@ def cat(
         Path, typer.Option(help="Training table (pairs and labels), or all data with --split-by.")
     ],
     out: Annotated[Path, typer.Option(help="Folder for results.json (and check.csv).")],
-    test: Annotated[
-        Path | None,
-        typer.Option(help="Development/test table of the same task (or use --split-by)."),
-    ] = None,
+    test: Annotated[Path | None, typer.Option(help="Test table of the same task.")] = None,
     split_by: Annotated[
-        str | None,
-        typer.Option(
-            help="Split --train into train and test by this column (e.g. premise), each value "
-            "on one side; instead of --test."
-        ),
+        str | None, typer.Option(help="Instead of --test: split --train by this column.")
     ] = None,
-    test_size: Annotated[
-        float, typer.Option(help="With --split-by: the test side's share of the rows.")
-    ] = 0.3,
+    test_size: Annotated[float, typer.Option(help="--split-by's test share of rows.")] = 0.3,
     text_col: Annotated[str, typer.Option(help="Column of x1 (premise, question1...).")] = "text",
     text_pair_col: Annotated[
         str | None, typer.Option(help="Column of x2 (hypothesis, question2, passage...).")
