@@ -118,3 +118,4 @@ def test_a_premise_on_both_sides_of_the_split_is_warned_about_and_recorded(tmp_p
     shared = results["data"]["test_rows_sharing_x1_with_train"]
     assert shared == results["data"]["test_rows"] > 0
     assert f"Warning: {shared} of {shared} test rows share their first text" in result.stderr
+    assert "(cat --split-by COLUMN, split_by: COLUMN in a grid" in " ".join(result.stderr.split())

@@ -72,3 +72,52 @@ def test_an_unknown_on_empty_is_refused_where_it_stands(folder):
         match="The 'on_empty' key in spec: data must be one of 'drop', 'error'. Got 'skip'",
     ):
         parse_dataset(ENTRY | {"on_empty": "skip"}, "spec: data", folder)
+
+
+@pytest.mark.parametrize(
+    "train, name",
+    [
+        ("reviews.csv", "reviews"),  # the file's stem
+        ("data/yelp_train.csv", "yelp"),  # without the split's word
+        ("mnli/train.tsv", "mnli"),  # a stem that names a split: its folder's name
+        ("build/anything.csv", "build"),  # a benchmark folder (it holds manifest.json)
+        ("my data/yelp polarity.csv", "yelp-polarity"),  # made a safe name
+        ("train.csv", "data"),  # a split's stem at the spec's root, as before
+    ],
+)
+def test_a_dataset_without_a_name_is_named_by_its_train_file(tmp_path, train, name):
+    path = tmp_path / train
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("text,label\ngood,1\nbad,0\n")
+    (tmp_path / "build" / "manifest.json").parent.mkdir(exist_ok=True)
+    (tmp_path / "build" / "manifest.json").write_text("{}")
+    dataset = parse_dataset({"train": train, "split_by": "text"}, "spec: data", tmp_path)
+    assert dataset.name == name
+
+
+def test_split_by_splits_the_train_file_by_group(tmp_path):
+    rows = "".join(f"p{i // 3},h{i},{i % 2}\n" for i in range(60))
+    (tmp_path / "pairs.csv").write_text("premise,hypothesis,label\n" + rows)
+    entry = {"train": "pairs.csv", "split_by": "premise", "test_size": 0.25}
+    entry |= {"text": "premise", "text_pair": "hypothesis"}
+    dataset = parse_dataset(entry, "spec: data", tmp_path)
+    assert dataset.resolved()["split_by"] == "premise" and dataset.resolved()["test_size"] == 0.25
+    train, test = dataset_tables(dataset)
+    assert len(train) + len(test) == 60 and 15 <= len(test) <= 17  # 25 % to within one premise
+    assert not set(train.frame["text"]) & set(test.frame["text"])
+
+
+@pytest.mark.parametrize(
+    "keys, message",
+    [
+        ({"test": "test.csv", "split_by": "review"}, "has both 'test' and 'split_by'"),
+        ({"test": "test.csv", "test_size": 0.3}, "test_size is the test share of a split by group"),
+        (
+            {"split_by": "review", "test_size": 30},
+            "The 'test_size' key in spec: data must be a share",
+        ),
+    ],
+)
+def test_split_by_keys_are_checked(folder, keys, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_dataset({"train": "train.csv", "text": "review"} | keys, "spec: data", folder)

@@ -48,3 +48,20 @@ def test_predicting_another_input_kind_than_fitted_is_a_data_error():
     single = make_model("tfidf-logreg").fit(["ab cd", "ef gh"], np.array([0, 1]), n_classes=2)
     with pytest.raises(DataError, match="fitted on single texts but got pairs"):
         single.predict_proba([("ab", "cd")])
+
+
+@pytest.mark.parametrize("name", ["tfidf-logreg", "tfidf-svm"])
+def test_overlap_features_false_reads_two_bags_of_words_only(name):
+    model = make_model(name, {"ngram_range": [1, 1], "overlap_features": False})
+    model.fit(TRAIN, TRAIN_LABELS, n_classes=2)
+    features = model.head_.estimator.steps[0][1]
+    widths = [len(v.vocabulary_) for v in (features.first_vectorizer_, features.second_vectorizer_)]
+    assert features.transform(TEST[:3]).shape == (3, sum(widths))
+    # the label is the pair relation alone: two separate bags cannot see it (chance is 0.5)
+    assert (model.predict(TEST) == TEST_LABELS).mean() < 0.7
+
+
+def test_overlap_features_must_be_true_or_false():
+    model = make_model("tfidf-logreg", {"overlap_features": "no"})
+    with pytest.raises(ValueError, match="'overlap_features' .* must be true or false. Got 'no'"):
+        model.fit(TRAIN, TRAIN_LABELS, n_classes=2)

@@ -121,7 +121,10 @@ def test_file_rewrites_in_the_release_layout_are_read_as_latin1(data_files, tmp_
     source = bench.manifest["preparation"]["train"]["styles"]["formal"]["source"]
     assert source["layout"] == "release" and source["aligned_by"] == "row order"
     assert len(source["sha256"]) == 64
-    with pytest.raises(EncodingError, match=r"is not valid utf-8 .*-o encoding=NAME"):
+    with pytest.raises(
+        EncodingError,
+        match=r"is not valid utf-8: byte 0x\w\w at offset \d+ .*--rewrite-encoding latin-1",
+    ):
         build(paths, file_options(tmp_path, frame) | {"encoding": "utf-8"})
 
 

@@ -103,3 +103,4 @@ from shortcutlab.cli import benchmarks, build_maze, build_mps, build_suite, grid
 from shortcutlab.cli import cat as _cat  # noqa: E402, F401
 from shortcutlab.cli import explain as _explain  # noqa: E402, F401
 from shortcutlab.cli import report as _report  # noqa: E402, F401
+from shortcutlab.cli import split as _split  # noqa: E402, F401

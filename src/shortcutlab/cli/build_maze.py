@@ -53,7 +53,9 @@ class CueOptions:
         "and test.csv.",
     )
     rewrite_encoding: str | None = option_field(
-        None, help="Encoding of the rewrite files (the paper's release: latin-1)."
+        None,
+        help="Encoding of the rewrite files (default: strict UTF-8; the release's GoEmotions "
+        "formal/ files: latin-1).",
     )
     inject_on: str = option_field(
         "text",

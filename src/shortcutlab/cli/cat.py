@@ -14,9 +14,15 @@ from shortcutlab.cli.options import parse_key_values, parse_list
 
 @app.command()
 def cat(
-    train: Annotated[Path, typer.Option(help="Training table (pairs and labels).")],
-    test: Annotated[Path, typer.Option(help="Development/test table of the same task.")],
+    train: Annotated[
+        Path, typer.Option(help="Training table (pairs and labels), or all data with --split-by.")
+    ],
     out: Annotated[Path, typer.Option(help="Folder for results.json (and check.csv).")],
+    test: Annotated[Path | None, typer.Option(help="Test table of the same task.")] = None,
+    split_by: Annotated[
+        str | None, typer.Option(help="Instead of --test: split --train by this column.")
+    ] = None,
+    test_size: Annotated[float, typer.Option(help="--split-by's test share of rows.")] = 0.3,
     text_col: Annotated[str, typer.Option(help="Column of x1 (premise, question1...).")] = "text",
     text_pair_col: Annotated[
         str | None, typer.Option(help="Column of x2 (hypothesis, question2, passage...).")
@@ -52,8 +58,6 @@ def cat(
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
-    from shortcutlab.data.label_agreement import agree_labels
-    from shortcutlab.data.loading import load_table
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
     from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
@@ -74,21 +78,45 @@ def cat(
         )
         config.check()
         columns = dict(text_col=text_col, text_pair_col=text_pair_col, label_col=label_col)
-        loaded = agree_labels(
-            {r: load_table(p, role=r, **columns) for p, r in ((train, "train"), (test, "test"))}
-        )
+        loaded, sources = _train_and_test(train, test, split_by, test_size, columns)
         outcome = run_cat(loaded["train"].frame, loaded["test"].frame, config)
         written = save_cat(
-            outcome,
-            out,
-            overwrite=overwrite,
-            export_check=export_check,
-            seed=seed,
-            sources={role: table.source.to_json() for role, table in loaded.items()},
+            outcome, out, overwrite=overwrite, export_check=export_check, seed=seed, sources=sources
         )
     for line in summary_lines(outcome.results):
         out_console.print(line, markup=False)
     out_console.print(f"Wrote {written / 'results.json'}", markup=False)
+
+
+def _train_and_test(
+    train: Path,
+    test: Path | None,
+    split_by: str | None,
+    test_size: float,
+    columns: dict[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The train and test tables (read from --train and --test, or --train split by group) and
+    the record of where they came from."""
+    from shortcutlab.data.group_split import check_fraction, split_table_by_group
+    from shortcutlab.data.label_agreement import agree_labels
+    from shortcutlab.data.loading import load_table
+    from shortcutlab.errors import ConfigError
+
+    if (test is None) == (split_by is None):
+        raise ConfigError(
+            "cat needs a test table: pass --test FILE, or --split-by COLUMN to split --train "
+            "(not both)."
+        )
+    if split_by is None:
+        loaded = agree_labels(
+            {r: load_table(p, role=r, **columns) for p, r in ((train, "train"), (test, "test"))}
+        )
+        return loaded, {role: table.source.to_json() for role, table in loaded.items()}
+    check_fraction(test_size, "--test-size")
+    data = load_table(train, role="data", **columns)
+    # Seed 0 whatever --seed is: the seeds of a study refit on one split (as a grid's do).
+    sides, record = split_table_by_group(data, split_by, columns=columns, test_size=test_size)
+    return sides, {"data": data.source.to_json(), "split": record}
 
 
 def summary_lines(results: dict[str, Any]) -> list[str]:

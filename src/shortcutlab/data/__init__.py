@@ -6,6 +6,7 @@ reads and writes tables through it.
 """
 
 from shortcutlab.data.csv_text import csv_text
+from shortcutlab.data.group_split import GroupSplit, split_by_group
 from shortcutlab.data.labels import LabelSpace, normalize_label_values
 from shortcutlab.data.loading import (
     LABEL,
@@ -27,6 +28,7 @@ from shortcutlab.data.writing import (
 
 __all__ = [
     "FORMATS",
+    "GroupSplit",
     "LABEL",
     "ROW_ID",
     "SHORTCUT",
@@ -40,6 +42,7 @@ __all__ = [
     "load_table",
     "normalize_label_values",
     "sha256_file",
+    "split_by_group",
     "write_json",
     "write_table",
 ]

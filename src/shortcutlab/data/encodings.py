@@ -64,7 +64,7 @@ def check_first_line(head: bytes, *, encoding: str, path: Path) -> None:
         codecs.getincrementaldecoder(codec)().decode(first, final=len(first) < len(head))
     except UnicodeError as exc:  # also a codec's own refusal (UTF-16 without a byte-order mark)
         problem = (
-            f"byte 0x{exc.object[exc.start]:02x}"
+            f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start} (line 1)"
             if isinstance(exc, UnicodeDecodeError)
             else str(exc)
         )

@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.group_split import split_table_by_group
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.data.partials import remove_stale_partials
 from shortcutlab.data.writing import write_json
+from shortcutlab.engine.dataset_entry import DEFAULT_TEST_SHARE
 from shortcutlab.engine.executors import make_executor
 from shortcutlab.engine.mitigation_spec import PLAIN
 from shortcutlab.engine.run_lock import LOCK_FILE, run_folder_lock
@@ -146,6 +148,15 @@ def dataset_tables(
             seed=dataset.generator["seed"],
         )
         return load_table(corpus["train"], role="train"), load_table(corpus["test"], role="test")
+    if dataset.split_by is not None:  # one file, split by group (seed 0 for every seed)
+        data = dataset.inputs.read(dataset.resolve(dataset.train or ""), role="data")
+        sides, _ = split_table_by_group(
+            data,
+            dataset.split_by,
+            columns=dataset.inputs.reading(),
+            test_size=dataset.test_size or DEFAULT_TEST_SHARE,
+        )
+        return sides["train"], sides["test"]
     train = dataset.inputs.read(dataset.resolve(dataset.train or ""), role="train")
     if dataset.test is None and not test_required:
         return train, None

@@ -13,9 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.options import InputOptions
+from shortcutlab.engine.dataset_entry import (
+    column_name,
+    dataset_labels,
+    file_dataset_name,
+    group_split,
+)
 from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.errors import ConfigError, InputFileError
-from shortcutlab.names import check_name, spec_name
+from shortcutlab.names import spec_name
 from shortcutlab.params import (
     PATH_LIMIT,
     as_list,
@@ -42,6 +48,8 @@ FILE_DATA_KEYS = (
     "encoding",
     "on_empty",
     "distractors",
+    "split_by",
+    "test_size",
 )
 BUILTIN_DATA_KEYS = ("name", "builtin", "train_size", "test_size", "levels", "seed")
 BUILTINS = ("reviews",)
@@ -78,6 +86,9 @@ class DatasetSpec:
     generator: dict[str, int] = field(default_factory=dict)
     fingerprint: str = ""
     base_dir: str = "."
+    #: A column to split ``train`` by (each value on one side), and the test side's share.
+    split_by: str | None = None
+    test_size: float | None = None
 
     def resolve(self, written: str) -> str:
         """A data path as written in the spec, resolved against the spec's folder."""
@@ -88,10 +99,13 @@ class DatasetSpec:
     def resolved(self) -> dict[str, Any]:
         if self.builtin:
             return {"name": self.name, "builtin": self.builtin, **self.generator}
+        # The split keys only when set: the specs stored before them keep their hashes.
+        split = {"split_by": self.split_by, "test_size": self.test_size} if self.split_by else {}
         return {
             "name": self.name,
             "train": self.train,
             "test": self.test,
+            **split,
             "text": self.inputs.text_col,
             "label": self.inputs.label_col,
             "text_pair": self.inputs.text_pair_col,
@@ -163,10 +177,13 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
             fingerprint=canonical_hash(generator),
         )
     check_keys(entry, FILE_DATA_KEYS, where)
+    split_by, test_size = group_split(entry, where)
+    test_required = test_required and split_by is None
     for key in ("train", "test") if test_required else ("train",):
         if key not in entry:
             raise ConfigError(
-                f"{where} has no '{key}' file. Give both 'train' and 'test', or 'builtin: reviews'."
+                f"{where} has no '{key}' file. Give both 'train' and 'test' (or 'train' and "
+                "split_by: COLUMN), or 'builtin: reviews'."
                 if test_required
                 else f"{where} has no 'train' file (the pool). Give 'train' (and optionally "
                 "'test'), or 'builtin: reviews'."
@@ -198,9 +215,9 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
     digest = hashlib.sha256()
     for path in [*files.values(), *resolved_distractors]:
         digest.update(file_digest(path).encode())
-    labels = _labels(entry.get("labels"), f"{where}: labels")
+    labels = dataset_labels(entry.get("labels"), f"{where}: labels")
     return DatasetSpec(
-        name=_file_dataset_name(entry, where),
+        name=file_dataset_name(entry, where, base),
         train=str(entry["train"]),
         test=str(entry["test"]) if "test" in entry else None,
         inputs=_reading_options(entry, where),
@@ -208,38 +225,9 @@ def parse_dataset(entry: Any, where: str, base: Path, *, test_required: bool = T
         distractors=distractors,
         fingerprint=digest.hexdigest(),
         base_dir=str(base),
+        split_by=split_by,
+        test_size=test_size,
     )
-
-
-def _labels(value: Any, where: str) -> tuple[Any, ...] | None:
-    """A dataset's ``labels``: absent, or a list of distinct names or numbers."""
-    if value is None or value == []:
-        return None
-    labels = as_list(value, where)
-    for label in labels:
-        if not isinstance(label, str | int | float):
-            raise refuse(spec_key(where), "a list of label names or numbers", value)
-    unique(labels, where, "label")
-    return tuple(labels)
-
-
-def _column(value: Any, where: str) -> str:
-    """A column name: text (a number such as 0 names a headerless file's column)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return non_empty_string(value, where)
-
-
-def _file_dataset_name(entry: Mapping[str, Any], where: str) -> str:
-    """The entry's ``name``, or else the name of its train file's folder (``data`` at the root)."""
-    if "name" in entry:
-        return spec_name(entry["name"], f"{where}: name")
-    folder = Path(str(entry["train"])).parent.name or "data"
-    subject = f"{spec_key(f'{where}: name')} (taken from the train file's folder, as none is given)"
-    try:
-        return check_name(folder, subject)
-    except ConfigError as exc:
-        raise ConfigError(f"{exc} Give the entry a 'name'.") from None
 
 
 def _reading_options(entry: Mapping[str, Any], where: str) -> InputOptions:
@@ -248,7 +236,7 @@ def _reading_options(entry: Mapping[str, Any], where: str) -> InputOptions:
     given = {name: entry[key] for key, name in READING_KEYS.items() if key in entry}
     for key, name in READING_KEYS.items():
         if name in ("text_col", "label_col", "text_pair_col") and given.get(name) is not None:
-            given[name] = _column(given[name], f"{where}: {key}")
+            given[name] = column_name(given[name], f"{where}: {key}")
     if "encoding" in given:
         given["encoding"] = non_empty_string(given["encoding"], f"{where}: encoding")
     if "on_empty" in given:

@@ -12,6 +12,9 @@ Design (issue 9, section 1):
   of x2 word bigrams found in x1, signed length difference (len2 - len1) / (len1 + len2), and
   log(1 + number of distinct x2 words absent from x1). Words are the model's unigram analyzer
   (same lowercasing and token pattern as its TF-IDF).
+- ``overlap=False`` leaves the dense block out: two TF-IDF spaces only. With it a model "finds"
+  lexical overlap by construction (HANS-style sets score E near 100 %, not-E near 0 %); without
+  it the same sets show what the two bags of words learned on their own (bench/hans_overlap.py).
 - The dense block is appended times :data:`OVERLAP_WEIGHT` (0.25). Unlike TF-IDF columns these
   are nonzero in every row, and at full scale they slowed lbfgs' convergence: on 7,000 MNLI pairs
   237 iterations (86 s) against 110 (29 s) scaled; the model's weights absorb the scale.
@@ -47,14 +50,16 @@ OVERLAP_WEIGHT = 0.25
 
 
 class PairFeatures:
-    """A scikit-learn pipeline step from (first, second) tuples to [TF-IDF(x1) | TF-IDF(x2) | overlap].
+    """A scikit-learn pipeline step from (first, second) tuples to [TF-IDF(x1) | TF-IDF(x2) | overlap]
+    (the overlap block only with ``overlap``).
 
     ``vectorizer`` is an unfitted ``TfidfVectorizer``; it is cloned once per part. (A plain class,
     not a ``BaseEstimator``, so importing this module does not import scikit-learn.)
     """
 
-    def __init__(self, vectorizer: Any) -> None:
+    def __init__(self, vectorizer: Any, overlap: bool = True) -> None:
         self.vectorizer = vectorizer
+        self.with_overlap = overlap
 
     def fit_transform(self, inputs: Sequence[TextInput], labels: Any = None) -> Any:
         return self.fit(inputs).transform(inputs)
@@ -74,8 +79,9 @@ class PairFeatures:
         blocks = [
             self.first_vectorizer_.transform(firsts),
             self.second_vectorizer_.transform(seconds),
-            sparse.csr_matrix(self.overlap(inputs) * OVERLAP_WEIGHT),
         ]
+        if self.with_overlap:
+            blocks.append(sparse.csr_matrix(self.overlap(inputs) * OVERLAP_WEIGHT))
         return sparse.hstack(blocks, format="csr")
 
     def overlap(self, inputs: Sequence[TextInput]) -> np.ndarray:

@@ -21,7 +21,7 @@ from shortcutlab.models.base import (
 )
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.pair_features import PairFeatures
-from shortcutlab.params import check_positive_float, check_positive_int
+from shortcutlab.params import check_bool, check_positive_float, check_positive_int
 
 #: Constructor parameters every TF-IDF model has, passed unchanged to ``TfidfVectorizer``.
 TFIDF_PARAMETERS = ("ngram_range", "sublinear_tf", "min_df", "max_features", "lowercase")
@@ -31,7 +31,8 @@ class TfidfLogReg(TextClassifier):
     """Word n-gram TF-IDF features (sublinear tf) and a multinomial logistic regression.
 
     The defaults match the reference figures of the GoEmotions Shortcut Maze data (word 1-2-grams,
-    sublinear tf, C=10).
+    sublinear tf, C=10). ``overlap_features`` (default true) adds, for paired inputs, the six
+    overlap features of models/pair_features.py to the two TF-IDF spaces; false leaves them out.
 
     Examples:
         >>> model = TfidfLogReg().fit(["good", "great", "bad", "awful"], np.array([1, 1, 0, 0]), n_classes=2)
@@ -51,6 +52,7 @@ class TfidfLogReg(TextClassifier):
         C: float = 10.0,
         max_iter: int = 1000,
         class_weight: str | None = None,
+        overlap_features: bool = True,
         seed: int = 0,
     ) -> None:
         self.ngram_range = ngram_range
@@ -61,11 +63,13 @@ class TfidfLogReg(TextClassifier):
         self.C = C
         self.max_iter = max_iter
         self.class_weight = class_weight
+        self.overlap_features = overlap_features
         self.seed = seed
 
     def check(self, n_classes: int | None = None) -> None:
         check_positive_float(self.name, "C", self.C)
         check_positive_int(self.name, "max_iter", self.max_iter)
+        check_bool(self.name, "overlap_features", self.overlap_features)
 
     def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         from sklearn.linear_model import LogisticRegression
@@ -111,9 +115,12 @@ def tfidf_vectorizer(model: Any) -> Any:
 
 def tfidf_features(model: Any, inputs: Sequence[TextInput]) -> Any:
     """The feature step for ``inputs``: the plain vectorizer for single texts, or a
-    :class:`PairFeatures` (a TF-IDF space per part plus overlap features) for pairs."""
+    :class:`PairFeatures` (a TF-IDF space per part, plus overlap features unless the model's
+    ``overlap_features`` is false) for pairs."""
     vectorizer = tfidf_vectorizer(model)
-    return PairFeatures(vectorizer) if is_paired(inputs) else vectorizer
+    if not is_paired(inputs):
+        return vectorizer
+    return PairFeatures(vectorizer, overlap=getattr(model, "overlap_features", True))
 
 
 def one_blas_thread():  # type: ignore[no-untyped-def]

@@ -19,14 +19,20 @@ from shortcutlab.models.base import (
 )
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.tfidf import one_blas_thread, tfidf_features
-from shortcutlab.params import check_one_of, check_positive_float, check_positive_int, require
+from shortcutlab.params import (
+    check_bool,
+    check_one_of,
+    check_positive_float,
+    check_positive_int,
+    require,
+)
 
 
 class TfidfSvm(TextClassifier):
     """The TF-IDF features of ``tfidf-logreg`` and a ``LinearSVC`` inside ``CalibratedClassifierCV``.
 
     An SVM gives margins, not probabilities; the calibrator fits them on ``cv`` held-out folds so
-    metrics that need probabilities stay meaningful.
+    metrics that need probabilities stay meaningful. ``overlap_features`` as for ``tfidf-logreg``.
 
     Examples:
         >>> texts, labels = ["good", "great", "fine", "bad", "awful", "poor"], np.array([1, 1, 1, 0, 0, 0])
@@ -48,6 +54,7 @@ class TfidfSvm(TextClassifier):
         cv: int = 3,
         max_iter: int = 2000,
         class_weight: str | None = None,
+        overlap_features: bool = True,
         seed: int = 0,
     ) -> None:
         self.ngram_range = ngram_range
@@ -60,6 +67,7 @@ class TfidfSvm(TextClassifier):
         self.cv = cv
         self.max_iter = max_iter
         self.class_weight = class_weight
+        self.overlap_features = overlap_features
         self.seed = seed
 
     def check(self, n_classes: int | None = None) -> None:
@@ -73,6 +81,7 @@ class TfidfSvm(TextClassifier):
             self.cv,
         )
         check_positive_int(self.name, "max_iter", self.max_iter)
+        check_bool(self.name, "overlap_features", self.overlap_features)
 
     def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         from sklearn.pipeline import make_pipeline

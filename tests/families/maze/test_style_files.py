@@ -151,6 +151,37 @@ def test_rewrites_option_takes_release_folders_and_gives_the_same_benchmark(tmp_
     assert (rows["text"] == formal["text"].iloc[rows["row_id"]].to_numpy()).all()
 
 
+def test_rewrites_are_strict_utf8_unless_told_otherwise(tmp_path):
+    corpus = generate_corpus(train_size=60, test_size=30, seed=5)
+    write_release(tmp_path, corpus)
+    for path in (tmp_path / "style").rglob("*.csv"):  # latin-1 files holding "café"
+        frame = pd.read_csv(path, encoding="latin-1", keep_default_na=False)
+        frame["text"] = [f"{t} café" if t else t for t in frame["text"]]
+        frame.to_csv(path, index=False, encoding="latin-1")
+    data = ["--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv"]
+    styles = [f"--rewrites={s}={tmp_path / 'style' / s}" for s in ("formal", "casual")]
+    formal = tmp_path / "style" / "formal" / "train.csv"
+    offset = formal.read_bytes().index("é".encode("latin-1"))
+    message = (
+        f"The rewrite file '{formal}' is not valid utf-8: byte 0xe9 at offset {offset} (line 2). "
+        "If it is latin-1"
+    )
+    out = tmp_path / "bench"
+    result = assert_refused(tmp_path, message, "build", "maze", *data, "--shortcut", "register",
+                            *styles, "--out", out)  # fmt: skip
+    assert "--rewrite-encoding latin-1" in result.stderr and not out.exists()
+    # Text that is UTF-8 (as the release's Yelp rewrites are) keeps its dash, with no option.
+    for style in ("formal", "casual"):
+        for role in ("train", "test"):
+            path = tmp_path / "style" / style / f"{role}.csv"
+            text = path.read_bytes().decode("latin-1").replace("café", "café — ok")
+            path.write_bytes(text.encode("utf-8"))
+    result = invoke("build", "maze", *data, "--shortcut", "register", *styles, "--out", out)
+    assert result.exit_code == 0, result.output
+    written = pd.read_csv(out / "test.csv", encoding="utf-8")
+    assert written["text"].str.contains("café — ok").any()
+
+
 def test_rewrites_refuses_unknown_styles_bad_folders_and_other_shortcuts(tmp_path):
     corpus = generate_corpus(train_size=60, test_size=30, seed=5)
     write_release(tmp_path, corpus)

@@ -174,8 +174,9 @@ def _warn_shared_first_texts(train: pd.DataFrame, test: pd.DataFrame) -> int:
     if shared:
         warn(
             f"{shared} of {len(test)} test rows share their first text (e.g. the premise) with a "
-            "training row; split the data by that text so none is on both sides, or the "
-            "accuracies and baselines mix in what the model memorised about it.",
+            "training row; split the data by that text so none is on both sides (cat --split-by "
+            "COLUMN, split_by: COLUMN in a grid, or shortcutlab split), or the accuracies and "
+            "baselines mix in what the model memorised about it.",
         )
     return shared
 

@@ -1,9 +1,9 @@
 """The ``file`` rewriter: rewrites supplied by the user, such as the Shortcut Maze release's style files.
 
 Options: ``rewrites = {style: {train: PATH, test: PATH}}`` (or one PATH for both splits, or a
-release folder holding ``train.csv`` and ``test.csv``) and
-``encoding`` (the paper's code reads its style files as latin-1). The ``original`` style needs no
-file. A file is CSV or TSV (optionally gzipped) with a ``text`` column and optionally ``label``,
+release folder holding ``train.csv`` and ``test.csv``) and ``encoding`` (default strict UTF-8: a
+file that is not valid UTF-8 is refused, naming the byte; the release's GoEmotions ``formal/``
+files need latin-1, its Yelp rewrites are UTF-8). The ``original`` style needs no file. A file is CSV or TSV (optionally gzipped) with a ``text`` column and optionally ``label``,
 ``rewritten`` and ``row_id``, in one of two layouts:
 
 - release layout, ``label,text,rewritten`` with ``rewritten`` a True/False flag: ``text`` holds the
@@ -244,10 +244,12 @@ def _read_table(path: Path, encoding: str) -> tuple[pd.DataFrame, str]:
         table, digest = read_file(path, fmt, encoding=encoding)
     except EncodingError as exc:
         where = re.search(r"byte 0x\w\w at offset \d+ \(line \d+\)", str(exc))
+        # Never a silent fallback: latin-1 reads any bytes, and reads UTF-8 text as mojibake.
         raise EncodingError(
-            f"The rewrite file '{path}' is not valid {encoding} ({where.group() if where else exc}). "
-            f"Pass its encoding with --rewrite-encoding NAME (or -o encoding=NAME), e.g. latin-1 "
-            f"for the Shortcut Maze release."
+            f"The rewrite file '{path}' is not valid {encoding}: {where.group() if where else exc}. "
+            "If it is latin-1 (as the Shortcut Maze release's GoEmotions formal/ files are), pass "
+            "--rewrite-encoding latin-1 (-o encoding=latin-1; in a grid spec, encoding: latin-1 "
+            "in the shortcut's entry)."
         ) from exc
     except (DataError, InputFileError) as exc:
         raise DataError(f"The rewrite file '{path}' is not a well-formed table: {exc}") from exc
