@@ -19,7 +19,9 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.reports.tables import (
+    NOT_MEASURED,
     format_cell,
     per_label_table,
     render,
@@ -60,9 +62,10 @@ def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 
 def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
     bench = result.benchmark
     console.print(
-        f"{result.model['name']} on {bench['shortcut']} (λ={bench['strength']:g}), seeds {result.seeds[0]}..{result.seeds[-1]}, "
+        f"{result.model['name']} on {evaluated_benchmark(result)}, seeds {result.seeds[0]}..{result.seeds[-1]}, "
         f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
-        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)"
+        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)",
+        markup=False,
     )
     console.print(frame_table(result_table(result)))
     notes(console, table_notes(result.to_frame()))
@@ -78,7 +81,30 @@ def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) 
             )
         )
     significance(console, result.statistics)
-    console.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}")
+    console.print(results_line(written), markup=False)
+
+
+def evaluated_benchmark(result: Any) -> str:
+    """What was evaluated: "single-term (λ=0.8)", or for split files evaluated as they are
+    "the split files of lambda1 (shortcut —, λ —)" where nothing recorded them."""
+    bench = result.benchmark
+    shortcut = bench["shortcut"] or NOT_MEASURED
+    strength = NOT_MEASURED if bench["strength"] is None else f"{bench['strength']:g}"
+    if bench.get("kind") == EXISTING_SPLITS:
+        return (
+            f"the split files of {result.statistics['dataset']} (shortcut {shortcut}, λ {strength})"
+        )
+    return f"{shortcut} (λ={strength})"
+
+
+def results_line(written: Path) -> str:
+    """The closing line: every file the evaluation wrote, in the order it wrote them."""
+    # Imported here: the evaluation (scipy, the models) has loaded it already; list does not need it.
+    from shortcutlab.families.maze.evaluate import RESULT_FILES
+
+    names = sorted(p.name for p in written.iterdir())
+    ordered = [n for n in RESULT_FILES if n in names] + [n for n in names if n not in RESULT_FILES]
+    return "Results: " + ", ".join(str(written / name) for name in ordered)
 
 
 def evaluation_text(
@@ -90,7 +116,7 @@ def evaluation_text(
     else:
         text = render(result_table(result), fmt, notes=table_notes(result.to_frame()))
     plain(console, text)
-    errors.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}", markup=False)
+    errors.print(results_line(written), markup=False)
 
 
 def plain(console: Console, text: str) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.existing_splits import load_splits
 from shortcutlab.data.loading import ROW_ID, TEXT_PAIR
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.engine.cell import (
@@ -199,6 +200,41 @@ def evaluate_benchmark(
         summary=_describe(fitted.runs, labels.values),
         predictions=_stacked(fitted.fits, fitted.outcomes),
         row_predictions=pd.concat(fitted.per_row, ignore_index=True) if fitted.per_row else None,
+    )
+
+
+def evaluate_splits(
+    train: str | Path,
+    test: str | Path,
+    anti_test: str | Path,
+    *,
+    original_test: str | Path | None = None,
+    dev: str | Path | None = None,
+    text_col: str = "text",
+    label_col: str = "label",
+    model: str = "tfidf-logreg",
+    model_params: Mapping[str, Any] | None = None,
+    seeds: int | Sequence[int] = 5,
+    bootstrap: int = 1000,
+) -> EvaluationResult:
+    """Evaluate ``model`` on existing split files as they are (such as a Shortcut Maze release's
+    ``train.csv``, ``test.csv`` and ``test_anti-shortcut.csv``): the same statistics as
+    :func:`evaluate_benchmark` on a build, with the shortcut and λ unknown (``None``).
+
+    Examples:
+        >>> result = evaluate_splits("train.csv", "test.csv", "test_anti-shortcut.csv")  # doctest: +SKIP
+    """
+    files = load_splits(
+        train,
+        test,
+        anti_test,
+        original_test=original_test,
+        dev=dev,
+        text_col=text_col,
+        label_col=label_col,
+    )
+    return evaluate_benchmark(
+        files, model=model, model_params=model_params, seeds=seeds, bootstrap=bootstrap
     )
 
 

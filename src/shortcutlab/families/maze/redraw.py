@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark
+from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.data.loading import TEXT, LoadedTable, load_table
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError, InputFileError
@@ -75,7 +76,11 @@ def check_manifest(benchmark: Benchmark) -> None:
         "arguments.strength": (arguments.get("strength"), "a number in [0, 1]", int | float),
         "seed": (benchmark.manifest.get("seed", 0), "an integer", int),
     }
+    # Split files evaluated as they are may not know their shortcut or λ: unknown, shown as —.
+    unknown_allowed = benchmark.manifest.get("kind") == EXISTING_SPLITS
     for name, (value, meaning, kind) in wanted.items():
+        if value is None and unknown_allowed and name != "seed":
+            continue
         if value is None or isinstance(value, bool) or not isinstance(value, kind):
             got = "it is missing" if value is None else f"got {type(value).__name__}"
             raise DataError(
@@ -91,6 +96,11 @@ def base_seed(benchmark: Benchmark) -> int:
 def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     """A function seed -> the same benchmark design built with that seed, from the recorded inputs."""
     manifest = benchmark.manifest
+    if manifest.get("kind") == EXISTING_SPLITS:
+        raise ConfigError(
+            "Split files evaluated as they are cannot be re-drawn per seed (vary: data or both): "
+            "nothing records how they were built. Use vary: model (--vary model)."
+        )
     if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
         raise ConfigError(
             "Re-drawing a benchmark per seed (vary: data or both) needs a Shortcut Maze benchmark "
