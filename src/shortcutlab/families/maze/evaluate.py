@@ -39,7 +39,13 @@ from shortcutlab.engine.summary import (
     records,
 )
 from shortcutlab.errors import ConfigError
-from shortcutlab.families.maze.redraw import Builds, Rebuild, base_seed, check_manifest
+from shortcutlab.families.maze.redraw import (
+    Builds,
+    Rebuild,
+    base_seed,
+    check_manifest,
+    check_redrawable,
+)
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
@@ -155,6 +161,7 @@ def evaluate_benchmark(
             f"The 'bootstrap' parameter must be an integer >= 100. Got {quoted(bootstrap)} instead."
         )
     replicates = plan_replicates(seed_list, vary=vary, build_seed=base_seed(base))
+    check_redrawable(base, vary)
     labels = base.labels
     probe = make_model(model, model_params, seed=seed_list[0])
     try:

@@ -89,6 +89,16 @@ def check_manifest(benchmark: Benchmark) -> None:
             )
 
 
+def check_redrawable(benchmark: Benchmark, vary: str) -> None:
+    """Refuse ``vary`` data or both on split files evaluated as they are, even with one seed:
+    no seed can re-draw them, so a run that says it varied the data would mislead."""
+    if vary != "model" and benchmark.manifest.get("kind") == EXISTING_SPLITS:
+        raise ConfigError(
+            "Split files evaluated as they are cannot be re-drawn per seed (vary: data or both): "
+            "nothing records how they were built. Use vary: model (--vary model)."
+        )
+
+
 def base_seed(benchmark: Benchmark) -> int:
     return int(benchmark.manifest.get("seed", 0))
 
@@ -96,11 +106,7 @@ def base_seed(benchmark: Benchmark) -> int:
 def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     """A function seed -> the same benchmark design built with that seed, from the recorded inputs."""
     manifest = benchmark.manifest
-    if manifest.get("kind") == EXISTING_SPLITS:
-        raise ConfigError(
-            "Split files evaluated as they are cannot be re-drawn per seed (vary: data or both): "
-            "nothing records how they were built. Use vary: model (--vary model)."
-        )
+    check_redrawable(benchmark, "data")
     if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
         raise ConfigError(
             "Re-drawing a benchmark per seed (vary: data or both) needs a Shortcut Maze benchmark "
