@@ -18,7 +18,9 @@ from shortcutlab.data.existing_splits import ExistingSplits
 EVALUATE_FORMATS = ("text", "md", "latex", "csv", "json")
 
 
-@app.command()
+@app.command(
+    short_help="Measure a model's shortcut drop Δ on a built benchmark or on existing split files."
+)
 @dataclass_options(splits=ExistingSplits)
 def evaluate(
     benchmark: Annotated[
@@ -124,7 +126,9 @@ def generate(
     out_console.print(f"Wrote {written} to {out}")
 
 
-@app.command()
+@app.command(
+    short_help="Build and evaluate every shortcut type on the embedded corpus, then write report.html."
+)
 def demo(
     out: Annotated[
         Path, typer.Option(help="Output folder (a previous demo there is replaced).")

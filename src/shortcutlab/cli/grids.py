@@ -16,7 +16,7 @@ from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.errors import naming_path
 
 
-@app.command()
+@app.command(short_help="Run (or resume) an experiment grid of any family from a spec file.")
 def run(
     spec: Annotated[Path, typer.Argument(help="Experiment spec (YAML).")],
     out: Annotated[
@@ -75,7 +75,7 @@ def run(
         raise typer.Exit(code=1)
 
 
-@app.command()
+@app.command(short_help="Print a run's tables and write its figures.")
 def results(
     run_dir: Annotated[Path, typer.Argument(help="A run folder written by 'shortcutlab run'.")],
     fmt: Annotated[

@@ -102,9 +102,15 @@ def results_line(written: Path) -> str:
     # Imported here: the evaluation (scipy, the models) has loaded it already; list does not need it.
     from shortcutlab.families.maze.evaluate import RESULT_FILES
 
-    names = sorted(p.name for p in written.iterdir())
-    ordered = [n for n in RESULT_FILES if n in names] + [n for n in names if n not in RESULT_FILES]
-    return "Results: " + ", ".join(str(written / name) for name in ordered)
+    return "Results: " + ", ".join(str(p) for p in files_written(written, RESULT_FILES))
+
+
+def files_written(folder: Path, order: tuple[str, ...] = ()) -> list[Path]:
+    """Every file of an output folder written whole (atomically): the names of ``order`` first,
+    then the others by name."""
+    names = sorted(p.name for p in folder.iterdir())
+    ordered = [n for n in order if n in names] + [n for n in names if n not in order]
+    return [folder / name for name in ordered]
 
 
 def evaluation_text(
