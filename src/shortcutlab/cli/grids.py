@@ -50,13 +50,13 @@ def run(
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
     datasets x models x CAT augmentation x seeds (family: cat)."""
     from shortcutlab.cli import render
-    from shortcutlab.engine.run_folder import estimate_seconds
+    from shortcutlab.engine.run_folder import estimate_time
     from shortcutlab.families import family_of, plan_run, run_experiment
 
     with user_errors():
         if dry_run:
             spec_obj, planned = plan_run(spec, out)
-            estimate = estimate_seconds(out, planned)
+            estimate = estimate_time(out, planned)
             render.dry_run(out_console, spec_obj, family_of(spec_obj), planned, estimate)
             return
         with render.progress(err_console, "run") as update:

@@ -248,9 +248,24 @@ def components(console: Console) -> None:
     console.print(table)
 
 
-def dry_run(
-    console: Console, spec: Any, family: Any, planned: list[Any], estimate: float | None
-) -> None:
+def time_estimate(estimate: Any) -> str:
+    """The dry run's time estimate (an engine ``TimeEstimate``) in words."""
+    if estimate.pending == 0:
+        return "nothing left to run"
+    basis = "median time of finished cells of the same model and mitigation"
+    unknown = f"no past cells of this kind ({', '.join(estimate.untimed)})"
+    if estimate.seconds is None:
+        return f"no estimate: {unknown}"
+    minutes = f"about {estimate.seconds / 60:.1f} CPU-minutes"
+    if not estimate.untimed:
+        return f"{minutes} left ({basis})"
+    return (
+        f"{minutes} for {estimate.timed} of {estimate.pending} fits ({basis}); "
+        f"no estimate for the others: {unknown}"
+    )
+
+
+def dry_run(console: Console, spec: Any, family: Any, planned: list[Any], estimate: Any) -> None:
     table = Table(
         title=f"{spec.name}: {len(planned)} cells",
         title_justify="left",
@@ -274,13 +289,10 @@ def dry_run(
     console.print(table)
     pending = sum(not p.finished for p in planned)
     benchmarks = len({p.cell.benchmark.id for p in planned})
-    guess = (
-        f"about {estimate / 60:.1f} CPU-minutes left (median time of finished cells)"
-        if estimate is not None
-        else "no estimate yet (no finished cells to time)"
-    )
     console.print(
-        f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; {guess}."
+        f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; "
+        f"{time_estimate(estimate)}.",
+        markup=False,
     )
     if mitigations:
         console.print(
