@@ -37,8 +37,16 @@ def test_version_and_list():
         "concept-occurrence",
         "concept-correlation",
         "tfidf-logreg",
+        "negation",
+        "frequent-words",
+        "jtt",
+        "groupdro",
     ):
         assert name in listing.stdout
+    words = " ".join(listing.stdout.split())
+    for option in ("term='honestly'", "C=10.0", "ngram_range=(1, 2)", "k=6", "upweight=6.0"):
+        assert option in words, option
+    assert "Upweights" in words  # jtt's description, from its docstring
     rows = [line.split("│") for line in listing.stdout.splitlines() if "│" in line]
     families = [cells[1].strip() for cells in rows if cells[0].strip() == "family"]
     metrics = [cells[1].strip() for cells in rows if cells[0].strip() == "metric"]

@@ -175,7 +175,8 @@ def demo(
 
 @app.command(name="list")
 def list_components() -> None:
-    """List the shortcut types and models with their options."""
+    """List the families, metrics, shortcut types, models, attributes and mitigations, each
+    with what it is and every option with its default."""
     from shortcutlab.cli import render
 
     render.components(out_console)

@@ -228,24 +228,42 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
 
 
 def components(console: Console) -> None:
+    """Every registered component: what it is, and each option with its default (read from the
+    registries and the components' own signatures and docstrings)."""
+    from shortcutlab.attributes import ATTRIBUTES
     from shortcutlab.families import FAMILIES
     from shortcutlab.metrics import METRICS, split_metric_names
-    from shortcutlab.models import MODELS, model_options
-    from shortcutlab.shortcuts import SHORTCUTS, shortcut_options
+    from shortcutlab.mitigations import MITIGATIONS
+    from shortcutlab.models import MODELS
+    from shortcutlab.shortcuts import SHORTCUTS
 
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column("kind")
-    table.add_column("name")
-    table.add_column("summary (families, metrics) or options")
+    table = Table(show_edge=False, pad_edge=False, show_lines=False)
+    for column in ("kind", "name", "description", "options (default)"):
+        table.add_column(column, overflow="fold")
     for name in FAMILIES.registration_order():
-        table.add_row("family", name, FAMILIES.get(name).summary)
+        table.add_row("family", name, FAMILIES.get(name).summary, "")
     for name in split_metric_names():
-        table.add_row("metric", name, METRICS.get(name).title)
-    for name in SHORTCUTS:
-        table.add_row("shortcut", name, ", ".join(shortcut_options(name)))
-    for name in MODELS:
-        table.add_row("model", name, ", ".join(o for o in model_options(name) if o != "seed"))
+        table.add_row("metric", name, METRICS.get(name).title, "")
+    for kind, registry, hidden in (
+        ("shortcut", SHORTCUTS, ()),
+        ("model", MODELS, ("seed",)),  # the run sets each cell's seed
+        ("attribute", ATTRIBUTES, ()),
+        ("mitigation", MITIGATIONS, ()),
+    ):
+        table.add_section()
+        for name in registry.names():
+            defaults = registry.defaults(name)
+            options = [f"{k}={_default(v)}" for k, v in defaults.items() if k not in hidden]
+            table.add_row(kind, name, registry.summary(name), "\n".join(options) or "none")
     console.print(table)
+
+
+def _default(value: Any) -> str:
+    if isinstance(value, str):
+        return value if value.startswith("(") else repr(value)
+    if isinstance(value, tuple) and len(value) > 4:
+        return f"({', '.join(map(repr, value[:3]))}, ...{len(value) - 3} more)"
+    return repr(value)
 
 
 def time_estimate(estimate: Any) -> str:
