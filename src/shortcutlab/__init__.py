@@ -35,11 +35,13 @@ _LAZY = {
     "build_suite_benchmark": "shortcutlab.families.suite.build",
     "cat_augment": "shortcutlab.shortcuts.counterfactuals",
     "evaluate_benchmark": "shortcutlab.families.maze.evaluate",
+    "evaluate_splits": "shortcutlab.families.maze.evaluate",
     "evaluate_suite": "shortcutlab.families.suite.evaluate",
     "explain": "shortcutlab.families.maze.explain",
     "generate_corpus": "shortcutlab.corpus",
     "load_results": "shortcutlab.families",
     "load_spec": "shortcutlab.families",
+    "load_splits": "shortcutlab.data.existing_splits",
     "load_table": "shortcutlab.data",
     "make_model": "shortcutlab.models",
     "make_shortcut": "shortcutlab.shortcuts",
@@ -54,13 +56,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.data.benchmark import Benchmark
+    from shortcutlab.data.existing_splits import load_splits
     from shortcutlab.data.options import InputOptions
     from shortcutlab.demo import run_demo
     from shortcutlab.families import load_results, load_spec, run_experiment
     from shortcutlab.families.audit.api import audit_dataset
     from shortcutlab.families.cat.run import CatConfig, run_cat
     from shortcutlab.families.maze.build import build_maze_benchmark
-    from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark
+    from shortcutlab.families.maze.evaluate import (
+        EvaluationResult,
+        evaluate_benchmark,
+        evaluate_splits,
+    )
     from shortcutlab.families.maze.explain import explain
     from shortcutlab.families.mps.build import build_mps_benchmark
     from shortcutlab.families.suite.build import build_suite_benchmark
@@ -104,11 +111,13 @@ __all__ = [
     "build_suite_benchmark",
     "cat_augment",
     "evaluate_benchmark",
+    "evaluate_splits",
     "evaluate_suite",
     "explain",
     "generate_corpus",
     "load_results",
     "load_spec",
+    "load_splits",
     "load_table",
     "make_model",
     "make_shortcut",

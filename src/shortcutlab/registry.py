@@ -34,6 +34,7 @@ from shortcutlab.errors import ConfigError, UnknownComponentError
 from shortcutlab.params import close_matches, quoted
 
 T = TypeVar("T")
+REQUIRED = "(required)"  # the default shown for a parameter that has none
 
 
 class Registry(Generic[T]):
@@ -126,6 +127,21 @@ class Registry(Generic[T]):
     def parameters(self, name: str) -> list[str]:
         """The keyword parameters of the named component's constructor."""
         return [p for p in inspect.signature(self.get(name).__init__).parameters if p != "self"]
+
+    def defaults(self, name: str) -> dict[str, Any]:
+        """Each named keyword parameter of the component's constructor and its default
+        (:data:`REQUIRED` where it has none); ``*args``/``**kwargs`` are not options."""
+        variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        return {
+            p.name: REQUIRED if p.default is inspect.Parameter.empty else p.default
+            for p in inspect.signature(self.get(name).__init__).parameters.values()
+            if p.name != "self" and p.kind not in variadic
+        }
+
+    def summary(self, name: str) -> str:
+        """The first sentence of the component's docstring ("" without one)."""
+        text = " ".join((inspect.getdoc(self.get(name)) or "").split("\n\n")[0].split())
+        return text.split(". ")[0].rstrip(".") + "." if text else ""
 
     def create(
         self, name: str, params: Mapping[str, Any] | None = None, *, noun: str = "parameter"

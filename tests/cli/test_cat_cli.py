@@ -43,6 +43,11 @@ def test_cat_writes_results_and_prints_the_summary(tmp_path):
     mean, std = 100 * attentiveness["mean"], 100 * attentiveness["std"]
     assert f"Attentiveness: {mean:.1f} ± {std:.1f} over k=3 sets, {kept} rows kept" in result.stdout
     assert "Partial input (text_pair only): 100.0" in result.stdout
+    out = tmp_path / "out"
+    assert (
+        result.stdout.strip().splitlines()[-1]
+        == f"Wrote {out / 'results.json'}, {out / 'check.csv'}"
+    )
 
 
 def test_one_counterfactual_set_prints_a_dash_for_its_spread(tmp_path):

@@ -36,8 +36,16 @@ def test_version_and_list():
         "concept-occurrence",
         "concept-correlation",
         "tfidf-logreg",
+        "negation",
+        "frequent-words",
+        "jtt",
+        "groupdro",
     ):
         assert name in listing.stdout
+    words = " ".join(listing.stdout.split())
+    for option in ("term='honestly'", "C=10.0", "ngram_range=(1, 2)", "k=6", "upweight=6.0"):
+        assert option in words, option
+    assert "Upweights" in words  # jtt's description, from its docstring
     rows = [line.split("│") for line in listing.stdout.splitlines() if "│" in line]
     families = [cells[1].strip() for cells in rows if cells[0].strip() == "family"]
     metrics = [cells[1].strip() for cells in rows if cells[0].strip() == "metric"]
@@ -317,7 +325,7 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
     assert ran.exit_code == 0, ran.output
     assert "8 cells done, 0 already finished, 0 failed" in ran.stdout
     again = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
-    assert "0 of 8 cells to run" in again.stdout and "CPU-minutes left" in again.stdout
+    assert "0 of 8 cells to run over 2 benchmarks; nothing left to run." in again.stdout
     md = invoke("results", tmp_path / "run")
     assert md.exit_code == 0 and "| model | dataset | shortcut | Accuracy Test |" in md.stdout
     assert (tmp_path / "run" / "figures" / "delta_vs_strength-reviews-accuracy.svg").exists()

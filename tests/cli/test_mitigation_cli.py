@@ -71,7 +71,11 @@ def test_dry_run_and_results_show_the_mitigations(tmp_path):
     spec = write(tmp_path)
     dry = invoke("run", spec, "--out", tmp_path / "run", "--dry-run")
     assert dry.exit_code == 0, dry.output
-    assert "mitigation" in dry.stdout and dry.stdout.count("test-downsample") == 3
+    # Three table rows, then the estimate names the kind it has no past cells of.
+    assert "mitigation" in dry.stdout and dry.stdout.count("test-downsample") == 4
+    assert "no past cells of this kind (tfidf-logreg / erm, tfidf-logreg / test-downsample)" in (
+        " ".join(dry.stdout.split())
+    )
     assert "Mitigations: erm, test-downsample; groups: auto, group_labels: train." in dry.stdout
     ran = invoke("run", spec, "--out", tmp_path / "run")
     assert ran.exit_code == 0, ran.output

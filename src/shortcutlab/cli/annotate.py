@@ -7,11 +7,12 @@ from typing import Annotated
 
 import typer
 
-from shortcutlab.cli.app import app
+from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.render import frame_table
 
 annotate_app = typer.Typer(
+    cls=AlphabeticalGroup,
     help="A local web app where people label rows, verify concept labels and counterfactual "
     "pairs, and judge rewrites.",
     no_args_is_help=True,

@@ -19,7 +19,26 @@ from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
 from shortcutlab.errors import ConfigError
 
 
-class ShortcutlabGroup(TyperGroup):
+class AlphabeticalGroup(TyperGroup):
+    """A command group whose help lists its commands by name, each with its whole first
+    sentence (click cuts summaries to the terminal width with "...")."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(super().list_commands(ctx))
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                # No limit: the first sentence whole, wrapped by the formatter, never truncated.
+                rows.append((name, command.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class ShortcutlabGroup(AlphabeticalGroup):
     """The root command. Before any command runs, a refused ``--overwrite`` (one that would delete
     a path the command line names) ends it with one line; a sub-command's bad command line (an
     unreadable path argument, a value of the wrong type) answers with one line and exit code 2,

@@ -127,7 +127,9 @@ class MeasureOptions:
         )
 
 
-@app.command()
+@app.command(
+    short_help="Scan your data for latent shortcuts, rank them, and measure a model's reliance on the top ones."
+)
 @dataclass_options(scan=ScanOptions, measure=MeasureOptions)
 def audit(
     data: Annotated[Path, typer.Argument(help="The labelled training data to audit.")],

@@ -11,16 +11,25 @@ import typer
 
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
+from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values
+from shortcutlab.data.existing_splits import ExistingSplits
 
 EVALUATE_FORMATS = ("text", "md", "latex", "csv", "json")
 
 
-@app.command()
+@app.command(
+    short_help="Measure a model's shortcut drop Δ on a built benchmark or on existing split files."
+)
+@dataclass_options(splits=ExistingSplits)
 def evaluate(
     benchmark: Annotated[
-        Path, typer.Argument(help="A folder written by 'shortcutlab build maze'.")
-    ],
+        Path | None,
+        typer.Argument(
+            help="A folder written by 'shortcutlab build maze' (or name split files with --train, "
+            "--test and --anti-test)."
+        ),
+    ] = None,
     model: Annotated[
         str, typer.Option(help="Model name (see 'shortcutlab list').")
     ] = "tfidf-logreg",
@@ -47,12 +56,20 @@ def evaluate(
         ),
     ] = "text",
     out: Annotated[
-        Path | None, typer.Option(help="Results folder (default: BENCHMARK/results/MODEL).")
+        Path | None,
+        typer.Option(
+            help="Results folder (default: BENCHMARK/results/MODEL; needed with --train)."
+        ),
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty results folder.")] = False,
+    *,
+    splits: ExistingSplits,
 ) -> None:
-    """Train on train, evaluate on test / anti_test / original_test, test the drop."""
+    """Train on train, evaluate on test / anti_test / original_test, test the drop: of a built
+    benchmark, or of split files evaluated as they are (a Shortcut Maze release's train.csv,
+    test.csv, test_anti-shortcut.csv)."""
     from shortcutlab.cli import render
+    from shortcutlab.data.existing_splits import results_folder
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.engine.replicates import VARY
     from shortcutlab.families.maze.evaluate import evaluate_benchmark
@@ -61,11 +78,11 @@ def evaluate(
     with user_errors():
         check_choice("format", fmt, EVALUATE_FORMATS)  # options first: the most specific refusal
         check_choice("vary", vary, VARY)
-        target = out or benchmark / "results" / model
+        target = results_folder(benchmark, splits, out, model)
         check_output_dir(target, overwrite=overwrite)  # before the fit, not after it
         started = time.perf_counter()
         result = evaluate_benchmark(
-            benchmark,
+            benchmark if benchmark is not None else splits.load(),
             model=model,
             model_params=parse_key_values(param, flag="--param"),
             seeds=seeds,
@@ -109,7 +126,9 @@ def generate(
     out_console.print(f"Wrote {written} to {out}")
 
 
-@app.command()
+@app.command(
+    short_help="Build and evaluate every shortcut type on the embedded corpus, then write report.html."
+)
 def demo(
     out: Annotated[
         Path, typer.Option(help="Output folder (a previous demo there is replaced).")
@@ -156,7 +175,8 @@ def demo(
 
 @app.command(name="list")
 def list_components() -> None:
-    """List the shortcut types and models with their options."""
+    """List the families, metrics, shortcut types, models, attributes and mitigations, each
+    with what it is and every option with its default."""
     from shortcutlab.cli import render
 
     render.components(out_console)

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand
 
-from shortcutlab.cli.app import app
+from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.data.options import InputOptions
@@ -27,7 +27,7 @@ from shortcutlab.families import FAMILIES
 shared_inputs = dataclass_options(required=("out",), inputs=InputOptions)
 
 
-class BuildGroup(TyperGroup):
+class BuildGroup(AlphabeticalGroup):
     """The ``build`` group: options before a family name are the old form, refused in one line."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:

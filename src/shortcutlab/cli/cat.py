@@ -12,7 +12,9 @@ from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.options import parse_key_values, parse_list
 
 
-@app.command()
+@app.command(
+    short_help="Measure how attentive a pair model is (CAT) and compare partial-input baselines."
+)
 def cat(
     train: Annotated[
         Path, typer.Option(help="Training table (pairs and labels), or all data with --split-by.")
@@ -58,6 +60,7 @@ def cat(
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
+    from shortcutlab.cli import render
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
     from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
@@ -85,7 +88,8 @@ def cat(
         )
     for line in summary_lines(outcome.results):
         out_console.print(line, markup=False)
-    out_console.print(f"Wrote {written / 'results.json'}", markup=False)
+    files = render.files_written(written, ("results.json",))
+    out_console.print(f"Wrote {', '.join(map(str, files))}", markup=False)
 
 
 def _train_and_test(

@@ -12,7 +12,9 @@ from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.options import parse_key_values
 
 
-@app.command()
+@app.command(
+    short_help="Attribute a model's predictions to the cue (SHAP, occlusion) on rows that carry it."
+)
 def explain(
     source: Annotated[
         Path, typer.Argument(help="A benchmark folder (from build) or a run folder (from run).")

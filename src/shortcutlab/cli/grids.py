@@ -16,7 +16,7 @@ from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.errors import naming_path
 
 
-@app.command()
+@app.command(short_help="Run (or resume) an experiment grid of any family from a spec file.")
 def run(
     spec: Annotated[Path, typer.Argument(help="Experiment spec (YAML).")],
     out: Annotated[
@@ -50,13 +50,13 @@ def run(
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
     datasets x models x CAT augmentation x seeds (family: cat)."""
     from shortcutlab.cli import render
-    from shortcutlab.engine.run_folder import estimate_seconds
+    from shortcutlab.engine.run_folder import estimate_time
     from shortcutlab.families import family_of, plan_run, run_experiment
 
     with user_errors():
         if dry_run:
             spec_obj, planned = plan_run(spec, out)
-            estimate = estimate_seconds(out, planned)
+            estimate = estimate_time(out, planned)
             render.dry_run(out_console, spec_obj, family_of(spec_obj), planned, estimate)
             return
         with render.progress(err_console, "run") as update:
@@ -75,7 +75,7 @@ def run(
         raise typer.Exit(code=1)
 
 
-@app.command()
+@app.command(short_help="Print a run's tables and write its figures.")
 def results(
     run_dir: Annotated[Path, typer.Argument(help="A run folder written by 'shortcutlab run'.")],
     fmt: Annotated[

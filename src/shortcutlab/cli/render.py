@@ -19,7 +19,9 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.reports.tables import (
+    NOT_MEASURED,
     format_cell,
     per_label_table,
     render,
@@ -60,9 +62,10 @@ def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 
 def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
     bench = result.benchmark
     console.print(
-        f"{result.model['name']} on {bench['shortcut']} (λ={bench['strength']:g}), seeds {result.seeds[0]}..{result.seeds[-1]}, "
+        f"{result.model['name']} on {evaluated_benchmark(result)}, seeds {result.seeds[0]}..{result.seeds[-1]}, "
         f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
-        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)"
+        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)",
+        markup=False,
     )
     console.print(frame_table(result_table(result)))
     notes(console, table_notes(result.to_frame()))
@@ -78,7 +81,36 @@ def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) 
             )
         )
     significance(console, result.statistics)
-    console.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}")
+    console.print(results_line(written), markup=False)
+
+
+def evaluated_benchmark(result: Any) -> str:
+    """What was evaluated: "single-term (λ=0.8)", or for split files evaluated as they are
+    "the split files of lambda1 (shortcut —, λ —)" where nothing recorded them."""
+    bench = result.benchmark
+    shortcut = bench["shortcut"] or NOT_MEASURED
+    strength = NOT_MEASURED if bench["strength"] is None else f"{bench['strength']:g}"
+    if bench.get("kind") == EXISTING_SPLITS:
+        return (
+            f"the split files of {result.statistics['dataset']} (shortcut {shortcut}, λ {strength})"
+        )
+    return f"{shortcut} (λ={strength})"
+
+
+def results_line(written: Path) -> str:
+    """The closing line: every file the evaluation wrote, in the order it wrote them."""
+    # Imported here: the evaluation (scipy, the models) has loaded it already; list does not need it.
+    from shortcutlab.families.maze.evaluate import RESULT_FILES
+
+    return "Results: " + ", ".join(str(p) for p in files_written(written, RESULT_FILES))
+
+
+def files_written(folder: Path, order: tuple[str, ...] = ()) -> list[Path]:
+    """Every file of an output folder written whole (atomically): the names of ``order`` first,
+    then the others by name."""
+    names = sorted(p.name for p in folder.iterdir())
+    ordered = [n for n in order if n in names] + [n for n in names if n not in order]
+    return [folder / name for name in ordered]
 
 
 def evaluation_text(
@@ -90,7 +122,7 @@ def evaluation_text(
     else:
         text = render(result_table(result), fmt, notes=table_notes(result.to_frame()))
     plain(console, text)
-    errors.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}", markup=False)
+    errors.print(results_line(written), markup=False)
 
 
 def plain(console: Console, text: str) -> None:
@@ -196,29 +228,62 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
 
 
 def components(console: Console) -> None:
+    """Every registered component: what it is, and each option with its default (read from the
+    registries and the components' own signatures and docstrings)."""
+    from shortcutlab.attributes import ATTRIBUTES
     from shortcutlab.families import FAMILIES
     from shortcutlab.metrics import METRICS, split_metric_names
-    from shortcutlab.models import MODELS, model_options
-    from shortcutlab.shortcuts import SHORTCUTS, shortcut_options
+    from shortcutlab.mitigations import MITIGATIONS
+    from shortcutlab.models import MODELS
+    from shortcutlab.shortcuts import SHORTCUTS
 
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column("kind")
-    table.add_column("name")
-    table.add_column("summary (families, metrics) or options")
+    table = Table(show_edge=False, pad_edge=False, show_lines=False)
+    for column in ("kind", "name", "description", "options (default)"):
+        table.add_column(column, overflow="fold")
     for name in FAMILIES.registration_order():
-        table.add_row("family", name, FAMILIES.get(name).summary)
+        table.add_row("family", name, FAMILIES.get(name).summary, "")
     for name in split_metric_names():
-        table.add_row("metric", name, METRICS.get(name).title)
-    for name in SHORTCUTS:
-        table.add_row("shortcut", name, ", ".join(shortcut_options(name)))
-    for name in MODELS:
-        table.add_row("model", name, ", ".join(o for o in model_options(name) if o != "seed"))
+        table.add_row("metric", name, METRICS.get(name).title, "")
+    for kind, registry, hidden in (
+        ("shortcut", SHORTCUTS, ()),
+        ("model", MODELS, ("seed",)),  # the run sets each cell's seed
+        ("attribute", ATTRIBUTES, ()),
+        ("mitigation", MITIGATIONS, ()),
+    ):
+        table.add_section()
+        for name in registry.names():
+            defaults = registry.defaults(name)
+            options = [f"{k}={_default(v)}" for k, v in defaults.items() if k not in hidden]
+            table.add_row(kind, name, registry.summary(name), "\n".join(options) or "none")
     console.print(table)
 
 
-def dry_run(
-    console: Console, spec: Any, family: Any, planned: list[Any], estimate: float | None
-) -> None:
+def _default(value: Any) -> str:
+    if isinstance(value, str):
+        return value if value.startswith("(") else repr(value)
+    if isinstance(value, tuple) and len(value) > 4:
+        return f"({', '.join(map(repr, value[:3]))}, ...{len(value) - 3} more)"
+    return repr(value)
+
+
+def time_estimate(estimate: Any) -> str:
+    """The dry run's time estimate (an engine ``TimeEstimate``) in words."""
+    if estimate.pending == 0:
+        return "nothing left to run"
+    basis = "median time of finished cells of the same model and mitigation"
+    unknown = f"no past cells of this kind ({', '.join(estimate.untimed)})"
+    if estimate.seconds is None:
+        return f"no estimate: {unknown}"
+    minutes = f"about {estimate.seconds / 60:.1f} CPU-minutes"
+    if not estimate.untimed:
+        return f"{minutes} left ({basis})"
+    return (
+        f"{minutes} for {estimate.timed} of {estimate.pending} fits ({basis}); "
+        f"no estimate for the others: {unknown}"
+    )
+
+
+def dry_run(console: Console, spec: Any, family: Any, planned: list[Any], estimate: Any) -> None:
     table = Table(
         title=f"{spec.name}: {len(planned)} cells",
         title_justify="left",
@@ -242,13 +307,10 @@ def dry_run(
     console.print(table)
     pending = sum(not p.finished for p in planned)
     benchmarks = len({p.cell.benchmark.id for p in planned})
-    guess = (
-        f"about {estimate / 60:.1f} CPU-minutes left (median time of finished cells)"
-        if estimate is not None
-        else "no estimate yet (no finished cells to time)"
-    )
     console.print(
-        f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; {guess}."
+        f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; "
+        f"{time_estimate(estimate)}.",
+        markup=False,
     )
     if mitigations:
         console.print(

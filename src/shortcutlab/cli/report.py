@@ -11,7 +11,9 @@ from shortcutlab.cli.app import app
 from shortcutlab.cli.console import out_console, user_errors
 
 
-@app.command()
+@app.command(
+    short_help="Write every table, figure and the rows behind them as one offline HTML file."
+)
 def report(
     run_dir: Annotated[
         Path,

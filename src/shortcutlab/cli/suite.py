@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shortcutlab.cli.app import app
+from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list
@@ -17,7 +17,9 @@ from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
 suite_app = typer.Typer(
-    help="The Shortcut Suite's NLI sets: evaluate a model on them.", no_args_is_help=True
+    cls=AlphabeticalGroup,
+    help="The Shortcut Suite's NLI sets: evaluate a model on them.",
+    no_args_is_help=True,
 )
 app.add_typer(suite_app, name="suite")
 

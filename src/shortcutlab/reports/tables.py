@@ -110,7 +110,14 @@ def maze_table(
             "maze_table needs a DataFrame of group statistics (RunResults.groups, or "
             "EvaluationResult.to_frame() for one evaluation)."
         )
-    strengths = sorted(groups["strength"].unique(), reverse=True)
+    # Split files evaluated as they are may not know their shortcut or λ: a "—" row or column.
+    groups = groups.assign(
+        shortcut=[NOT_MEASURED if _missing(v) else v for v in groups["shortcut"]],
+        strength=[NOT_MEASURED if _missing(v) else v for v in groups["strength"]],
+    )
+    known = {s for s in groups["strength"] if s != NOT_MEASURED}
+    unknown = [NOT_MEASURED] if len(known) < len(set(groups["strength"])) else []
+    strengths = sorted(known, reverse=True) + unknown
     levels = ["dataset", "model", *(["mitigation"] if with_mitigations(groups) else []), "shortcut"]
     index, data = [], []
     for keys, part in groups.groupby(levels, sort=False):

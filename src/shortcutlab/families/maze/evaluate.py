@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.benchmark import Benchmark
+from shortcutlab.data.existing_splits import load_splits
 from shortcutlab.data.loading import ROW_ID, TEXT_PAIR
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.engine.cell import (
@@ -38,7 +39,13 @@ from shortcutlab.engine.summary import (
     records,
 )
 from shortcutlab.errors import ConfigError
-from shortcutlab.families.maze.redraw import Builds, Rebuild, base_seed, check_manifest
+from shortcutlab.families.maze.redraw import (
+    Builds,
+    Rebuild,
+    base_seed,
+    check_manifest,
+    check_redrawable,
+)
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
@@ -154,6 +161,7 @@ def evaluate_benchmark(
             f"The 'bootstrap' parameter must be an integer >= 100. Got {quoted(bootstrap)} instead."
         )
     replicates = plan_replicates(seed_list, vary=vary, build_seed=base_seed(base))
+    check_redrawable(base, vary)
     labels = base.labels
     probe = make_model(model, model_params, seed=seed_list[0])
     try:
@@ -199,6 +207,41 @@ def evaluate_benchmark(
         summary=_describe(fitted.runs, labels.values),
         predictions=_stacked(fitted.fits, fitted.outcomes),
         row_predictions=pd.concat(fitted.per_row, ignore_index=True) if fitted.per_row else None,
+    )
+
+
+def evaluate_splits(
+    train: str | Path,
+    test: str | Path,
+    anti_test: str | Path,
+    *,
+    original_test: str | Path | None = None,
+    dev: str | Path | None = None,
+    text_col: str = "text",
+    label_col: str = "label",
+    model: str = "tfidf-logreg",
+    model_params: Mapping[str, Any] | None = None,
+    seeds: int | Sequence[int] = 5,
+    bootstrap: int = 1000,
+) -> EvaluationResult:
+    """Evaluate ``model`` on existing split files as they are (such as a Shortcut Maze release's
+    ``train.csv``, ``test.csv`` and ``test_anti-shortcut.csv``): the same statistics as
+    :func:`evaluate_benchmark` on a build, with the shortcut and λ unknown (``None``).
+
+    Examples:
+        >>> result = evaluate_splits("train.csv", "test.csv", "test_anti-shortcut.csv")  # doctest: +SKIP
+    """
+    files = load_splits(
+        train,
+        test,
+        anti_test,
+        original_test=original_test,
+        dev=dev,
+        text_col=text_col,
+        label_col=label_col,
+    )
+    return evaluate_benchmark(
+        files, model=model, model_params=model_params, seeds=seeds, bootstrap=bootstrap
     )
 
 

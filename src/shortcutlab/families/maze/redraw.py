@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.benchmark import MANIFEST, Benchmark
+from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.data.loading import TEXT, LoadedTable, load_table
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError, InputFileError
@@ -75,13 +76,27 @@ def check_manifest(benchmark: Benchmark) -> None:
         "arguments.strength": (arguments.get("strength"), "a number in [0, 1]", int | float),
         "seed": (benchmark.manifest.get("seed", 0), "an integer", int),
     }
+    # Split files evaluated as they are may not know their shortcut or λ: unknown, shown as —.
+    unknown_allowed = benchmark.manifest.get("kind") == EXISTING_SPLITS
     for name, (value, meaning, kind) in wanted.items():
+        if value is None and unknown_allowed and name != "seed":
+            continue
         if value is None or isinstance(value, bool) or not isinstance(value, kind):
             got = "it is missing" if value is None else f"got {type(value).__name__}"
             raise DataError(
                 f"{where} lacks '{name}' ({meaning}; {got}). Rebuild the benchmark with "
                 "'shortcutlab build maze', or restore the manifest it wrote."
             )
+
+
+def check_redrawable(benchmark: Benchmark, vary: str) -> None:
+    """Refuse ``vary`` data or both on split files evaluated as they are, even with one seed:
+    no seed can re-draw them, so a run that says it varied the data would mislead."""
+    if vary != "model" and benchmark.manifest.get("kind") == EXISTING_SPLITS:
+        raise ConfigError(
+            "Split files evaluated as they are cannot be re-drawn per seed (vary: data or both): "
+            "nothing records how they were built. Use vary: model (--vary model)."
+        )
 
 
 def base_seed(benchmark: Benchmark) -> int:
@@ -91,6 +106,7 @@ def base_seed(benchmark: Benchmark) -> int:
 def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     """A function seed -> the same benchmark design built with that seed, from the recorded inputs."""
     manifest = benchmark.manifest
+    check_redrawable(benchmark, "data")
     if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
         raise ConfigError(
             "Re-drawing a benchmark per seed (vary: data or both) needs a Shortcut Maze benchmark "
