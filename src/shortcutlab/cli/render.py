@@ -19,88 +19,42 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from shortcutlab.reports.tables import (
-    format_cell,
-    per_label_table,
-    render,
-    result_table,
-    table_notes,
-    tidy_text,
-)
+from shortcutlab.cli.console import print_warnings
+from shortcutlab.cli.output import Section, frame_table, messages, show
+from shortcutlab.errors import GRID, caller
+from shortcutlab.reports.tables import per_label_table, result_table, table_notes
 
 
-def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 3) -> Table:
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    levels = frame.index.nlevels
-    names = list(frame.index.names) if levels > 1 else [frame.index.name or ""]
-    for name in names:
-        table.add_column(str(name or ""))
-    for column in frame.columns:
-        if isinstance(column, tuple):  # ("reviews", "δ") -> "reviews δ", as the md tables do
-            header = " ".join(str(part) for part in column)
-        else:
-            header = format_cell(column, 1) if isinstance(column, float) else str(column)
-        table.add_column(header, justify="right")
-    previous: Any = None
-    for position, key in enumerate(frame.index):
-        keys = list(key) if isinstance(key, tuple) else [key]
-        values = [
-            frame.iat[position, i] for i in range(frame.shape[1])
-        ]  # per-column dtypes, unlike row
-        shown = [str(k) for k in keys]
-        if levels > 1 and previous is not None and previous == keys[0]:
-            shown[0] = ""
-        elif levels > 1 and previous is not None:
-            table.add_section()
-        previous = keys[0]
-        table.add_row(*shown, *(format_cell(v, digits) for v in values))
-    return table
-
-
-def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
+def evaluation(result: Any, *, elapsed: float, written: Path, fmt: str = "table") -> None:
+    """``evaluate``'s output in ``fmt``: its tables (the tidy statistics row for csv and json);
+    the summary lines beside terminal tables, on stderr in the other formats."""
     bench = result.benchmark
-    console.print(
+    say = messages(fmt)
+    say.print(
         f"{result.model['name']} on {bench['shortcut']} (λ={bench['strength']:g}), seeds {result.seeds[0]}..{result.seeds[-1]}, "
         f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
-        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)"
+        f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)",
+        markup=False,
     )
-    console.print(frame_table(result_table(result)))
-    notes(console, table_notes(result.to_frame()))
-    console.print(frame_table(per_label_table(result), title="Accuracy per true label"))
+    show(fmt, evaluation_sections(result), tidy=result.to_frame())
+    significance(say, result.statistics)
+    say.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}", markup=False)
+
+
+def evaluation_sections(result: Any) -> list[Section]:
+    """The tables of one evaluation: Table-9 rows per metric, accuracy per true label, and for
+    models that answer in text their answers."""
+    sections = [
+        Section(result_table(result), notes=table_notes(result.to_frame())),
+        Section(per_label_table(result), title="Accuracy per true label"),
+    ]
     splits = result.summary["splits"]
     if any(s["invalid"] for s in splits.values()) or any(
         "confidence" in s for s in splits.values()
     ):
-        console.print(
-            frame_table(
-                llm_table(result),
-                title="Answers: predicted label counts, invalid answers, verbalized confidence",
-            )
-        )
-    significance(console, result.statistics)
-    console.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}")
-
-
-def evaluation_text(
-    console: Console, errors: Console, result: Any, fmt: str, *, written: Path
-) -> None:
-    """``evaluate --format md|latex|csv|json``: the table alone on stdout, the file names on stderr."""
-    if fmt in ("csv", "json"):
-        text = tidy_text(result.to_frame(), fmt)
-    else:
-        text = render(result_table(result), fmt, notes=table_notes(result.to_frame()))
-    plain(console, text)
-    errors.print(f"Results: {written / 'results.json'}, {written / 'results.csv'}", markup=False)
-
-
-def plain(console: Console, text: str) -> None:
-    """Machine-readable text exactly as given: no markup, emoji codes, highlighting or wrapping."""
-    console.print(text, markup=False, emoji=False, highlight=False, soft_wrap=True, end="")
-
-
-def notes(console: Console, lines: list[str]) -> None:
-    for line in lines:
-        console.print(line, markup=False, emoji=False)
+        title = "Answers: predicted label counts, invalid answers, verbalized confidence"
+        sections.append(Section(llm_table(result), title=title))
+    return sections
 
 
 def _count(n: int, noun: str) -> str:
@@ -135,18 +89,35 @@ def significance(console: Console, statistics: dict[str, Any]) -> None:
     )
 
 
-def demo(console: Console, result: Any, *, elapsed: float) -> None:
+def demo(result: Any, *, elapsed: float, fmt: str = "table") -> None:
+    """The demo's tables in ``fmt`` (csv/json: the Maze and MPS statistics, one row per cell),
+    then what was significant and what was written."""
     # The MPS notes load with the demo's printout, not with every command.
     from shortcutlab.families.mps.tables import label_mix_notes, mps_notes
 
-    console.print(
-        frame_table(
-            result.tables["accuracy"],
-            title="Accuracy by training strength λ (tfidf-logreg, Table-9 style)",
-        )
-    )
-    notes(console, table_notes(result.groups))
     groups = result.groups
+    title = "Accuracy by training strength λ (tfidf-logreg, Table-9 style)"
+    sections = [Section(result.tables["accuracy"], title, table_notes(groups))]
+    tidy: dict[str, Any] = {"maze": groups}
+    written = "report.html, summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
+    if result.mps is not None:
+        with caller(GRID):  # label_mix is no demo option: the note names the grid's spec key
+            mix = label_mix_notes(result.mps.label_counts)
+        footnotes = mps_notes(result.mps.groups) + mix
+        title = "MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)"
+        sections.append(Section(result.mps.gap_table(), title, footnotes))
+        tidy["mps"] = result.mps.groups
+        written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
+    show(fmt, sections, tidy=tidy)
+    say = messages(fmt)
+    say.print(_significance_line(groups), markup=False)
+    say.print(
+        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}",
+        markup=False,
+    )
+
+
+def _significance_line(groups: Any) -> str:
     flagged = [
         f"{s} λ={lam:g}"
         for s, lam, significant in zip(
@@ -154,25 +125,30 @@ def demo(console: Console, result: Any, *, elapsed: float) -> None:
         )
         if not significant
     ]
-    console.print(
-        f"Every accuracy drop is significant after Holm over the demo's {len(groups)} cells."
-        if not flagged
-        else f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
+    if not flagged:
+        return f"Every accuracy drop is significant after Holm over the demo's {len(groups)} cells."
+    return (
+        f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
         f"{', '.join(flagged)}."
     )
-    written = "report.html, summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
-    if result.mps is not None:
+
+
+def demo_warnings(console: Console, held: list[str], out: Path) -> None:
+    """The warnings of the demo's run, after its tables. Those about the MPS grid name keys of
+    the spec the demo wrote, since the demo itself has no option for them."""
+    if not held:
+        return
+    grid = any(line.startswith("MPS build") for line in held)
+    if grid:
         console.print(
-            frame_table(
-                result.mps.gap_table(),
-                title="MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)",
-            )
+            "The demo's MPS section ran a grid whose spec it saved to "
+            f"{out / 'mps' / 'run' / 'spec.resolved.json'}. The demo has no option for the "
+            "settings named below: they are keys of that spec, for a grid of your own "
+            "('shortcutlab run SPEC --out DIR').",
+            markup=False,
+            soft_wrap=True,
         )
-        notes(console, mps_notes(result.mps.groups) + label_mix_notes(result.mps.label_counts))
-        written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
-    console.print(
-        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}"
-    )
+    print_warnings(console, held)
 
 
 @contextlib.contextmanager

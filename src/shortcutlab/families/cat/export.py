@@ -14,9 +14,9 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.writing import write_table
-from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
+from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY, sections_text
 from shortcutlab.params import check_choice
-from shortcutlab.reports.tables import render, tidy_text
+from shortcutlab.reports.tables import tidy_text
 
 TITLE = "CAT attentiveness and accuracy per dataset × model (paper 003, Table 7 layout)"
 NOTES = [
@@ -89,8 +89,14 @@ def tables(results: Any, fmt: str, metric: str = "accuracy") -> str:
     check_choice("format", fmt, FORMATS)
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
-    prefix = "% " if fmt == "latex" else "### "
-    return f"{prefix}{TITLE}\n\n{render(cat_table(results.groups), fmt, notes=NOTES)}"
+    return sections_text(table_sections(results), fmt)
+
+
+def table_sections(
+    results: Any, metric: str = "accuracy"
+) -> list[tuple[str, pd.DataFrame, list[str]]]:
+    """The one (title, table, footnotes) of a CAT run (``metric`` changes nothing)."""
+    return [(TITLE, cat_table(results.groups), NOTES)]
 
 
 def write(results: Any, out: Path, fmt: str) -> list[Path]:
