@@ -149,8 +149,10 @@ def demo(
 
 
 @app.command(name="list")
-def list_components() -> None:
+def list_components(fmt: FormatOption = "table") -> None:
     """List the shortcut types and models with their options."""
     from shortcutlab.cli import render
 
-    render.components(out_console)
+    with user_errors():
+        check_format(fmt)
+    render.components(fmt)

@@ -17,7 +17,7 @@ import pandas as pd
 import typer
 from rich.cells import cell_len
 from rich.console import Console
-from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 
 from shortcutlab.cli.console import err_console, out_console
@@ -33,6 +33,7 @@ FORMAT_HELP = (
 FormatOption = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
 # Wider than any table: measuring at the console's own width would report the squeezed size.
 _UNBOUNDED = 100_000
+PROSE_WIDTH = 60  # a prose column wraps at spaces within this width
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,11 @@ def frame_table(
         wraps = header in prose
         table.add_column(
             header,
-            justify="left" if column < len(names) else "right",
+            justify="left" if column < len(names) or wraps else "right",
             no_wrap=not wraps,
             overflow="fold",
             min_width=None if wraps else max(cell_len(c) for c in cells),
+            max_width=PROSE_WIDTH if wraps else None,
         )
     for new_group, cells in rows:
         if new_group:
@@ -157,8 +159,23 @@ def _header(column: Any) -> str:
 def print_table(console: Console, table: Table) -> None:
     """Print ``table`` at least as wide as its columns need, even past the console's width (80
     in a pipe): a wider line beats a cut name."""
-    needed = Measurement.get(console, console.options.update_width(_UNBOUNDED), table).minimum
-    console.print(table, width=max(console.width, needed))
+    # Rendered, not measured: rich's measure of a table undercounts some columns' padding.
+    lines = console.render_lines(table, console.options.update_width(_UNBOUNDED), pad=False)
+    needed = max((Segment.get_line_length(line) for line in lines), default=0)
+    if needed <= console.width:
+        console.print(table)
+        return
+    # print(width=) is capped at the console's width: a wider table needs a console of its own.
+    wide = Console(
+        file=console.file,
+        width=needed,
+        highlight=False,
+        soft_wrap=True,
+        force_terminal=console.is_terminal,
+        color_system=console.color_system,  # type: ignore[arg-type]
+        no_color=console.no_color,
+    )
+    wide.print(table)
 
 
 def plain(console: Console, text: str) -> None:

@@ -19,8 +19,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from shortcutlab.cli.console import print_warnings
-from shortcutlab.cli.output import Section, frame_table, messages, show
+from shortcutlab.cli.console import out_console, print_warnings
+from shortcutlab.cli.output import Section, frame_table, messages, print_table, show
 from shortcutlab.errors import GRID, caller
 from shortcutlab.reports.tables import per_label_table, result_table, table_notes
 
@@ -171,25 +171,23 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
         yield update
 
 
-def components(console: Console) -> None:
+def components(fmt: str = "table") -> None:
+    """``shortcutlab list``: the families, metrics, shortcuts and models, one row each."""
     from shortcutlab.families import FAMILIES
     from shortcutlab.metrics import METRICS, split_metric_names
     from shortcutlab.models import MODELS, model_options
     from shortcutlab.shortcuts import SHORTCUTS, shortcut_options
 
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column("kind")
-    table.add_column("name")
-    table.add_column("summary (families, metrics) or options")
-    for name in FAMILIES.registration_order():
-        table.add_row("family", name, FAMILIES.get(name).summary)
-    for name in split_metric_names():
-        table.add_row("metric", name, METRICS.get(name).title)
-    for name in SHORTCUTS:
-        table.add_row("shortcut", name, ", ".join(shortcut_options(name)))
-    for name in MODELS:
-        table.add_row("model", name, ", ".join(o for o in model_options(name) if o != "seed"))
-    console.print(table)
+    rows = [("family", n, FAMILIES.get(n).summary) for n in FAMILIES.registration_order()]
+    rows += [("metric", n, METRICS.get(n).title) for n in split_metric_names()]
+    rows += [("shortcut", n, ", ".join(shortcut_options(n))) for n in SHORTCUTS]
+    rows += [("model", n, ", ".join(o for o in model_options(n) if o != "seed")) for n in MODELS]
+    column = "summary (families, metrics) or options"
+    frame = pd.DataFrame(rows, columns=["kind", "name", column]).set_index(["kind", "name"])
+    if fmt == "table":  # the long option lists wrap at spaces; kinds and names never do
+        print_table(out_console, frame_table(frame, prose=(column,)))
+    else:
+        show(fmt, [Section(frame)])
 
 
 def dry_run(
