@@ -41,14 +41,26 @@ def test_cat_writes_results_and_prints_the_summary(tmp_path):
     assert sources["train"]["sha256"] == hashlib.sha256(train_bytes).hexdigest()
     assert sources["test"]["rows_read"] == 200
     mean, std = 100 * attentiveness["mean"], 100 * attentiveness["std"]
-    assert f"Attentiveness: {mean:.1f} ± {std:.1f} over k=3 sets, {kept} rows kept" in result.stdout
-    assert "Partial input (text_pair only): 100.0" in result.stdout
+    shown = table_rows(result.stdout)
+    assert shown["attentiveness"][:2] == [f"{mean:.1f}", "-"] and shown["attentiveness"][3] == (
+        f"{std:.1f}"
+    )
+    assert float(shown["attentiveness"][4]) == kept
+    assert shown["partial input (text_pair only)"][0] == "100.0"
+    assert "over k=3 counterfactual sets" in result.stdout
+
+
+def table_rows(printed: str) -> dict[str, list[str]]:
+    """A terminal table's rows: the first cell -> the other cells."""
+    rows = [[c.strip() for c in line.split("│")] for line in printed.splitlines() if "│" in line]
+    return {cells[0]: cells[1:] for cells in rows}
 
 
 def test_one_counterfactual_set_prints_a_dash_for_its_spread(tmp_path):
     result = invoke(*cat_args(tmp_path, "--default-label", "neutral", "--k", "1"))
     assert result.exit_code == 0, result.output
-    assert "± — over k=1 sets" in result.stdout
+    assert table_rows(result.stdout)["attentiveness"][3] == "-"  # ± sd of one set
+    assert "over k=1 counterfactual sets" in result.stdout
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert results["attentiveness"]["std"] is None
 

@@ -39,10 +39,18 @@ def test_version_and_list():
     ):
         assert name in listing.stdout
     rows = [line.split("│") for line in listing.stdout.splitlines() if "│" in line]
-    families = [cells[1].strip() for cells in rows if cells[0].strip() == "family"]
-    metrics = [cells[1].strip() for cells in rows if cells[0].strip() == "metric"]
+    assert [cells[0].strip() for cells in rows if cells[0].strip()] == [
+        "family",
+        "metric",
+        "shortcut",
+        "model",
+    ]  # each kind once, above its rows
+    table = pd.read_csv(io.StringIO(invoke("list", "--format", "csv").stdout))
+    families = table.loc[table["kind"] == "family", "name"].tolist()
+    metrics = table.loc[table["kind"] == "metric", "name"].tolist()
     assert families == ["maze", "mps", "cat", "suite", "audit"]
     assert metrics == ["accuracy", "macro_f1"]
+    assert set(table["name"]) <= set(" ".join(cells[1] for cells in rows).split())
 
 
 def test_generate_build_evaluate(tmp_path):
@@ -318,7 +326,10 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
     assert "8 cells done, 0 already finished, 0 failed" in ran.stdout
     again = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
     assert "0 of 8 cells to run" in again.stdout and "CPU-minutes left" in again.stdout
-    md = invoke("results", tmp_path / "run")
+    shown = invoke("results", tmp_path / "run")  # terminal tables by default
+    assert shown.exit_code == 0 and "Table 9 style, accuracy" in shown.stdout
+    assert "| model |" not in shown.stdout
+    md = invoke("results", tmp_path / "run", "--format", "md")
     assert md.exit_code == 0 and "| model | dataset | shortcut | Accuracy Test |" in md.stdout
     assert (tmp_path / "run" / "figures" / "delta_vs_strength-reviews-accuracy.svg").exists()
     latex = invoke(
@@ -394,7 +405,7 @@ def test_run_bad_inputs(tmp_path):
     )
     assert_refused(
         tmp_path,
-        "'format' parameter must be one of 'md', 'csv', 'json', 'latex'",
+        "'format' parameter must be one of 'table', 'md', 'csv', 'json', 'latex'",
         "results",
         tmp_path / "run",
         "--format",

@@ -156,6 +156,16 @@ def _header(column: Any) -> str:
     return format_cell(column, 1) if isinstance(column, float) else str(column)
 
 
+def print_whole(console: Console, table: Table) -> None:
+    """Print a table built elsewhere with no cell cut or wrapped: each column as wide as its
+    widest text cell."""
+    for column in table.columns:
+        texts = [c for c in (column.header, *column.cells) if isinstance(c, str)]
+        column.no_wrap = True
+        column.min_width = max((cell_len(c) for c in texts), default=column.min_width)
+    print_table(console, table)
+
+
 def print_table(console: Console, table: Table) -> None:
     """Print ``table`` at least as wide as its columns need, even past the console's width (80
     in a pipe): a wider line beats a cut name."""

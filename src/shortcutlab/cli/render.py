@@ -20,7 +20,7 @@ from rich.progress import (
 from rich.table import Table
 
 from shortcutlab.cli.console import out_console, print_warnings
-from shortcutlab.cli.output import Section, frame_table, messages, print_table, show
+from shortcutlab.cli.output import Section, frame_table, messages, print_table, print_whole, show
 from shortcutlab.errors import GRID, caller
 from shortcutlab.reports.tables import per_label_table, result_table, table_notes
 
@@ -213,7 +213,7 @@ def dry_run(
             str(cell.seed),
             "done" if item.finished else "pending",
         )
-    console.print(table)
+    print_whole(console, table)
     pending = sum(not p.finished for p in planned)
     benchmarks = len({p.cell.benchmark.id for p in planned})
     guess = (
@@ -272,6 +272,6 @@ def rewrite_quality(console: Console, report: Any, *, written: Path | None) -> N
                 row.flags,
                 (str(row.rewrite) if row.rewrite else "")[:80],
             )
-        console.print(table)
+        print_whole(console, table)
     if written is not None:
         console.print(f"Wrote summary.csv, rows.csv, flagged.csv and quality.json to {written}")
