@@ -163,8 +163,8 @@ def warn(message: str) -> None:
     however deep inside it the warning arises (a fixed ``stacklevel`` breaks when a function is
     split). Inside :func:`subject` the message begins with what it is about."""
     about = _SUBJECT.get()
-    if about:  # "The Imbalanced set ..." -> "MPS build ...: the Imbalanced set ..." (not "MPS ...")
-        lower = message[:2].istitle() and not message[:2].isupper()
+    if about:  # "The set ..." -> "MPS build ...: the set ..."; names ("Balanced", "MPS") stay
+        lower = message.split(" ", 1)[0] in ("The", "This", "These", "A", "An")
         message = f"{about}: {message[:1].lower() + message[1:] if lower else message}"
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
     frame, level = sys._getframe(1), 2  # stacklevel 2 is warn()'s caller

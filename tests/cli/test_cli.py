@@ -303,6 +303,15 @@ def test_demo_command(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Accuracy by training strength" in result.stdout
     assert (tmp_path / "d" / "delta_vs_strength_accuracy.png").exists()
+    assert "concept-occurrence" in result.stdout and "…" not in result.stdout  # names whole
+    # The MPS grid's warnings come after every table, name their build and the grid's spec key
+    # (the demo has no --label-mix), and say where that spec is.
+    warnings = [line for line in result.output.splitlines() if line.startswith("Warning:")]
+    assert warnings and all("MPS build of attribute" in line for line in warnings)
+    assert all("mps: {label_mix: matched}" in line for line in warnings if "priors" in line)
+    assert "--label-mix" not in result.output
+    assert result.output.index("Warning:") > result.output.index("MPS (paper 002)")
+    assert "spec.resolved.json" in result.stderr
 
 
 GRID = """
