@@ -167,7 +167,7 @@ def _empty_after_cleaning(
     if on_empty == "error":
         raise DataError(
             f"{name} has {_rows(blank)} whose text is empty once the cue is removed "
-            f"(first: row {first}). Remove them or set {knob('on_empty', 'drop', section='data')}."
+            f"(first: row {first}). Remove them or use {knob('on_empty', 'drop', section='data')}."
         )
     warn(
         f"{name} has {_rows(blank)} whose text is empty once the cue is removed (first: "
