@@ -22,11 +22,13 @@ The CLI prints ``str(error)`` as one line and exits with code 2; anything else i
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import os
 import sys
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 
 class ShortcutlabError(Exception):
@@ -98,10 +100,72 @@ class ShortcutlabWarning(UserWarning):
     """Something the user should know about but that does not stop the run."""
 
 
+# Whose terms a message names a setting in: the command line's options, a grid spec's keys, or
+# the Python API's keyword arguments. The CLI and the grid engine set it around their work.
+CLI, GRID, PYTHON = "cli", "grid", "python"
+_CALLER: contextvars.ContextVar[str] = contextvars.ContextVar("shortcutlab_caller", default=PYTHON)
+_SUBJECT: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "shortcutlab_subject", default=None
+)
+
+
+@contextlib.contextmanager
+def caller(terms: str) -> Iterator[None]:
+    """Within the block, :func:`knob` names settings as ``terms`` (CLI, GRID or PYTHON) does."""
+    token = _CALLER.set(terms)
+    try:
+        yield
+    finally:
+        _CALLER.reset(token)
+
+
+@contextlib.contextmanager
+def subject(name: str) -> Iterator[None]:
+    """Within the block, every :func:`warn` begins with ``name`` (the build, attribute or cell it
+    is about), so a warning raised deep inside a grid still says which part of it it means."""
+    token = _SUBJECT.set(name)
+    try:
+        yield
+    finally:
+        _SUBJECT.reset(token)
+
+
+def knob(
+    key: str, value: Any = None, *, section: str | None = None, flag: str | None = None
+) -> str:
+    """The setting ``key`` (set to ``value``) in the current caller's terms.
+
+    ``section`` is the grid spec's mapping holding the key (``mps``); ``flag`` the command-line
+    option when it is not ``--`` + the key with dashes.
+
+    Examples:
+        >>> with caller(CLI):
+        ...     knob("label_mix", "matched", section="mps")
+        '--label-mix matched'
+        >>> with caller(GRID):
+        ...     knob("label_mix", "matched", section="mps")
+        'mps: {label_mix: matched}'
+        >>> knob("label_mix", "matched", section="mps")
+        "label_mix='matched'"
+    """
+    terms = _CALLER.get()
+    if terms == CLI:
+        option = flag or "--" + key.replace("_", "-")
+        return option if value is None else f"{option} {value}"
+    if terms == GRID:
+        setting = f"{key}: {'...' if value is None else value}"
+        return f"{section}: {{{setting}}}" if section else setting
+    return f"{key}=..." if value is None else f"{key}={value!r}"
+
+
 def warn(message: str) -> None:
     """Issue a :class:`ShortcutlabWarning` attributed to the first caller outside this package,
     however deep inside it the warning arises (a fixed ``stacklevel`` breaks when a function is
-    split)."""
+    split). Inside :func:`subject` the message begins with what it is about."""
+    about = _SUBJECT.get()
+    if about:  # "The set ..." -> "MPS build ...: the set ..."; names ("Balanced", "MPS") stay
+        lower = message.split(" ", 1)[0] in ("The", "This", "These", "A", "An")
+        message = f"{about}: {message[:1].lower() + message[1:] if lower else message}"
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
     frame, level = sys._getframe(1), 2  # stacklevel 2 is warn()'s caller
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):

@@ -155,7 +155,10 @@ def _refusal_cases(folder: Path, train: Path) -> list[tuple[tuple[object, ...], 
         ((train, "--correction", "xyz"), "must be one of 'bh', 'holm'. Got 'xyz'"),
         ((train, "--alpha", "2"), "--alpha must be in (0, 1), e.g. 0.05. Got 2.0."),
         ((folder / "missing.csv",), "missing.csv"),
-        ((train, "--format", "xml"), "must be one of 'text', 'csv', 'json'. Got 'xml'"),
+        (
+            (train, "--format", "xml"),
+            "must be one of 'table', 'md', 'csv', 'json', 'latex'. Got 'xml'",
+        ),
     ]
 
 

@@ -41,8 +41,13 @@ def test_cat_writes_results_and_prints_the_summary(tmp_path):
     assert sources["train"]["sha256"] == hashlib.sha256(train_bytes).hexdigest()
     assert sources["test"]["rows_read"] == 200
     mean, std = 100 * attentiveness["mean"], 100 * attentiveness["std"]
-    assert f"Attentiveness: {mean:.1f} ± {std:.1f} over k=3 sets, {kept} rows kept" in result.stdout
-    assert "Partial input (text_pair only): 100.0" in result.stdout
+    shown = table_rows(result.stdout)
+    assert shown["attentiveness"][:2] == [f"{mean:.1f}", "-"] and shown["attentiveness"][3] == (
+        f"{std:.1f}"
+    )
+    assert float(shown["attentiveness"][4]) == kept
+    assert shown["partial input (text_pair only)"][0] == "100.0"
+    assert "over k=3 counterfactual sets" in result.stdout
     out = tmp_path / "out"
     assert (
         result.stdout.strip().splitlines()[-1]
@@ -50,10 +55,17 @@ def test_cat_writes_results_and_prints_the_summary(tmp_path):
     )
 
 
+def table_rows(printed: str) -> dict[str, list[str]]:
+    """A terminal table's rows: the first cell -> the other cells."""
+    rows = [[c.strip() for c in line.split("│")] for line in printed.splitlines() if "│" in line]
+    return {cells[0]: cells[1:] for cells in rows}
+
+
 def test_one_counterfactual_set_prints_a_dash_for_its_spread(tmp_path):
     result = invoke(*cat_args(tmp_path, "--default-label", "neutral", "--k", "1"))
     assert result.exit_code == 0, result.output
-    assert "± — over k=1 sets" in result.stdout
+    assert table_rows(result.stdout)["attentiveness"][3] == "-"  # ± sd of one set
+    assert "over k=1 counterfactual sets" in result.stdout
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert results["attentiveness"]["std"] is None
 
@@ -123,4 +135,4 @@ def test_a_premise_on_both_sides_of_the_split_is_warned_about_and_recorded(tmp_p
     shared = results["data"]["test_rows_sharing_x1_with_train"]
     assert shared == results["data"]["test_rows"] > 0
     assert f"Warning: {shared} of {shared} test rows share their first text" in result.stderr
-    assert "(cat --split-by COLUMN, split_by: COLUMN in a grid" in " ".join(result.stderr.split())
+    assert "(--split-by COLUMN, or shortcutlab split)" in " ".join(result.stderr.split())

@@ -47,10 +47,20 @@ def test_version_and_list():
         assert option in words, option
     assert "Upweights" in words  # jtt's description, from its docstring
     rows = [line.split("│") for line in listing.stdout.splitlines() if "│" in line]
-    families = [cells[1].strip() for cells in rows if cells[0].strip() == "family"]
-    metrics = [cells[1].strip() for cells in rows if cells[0].strip() == "metric"]
+    assert [cells[0].strip() for cells in rows if cells[0].strip()] == [
+        "family",
+        "metric",
+        "shortcut",
+        "model",
+        "attribute",
+        "mitigation",
+    ]  # each kind once, above its rows
+    table = pd.read_csv(io.StringIO(invoke("list", "--format", "csv").stdout))
+    families = table.loc[table["kind"] == "family", "name"].tolist()
+    metrics = table.loc[table["kind"] == "metric", "name"].tolist()
     assert families == ["maze", "mps", "cat", "suite", "audit"]
     assert metrics == ["accuracy", "macro_f1"]
+    assert set(table["name"]) <= set(" ".join(cells[1] for cells in rows).split())
 
 
 def test_generate_build_evaluate(tmp_path):
@@ -303,6 +313,15 @@ def test_demo_command(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Accuracy by training strength" in result.stdout
     assert (tmp_path / "d" / "delta_vs_strength_accuracy.png").exists()
+    assert "concept-occurrence" in result.stdout and "…" not in result.stdout  # names whole
+    # The MPS grid's warnings come after every table, name their build and the grid's spec key
+    # (the demo has no --label-mix), and say where that spec is.
+    warnings = [line for line in result.output.splitlines() if line.startswith("Warning:")]
+    assert warnings and all("MPS build of attribute" in line for line in warnings)
+    assert all("mps: {label_mix: matched}" in line for line in warnings if "priors" in line)
+    assert "--label-mix" not in result.output
+    assert result.output.index("Warning:") > result.output.index("MPS (paper 002)")
+    assert "spec.resolved.json" in result.stderr
 
 
 GRID = """
@@ -326,7 +345,10 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
     assert "8 cells done, 0 already finished, 0 failed" in ran.stdout
     again = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
     assert "0 of 8 cells to run over 2 benchmarks; nothing left to run." in again.stdout
-    md = invoke("results", tmp_path / "run")
+    shown = invoke("results", tmp_path / "run")  # terminal tables by default
+    assert shown.exit_code == 0 and "Table 9 style, accuracy" in shown.stdout
+    assert "| model |" not in shown.stdout
+    md = invoke("results", tmp_path / "run", "--format", "md")
     assert md.exit_code == 0 and "| model | dataset | shortcut | Accuracy Test |" in md.stdout
     assert (tmp_path / "run" / "figures" / "delta_vs_strength-reviews-accuracy.svg").exists()
     latex = invoke(
@@ -402,7 +424,7 @@ def test_run_bad_inputs(tmp_path):
     )
     assert_refused(
         tmp_path,
-        "'format' parameter must be one of 'md', 'csv', 'json', 'latex'",
+        "'format' parameter must be one of 'table', 'md', 'csv', 'json', 'latex'",
         "results",
         tmp_path / "run",
         "--format",

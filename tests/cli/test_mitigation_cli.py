@@ -81,7 +81,7 @@ def test_dry_run_and_results_show_the_mitigations(tmp_path):
     assert ran.exit_code == 0, ran.output
     again = invoke("run", spec, "--out", tmp_path / "run", "--dry-run")
     assert again.stdout.count("done") == 4 and "0 of 4 cells to run" in again.stdout
-    shown = invoke("results", tmp_path / "run", "--out", tmp_path / "report")
+    shown = invoke("results", tmp_path / "run", "--format", "md", "--out", tmp_path / "report")
     assert shown.exit_code == 0, shown.output
     assert "### Table 3 layout, accuracy: Test / Anti / Δ per mitigation" in shown.stdout
     assert "| reviews | tfidf-logreg | single-term | 1.0 | test-downsample |" in shown.stdout

@@ -60,7 +60,7 @@ def test_a_grid_over_paired_data_runs_and_its_tables_render(pair_files):
     )
     ran = invoke("run", pair_files / "spec.yaml", "--out", pair_files / "run")
     assert ran.exit_code == 0, ran.output
-    tables = invoke("results", pair_files / "run")
+    tables = invoke("results", pair_files / "run", "--format", "md")
     assert tables.exit_code == 0, tables.output
     rows = {
         line.split("|")[1].strip(): line for line in tables.stdout.splitlines() if "| nli |" in line

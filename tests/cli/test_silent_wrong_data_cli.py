@@ -132,7 +132,7 @@ def test_rows_that_are_only_the_cue_are_dropped_and_counted(tmp_path, corpus_fil
     assert_refused(
         tmp_path,
         "has 3 rows whose text is empty once the cue is removed (first: row 1). Remove them or "
-        "pass --on-empty drop.",
+        "use --on-empty drop.",
         *_build(tmp_path / "train.csv", corpus_files["test"], tmp_path / "again",
                 "-o", "term=frankly", "--on-empty", "error"),
     )  # fmt: skip

@@ -24,7 +24,7 @@ def test_evaluate_and_a_one_cell_grid_print_the_same_delta_interval_and_star(tmp
         "seeds: [0, 1, 2]\nvary: both\nbootstrap: 200\n"
     )
     assert invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run").exit_code == 0
-    grid = invoke("results", tmp_path / "run").stdout
+    grid = invoke("results", tmp_path / "run", "--format", "md").stdout
     folder = next(
         p
         for p in (tmp_path / "run" / "benchmarks").iterdir()
@@ -67,7 +67,7 @@ def test_evaluate_tidy_output_and_vary_data_errors(files, tmp_path):
         ("has changed since the benchmark was built", "--vary", "data", "--overwrite"),
         ("The 'vary' parameter must be one of 'model', 'data', 'both'", "--vary", "seed"),
         (
-            "The 'format' parameter must be one of 'text', 'md', 'latex', 'csv', 'json'",
+            "The 'format' parameter must be one of 'table', 'md', 'csv', 'json', 'latex'",
             "--format",
             "html",
         ),

@@ -32,7 +32,7 @@ def test_cot_run_reports_explanation_scores_per_set(inputs, monkeypatch):
             "suite", "evaluate", inputs / "suite", "--out", inputs / "out",
             "-p", client, "-p", "confidence=true", "--strategy", "zero-shot-cot",
             "--train", inputs / "train.csv", "--text-pair-col", "text_pair",
-            "--nli-model", "tfidf-logreg", "--error-types",
+            "--nli-model", "tfidf-logreg", "--error-types", "--format", "md",
         )  # fmt: skip
     assert result.exit_code == 0, result.output
     results = json.loads((inputs / "out" / "results.json").read_text())

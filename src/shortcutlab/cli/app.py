@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import CLI, ConfigError, caller
 
 
 class AlphabeticalGroup(TyperGroup):
@@ -51,7 +51,8 @@ class ShortcutlabGroup(AlphabeticalGroup):
 
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            with caller(CLI):  # messages name command-line options (a grid run names spec keys)
+                return super().invoke(ctx)
         except Exception as error:
             # Typer ships its own copy of click, so its exceptions are recognised by name;
             # NoArgsIsHelpError prints the help, which is what a bare group should do.

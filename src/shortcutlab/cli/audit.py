@@ -17,14 +17,13 @@ from shortcutlab.cli.app import app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list, parse_named_paths
+from shortcutlab.cli.output import check_format, messages
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
 if TYPE_CHECKING:
     from shortcutlab.families.audit.features import FeatureConfig
     from shortcutlab.families.audit.run import AuditResult
-
-FORMATS = ("text", "csv", "json")
 
 
 @dataclass(frozen=True)
@@ -167,18 +166,22 @@ def audit(
     out: Annotated[Path | None, typer.Option(help="Folder for audit.json and audit.csv.")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
     fmt: Annotated[
-        str, typer.Option("--format", help="text (ranked table), csv or json (the tidy rows).")
-    ] = "text",
+        str,
+        typer.Option(
+            "--format",
+            help="table (the ranked candidates, the default), md or latex (the same table as "
+            "text), csv (the tidy rows) or json (the whole audit record); messages go to stderr.",
+        ),
+    ] = "table",
 ) -> None:
     """Scan DATA for latent shortcuts (tokens, n-grams, attributes, surface properties, lexicons,
     metadata, partial inputs, leakage, drift), test each against the label prior with
     false-discovery control, rank them, and with --model measure how much the model relies on the
     top ones (aligned vs conflicting rows, counterfactual removal, redistribution anti-tests)."""
     from shortcutlab.families.audit.api import audit_dataset
-    from shortcutlab.params import check_choice
 
     with user_errors():
-        check_choice("format", fmt, FORMATS)
+        check_format(fmt)
         result = audit_dataset(
             data,
             test,
@@ -200,7 +203,7 @@ def audit(
 
 
 def _print_result(result: AuditResult, fmt: str, *, top: int, out: Path | None) -> None:
-    """The ranked table (text), or the tidy rows as CSV or JSON on stdout."""
+    """The ranked table (table, md, latex), the tidy rows (csv) or the record (json) on stdout."""
     if fmt == "csv":
         from shortcutlab.data.csv_text import csv_text
         from shortcutlab.families.audit.output import audit_csv_frame
@@ -216,6 +219,6 @@ def _print_result(result: AuditResult, fmt: str, *, top: int, out: Path | None) 
         return
     from shortcutlab.cli.audit_table import print_audit
 
-    print_audit(out_console, result.record, top=top)
+    print_audit(out_console, result.record, top=top, fmt=fmt)
     if out is not None:
-        out_console.print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
+        messages(fmt).print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)

@@ -10,12 +10,11 @@ from typing import Annotated
 import typer
 
 from shortcutlab.cli.app import app
-from shortcutlab.cli.console import err_console, out_console, user_errors
+from shortcutlab.cli.console import err_console, held_warnings, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values
+from shortcutlab.cli.output import FormatOption, check_format
 from shortcutlab.data.existing_splits import ExistingSplits
-
-EVALUATE_FORMATS = ("text", "md", "latex", "csv", "json")
 
 
 @app.command(
@@ -48,13 +47,7 @@ def evaluate(
             "benchmark, from the inputs its manifest records) or both."
         ),
     ] = "model",
-    fmt: Annotated[
-        str,
-        typer.Option(
-            "--format",
-            help="text (terminal tables), md or latex (with footnotes), csv or json (tidy).",
-        ),
-    ] = "text",
+    fmt: FormatOption = "table",
     out: Annotated[
         Path | None,
         typer.Option(
@@ -76,7 +69,7 @@ def evaluate(
     from shortcutlab.params import check_choice
 
     with user_errors():
-        check_choice("format", fmt, EVALUATE_FORMATS)  # options first: the most specific refusal
+        check_format(fmt)  # options first: the most specific refusal
         check_choice("vary", vary, VARY)
         target = results_folder(benchmark, splits, out, model)
         check_output_dir(target, overwrite=overwrite)  # before the fit, not after it
@@ -91,10 +84,7 @@ def evaluate(
         )
         target = result.save(target, overwrite=overwrite)
     elapsed = time.perf_counter() - started
-    if fmt == "text":
-        render.evaluation(out_console, result, elapsed=elapsed, written=target)
-    else:
-        render.evaluation_text(out_console, err_console, result, fmt, written=target)
+    render.evaluation(result, elapsed=elapsed, written=target, fmt=fmt)
 
 
 @app.command()
@@ -149,6 +139,7 @@ def demo(
     overwrite: Annotated[
         bool, typer.Option(help="Replace a non-empty folder that is not a previous demo.")
     ] = False,
+    fmt: FormatOption = "table",
 ) -> None:
     """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate
     tfidf-logreg; then an MPS grid (negation, question, product type) on the same corpus; and
@@ -157,8 +148,10 @@ def demo(
     from shortcutlab.demo import run_demo
 
     with user_errors():
+        check_format(fmt)
         started = time.perf_counter()
-        with render.progress(err_console, "Shortcut Maze demo") as update:
+        # Warnings wait for the tables: printed as they come they would split the output.
+        with held_warnings() as held, render.progress(err_console, "Shortcut Maze demo") as update:
             result = run_demo(
                 out,
                 train_size=train_size,
@@ -170,13 +163,16 @@ def demo(
                 overwrite=overwrite,
                 on_progress=update,
             )
-    render.demo(out_console, result, elapsed=time.perf_counter() - started)
+    render.demo(result, elapsed=time.perf_counter() - started, fmt=fmt)
+    render.demo_warnings(err_console, held, out)
 
 
 @app.command(name="list")
-def list_components() -> None:
+def list_components(fmt: FormatOption = "table") -> None:
     """List the families, metrics, shortcut types, models, attributes and mitigations, each
     with what it is and every option with its default."""
     from shortcutlab.cli import render
 
-    render.components(out_console)
+    with user_errors():
+        check_format(fmt)
+    render.components(fmt)

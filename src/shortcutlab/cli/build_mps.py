@@ -25,6 +25,7 @@ from shortcutlab.cli.options import (
     parse_size,
 )
 from shortcutlab.data.options import InputOptions
+from shortcutlab.errors import subject
 from shortcutlab.fields import option_field
 
 
@@ -136,7 +137,8 @@ def mps(
     from shortcutlab.cli.build_summary import mps_summary
     from shortcutlab.families.mps.build import build_mps_benchmark
 
-    with user_errors():  # the builder refuses an output folder it may not write, first
+    about = f"MPS build of attribute {attribute.attribute}"
+    with user_errors(), subject(about):  # the builder refuses an unwritable --out first
         benchmark = build_mps_benchmark(
             train,
             test,

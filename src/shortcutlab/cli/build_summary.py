@@ -8,6 +8,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from shortcutlab.cli.output import print_whole
+
 
 def benchmark_summary(console: Console, benchmark: Any) -> None:
     manifest = benchmark.manifest
@@ -41,7 +43,7 @@ def benchmark_summary(console: Console, benchmark: Any) -> None:
             for label in labels
         ]
         table.add_row(split, str(record["rows"]), *cells)
-    console.print(table)
+    print_whole(console, table)
     undecidable = sum(r.get("undecidable_rows") or 0 for r in splits.values())
     if undecidable:
         console.print(
@@ -116,7 +118,7 @@ def mps_summary(console: Console, benchmark: Any) -> None:
                 *cells,
                 _rate(entropy[split]["per_value"][value]),
             )
-    console.print(table)
+    print_whole(console, table)
     console.print(
         "Normalised label entropy, mean over values (paper 002, Table 11): "
         + ", ".join(f"{name} {_rate(record['mean'])}" for name, record in entropy.items())

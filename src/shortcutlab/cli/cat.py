@@ -8,8 +8,9 @@ from typing import Annotated, Any
 import typer
 
 from shortcutlab.cli.app import app
-from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.options import parse_key_values, parse_list
+from shortcutlab.cli.output import FormatOption, Section, check_format, messages, show
 
 
 @app.command(
@@ -57,15 +58,18 @@ def cat(
         typer.Option(help="Write N counterfactual pairs to check.csv for a person to judge."),
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
+    fmt: FormatOption = "table",
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
     from shortcutlab.cli import render
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
+    from shortcutlab.families.cat.export import summary_frame
     from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
 
     with user_errors():
+        check_format(fmt)
         if export_check is not None and export_check < 1:
             raise ConfigError(f"--export-check expects a whole number >= 1. Got {export_check}.")
         check_output_dir(out, overwrite=overwrite)
@@ -86,10 +90,16 @@ def cat(
         written = save_cat(
             outcome, out, overwrite=overwrite, export_check=export_check, seed=seed, sources=sources
         )
-    for line in summary_lines(outcome.results):
-        out_console.print(line, markup=False)
+    say = messages(fmt)
+    say.print(summary_header(outcome.results), markup=False)
+    table = summary_frame(outcome.results)
+    show(
+        fmt,
+        [Section(table, notes=summary_notes(outcome.results), digits=1)],
+        tidy=table.reset_index(),
+    )
     files = render.files_written(written, ("results.json",))
-    out_console.print(f"Wrote {', '.join(map(str, files))}", markup=False)
+    say.print(f"Wrote {', '.join(map(str, files))}", markup=False)
 
 
 def _train_and_test(
@@ -123,33 +133,28 @@ def _train_and_test(
     return sides, {"data": data.source.to_json(), "split": record}
 
 
-def summary_lines(results: dict[str, Any]) -> list[str]:
-    """The printed summary of a CAT run's results (percentages)."""
-    from shortcutlab.families.cat.export import accuracy_text, percent_text
+def summary_header(results: dict[str, Any]) -> str:
+    """The line above a CAT run's table: the model, the default label and the test rows."""
+    config = results["config"]
+    return (
+        f"Model {config['model']}{' + CAT augmentation' if config['augment'] else ''}; "
+        f"default label {config['default_label']}; {results['data']['test_rows']} test rows"
+    )
+
+
+def summary_notes(results: dict[str, Any]) -> list[str]:
+    """What the table's figures are: percentages, intervals, the k sets, the McNemar test."""
+    from shortcutlab.families.cat.export import percent_text
 
     cat_ = results["attentiveness"]
     base = results["baselines"]
-    config = results["config"]
     test = base["partial_vs_majority"]
-    lines = [
-        f"Model {config['model']}{' + CAT augmentation' if config['augment'] else ''}; "
-        f"default label {config['default_label']}; {results['data']['test_rows']} test rows",
-        f"Accuracy: {accuracy_text(results['accuracy'])} (95 % interval over rows)",
-        f"Attentiveness: {percent_text(cat_['mean'])} ± {percent_text(cat_['std'])} over k={cat_['k']} "
-        f"sets, {cat_['rows_kept']} rows kept (prediction not {config['default_label']})",
+    naive = base["naive_partial_input"]
+    return [
+        f"Percentages; 95 % intervals over rows. Attentiveness: mean ± sd over k={cat_['k']} "
+        f"counterfactual sets, on the rows whose prediction is not "
+        f"{results['config']['default_label']} (— : one set, no spread).",
+        f"p vs majority: exact McNemar, partial-input model vs majority baseline (b={test['b']}, "
+        f"c={test['c']}). The naive partial input predicts the same label as the full input on "
+        f"{percent_text(naive['agreement_with_full_input'])} % of rows.",
     ]
-    for label, entry in cat_["per_label"].items():
-        lines.append(
-            f"  predicted {label}: {percent_text(entry['mean'])} ± {percent_text(entry['std'])} "
-            f"({entry['rows']} rows)"
-        )
-    part = base["partial_input"]
-    lines += [
-        f"Partial input ({part['trained_on']} only): {accuracy_text(part)}; majority "
-        f"({base['majority']['label']}): {accuracy_text(base['majority'])}; exact McNemar "
-        f"p = {test['p_value']:.3g} (b={test['b']}, c={test['c']})",
-        f"Naive partial input ({base['naive_partial_input']['evaluated_on']}): "
-        f"{accuracy_text(base['naive_partial_input'])}; same prediction as the full input on "
-        f"{percent_text(base['naive_partial_input']['agreement_with_full_input'])} % of rows",
-    ]
-    return lines

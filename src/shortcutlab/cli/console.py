@@ -64,6 +64,31 @@ def user_errors() -> Iterator[None]:
             _refuse("A path or name holds a NUL byte (\\0): remove it.")
 
 
+@contextlib.contextmanager
+def held_warnings() -> Iterator[list[str]]:
+    """Hold back the package's warnings raised inside (each once), to print after the output
+    (:func:`print_warnings`) rather than between its tables; the list fills when the block ends."""
+    held: list[str] = []
+    caught: list[warnings.WarningMessage] = []
+    failed = True
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default", ShortcutlabWarning)
+            yield held
+            failed = False
+    finally:  # shown once the recorder is gone; on a failure ours too, before its Error line
+        ours = [w for w in caught if issubclass(w.category, ShortcutlabWarning)]
+        for w in caught:
+            if failed or w not in ours:
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        held.extend(dict.fromkeys(one_line(str(w.message)) for w in ours))
+
+
+def print_warnings(console: Console, held: list[str]) -> None:
+    for message in held:
+        console.print(f"Warning: {message}", markup=False, soft_wrap=True)
+
+
 def _refuse(message: str) -> None:
     err_console.print(f"Error: {one_line(message)}", markup=False, soft_wrap=True)
     raise typer.Exit(code=2) from None

@@ -13,7 +13,8 @@ import typer
 
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
-from shortcutlab.errors import naming_path
+from shortcutlab.cli.output import Section, check_format, plain, show
+from shortcutlab.errors import GRID, caller, naming_path
 
 
 @app.command(short_help="Run (or resume) an experiment grid of any family from a spec file.")
@@ -82,10 +83,11 @@ def results(
         str,
         typer.Option(
             "--format",
-            help="md or latex (the papers' tables, with footnotes); csv or json (tidy: one row per "
-            "dataset × model × shortcut × λ, or dataset × attribute × model, statistics as columns).",
+            help="table (terminal tables, the default), md or latex (the papers' tables, with "
+            "footnotes), csv or json (tidy: one row per dataset × model × shortcut × λ, or dataset "
+            "× attribute × model, statistics as columns; messages go to stderr).",
         ),
-    ] = "md",
+    ] = "table",
     metric: Annotated[
         str,
         typer.Option(
@@ -104,19 +106,23 @@ def results(
     statistics) and the Δ-vs-λ figures, with mitigations Table 3 (Test / Anti / Δ per mitigation)
     and each mitigation against erm; for an MPS run δ / Δ (per mitigation), W-ACC, ACC,
     cross-testing and label entropy, and the label-distribution figures."""
-    from shortcutlab.cli import render
     from shortcutlab.families import family_of, load_results
 
-    with user_errors():
+    with user_errors(), caller(GRID):  # a run's notes name its spec's keys
+        check_format(fmt)
         loaded = load_results(run_dir, bootstrap=bootstrap)
         family = family_of(loaded)
-        text = family.results_as_text(loaded, fmt, metric)
+        files = "md" if fmt == "table" else fmt  # --out writes text files: Markdown for table
+        sections = family.results_sections(loaded, metric) if fmt == "table" else []
+        text = "" if sections else family.results_as_text(loaded, files, metric)
         written = (
-            _write_whole(lambda folder: family.write_results(loaded, folder, fmt), out)
+            _write_whole(lambda folder: family.write_results(loaded, folder, files), out)
             if out
             else family.write_figures(loaded, run_dir / "figures")
         )
-    render.plain(out_console, text)
+    if sections:
+        show(fmt, [Section(table, title, notes) for title, table, notes in sections])
+    plain(out_console, text)
     if written:
         err_console.print(
             f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False

@@ -19,69 +19,43 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from shortcutlab.cli.console import out_console, print_warnings
+from shortcutlab.cli.output import Section, frame_table, messages, print_table, print_whole, show
 from shortcutlab.data.existing_splits import EXISTING_SPLITS
-from shortcutlab.reports.tables import (
-    NOT_MEASURED,
-    format_cell,
-    per_label_table,
-    render,
-    result_table,
-    table_notes,
-    tidy_text,
-)
+from shortcutlab.errors import GRID, caller
+from shortcutlab.reports.tables import NOT_MEASURED, per_label_table, result_table, table_notes
 
 
-def frame_table(frame: pd.DataFrame, *, title: str | None = None, digits: int = 3) -> Table:
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    levels = frame.index.nlevels
-    names = list(frame.index.names) if levels > 1 else [frame.index.name or ""]
-    for name in names:
-        table.add_column(str(name or ""))
-    for column in frame.columns:
-        if isinstance(column, tuple):  # ("reviews", "δ") -> "reviews δ", as the md tables do
-            header = " ".join(str(part) for part in column)
-        else:
-            header = format_cell(column, 1) if isinstance(column, float) else str(column)
-        table.add_column(header, justify="right")
-    previous: Any = None
-    for position, key in enumerate(frame.index):
-        keys = list(key) if isinstance(key, tuple) else [key]
-        values = [
-            frame.iat[position, i] for i in range(frame.shape[1])
-        ]  # per-column dtypes, unlike row
-        shown = [str(k) for k in keys]
-        if levels > 1 and previous is not None and previous == keys[0]:
-            shown[0] = ""
-        elif levels > 1 and previous is not None:
-            table.add_section()
-        previous = keys[0]
-        table.add_row(*shown, *(format_cell(v, digits) for v in values))
-    return table
-
-
-def evaluation(console: Console, result: Any, *, elapsed: float, written: Path) -> None:
+def evaluation(result: Any, *, elapsed: float, written: Path, fmt: str = "table") -> None:
+    """``evaluate``'s output in ``fmt``: its tables (the tidy statistics row for csv and json);
+    the summary lines beside terminal tables, on stderr in the other formats."""
     bench = result.benchmark
-    console.print(
+    say = messages(fmt)
+    say.print(
         f"{result.model['name']} on {evaluated_benchmark(result)}, seeds {result.seeds[0]}..{result.seeds[-1]}, "
         f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
         f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)",
         markup=False,
     )
-    console.print(frame_table(result_table(result)))
-    notes(console, table_notes(result.to_frame()))
-    console.print(frame_table(per_label_table(result), title="Accuracy per true label"))
+    show(fmt, evaluation_sections(result), tidy=result.to_frame())
+    significance(say, result.statistics)
+    say.print(results_line(written), markup=False)
+
+
+def evaluation_sections(result: Any) -> list[Section]:
+    """The tables of one evaluation: Table-9 rows per metric, accuracy per true label, and for
+    models that answer in text their answers."""
+    sections = [
+        Section(result_table(result), notes=table_notes(result.to_frame())),
+        Section(per_label_table(result), title="Accuracy per true label"),
+    ]
     splits = result.summary["splits"]
     if any(s["invalid"] for s in splits.values()) or any(
         "confidence" in s for s in splits.values()
     ):
-        console.print(
-            frame_table(
-                llm_table(result),
-                title="Answers: predicted label counts, invalid answers, verbalized confidence",
-            )
-        )
-    significance(console, result.statistics)
-    console.print(results_line(written), markup=False)
+        title = "Answers: predicted label counts, invalid answers, verbalized confidence"
+        sections.append(Section(llm_table(result), title=title))
+    return sections
 
 
 def evaluated_benchmark(result: Any) -> str:
@@ -111,28 +85,6 @@ def files_written(folder: Path, order: tuple[str, ...] = ()) -> list[Path]:
     names = sorted(p.name for p in folder.iterdir())
     ordered = [n for n in order if n in names] + [n for n in names if n not in order]
     return [folder / name for name in ordered]
-
-
-def evaluation_text(
-    console: Console, errors: Console, result: Any, fmt: str, *, written: Path
-) -> None:
-    """``evaluate --format md|latex|csv|json``: the table alone on stdout, the file names on stderr."""
-    if fmt in ("csv", "json"):
-        text = tidy_text(result.to_frame(), fmt)
-    else:
-        text = render(result_table(result), fmt, notes=table_notes(result.to_frame()))
-    plain(console, text)
-    errors.print(results_line(written), markup=False)
-
-
-def plain(console: Console, text: str) -> None:
-    """Machine-readable text exactly as given: no markup, emoji codes, highlighting or wrapping."""
-    console.print(text, markup=False, emoji=False, highlight=False, soft_wrap=True, end="")
-
-
-def notes(console: Console, lines: list[str]) -> None:
-    for line in lines:
-        console.print(line, markup=False, emoji=False)
 
 
 def _count(n: int, noun: str) -> str:
@@ -167,18 +119,35 @@ def significance(console: Console, statistics: dict[str, Any]) -> None:
     )
 
 
-def demo(console: Console, result: Any, *, elapsed: float) -> None:
+def demo(result: Any, *, elapsed: float, fmt: str = "table") -> None:
+    """The demo's tables in ``fmt`` (csv/json: the Maze and MPS statistics, one row per cell),
+    then what was significant and what was written."""
     # The MPS notes load with the demo's printout, not with every command.
     from shortcutlab.families.mps.tables import label_mix_notes, mps_notes
 
-    console.print(
-        frame_table(
-            result.tables["accuracy"],
-            title="Accuracy by training strength λ (tfidf-logreg, Table-9 style)",
-        )
-    )
-    notes(console, table_notes(result.groups))
     groups = result.groups
+    title = "Accuracy by training strength λ (tfidf-logreg, Table-9 style)"
+    sections = [Section(result.tables["accuracy"], title, table_notes(groups))]
+    tidy: dict[str, Any] = {"maze": groups}
+    written = "report.html, summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
+    if result.mps is not None:
+        with caller(GRID):  # label_mix is no demo option: the note names the grid's spec key
+            mix = label_mix_notes(result.mps.label_counts)
+        footnotes = mps_notes(result.mps.groups) + mix
+        title = "MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)"
+        sections.append(Section(result.mps.gap_table(), title, footnotes))
+        tidy["mps"] = result.mps.groups
+        written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
+    show(fmt, sections, tidy=tidy)
+    say = messages(fmt)
+    say.print(_significance_line(groups), markup=False)
+    say.print(
+        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}",
+        markup=False,
+    )
+
+
+def _significance_line(groups: Any) -> str:
     flagged = [
         f"{s} λ={lam:g}"
         for s, lam, significant in zip(
@@ -186,25 +155,30 @@ def demo(console: Console, result: Any, *, elapsed: float) -> None:
         )
         if not significant
     ]
-    console.print(
-        f"Every accuracy drop is significant after Holm over the demo's {len(groups)} cells."
-        if not flagged
-        else f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
+    if not flagged:
+        return f"Every accuracy drop is significant after Holm over the demo's {len(groups)} cells."
+    return (
+        f"Accuracy drops not significant after Holm over the demo's {len(groups)} cells: "
         f"{', '.join(flagged)}."
     )
-    written = "report.html, summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
-    if result.mps is not None:
+
+
+def demo_warnings(console: Console, held: list[str], out: Path) -> None:
+    """The warnings of the demo's run, after its tables. Those about the MPS grid name keys of
+    the spec the demo wrote, since the demo itself has no option for them."""
+    if not held:
+        return
+    grid = any(line.startswith("MPS build") for line in held)
+    if grid:
         console.print(
-            frame_table(
-                result.mps.gap_table(),
-                title="MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)",
-            )
+            "The demo's MPS section ran a grid whose spec it saved to "
+            f"{out / 'mps' / 'run' / 'spec.resolved.json'}. The demo has no option for the "
+            "settings named below: they are keys of that spec, for a grid of your own "
+            "('shortcutlab run SPEC --out DIR').",
+            markup=False,
+            soft_wrap=True,
         )
-        notes(console, mps_notes(result.mps.groups) + label_mix_notes(result.mps.label_counts))
-        written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
-    console.print(
-        f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}"
-    )
+    print_warnings(console, held)
 
 
 @contextlib.contextmanager
@@ -227,9 +201,9 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
         yield update
 
 
-def components(console: Console) -> None:
-    """Every registered component: what it is, and each option with its default (read from the
-    registries and the components' own signatures and docstrings)."""
+def components(fmt: str = "table") -> None:
+    """``shortcutlab list``: every registered component, what it is, and each option with its
+    default (read from the registries and the components' own signatures and docstrings)."""
     from shortcutlab.attributes import ATTRIBUTES
     from shortcutlab.families import FAMILIES
     from shortcutlab.metrics import METRICS, split_metric_names
@@ -237,25 +211,24 @@ def components(console: Console) -> None:
     from shortcutlab.models import MODELS
     from shortcutlab.shortcuts import SHORTCUTS
 
-    table = Table(show_edge=False, pad_edge=False, show_lines=False)
-    for column in ("kind", "name", "description", "options (default)"):
-        table.add_column(column, overflow="fold")
-    for name in FAMILIES.registration_order():
-        table.add_row("family", name, FAMILIES.get(name).summary, "")
-    for name in split_metric_names():
-        table.add_row("metric", name, METRICS.get(name).title, "")
+    rows = [("family", n, FAMILIES.get(n).summary, "") for n in FAMILIES.registration_order()]
+    rows += [("metric", n, METRICS.get(n).title, "") for n in split_metric_names()]
     for kind, registry, hidden in (
         ("shortcut", SHORTCUTS, ()),
         ("model", MODELS, ("seed",)),  # the run sets each cell's seed
         ("attribute", ATTRIBUTES, ()),
         ("mitigation", MITIGATIONS, ()),
     ):
-        table.add_section()
         for name in registry.names():
             defaults = registry.defaults(name)
             options = [f"{k}={_default(v)}" for k, v in defaults.items() if k not in hidden]
-            table.add_row(kind, name, registry.summary(name), "\n".join(options) or "none")
-    console.print(table)
+            rows.append((kind, name, registry.summary(name), ", ".join(options) or "none"))
+    columns = ["kind", "name", "description", "options (default)"]
+    frame = pd.DataFrame(rows, columns=columns).set_index(["kind", "name"])
+    if fmt == "table":  # descriptions and option lists wrap at spaces; kinds and names never do
+        print_table(out_console, frame_table(frame, prose=tuple(columns[2:])))
+    else:
+        show(fmt, [Section(frame)])
 
 
 def _default(value: Any) -> str:
@@ -304,7 +277,7 @@ def dry_run(console: Console, spec: Any, family: Any, planned: list[Any], estima
             str(cell.seed),
             "done" if item.finished else "pending",
         )
-    console.print(table)
+    print_whole(console, table)
     pending = sum(not p.finished for p in planned)
     benchmarks = len({p.cell.benchmark.id for p in planned})
     console.print(
@@ -360,6 +333,6 @@ def rewrite_quality(console: Console, report: Any, *, written: Path | None) -> N
                 row.flags,
                 (str(row.rewrite) if row.rewrite else "")[:80],
             )
-        console.print(table)
+        print_whole(console, table)
     if written is not None:
         console.print(f"Wrote summary.csv, rows.csv, flagged.csv and quality.json to {written}")

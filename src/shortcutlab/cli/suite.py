@@ -12,6 +12,7 @@ from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import parse_key_values, parse_list
+from shortcutlab.cli.output import FormatOption, Section, check_format, messages, plain, show
 from shortcutlab.errors import ConfigError
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
@@ -131,6 +132,7 @@ def evaluate_command(
     explanations: ExplanationOptions,
     seed: Annotated[int, typer.Option(help="Seed of the model and the few-shot draw.")] = 0,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out.")] = False,
+    fmt: FormatOption = "table",
 ) -> None:
     """Fit once per strategy, predict every set, write accuracy, changes, label shares, positions and CoT explanation scores."""
     from shortcutlab.data.writing import check_output_dir
@@ -139,6 +141,7 @@ def evaluate_command(
     from shortcutlab.families.suite.tables import suite_markdown
 
     with user_errors():
+        check_format(fmt)
         check_output_dir(out, overwrite=overwrite)
         params = parse_key_values(param, flag="--param")
         strategies = parse_list(strategy)
@@ -163,5 +166,37 @@ def evaluate_command(
             for judge_object in (nli_scorer, error_judge):
                 getattr(judge_object, "close", lambda: None)()
         save_suite_evaluation(evaluation, out, overwrite=overwrite)
-    out_console.print(suite_markdown(evaluation.results), markup=False)
-    out_console.print(f"Wrote {out / 'results.json'} and {out / 'tables.md'}", markup=False)
+    if fmt == "md":  # the tables.md it wrote, with its headings and notes
+        plain(out_console, suite_markdown(evaluation.results))
+    else:
+        show(fmt, suite_sections(evaluation.results))
+    say = messages(fmt)
+    say.print(f"Wrote {out / 'results.json'} and {out / 'tables.md'}", markup=False)
+
+
+def suite_sections(results: dict[str, Any]) -> list[Section]:
+    """The evaluation's tables (the paper's Tables 2-4 layout, percentages) as sections."""
+    import pandas as pd
+
+    from shortcutlab.families.suite import tables
+
+    found = [
+        ("Accuracy (%) per set (Table 2)", tables.accuracy_rows(results)),
+        ("Change against standard", tables.change_rows(results)),
+        ("Predicted-label distribution (% of rows)", tables.distribution_rows(results)),
+        ("Accuracy per position (Table 3)", tables.position_rows(results)),
+        ("Explanation quality (Table 4, %)", tables.explanation_rows(results)),
+        ("Error types of wrong answers (counts)", tables.error_type_rows(results)),
+    ]
+    sections = []
+    for title, rows in found:
+        if rows is None:
+            continue
+        header, body = rows
+        frame = pd.DataFrame([row[1:] for row in body], columns=header[1:])
+        frame.index = pd.Index([row[0] for row in body], name=header[0])
+        sections.append(Section(frame, title))
+    notes = list(results["notes"])
+    if notes and sections:
+        sections[-1] = Section(sections[-1].table, sections[-1].title, notes)
+    return sections

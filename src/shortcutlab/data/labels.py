@@ -25,7 +25,7 @@ from shortcutlab.data.columns import (
     scalars_array,
     string_array,
 )
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, one_line
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, knob, one_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -306,7 +306,8 @@ class LabelSpace:
             if missing:
                 raise DataError(
                     f"{source} has labels {', '.join(map(str, missing))} that are missing from "
-                    f"labels={', '.join(map(str, order))}. List every label in --labels."
+                    f"labels={', '.join(map(str, order))}. List every label in "
+                    f"{knob('labels', section='data')}."
                 )
             space = cls(tuple(order))
         elif all(isinstance(v, int | float | np.integer | np.floating) for v in seen):
@@ -314,8 +315,8 @@ class LabelSpace:
         else:
             warnings.warn(
                 f"Labels of {source} are not numeric; using their order of first appearance "
-                f"({', '.join(map(str, seen))}). The label schedule is by rank: pass --labels "
-                f"to fix the order.",
+                f"({', '.join(map(str, seen))}). The label schedule is by rank: give the order "
+                f"with {knob('labels', section='data')}.",
                 ShortcutlabWarning,
                 stacklevel=2,
             )

@@ -60,6 +60,9 @@ class Family:
     results_loader: Piece = None
     #: (results, fmt, metric) -> str: what ``shortcutlab results`` prints.
     results_text: Piece = None
+    #: (results, metric) -> [(title, DataFrame, footnotes)]: the tables ``results`` prints in
+    #: the terminal (without it, the terminal shows ``results_text``'s Markdown).
+    results_tables: Piece = None
     #: (results, out, fmt) -> list[Path]: every table and figure written to ``out``.
     results_writer: Piece = None
     #: (results, folder) -> list[Path]: the figures ``results`` writes beside a run.
@@ -97,6 +100,12 @@ class Family:
 
     def results_as_text(self, results: Any, fmt: str, metric: str) -> str:
         return self._piece("results_text", "run results", NO_GRID)(results, fmt, metric)
+
+    def results_sections(self, results: Any, metric: str) -> list[tuple[str, Any, list[str]]]:
+        """The terminal's tables of ``results``; none where the family gives only text."""
+        if self.results_tables is None:
+            return []
+        return resolve(self.results_tables)(results, metric)
 
     def write_results(self, results: Any, out: Path, fmt: str) -> list[Path]:
         return self._piece("results_writer", "run results", NO_GRID)(results, out, fmt)

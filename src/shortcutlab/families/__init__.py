@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shortcutlab.engine.family import Family
+from shortcutlab.errors import GRID, caller
 from shortcutlab.params import check_spec_numbers, choice
 from shortcutlab.registry import Registry
 
@@ -128,8 +129,9 @@ def _spec(spec: Any) -> Any:
 
 def plan_run(spec: Any, out: str | Path) -> tuple[Any, list[PlannedCell]]:
     """The cells of a run and whether each is already finished in ``out`` (for --dry-run)."""
-    spec = _spec(spec)
-    return spec, family_of(spec).plan(spec, Path(out))
+    with caller(GRID):  # messages name the spec's keys, not a command's options
+        spec = _spec(spec)
+        return spec, family_of(spec).plan(spec, Path(out))
 
 
 def run_experiment(
@@ -146,17 +148,18 @@ def run_experiment(
     """Run (or resume) the grid of ``spec`` (a spec object or a YAML path, any grid family)
     into the run folder ``out``."""
     started = time.perf_counter()
-    spec = _spec(spec)
-    report = family_of(spec).run(
-        spec,
-        Path(out),
-        executor=executor,
-        jobs=jobs,
-        address=address,
-        fail_fast=fail_fast,
-        force=force,
-        on_progress=on_progress,
-    )
+    with caller(GRID):  # messages name the spec's keys, not a command's options
+        spec = _spec(spec)
+        report = family_of(spec).run(
+            spec,
+            Path(out),
+            executor=executor,
+            jobs=jobs,
+            address=address,
+            fail_fast=fail_fast,
+            force=force,
+            on_progress=on_progress,
+        )
     report.wall_seconds = time.perf_counter() - started
     return report
 
@@ -167,7 +170,7 @@ def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
     from shortcutlab.engine.store import ResultStore
 
     run_dir = Path(run_dir)
-    with ResultStore.for_run(run_dir) as store:
+    with caller(GRID), ResultStore.for_run(run_dir) as store:
         spec = store.spec()
         return family(stored_family(spec)).load_results(run_dir, store, spec, bootstrap=bootstrap)
 

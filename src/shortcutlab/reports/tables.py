@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.csv_text import csv_text
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.metrics import METRICS, metric_titles, split_metric_names
 from shortcutlab.metrics.catalog import PAIRED_TESTS
 from shortcutlab.params import check_choice
@@ -179,7 +179,8 @@ def nothing_varied_note(spread: str) -> str:
     return (
         f"{NOT_MEASURED} : nothing varied between seeds (one distinct fit of one benchmark build: "
         f"the seeds shared one fit, or their fits predicted the same labels), so {spread} is not "
-        "measured. Use vary: data or both, or a model that depends on its seed."
+        f"measured. Use {knob('vary', 'data')} or {knob('vary', 'both')}, or a model that "
+        "depends on its seed."
     )
 
 

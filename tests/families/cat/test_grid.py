@@ -38,7 +38,7 @@ def test_cat_grid_stores_cells_resumes_and_prints_attentiveness(tmp_path):
     again = run_experiment(spec, tmp_path / "run")
     assert (again.skipped, again.done) == (4, 0)
 
-    result = invoke("results", tmp_path / "run")
+    result = invoke("results", tmp_path / "run", "--format", "md")
     assert result.exit_code == 0, result.output
     rows = [
         line

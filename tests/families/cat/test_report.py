@@ -14,6 +14,7 @@ from shortcutlab.reports.html.document import Facts, Table
 from shortcutlab.reports.tables import format_cell
 from shortcutlab.webreport import overview
 from shortcutlab.webreport.build import run_sections
+from tests.cli.test_output_formats import table_cells
 from tests.families.cat.cat_data import write_pair_files
 from tests.families.cat.test_grid import _spec
 
@@ -34,7 +35,7 @@ def cat_output(tmp_path_factory):
     arguments += ["--export-check", "10"]
     printed = CliRunner().invoke(app, [*arguments, "--default-label", "neutral"])
     assert printed.exit_code == 0, printed.output
-    return folder / "out", " ".join(printed.stdout.split())  # the console wraps long lines
+    return folder / "out", printed.stdout
 
 
 def _cells(table: Table) -> list[str]:
@@ -73,17 +74,23 @@ def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):
     tables = {b.name: b for b in section.blocks if isinstance(b, Table)}
     assert list(tables) == ["cat-attentiveness", "cat-per-label", "cat-baselines"]
     accuracy, attentiveness = _cells(tables["cat-attentiveness"])[:2]
-    assert f"Accuracy: {accuracy} (95 % interval over rows)" in printed
-    assert f"Attentiveness: {attentiveness} over k=3 sets" in printed
+    # The terminal table: measure | % | 95 % low | 95 % high | ± sd | rows | p vs majority
+    shown = {row[0]: row[1:] for row in table_cells(printed)}
+    percent, low, high = shown["accuracy"][:3]
+    assert f"{percent} [{low}, {high}]" == accuracy
+    assert f"{shown['attentiveness'][0]} ± {shown['attentiveness'][3]}" == attentiveness
+    assert "over k=3 counterfactual sets" in " ".join(printed.split())
     for label, row in tables["cat-per-label"].frame.iterrows():
-        assert f"predicted {label}: {row['attentiveness']} ({row['rows']} rows)" in printed
+        mean, _, _, spread, rows = shown[f"attentiveness, predicted {label}"][:5]
+        assert (f"{mean} ± {spread}", float(rows)) == (row["attentiveness"], row["rows"])
     baselines = tables["cat-baselines"].frame["accuracy (%)"]
     assert baselines.iloc[0] == accuracy
     for name, value in baselines.iloc[1:].items():  # partial input, majority, naive partial input
-        assert f"{name}: {value}" in printed.lower()
+        match = [cells for measure, cells in shown.items() if measure.startswith(name.lower())]
+        assert [f"{c[0]} [{c[1]}, {c[2]}]" for c in match] == [value]
     mcnemar = tables["cat-baselines"].notes[1]
-    assert mcnemar.startswith("Partial input vs majority: exact McNemar p = ")
-    assert mcnemar.removeprefix("Partial input vs majority: ").rstrip(".") in printed
+    p_value = mcnemar.removeprefix("Partial input vs majority: exact McNemar p = ").split(" ")[0]
+    assert float(shown["partial input (text_pair only)"][5]) == pytest.approx(float(p_value))
 
 
 def test_a_folder_that_lost_its_results_gives_a_notice_not_an_error(tmp_path):

@@ -23,6 +23,7 @@ FAMILY = Family(
     plan_columns=(("dataset", "benchmark.dataset.name"), ("training", "label")),
     results_loader="shortcutlab.families.cat.results:load_cat_results",
     results_text="shortcutlab.families.cat.export:tables",
+    results_tables="shortcutlab.families.cat.export:table_sections",
     results_writer="shortcutlab.families.cat.export:write",
     report_sections="shortcutlab.families.cat.report:grid_sections",
     output_collectors={"cat": "shortcutlab.families.cat.report"},

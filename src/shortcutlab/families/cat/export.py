@@ -14,9 +14,9 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.writing import write_table
-from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
+from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY, sections_text
 from shortcutlab.params import check_choice
-from shortcutlab.reports.tables import render, tidy_text
+from shortcutlab.reports.tables import tidy_text
 
 TITLE = "CAT attentiveness and accuracy per dataset × model (paper 003, Table 7 layout)"
 NOTES = [
@@ -83,14 +83,58 @@ def cat_table(groups: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["dataset", "model", "CAT augmentation"])
 
 
+def summary_frame(results: dict[str, Any]) -> pd.DataFrame:
+    """One ``shortcutlab cat`` run as a table, in percent: accuracy and the baselines with their
+    95 % interval, attentiveness (overall and per predicted label) with its sd over the k sets."""
+    cat_ = results["attentiveness"]
+    base = results["baselines"]
+    rows: dict[str, dict[str, Any]] = {"accuracy": _interval_row(results["accuracy"])}
+    rows["attentiveness"] = _spread_row(cat_["mean"], cat_["std"], cat_["rows_kept"])
+    for label, entry in cat_["per_label"].items():
+        rows[f"attentiveness, predicted {label}"] = _spread_row(
+            entry["mean"], entry["std"], entry["rows"]
+        )
+    part = base["partial_input"]
+    rows[f"partial input ({part['trained_on']} only)"] = {
+        **_interval_row(part),
+        "p vs majority": base["partial_vs_majority"]["p_value"],
+    }
+    rows[f"majority ({base['majority']['label']})"] = _interval_row(base["majority"])
+    naive = base["naive_partial_input"]
+    rows[f"naive partial input ({naive['evaluated_on']})"] = _interval_row(naive)
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "measure"
+    columns = ["%", "95 % low", "95 % high", "± sd", "rows", "p vs majority"]
+    return frame.reindex(columns=columns)
+
+
+def _interval_row(entry: dict[str, Any]) -> dict[str, Any]:
+    low, high = entry["interval_95"]
+    return {"%": _pct(entry["value"]), "95 % low": _pct(low), "95 % high": _pct(high)}
+
+
+def _spread_row(mean: Any, std: Any, rows: int) -> dict[str, Any]:
+    return {"%": _pct(mean), "± sd": _pct(std), "rows": rows}
+
+
+def _pct(value: Any) -> float:
+    return float("nan") if value is None else 100 * float(value)
+
+
 def tables(results: Any, fmt: str, metric: str = "accuracy") -> str:
     """What ``shortcutlab results`` prints for a CAT run (one table: accuracy beside
     attentiveness, so ``metric`` changes nothing)."""
     check_choice("format", fmt, FORMATS)
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
-    prefix = "% " if fmt == "latex" else "### "
-    return f"{prefix}{TITLE}\n\n{render(cat_table(results.groups), fmt, notes=NOTES)}"
+    return sections_text(table_sections(results), fmt)
+
+
+def table_sections(
+    results: Any, metric: str = "accuracy"
+) -> list[tuple[str, pd.DataFrame, list[str]]]:
+    """The one (title, table, footnotes) of a CAT run (``metric`` changes nothing)."""
+    return [(TITLE, cat_table(results.groups), NOTES)]
 
 
 def write(results: Any, out: Path, fmt: str) -> list[Path]:

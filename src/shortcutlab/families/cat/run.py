@@ -21,7 +21,7 @@ from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
 from shortcutlab.data.pairs import model_inputs, require_pairs
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.engine.cell import predicted_labels
-from shortcutlab.errors import ConfigError, DataError, warn
+from shortcutlab.errors import ConfigError, DataError, knob, warn
 from shortcutlab.families.cat.scoring import predict_sets
 from shortcutlab.metrics import accuracy, mcnemar_exact
 from shortcutlab.metrics.attentiveness import attentiveness_summary, wilson_interval
@@ -174,9 +174,9 @@ def _warn_shared_first_texts(train: pd.DataFrame, test: pd.DataFrame) -> int:
     if shared:
         warn(
             f"{shared} of {len(test)} test rows share their first text (e.g. the premise) with a "
-            "training row; split the data by that text so none is on both sides (cat --split-by "
-            "COLUMN, split_by: COLUMN in a grid, or shortcutlab split), or the accuracies and "
-            "baselines mix in what the model memorised about it.",
+            f"training row; split the data by that text ({knob('split_by', 'COLUMN')}, or "
+            "shortcutlab split) so none is on both sides, or the accuracies and baselines mix in "
+            "what the model memorised about it.",
         )
     return shared
 

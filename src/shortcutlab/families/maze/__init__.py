@@ -29,6 +29,7 @@ FAMILY = Family(
     ),
     results_loader="shortcutlab.families.maze.results:load_maze_results",
     results_text="shortcutlab.families.maze.export:tables",
+    results_tables="shortcutlab.families.maze.export:table_sections",
     results_writer="shortcutlab.families.maze.export:write",
     figures="shortcutlab.families.maze.export:figures",
     report_sections="shortcutlab.families.maze.report:sections",

@@ -73,28 +73,42 @@ def mitigation_sections(results: Any, metric: str) -> dict[str, tuple[str, Any, 
     return found
 
 
+def table_sections(results: Any, metric: str) -> list[tuple[str, pd.DataFrame, list[str]]]:
+    """(title, table, footnotes) of what ``shortcutlab results`` shows: Table 1 (Table 3 layout
+    and the comparison with erm for a run with mitigations), the chosen metric's Table 9, and
+    the LLM tables if any."""
+    check_choice("metric", metric, split_metric_names())
+    mitigations = [
+        (title, table, footnotes)
+        for title, table, footnotes in mitigation_sections(results, metric).values()
+    ]
+    return [
+        *(mitigations or [("Table 1 (strongest λ)", results.table1(marked=True), [])]),
+        (
+            f"Table 9 style, {metric.replace('_', '-')}",
+            results.table9(metric, marked=True),
+            table_notes(results.groups),
+        ),
+        *((title, table, []) for title, table in llm_tables(results).values()),
+    ]
+
+
 def tables(results: Any, fmt: str, metric: str) -> str:
-    """What ``shortcutlab results`` prints: the tidy table (csv, json), or Table 1 (Table 3
-    layout and the comparison with erm for a run with mitigations) and the chosen metric's
-    Table 9 with their footnotes, and the LLM tables if any (md, latex)."""
+    """What ``shortcutlab results --format md|latex|csv|json`` prints: the tidy table (csv,
+    json), or :func:`table_sections` with their footnotes (md, latex)."""
     check_choice("format", fmt, FORMATS)
     check_choice("metric", metric, split_metric_names())
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
+    return sections_text(table_sections(results, metric), fmt)
+
+
+def sections_text(sections: list[tuple[str, pd.DataFrame, list[str]]], fmt: str) -> str:
+    """Markdown or LaTeX of (title, table, footnotes) sections, each title a heading."""
     prefix = "% " if fmt == "latex" else "### "
-    notes = table_notes(results.groups)
-    mitigations = {
-        title: (table, footnotes)
-        for title, table, footnotes in mitigation_sections(results, metric).values()
-    }
-    sections = {
-        **(mitigations or {"Table 1 (strongest λ)": (results.table1(marked=True), ())}),
-        f"Table 9 style, {metric.replace('_', '-')}": (results.table9(metric, marked=True), notes),
-        **{title: (table, ()) for title, table in llm_tables(results).values()},
-    }
     return "\n".join(
         f"{prefix}{title}\n\n{render(table, fmt, notes=footnotes)}"
-        for title, (table, footnotes) in sections.items()
+        for title, table, footnotes in sections
     )
 
 

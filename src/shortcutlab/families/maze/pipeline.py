@@ -29,7 +29,7 @@ from shortcutlab.data.loading import (
     LoadedTable,
 )
 from shortcutlab.data.writing import TableWriter, split_file
-from shortcutlab.errors import DataError, warn
+from shortcutlab.errors import DataError, knob, warn
 from shortcutlab.families.maze.cue_spans import encode_spans
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
@@ -167,7 +167,7 @@ def _empty_after_cleaning(
     if on_empty == "error":
         raise DataError(
             f"{name} has {_rows(blank)} whose text is empty once the cue is removed "
-            f"(first: row {first}). Remove them or pass --on-empty drop."
+            f"(first: row {first}). Remove them or use {knob('on_empty', 'drop', section='data')}."
         )
     warn(
         f"{name} has {_rows(blank)} whose text is empty once the cue is removed (first: "

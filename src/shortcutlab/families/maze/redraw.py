@@ -15,7 +15,7 @@ from shortcutlab.data.benchmark import MANIFEST, Benchmark
 from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.data.loading import TEXT, LoadedTable, load_table
 from shortcutlab.data.options import InputOptions
-from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.errors import ConfigError, DataError, InputFileError, knob
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files, distractors_from_columns
 from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
@@ -109,8 +109,9 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     check_redrawable(benchmark, "data")
     if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
         raise ConfigError(
-            "Re-drawing a benchmark per seed (vary: data or both) needs a Shortcut Maze benchmark "
-            "whose manifest records its inputs. Use vary: model, or rebuild it with 'shortcutlab build maze'."
+            f"Re-drawing a benchmark per seed ({_vary()}) needs a Shortcut Maze benchmark whose "
+            f"manifest records its inputs. Use {knob('vary', 'model')}, or rebuild it with "
+            "'shortcutlab build maze'."
         )
     arguments = manifest["arguments"]
     inputs = InputOptions.from_record(arguments)
@@ -145,16 +146,20 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     return build
 
 
+def _vary() -> str:
+    return f"{knob('vary', 'data')} or {knob('vary', 'both')}"
+
+
 def _reload(record: dict[str, Any], role: str, inputs: InputOptions) -> LoadedTable:
     path = record.get("path")
     if path is None:
         raise ConfigError(
-            f"Re-drawing the benchmark (vary: data or both) needs its {role} input file, but it was "
+            f"Re-drawing the benchmark ({_vary()}) needs its {role} input file, but it was "
             f"built from an in-memory table. Build it from files, or pass rebuild= to evaluate_benchmark."
         )
     if not Path(path).exists():
         raise InputFileError(
-            f"Re-drawing the benchmark (vary: data or both) needs its {role} input '{path}' "
+            f"Re-drawing the benchmark ({_vary()}) needs its {role} input '{path}' "
             f"(recorded in {MANIFEST}), which does not exist here. Run from the folder it was built in."
         )
     table = load_table(path, split=record.get("split"), role=role, **inputs.reading())

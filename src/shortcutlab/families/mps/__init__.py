@@ -23,6 +23,7 @@ FAMILY = Family(
     plan_columns=(("dataset", "benchmark.dataset.name"), ("attribute", "benchmark.label")),
     results_loader="shortcutlab.families.mps.results:load_mps_results",
     results_text="shortcutlab.families.mps.export:tables",
+    results_tables="shortcutlab.families.mps.export:table_sections",
     results_writer="shortcutlab.families.mps.export:write",
     figures="shortcutlab.families.mps.export:figures",
     report_sections="shortcutlab.families.mps.report:sections",

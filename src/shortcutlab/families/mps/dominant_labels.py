@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError, warn
+from shortcutlab.errors import ConfigError, DataError, knob, warn
 from shortcutlab.families.mps.redistribute import (
     assign_dominant,
     dominant_sets,
@@ -86,15 +86,16 @@ def matched_caps(
             else "the groups' sizes allow no such mix"
         )
         raise DataError(
-            f"label_mix='matched' needs group sizes whose union holds every label equally often, "
-            f"and {reason} (rows per value and label: {counts}). Use label_mix='paper', or tie "
-            f"every label to a group with --dominant / --dominant-labels."
+            f"{_mps('label_mix', MATCHED)} needs group sizes whose union holds every label "
+            f"equally often, and {reason} (rows per value and label: {counts}). Use "
+            f"{_mps('label_mix', PAPER)}, or tie every label to a group with "
+            f"{_mps('dominant')} / {_mps('dominant_labels')}."
         )
     dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
     if dropped:
         warn(
-            f"label_mix='matched' leaves the groups {', '.join(map(repr, dropped))} out of the "
-            f"training sets: no uniform label mix can use them.",
+            f"{_mps('label_mix', MATCHED)} leaves the groups {', '.join(map(repr, dropped))} out "
+            f"of the training sets: no uniform label mix can use them.",
         )
     return matched
 
@@ -111,14 +112,15 @@ def warn_label_mix(
     balanced_shares = balanced.sum(axis=0) / balanced.sum()
     top = int(np.argmax(np.abs(shares - balanced_shares)))
     fix = (
-        "--label-mix matched sizes the groups so both sets hold the labels equally often."
+        f"{_mps('label_mix', MATCHED)} sizes the groups so both sets hold the labels equally often."
         if label_mix == PAPER
-        else "Balanced cannot even out every group; --size even as well keeps both uniform."
+        else f"Balanced cannot even out every group; {_mps('size', 'even')} as well keeps both "
+        "uniform."
     )
     warn(
-        f"Imbalanced is {shares[top]:.0%} label {quoted(labels.values[top])} overall and Balanced "
-        f"{balanced_shares[top]:.0%}: the two fits also learn different label priors, and δ "
-        f"measures that with the attribute. {fix}",
+        f"The Imbalanced training set is {shares[top]:.0%} label {quoted(labels.values[top])} "
+        f"overall and the Balanced one {balanced_shares[top]:.0%}: the two fits also learn "
+        f"different label priors, and δ measures that with the attribute. {fix}",
     )
 
 
@@ -135,10 +137,16 @@ def warn_unbalanced(
     for group in np.flatnonzero(same & (balanced.sum(axis=1) > 0)).tolist():
         scarce = labels.values[int(np.argmin(balanced[group]))]
         warn(
-            f"Balanced is as skewed as Imbalanced in the group {quoted(kept[group])} (too few rows of "
-            f"label {quoted(scarce)} there), so that group does not tell the two apart. A smaller --size "
-            f"leaves room to even it out.",
+            f"Balanced is as skewed as Imbalanced in the group {quoted(kept[group])} (too few "
+            f"rows of label {quoted(scarce)} there), so that group does not tell the two apart. "
+            f"A smaller {_mps('size')} leaves room to even it out.",
         )
+
+
+def _mps(key: str, value: object = None) -> str:
+    """An MPS build option as the caller sets it: ``--label-mix matched`` or
+    ``mps: {label_mix: matched}``."""
+    return knob(key, value, section="mps")
 
 
 def _set_size(dominant_labels: int | None, n_labels: int, n_groups: int) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.writing import write_table
-from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY
+from shortcutlab.families.maze.export import FORMATS, SUFFIX, TIDY, sections_text
 from shortcutlab.families.mps.plots import plot_label_distribution
 from shortcutlab.families.mps.tables import (
     cross_notes,
@@ -83,11 +83,14 @@ def tables(results: Any, fmt: str, metric: str = "accuracy") -> str:
     check_choice("format", fmt, FORMATS)
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
-    prefix = "% " if fmt == "latex" else "### "
-    return "\n".join(
-        f"{prefix}{title}\n\n{render(table, fmt, notes=notes)}"
-        for title, table, notes in sections(results).values()
-    )
+    return sections_text(table_sections(results), fmt)
+
+
+def table_sections(
+    results: Any, metric: str = "accuracy"
+) -> list[tuple[str, pd.DataFrame, list[str]]]:
+    """(title, table, footnotes) of every paper-layout table (``metric`` changes nothing)."""
+    return list(sections(results).values())
 
 
 def figures(results: Any, out: Path) -> list[Path]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import warn
+from shortcutlab.errors import knob, warn
 from shortcutlab.families.mps.redistribute import normalised_entropy
 from shortcutlab.families.mps.summary import GAPS
 
@@ -86,8 +86,8 @@ def warn_not_measurable(reasons: list[dict[str, Any]]) -> None:
         warn(
             f"This MPS build cannot measure every figure: {'; '.join(sentences(reasons))}. "
             "'shortcutlab results' and the report will print no number for them. Choose another "
-            "attribute or annotator, keep other values (--values), or add rows of the scarce "
-            "labels."
+            f"attribute or annotator, keep other values ({knob('values', section='mps')}), or "
+            "add rows of the scarce labels."
         )
 
 

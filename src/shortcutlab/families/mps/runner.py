@@ -33,6 +33,7 @@ from shortcutlab.engine.run_folder import (
     planned_cells,
 )
 from shortcutlab.engine.store import ResultStore
+from shortcutlab.errors import subject
 from shortcutlab.families.mps.build import build_mps_benchmark
 from shortcutlab.families.mps.cell import OWN_TEST, MpsTask, cross_test_name, cross_test_table
 from shortcutlab.families.mps.grid import MpsBuildPlan, MpsCellPlan, plan_mps_grid
@@ -85,16 +86,17 @@ def build_mps(plan: MpsBuildPlan, spec: MpsSpec, tables: Tables, folder: Path) -
     if (folder / MANIFEST).exists():
         return Benchmark.load(folder)
     pool, test = tables[plan.dataset.name]
-    return build_mps_benchmark(
-        pool,
-        test,
-        attribute=plan.attribute.name,
-        attribute_options=plan.attribute.constructor_options(),
-        seed=plan.build_seed,
-        labels=list(plan.dataset.labels) if plan.dataset.labels else None,
-        inputs=replace(plan.dataset.inputs, out=folder),  # written atomically, straight from Arrow
-        **spec.build,
-    )
+    with subject(f"MPS build of attribute {plan.attribute.label} on dataset {plan.dataset.name}"):
+        return build_mps_benchmark(
+            pool,
+            test,
+            attribute=plan.attribute.name,
+            attribute_options=plan.attribute.constructor_options(),
+            seed=plan.build_seed,
+            labels=list(plan.dataset.labels) if plan.dataset.labels else None,
+            inputs=replace(plan.dataset.inputs, out=folder),  # written atomically, from Arrow
+            **spec.build,
+        )
 
 
 def make_mps_tasks(cells: list[MpsCellPlan], folders: dict[str, str]) -> list[MpsTask]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.errors import knob
 from shortcutlab.families.mps.summary import CROSS_METRICS
 from shortcutlab.metrics import METRICS, fit_metric_names
 from shortcutlab.params import check_choice
@@ -193,7 +194,7 @@ def label_mix_notes(label_counts: pd.DataFrame, tolerance: float = 0.05) -> list
         "Label mix: Imbalanced and Balanced differ in overall label shares (total variation "
         f"distance) in {', '.join(shifted)}; there δ also measures the label prior the "
         "Imbalanced fit learns, not only the attribute (the paper's builds share this). "
-        "label_mix: matched in the spec's mps: options sizes the groups to remove it."
+        f"{knob('label_mix', 'matched', section='mps')} sizes the groups to remove it."
     ]
 
 
