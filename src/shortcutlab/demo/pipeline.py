@@ -30,10 +30,12 @@ from shortcutlab.errors import ConfigError
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
+from shortcutlab.families.mps import export as mps_export
 from shortcutlab.families.mps.results import MpsRunResults
 from shortcutlab.metrics import split_metric_names
 from shortcutlab.params import quoted
 from shortcutlab.provenance import environment, tool_record
+from shortcutlab.reports.findings import maze_findings
 from shortcutlab.reports.plots import plot_delta_vs_strength
 from shortcutlab.reports.tables import (
     drop_constant_levels,
@@ -70,6 +72,11 @@ class DemoResult:
     groups: pd.DataFrame
     tables: dict[str, pd.DataFrame]
     mps: MpsRunResults | None = None
+
+    def findings(self) -> list[str]:
+        """The demo's findings in plain words: each Maze shortcut's drop, then each MPS δ."""
+        found = maze_findings(self.groups)
+        return found + ([] if self.mps is None else mps_export.findings(self.mps))
 
 
 def default_jobs() -> int:

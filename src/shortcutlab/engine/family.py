@@ -58,11 +58,14 @@ class Family:
     plan_columns: tuple[tuple[str, str], ...] = (("dataset", "benchmark.dataset.name"),)
     #: (run_dir, open store, stored spec, *, bootstrap) -> results (``family`` attribute ``name``).
     results_loader: Piece = None
-    #: (results, fmt, metric) -> str: what ``shortcutlab results`` prints.
+    #: (results, fmt, metric, *, details) -> str: what ``shortcutlab results`` prints; the
+    #: footnotes only with ``details``.
     results_text: Piece = None
     #: (results, metric) -> [(title, DataFrame, footnotes)]: the tables ``results`` prints in
     #: the terminal (without it, the terminal shows ``results_text``'s Markdown).
     results_tables: Piece = None
+    #: (results, metric) -> list[str]: the findings in plain words ``results`` ends with.
+    results_findings: Piece = None
     #: (results, out, fmt) -> list[Path]: every table and figure written to ``out``.
     results_writer: Piece = None
     #: (results, folder) -> list[Path]: the figures ``results`` writes beside a run.
@@ -98,8 +101,15 @@ class Family:
         loader = self._piece("results_loader", "run results", NO_GRID)
         return loader(run_dir, store, spec, bootstrap=bootstrap)
 
-    def results_as_text(self, results: Any, fmt: str, metric: str) -> str:
-        return self._piece("results_text", "run results", NO_GRID)(results, fmt, metric)
+    def results_as_text(self, results: Any, fmt: str, metric: str, *, details: bool = True) -> str:
+        piece = self._piece("results_text", "run results", NO_GRID)
+        return piece(results, fmt, metric, details=details)
+
+    def findings(self, results: Any, metric: str) -> list[str]:
+        """The run's findings in plain words (none for a family without them)."""
+        return (
+            [] if self.results_findings is None else resolve(self.results_findings)(results, metric)
+        )
 
     def results_sections(self, results: Any, metric: str) -> list[tuple[str, Any, list[str]]]:
         """The terminal's tables of ``results``; none where the family gives only text."""

@@ -121,13 +121,13 @@ def _pct(value: Any) -> float:
     return float("nan") if value is None else 100 * float(value)
 
 
-def tables(results: Any, fmt: str, metric: str = "accuracy") -> str:
+def tables(results: Any, fmt: str, metric: str = "accuracy", *, details: bool = True) -> str:
     """What ``shortcutlab results`` prints for a CAT run (one table: accuracy beside
-    attentiveness, so ``metric`` changes nothing)."""
+    attentiveness, so ``metric`` changes nothing); its footnotes only with ``details``."""
     check_choice("format", fmt, FORMATS)
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
-    return sections_text(table_sections(results), fmt)
+    return sections_text(table_sections(results), fmt, details=details)
 
 
 def table_sections(

@@ -30,6 +30,7 @@ FAMILY = Family(
     results_loader="shortcutlab.families.maze.results:load_maze_results",
     results_text="shortcutlab.families.maze.export:tables",
     results_tables="shortcutlab.families.maze.export:table_sections",
+    results_findings="shortcutlab.families.maze.export:findings",
     results_writer="shortcutlab.families.maze.export:write",
     figures="shortcutlab.families.maze.export:figures",
     report_sections="shortcutlab.families.maze.report:sections",

@@ -50,6 +50,7 @@ from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
+from shortcutlab.reports.findings import maze_findings
 
 RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
 PREDICTION_SPLITS = ("test", "anti_test")
@@ -92,6 +93,10 @@ class EvaluationResult:
     def to_frame(self) -> pd.DataFrame:
         """The tidy row as a one-row DataFrame (the same columns as ``groups.csv``)."""
         return pd.DataFrame([self.statistics])
+
+    def findings(self, metric: str = "accuracy") -> list[str]:
+        """The evaluation's findings in plain words (:func:`~shortcutlab.reports.findings.maze_findings`)."""
+        return maze_findings(self.to_frame(), metric=metric)
 
     def save(self, out: str | Path, *, overwrite: bool = False) -> Path:
         """Write ``results.json``, ``results.csv`` and ``predictions.csv`` (per test and anti-test row

@@ -15,6 +15,7 @@ import pandas as pd
 from shortcutlab.data.writing import write_table
 from shortcutlab.metrics import split_metric_names
 from shortcutlab.params import check_choice
+from shortcutlab.reports.findings import maze_findings
 from shortcutlab.reports.mitigation_tables import group_notes, vs_erm_notes
 from shortcutlab.reports.plots import plot_delta_vs_strength
 from shortcutlab.reports.tables import render, table_notes, tidy_text
@@ -93,23 +94,31 @@ def table_sections(results: Any, metric: str) -> list[tuple[str, pd.DataFrame, l
     ]
 
 
-def tables(results: Any, fmt: str, metric: str) -> str:
+def tables(results: Any, fmt: str, metric: str, *, details: bool = True) -> str:
     """What ``shortcutlab results --format md|latex|csv|json`` prints: the tidy table (csv,
-    json), or :func:`table_sections` with their footnotes (md, latex)."""
+    json), or :func:`table_sections` (md, latex), their footnotes only with ``details``."""
     check_choice("format", fmt, FORMATS)
     check_choice("metric", metric, split_metric_names())
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
-    return sections_text(table_sections(results, metric), fmt)
+    return sections_text(table_sections(results, metric), fmt, details=details)
 
 
-def sections_text(sections: list[tuple[str, pd.DataFrame, list[str]]], fmt: str) -> str:
-    """Markdown or LaTeX of (title, table, footnotes) sections, each title a heading."""
+def sections_text(
+    sections: list[tuple[str, pd.DataFrame, list[str]]], fmt: str, *, details: bool = True
+) -> str:
+    """Markdown or LaTeX of (title, table, footnotes) sections, each title a heading; the
+    footnotes only with ``details``."""
     prefix = "% " if fmt == "latex" else "### "
     return "\n".join(
-        f"{prefix}{title}\n\n{render(table, fmt, notes=footnotes)}"
+        f"{prefix}{title}\n\n{render(table, fmt, notes=footnotes if details else ())}"
         for title, table, footnotes in sections
     )
+
+
+def findings(results: Any, metric: str = "accuracy") -> list[str]:
+    """The run's findings in plain words (:func:`shortcutlab.reports.findings.maze_findings`)."""
+    return maze_findings(results.groups, metric=metric)
 
 
 def figures(results: Any, out: Path) -> list[Path]:

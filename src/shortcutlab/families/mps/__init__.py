@@ -24,6 +24,7 @@ FAMILY = Family(
     results_loader="shortcutlab.families.mps.results:load_mps_results",
     results_text="shortcutlab.families.mps.export:tables",
     results_tables="shortcutlab.families.mps.export:table_sections",
+    results_findings="shortcutlab.families.mps.export:findings",
     results_writer="shortcutlab.families.mps.export:write",
     figures="shortcutlab.families.mps.export:figures",
     report_sections="shortcutlab.families.mps.report:sections",

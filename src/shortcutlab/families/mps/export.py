@@ -19,11 +19,13 @@ from shortcutlab.families.mps.plots import plot_label_distribution
 from shortcutlab.families.mps.tables import (
     cross_notes,
     label_mix_notes,
+    label_mix_shifts,
     mps_notes,
     spread_notes,
     wga_notes,
 )
 from shortcutlab.params import check_choice
+from shortcutlab.reports.findings import mps_findings
 from shortcutlab.reports.mitigation_tables import group_notes
 from shortcutlab.reports.tables import render, tidy_text, with_mitigations
 
@@ -76,14 +78,14 @@ def sections(results: Any) -> dict[str, tuple[str, pd.DataFrame, list[str]]]:
     return found
 
 
-def tables(results: Any, fmt: str, metric: str = "accuracy") -> str:
+def tables(results: Any, fmt: str, metric: str = "accuracy", *, details: bool = True) -> str:
     """What ``shortcutlab results`` prints for an MPS run: the tidy group table (csv, json), or
-    every paper-layout table with its footnotes (md, latex). The tables show W-ACC and ACC side
-    by side, so ``metric`` (the Maze views' choice) changes nothing."""
+    every paper-layout table, with its footnotes where ``details`` (md, latex). The tables show
+    W-ACC and ACC side by side, so ``metric`` (the Maze views' choice) changes nothing."""
     check_choice("format", fmt, FORMATS)
     if fmt in TIDY:
         return tidy_text(results.groups, fmt)
-    return sections_text(table_sections(results), fmt)
+    return sections_text(table_sections(results), fmt, details=details)
 
 
 def table_sections(
@@ -91,6 +93,12 @@ def table_sections(
 ) -> list[tuple[str, pd.DataFrame, list[str]]]:
     """(title, table, footnotes) of every paper-layout table (``metric`` changes nothing)."""
     return list(sections(results).values())
+
+
+def findings(results: Any, metric: str = "accuracy") -> list[str]:
+    """The run's findings in plain words: δ per dataset × attribute × model, and the builds
+    whose training sets also differ in label mix (``metric`` changes nothing)."""
+    return mps_findings(results.groups, label_mix_shifts=label_mix_shifts(results.label_counts))
 
 
 def figures(results: Any, out: Path) -> list[Path]:

@@ -170,12 +170,14 @@ def not_measurable_notes(groups: pd.DataFrame) -> list[str]:
     ]
 
 
-def label_mix_notes(label_counts: pd.DataFrame, tolerance: float = 0.05) -> list[str]:
-    """A footnote naming the builds whose Imbalanced and Balanced sets differ in overall label mix
-    (total variation distance above ``tolerance``): there δ also measures a label prior."""
+def label_mix_shifts(
+    label_counts: pd.DataFrame, tolerance: float = 0.05
+) -> dict[tuple[str, str], float]:
+    """(dataset, attribute) -> the total variation distance between the overall label mixes of
+    its Imbalanced and Balanced sets, for the builds where it is above ``tolerance``."""
+    shifted: dict[tuple[str, str], float] = {}
     if label_counts.empty:
-        return []
-    shifted = []
+        return shifted
     for (dataset, attribute), part in label_counts.groupby(["dataset", "attribute"], sort=False):
         mixes = {
             split: rows.groupby("label")["rows"].sum()
@@ -187,7 +189,17 @@ def label_mix_notes(label_counts: pd.DataFrame, tolerance: float = 0.05) -> list
         first, second = (m / m.sum() for m in (mixes["imbalanced"], mixes["balanced"]))
         distance = 0.5 * float(first.sub(second, fill_value=0).abs().sum())
         if distance > tolerance:
-            shifted.append(f"{dataset} {attribute} {distance:.2f}")
+            shifted[(dataset, attribute)] = distance
+    return shifted
+
+
+def label_mix_notes(label_counts: pd.DataFrame, tolerance: float = 0.05) -> list[str]:
+    """A footnote naming the builds whose Imbalanced and Balanced sets differ in overall label mix
+    (total variation distance above ``tolerance``): there δ also measures a label prior."""
+    shifted = [
+        f"{dataset} {attribute} {distance:.2f}"
+        for (dataset, attribute), distance in label_mix_shifts(label_counts, tolerance).items()
+    ]
     if not shifted:
         return []
     return [

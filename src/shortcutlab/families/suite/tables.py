@@ -13,6 +13,10 @@ from shortcutlab.models.prompts import ERROR_TYPES
 
 DASH = "—"
 POSITION_ORDER = ("premise_front", "premise_end", "hypothesis_front", "hypothesis_end")
+CHANGE_NOTE = (
+    "Derived sets are compared on the standard rows they came from (exact McNemar); the others "
+    "as independent samples (two-proportion z-test)."
+)
 
 
 def percent(value: float | None) -> str:
@@ -234,8 +238,9 @@ def error_type_rows(results: dict[str, Any]) -> Rows | None:
     return (["strategy", "set", *kinds], rows) if rows else None
 
 
-def suite_markdown(results: dict[str, Any]) -> str:
-    """All tables of one evaluation as one Markdown document."""
+def suite_markdown(results: dict[str, Any], *, details: bool = True) -> str:
+    """All tables of one evaluation as one Markdown document; the line saying which test each
+    change uses only with ``details``."""
     model = results["model"]
     parts = [
         f"# Shortcut Suite: {model['name']}",
@@ -246,7 +251,7 @@ def suite_markdown(results: dict[str, Any]) -> str:
     if changes is not None:
         parts += [
             "## Change against standard",
-            "Derived sets are compared on the standard rows they came from (exact McNemar); the others as independent samples (two-proportion z-test).",
+            *([CHANGE_NOTE] if details else []),
             changes,
         ]
     parts += ["## Predicted-label distribution (% of rows)", distribution_table(results)]
