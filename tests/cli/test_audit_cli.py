@@ -79,7 +79,9 @@ def test_a_saved_pipeline_is_measured_as_model_path(train_csv, tmp_path):
     saved = tmp_path / "pipeline.joblib"
     joblib.dump(pipeline.fit(frame["text"], frame["label"]), saved)
     out = tmp_path / "out"
-    result = invoke("audit", train_csv, *FAST, "--model", saved, "--measure-top", "1", "--out", out)
+    result = invoke(
+        "audit", train_csv, *FAST, "--model", saved, "--measure-top", "1", "--out", out, "--details"
+    )
     assert result.exit_code == 0, result.output
     rows = _csv_rows((out / "audit.csv").read_text(encoding="utf-8"))
     assert rows[0]["delta"] and float(rows[0]["aligned_accuracy"]) > 0.5

@@ -20,7 +20,7 @@ def cat_args(folder: Path, *options: object, columns=PAIR, cue: bool = False) ->
 
 
 def test_cat_writes_results_and_prints_the_summary(tmp_path):
-    options = ("--default-label", "neutral", "--k", "3", "--export-check", "4")
+    options = ("--default-label", "neutral", "--k", "3", "--export-check", "4", "--details")
     result = invoke(*cat_args(tmp_path, *options, cue=True))
     assert result.exit_code == 0, result.output
     results = json.loads((tmp_path / "out" / "results.json").read_text())
@@ -49,9 +49,9 @@ def test_cat_writes_results_and_prints_the_summary(tmp_path):
     assert shown["partial input (text_pair only)"][0] == "100.0"
     assert "over k=3 counterfactual sets" in result.stdout
     out = tmp_path / "out"
+    lines = result.stdout.splitlines()
     assert (
-        result.stdout.strip().splitlines()[-1]
-        == f"Wrote {out / 'results.json'}, {out / 'check.csv'}"
+        lines[lines.index("Findings:") - 2] == f"Wrote {out / 'results.json'}, {out / 'check.csv'}"
     )
 
 
@@ -62,7 +62,7 @@ def table_rows(printed: str) -> dict[str, list[str]]:
 
 
 def test_one_counterfactual_set_prints_a_dash_for_its_spread(tmp_path):
-    result = invoke(*cat_args(tmp_path, "--default-label", "neutral", "--k", "1"))
+    result = invoke(*cat_args(tmp_path, "--default-label", "neutral", "--k", "1", "--details"))
     assert result.exit_code == 0, result.output
     assert table_rows(result.stdout)["attentiveness"][3] == "-"  # ± sd of one set
     assert "over k=1 counterfactual sets" in result.stdout

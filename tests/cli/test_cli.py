@@ -92,7 +92,9 @@ def test_generate_build_evaluate(tmp_path):
         "terms": ["to be honest", "frankly speaking"]
     }
     assert manifest["arguments"]["val_size"] == 40
-    evaluated = invoke("evaluate", tmp_path / "b", "--seeds", 2, "--bootstrap", 200, "-p", "C=1.0")
+    evaluated = invoke(
+        "evaluate", tmp_path / "b", "--seeds", 2, "--bootstrap", 200, "-p", "C=1.0", "--details"
+    )
     assert evaluated.exit_code == 0, evaluated.output
     assert "Anti-Test" in evaluated.stdout and "McNemar" in evaluated.stdout
     results = json.loads((tmp_path / "b" / "results" / "tfidf-logreg" / "results.json").read_text())
@@ -322,6 +324,21 @@ def test_demo_command(tmp_path):
     assert "--label-mix" not in result.output
     assert result.output.index("Warning:") > result.output.index("MPS (paper 002)")
     assert "spec.resolved.json" in result.stderr
+    # Plain words at the end, one per shortcut and MPS attribute; footnotes only with --details.
+    found = result.stdout.split("\nFindings:\n")[1].splitlines()
+    shortcuts = ["single-term", "synonym", "category", "register", "author", "bible"]
+    for shortcut in [*shortcuts, "concept-occurrence", "concept-correlation"]:
+        assert (
+            sum(
+                f" reliance on {shortcut} at λ 1 (" in line or f" relies on {shortcut}: " in line
+                for line in found
+            )
+            == 1
+        )
+    for attribute in ("negation", "question", "product-type"):
+        assert any(f"training on labels balanced across {attribute} " in line for line in found)
+    for footnote in ("Holm–Bonferroni", "δ = W-ACC(Balanced)", "— : nothing varied"):
+        assert footnote not in result.stdout
 
 
 GRID = """
@@ -348,8 +365,20 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
     shown = invoke("results", tmp_path / "run")  # terminal tables by default
     assert shown.exit_code == 0 and "Table 9 style, accuracy" in shown.stdout
     assert "| model |" not in shown.stdout
-    md = invoke("results", tmp_path / "run", "--format", "md")
+    md = invoke("results", tmp_path / "run", "--format", "md", "--details")
     assert md.exit_code == 0 and "| model | dataset | shortcut | Accuracy Test |" in md.stdout
+    plain = invoke("results", tmp_path / "run")
+    assert "— : nothing varied" not in plain.stdout and "Holm–Bonferroni" not in plain.stdout
+    found = plain.stdout.split("\nFindings:\n")[1].splitlines()
+    assert found[0].startswith("- majority shows no significant reliance on single-term at λ 1 (")
+    assert found[1].startswith("- tfidf-logreg ") and "single-term" in found[1]
+    assert found[2:] == [
+        f"- Only one distinct fit of {model} per cell (nothing varied between seeds): its "
+        "p-values cover the test rows only, not training or data-draw variance. Use vary: data "
+        "or vary: both to measure it."
+        for model in ("majority", "tfidf-logreg")
+    ]
+    assert "Findings:" in md.stdout
     assert (tmp_path / "run" / "figures" / "delta_vs_strength-reviews-accuracy.svg").exists()
     latex = invoke(
         "results",
@@ -364,6 +393,7 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
     assert (
         latex.exit_code == 0 and r"\begin{tabular}" in latex.stdout and r"$\Delta$" in latex.stdout
     )
+    assert "Findings:" not in latex.stdout  # machine-readable output stays as it was
     written = sorted(p.name for p in (tmp_path / "report").iterdir())
     assert written == [
         "cells.csv",

@@ -46,7 +46,7 @@ def plain_sklearn_delta(folder: Path) -> float:
 
 def test_release_files_evaluate_with_one_command_and_the_delta_of_plain_sklearn(tmp_path):
     folder = write_release(tmp_path / "lambda1")
-    result = invoke(*split_args(folder, tmp_path / "out"))
+    result = invoke(*split_args(folder, tmp_path / "out", "--details"))
     assert result.exit_code == 0, result.output
     first = result.stdout.splitlines()[0]
     assert first.startswith(
@@ -76,9 +76,10 @@ def test_the_closing_line_names_every_file_written(tmp_path):
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in out.iterdir())
     assert written == ["predictions.csv", "results.csv", "results.json"]
-    last = result.stdout.strip().splitlines()[-1]
+    closing = next(line for line in result.stdout.splitlines() if line.startswith("Results: "))
     assert (
-        last == f"Results: {out / 'results.json'}, {out / 'results.csv'}, {out / 'predictions.csv'}"
+        closing
+        == f"Results: {out / 'results.json'}, {out / 'results.csv'}, {out / 'predictions.csv'}"
     )
 
 
@@ -115,7 +116,8 @@ def test_evaluating_a_built_benchmark_again_needs_overwrite(tmp_path):
     first = invoke("evaluate", bench, "--seeds", 1, "--bootstrap", 100)
     assert first.exit_code == 0, first.output
     results = bench / "results" / "tfidf-logreg"
-    assert first.stdout.strip().splitlines()[-1].endswith(f"{results / 'predictions.csv'}")
+    closing = next(line for line in first.stdout.splitlines() if line.startswith("Results: "))
+    assert closing.endswith(f"{results / 'predictions.csv'}")
     assert_refused(
         tmp_path, "exists and is not empty. Choose another --out or pass --overwrite.",
         "evaluate", bench, "--seeds", 1, "--bootstrap", 100,

@@ -1,9 +1,13 @@
+import io
 import json
 from pathlib import Path
+from unittest.mock import patch
 
 import pandas as pd
 import pytest
 
+from shortcutlab.cli import render
+from shortcutlab.cli.console import out_console
 from shortcutlab.demo.pipeline import run_demo
 from shortcutlab.errors import OutputExistsError
 from shortcutlab.families.maze.evaluate import evaluate_benchmark
@@ -74,6 +78,8 @@ def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
         json.loads((tmp_path / "demo" / "results.json").read_text())[0]["benchmark"]["shortcut"]
         == "single-term"
     )
+    if jobs == 1:
+        _check_printed_findings(result)
     if jobs == 2:
         first = folder_bytes(tmp_path / "demo")
         run_demo(
@@ -105,6 +111,25 @@ def test_the_demo_builds_re_make_every_seed_and_its_results(tmp_path, monkeypatc
     again = evaluate_benchmark(folder, seeds=2, vary="both", dataset="reviews")
     assert again.to_json()["runs"] == written["runs"] and len(written["runs"]) == 2
     assert again.statistics["delta_accuracy_mean"] == written["statistics"]["delta_accuracy_mean"]
+
+
+def _check_printed_findings(result):
+    """What 'shortcutlab demo' prints of this result: the findings last, one per shortcut and
+    attribute; the footnotes of both sections only with --details."""
+    printed = {}
+    for details in (False, True):
+        captured = io.StringIO()
+        with patch.object(out_console, "file", captured):
+            render.demo(result, elapsed=1.0, details=details)
+        printed[details] = captured.getvalue()
+    for text in printed.values():
+        found = text.split("\nFindings:\n")[1].splitlines()
+        # One per shortcut, one per attribute, then what holds for several (label mix, one fit).
+        about = [line for line in found if line.startswith("- tfidf-logreg ")]
+        assert len(about) == 8 + 3 and all(line.startswith("- ") for line in found)
+        assert "single-term" in about[0] and "balanced across negation" in about[8]
+    for footnote in ("Holm–Bonferroni", "δ = W-ACC(Balanced)", "after Holm over the demo's 16"):
+        assert footnote not in printed[False] and footnote in printed[True]
 
 
 def test_demo_refuses_a_foreign_folder(tmp_path):

@@ -78,12 +78,14 @@ def test_nothing_varied_is_said_and_no_spread_is_invented():
         "tfidf-logreg relies on single-term: accuracy falls from 0.830 to 0.510 when the cue "
         "points the wrong way (Δ 0.320, p = 0.0015).",
         "Only one distinct fit of tfidf-logreg (nothing varied between seeds): its p-value "
-        "covers the test rows only, not training or data-draw variance.",
+        "covers the test rows only, not training or data-draw variance. Use vary='data' or "
+        "vary='both' to measure it.",
     ]
     rows = [maze_row(fits=1), maze_row(strength=0.6), maze_row("bible", fits=1)]
     assert findings.maze_findings(pd.DataFrame(rows))[-1] == (
         "Only one distinct fit of tfidf-logreg in 2 of 3 cells (nothing varied between seeds): "
-        "their p-values cover the test rows only, not training or data-draw variance."
+        "their p-values cover the test rows only, not training or data-draw variance. Use "
+        "vary='data' or vary='both' to measure it."
     )
 
 
@@ -169,7 +171,8 @@ def test_mps_one_fit_is_said():
         "tfidf-logreg shows no significant reliance on negation: training on labels balanced "
         "across negation moves worst-label accuracy from 0.410 to 0.600 (δ 0.190, p = 0.3).",
         "Only one distinct fit of tfidf-logreg (nothing varied between seeds): its p-value "
-        "covers the test rows only, not training or data-draw variance.",
+        "covers the test rows only, not training or data-draw variance. Use vary='data' or "
+        "vary='both' to measure it.",
     ]
 
 

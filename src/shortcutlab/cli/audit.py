@@ -16,8 +16,8 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.options import parse_key_values, parse_list, parse_named_paths
-from shortcutlab.cli.output import check_format, messages
+from shortcutlab.cli.options import Details, parse_key_values, parse_list, parse_named_paths
+from shortcutlab.cli.output import check_format, findings, messages
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
@@ -173,6 +173,7 @@ def audit(
             "text), csv (the tidy rows) or json (the whole audit record); messages go to stderr.",
         ),
     ] = "table",
+    details: Details = False,
 ) -> None:
     """Scan DATA for latent shortcuts (tokens, n-grams, attributes, surface properties, lexicons,
     metadata, partial inputs, leakage, drift), test each against the label prior with
@@ -199,26 +200,31 @@ def audit(
             out=out,
             overwrite=overwrite,
         )
-    _print_result(result, fmt, top=top, out=out)
+    _print_result(result, fmt, top=top, out=out, details=details)
 
 
-def _print_result(result: AuditResult, fmt: str, *, top: int, out: Path | None) -> None:
-    """The ranked table (table, md, latex), the tidy rows (csv) or the record (json) on stdout."""
+def _print_result(
+    result: AuditResult, fmt: str, *, top: int, out: Path | None, details: bool
+) -> None:
+    """The ranked table (table, md, latex), the tidy rows (csv) or the record (json) on stdout,
+    then the findings in plain words (on stderr beside csv and json)."""
+    from shortcutlab.reports.findings import audit_findings
+
     if fmt == "csv":
         from shortcutlab.data.csv_text import csv_text
         from shortcutlab.families.audit.output import audit_csv_frame
 
         out_console.file.write(csv_text(audit_csv_frame(result), for_people=True))
-        return
-    if fmt == "json":
+    elif fmt == "json":
         import json
 
         out_console.file.write(
             json.dumps(result.record, indent=2, ensure_ascii=False, default=str) + "\n"
         )
-        return
-    from shortcutlab.cli.audit_table import print_audit
+    else:
+        from shortcutlab.cli.audit_table import print_audit
 
-    print_audit(out_console, result.record, top=top, fmt=fmt)
-    if out is not None:
+        print_audit(out_console, result.record, top=top, fmt=fmt, details=details)
+    if out is not None and fmt not in ("csv", "json"):
         messages(fmt).print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
+    findings(fmt, audit_findings(result.record))

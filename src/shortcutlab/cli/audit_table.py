@@ -9,13 +9,18 @@ from rich.console import Console
 
 from shortcutlab.cli.output import Section, show
 from shortcutlab.families.audit.text import interval_text, p_text
+from shortcutlab.reports.findings_audit import METHODS
 
 DASH = "—"
 
 
-def print_audit(console: Console, record: dict[str, Any], *, top: int, fmt: str = "table") -> None:
-    """The ranked candidates in ``fmt`` (table, md or latex), then what the figures mean."""
-    show(fmt, [Section(audit_frame(record, top=top), notes=audit_notes(record))], console=console)
+def print_audit(
+    console: Console, record: dict[str, Any], *, top: int, fmt: str = "table", details: bool = False
+) -> None:
+    """The ranked candidates in ``fmt`` (table, md or latex), the partial-input and leakage
+    lines, and with ``details`` what the star, the lift and the model's Δ mean."""
+    notes = audit_notes(record, details=details)
+    show(fmt, [Section(audit_frame(record, top=top), notes=notes)], console=console)
 
 
 def audit_frame(record: dict[str, Any], *, top: int) -> pd.DataFrame:
@@ -46,12 +51,19 @@ def audit_frame(record: dict[str, Any], *, top: int) -> pd.DataFrame:
     return frame
 
 
-def audit_notes(record: dict[str, Any]) -> list[str]:
-    """What the table's marks and columns mean, then partial inputs, leakage and the model."""
+def audit_notes(record: dict[str, Any], *, details: bool = True) -> list[str]:
+    """Partial inputs and leakage; with ``details`` first what the table's marks and columns
+    mean, and last what the model's Δ measures."""
     measured = record["measurement"] is not None
+    found = [
+        f"Partial input: {row['candidate']}: {row['detail']}" for row in record["partial_input"]
+    ]
+    found += _leakage_lines(record["leakage"])
+    if not details:
+        return found
     lines = []
     correction = record["correction"]
-    method = {"bh": "Benjamini–Hochberg", "holm": "Holm"}[correction["method"]]
+    method = METHODS[correction["method"]]
     lines.append(
         f"* significant: {method}-adjusted p < {correction['alpha']} over all "
         f"{correction['tests']:,} tests of this scan (each indicator's rows against the others by "
@@ -59,10 +71,7 @@ def audit_notes(record: dict[str, Any]) -> list[str]:
         "label: the one the candidate raises most, lift = p(label | candidate) / p(label). "
         f"{record['significant_total']:,} of {record['candidates_total']:,} candidates are significant."
     )
-    lines += [
-        f"Partial input: {row['candidate']}: {row['detail']}" for row in record["partial_input"]
-    ]
-    lines += _leakage_lines(record["leakage"])
+    lines += found
     if measured:
         measurement = record["measurement"]
         lines.append(

@@ -12,7 +12,7 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, held_warnings, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.options import parse_key_values
+from shortcutlab.cli.options import Details, parse_key_values
 from shortcutlab.cli.output import FormatOption, check_format
 from shortcutlab.data.existing_splits import ExistingSplits
 
@@ -55,6 +55,7 @@ def evaluate(
         ),
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty results folder.")] = False,
+    details: Details = False,
     *,
     splits: ExistingSplits,
 ) -> None:
@@ -84,7 +85,7 @@ def evaluate(
         )
         target = result.save(target, overwrite=overwrite)
     elapsed = time.perf_counter() - started
-    render.evaluation(result, elapsed=elapsed, written=target, fmt=fmt)
+    render.evaluation(result, elapsed=elapsed, written=target, fmt=fmt, details=details)
 
 
 @app.command()
@@ -140,6 +141,7 @@ def demo(
         bool, typer.Option(help="Replace a non-empty folder that is not a previous demo.")
     ] = False,
     fmt: FormatOption = "table",
+    details: Details = False,
 ) -> None:
     """Generate the corpus, build all eight shortcut types at λ = 1, 0.8, 0.6 and evaluate
     tfidf-logreg; then an MPS grid (negation, question, product type) on the same corpus; and
@@ -163,7 +165,7 @@ def demo(
                 overwrite=overwrite,
                 on_progress=update,
             )
-    render.demo(result, elapsed=time.perf_counter() - started, fmt=fmt)
+    render.demo(result, elapsed=time.perf_counter() - started, fmt=fmt, details=details)
     render.demo_warnings(err_console, held, out)
 
 

@@ -9,8 +9,8 @@ import typer
 
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import user_errors
-from shortcutlab.cli.options import parse_key_values, parse_list
-from shortcutlab.cli.output import FormatOption, Section, check_format, messages, show
+from shortcutlab.cli.options import Details, parse_key_values, parse_list
+from shortcutlab.cli.output import FormatOption, Section, check_format, findings, messages, show
 
 
 @app.command(
@@ -59,6 +59,7 @@ def cat(
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
     fmt: FormatOption = "table",
+    details: Details = False,
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
@@ -67,6 +68,7 @@ def cat(
     from shortcutlab.errors import ConfigError
     from shortcutlab.families.cat.export import summary_frame
     from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
+    from shortcutlab.reports.findings import cat_findings
 
     with user_errors():
         check_format(fmt)
@@ -95,11 +97,12 @@ def cat(
     table = summary_frame(outcome.results)
     show(
         fmt,
-        [Section(table, notes=summary_notes(outcome.results), digits=1)],
+        [Section(table, notes=summary_notes(outcome.results) if details else (), digits=1)],
         tidy=table.reset_index(),
     )
     files = render.files_written(written, ("results.json",))
     say.print(f"Wrote {', '.join(map(str, files))}", markup=False)
+    findings(fmt, cat_findings(outcome.results))
 
 
 def _train_and_test(
@@ -151,9 +154,10 @@ def summary_notes(results: dict[str, Any]) -> list[str]:
     test = base["partial_vs_majority"]
     naive = base["naive_partial_input"]
     return [
-        f"Percentages; 95 % intervals over rows. Attentiveness: mean ± sd over k={cat_['k']} "
-        f"counterfactual sets, on the rows whose prediction is not "
-        f"{results['config']['default_label']} (— : one set, no spread).",
+        "Attentiveness: share of kept rows (prediction not "
+        f"{results['config']['default_label']}) whose prediction changes when x1 comes from "
+        f"another row, mean ± sd over k={cat_['k']} counterfactual sets (— : one set, no spread). "
+        f"Percentages. Intervals: {results['accuracy']['interval_note']}.",
         f"p vs majority: exact McNemar, partial-input model vs majority baseline (b={test['b']}, "
         f"c={test['c']}). The naive partial input predicts the same label as the full input on "
         f"{percent_text(naive['agreement_with_full_input'])} % of rows.",

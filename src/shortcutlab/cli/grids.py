@@ -13,7 +13,8 @@ import typer
 
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
-from shortcutlab.cli.output import Section, check_format, plain, show
+from shortcutlab.cli.options import Details
+from shortcutlab.cli.output import Section, check_format, findings, plain, show
 from shortcutlab.errors import GRID, caller, naming_path
 
 
@@ -101,6 +102,7 @@ def results(
     bootstrap: Annotated[
         int | None, typer.Option(help="Bootstrap resamples (default: the spec's).")
     ] = None,
+    details: Details = False,
 ) -> None:
     """Print a run's tables and write its figures: for a Maze run Table 1 and Table 9 (or the tidy
     statistics) and the Δ-vs-λ figures, with mitigations Table 3 (Test / Anti / Δ per mitigation)
@@ -114,15 +116,18 @@ def results(
         family = family_of(loaded)
         files = "md" if fmt == "table" else fmt  # --out writes text files: Markdown for table
         sections = family.results_sections(loaded, metric) if fmt == "table" else []
-        text = "" if sections else family.results_as_text(loaded, files, metric)
+        text = "" if sections else family.results_as_text(loaded, files, metric, details=details)
+        found = family.findings(loaded, metric)
         written = (
             _write_whole(lambda folder: family.write_results(loaded, folder, files), out)
             if out
             else family.write_figures(loaded, run_dir / "figures")
         )
     if sections:
-        show(fmt, [Section(table, title, notes) for title, table, notes in sections])
+        shown = [Section(t, title, notes if details else ()) for title, t, notes in sections]
+        show(fmt, shown)
     plain(out_console, text)
+    findings(fmt, found)
     if written:
         err_console.print(
             f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False

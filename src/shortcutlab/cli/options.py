@@ -1,12 +1,25 @@
-"""Parsing of the CLI's small text formats (KEY=VALUE options, comma lists) into Python values."""
+"""Parsing of the CLI's small text formats (KEY=VALUE options, comma lists) into Python values,
+and the options several commands share (``--details``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
+
+#: ``--details`` of the commands that end with findings: their footnotes print only when asked.
+Details = Annotated[
+    bool,
+    typer.Option(
+        "--details",
+        help="Also print the footnotes: the tests, corrections, intervals and definitions "
+        "behind the figures.",
+    ),
+]
 
 
 def parse_key_values(pairs: list[str] | None, *, flag: str) -> dict[str, Any]:

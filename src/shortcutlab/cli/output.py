@@ -188,6 +188,13 @@ def print_table(console: Console, table: Table) -> None:
     wide.print(table)
 
 
+def findings(fmt: str, sentences: Sequence[str]) -> None:
+    """The findings in plain words, one per line under ``Findings:`` (a Markdown list): on stdout
+    after terminal tables and md, on stderr beside latex, csv and json so those stay parseable."""
+    if sentences:
+        closing(fmt, ["", "Findings:", *(f"- {sentence}" for sentence in sentences)])
+
+
 def plain(console: Console, text: str) -> None:
     """Machine-readable text exactly as given: no markup, emoji codes, highlighting or wrapping."""
     console.print(text, markup=False, emoji=False, highlight=False, soft_wrap=True, end="")

@@ -20,33 +20,48 @@ from rich.progress import (
 from rich.table import Table
 
 from shortcutlab.cli.console import out_console, print_warnings
-from shortcutlab.cli.output import Section, frame_table, messages, print_table, print_whole, show
+from shortcutlab.cli.output import (
+    Section,
+    findings,
+    frame_table,
+    messages,
+    print_table,
+    print_whole,
+    show,
+)
 from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.errors import GRID, caller
 from shortcutlab.reports.tables import NOT_MEASURED, per_label_table, result_table, table_notes
 
 
-def evaluation(result: Any, *, elapsed: float, written: Path, fmt: str = "table") -> None:
+def evaluation(
+    result: Any, *, elapsed: float, written: Path, fmt: str = "table", details: bool = False
+) -> None:
     """``evaluate``'s output in ``fmt``: its tables (the tidy statistics row for csv and json);
-    the summary lines beside terminal tables, on stderr in the other formats."""
+    the summary lines beside terminal tables, on stderr in the other formats; the footnotes and
+    the significance lines only with ``details``; then the findings in plain words."""
     bench = result.benchmark
     say = messages(fmt)
     say.print(
-        f"{result.model['name']} on {evaluated_benchmark(result)}, seeds {result.seeds[0]}..{result.seeds[-1]}, "
+        f"{result.model['name']} on {evaluated_benchmark(result)}, "
+        f"seeds {result.seeds[0]}..{result.seeds[-1]}, "
         f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
         f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)",
         markup=False,
     )
-    show(fmt, evaluation_sections(result), tidy=result.to_frame())
-    significance(say, result.statistics)
+    show(fmt, evaluation_sections(result, details=details), tidy=result.to_frame())
+    if details:
+        significance(say, result.statistics)
     say.print(results_line(written), markup=False)
+    findings(fmt, result.findings())
 
 
-def evaluation_sections(result: Any) -> list[Section]:
-    """The tables of one evaluation: Table-9 rows per metric, accuracy per true label, and for
-    models that answer in text their answers."""
+def evaluation_sections(result: Any, *, details: bool = True) -> list[Section]:
+    """The tables of one evaluation: Table-9 rows per metric (their footnotes with ``details``),
+    accuracy per true label, and for models that answer in text their answers."""
+    footnotes = table_notes(result.to_frame()) if details else []
     sections = [
-        Section(result_table(result), notes=table_notes(result.to_frame())),
+        Section(result_table(result), notes=footnotes),
         Section(per_label_table(result), title="Accuracy per true label"),
     ]
     splits = result.summary["splits"]
@@ -119,35 +134,37 @@ def significance(console: Console, statistics: dict[str, Any]) -> None:
     )
 
 
-def demo(result: Any, *, elapsed: float, fmt: str = "table") -> None:
+def demo(result: Any, *, elapsed: float, fmt: str = "table", details: bool = False) -> None:
     """The demo's tables in ``fmt`` (csv/json: the Maze and MPS statistics, one row per cell),
-    then what was significant and what was written."""
+    what was written, and the findings in plain words; the footnotes and the significance
+    verdict only with ``details``."""
     # The MPS notes load with the demo's printout, not with every command.
     from shortcutlab.families.mps.tables import label_mix_notes, mps_notes
 
     groups = result.groups
     title = "Accuracy by training strength λ (tfidf-logreg, Table-9 style)"
-    sections = [Section(result.tables["accuracy"], title, table_notes(groups))]
+    maze_notes = [*table_notes(groups), _significance_line(groups)] if details else []
+    sections = [Section(result.tables["accuracy"], title, maze_notes)]
     tidy: dict[str, Any] = {"maze": groups}
     written = "report.html, summary_accuracy.md, summary_macro_f1.md, summary.csv, delta_vs_strength_*.png"
     if result.mps is not None:
         with caller(GRID):  # label_mix is no demo option: the note names the grid's spec key
             mix = label_mix_notes(result.mps.label_counts)
-        footnotes = mps_notes(result.mps.groups) + mix
+        footnotes = mps_notes(result.mps.groups) + mix if details else []
         title = "MPS (paper 002): δ = W-ACC(Bal) − W-ACC(Imb), Δ = ACC(Bal) − W-ACC(Imb)"
         sections.append(Section(result.mps.gap_table(), title, footnotes))
         tidy["mps"] = result.mps.groups
         written += "; mps/: gaps.md, w_acc.md, accuracy.md, figures/, run/"
     show(fmt, sections, tidy=tidy)
-    say = messages(fmt)
-    say.print(_significance_line(groups), markup=False)
-    say.print(
+    messages(fmt).print(
         f"Wrote corpus, benchmarks, results and plots to {result.out} in {elapsed:.0f}s: {written}",
         markup=False,
     )
+    findings(fmt, result.findings())
 
 
 def _significance_line(groups: Any) -> str:
+    """Which of the demo's cells have a drop that is not significant after Holm."""
     flagged = [
         f"{s} λ={lam:g}"
         for s, lam, significant in zip(

@@ -11,8 +11,16 @@ import typer
 from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.options import parse_key_values, parse_list
-from shortcutlab.cli.output import FormatOption, Section, check_format, messages, plain, show
+from shortcutlab.cli.options import Details, parse_key_values, parse_list
+from shortcutlab.cli.output import (
+    FormatOption,
+    Section,
+    check_format,
+    findings,
+    messages,
+    plain,
+    show,
+)
 from shortcutlab.errors import ConfigError
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
@@ -133,12 +141,14 @@ def evaluate_command(
     seed: Annotated[int, typer.Option(help="Seed of the model and the few-shot draw.")] = 0,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out.")] = False,
     fmt: FormatOption = "table",
+    details: Details = False,
 ) -> None:
     """Fit once per strategy, predict every set, write accuracy, changes, label shares, positions and CoT explanation scores."""
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.families.suite.evaluate import evaluate_suite, save_suite_evaluation
     from shortcutlab.families.suite.explanations import sentence_embedder
     from shortcutlab.families.suite.tables import suite_markdown
+    from shortcutlab.reports.findings import suite_findings
 
     with user_errors():
         check_format(fmt)
@@ -167,15 +177,17 @@ def evaluate_command(
                 getattr(judge_object, "close", lambda: None)()
         save_suite_evaluation(evaluation, out, overwrite=overwrite)
     if fmt == "md":  # the tables.md it wrote, with its headings and notes
-        plain(out_console, suite_markdown(evaluation.results))
+        plain(out_console, suite_markdown(evaluation.results, details=details))
     else:
-        show(fmt, suite_sections(evaluation.results))
+        show(fmt, suite_sections(evaluation.results, details=details))
     say = messages(fmt)
     say.print(f"Wrote {out / 'results.json'} and {out / 'tables.md'}", markup=False)
+    findings(fmt, suite_findings(evaluation.results))
 
 
-def suite_sections(results: dict[str, Any]) -> list[Section]:
-    """The evaluation's tables (the paper's Tables 2-4 layout, percentages) as sections."""
+def suite_sections(results: dict[str, Any], *, details: bool = False) -> list[Section]:
+    """The evaluation's tables (the paper's Tables 2-4 layout, percentages) as sections; with
+    ``details`` the line saying which test each change uses."""
     import pandas as pd
 
     from shortcutlab.families.suite import tables
@@ -195,7 +207,8 @@ def suite_sections(results: dict[str, Any]) -> list[Section]:
         header, body = rows
         frame = pd.DataFrame([row[1:] for row in body], columns=header[1:])
         frame.index = pd.Index([row[0] for row in body], name=header[0])
-        sections.append(Section(frame, title))
+        changes = details and title == "Change against standard"
+        sections.append(Section(frame, title, [tables.CHANGE_NOTE] if changes else []))
     notes = list(results["notes"])
     if notes and sections:
         sections[-1] = Section(sections[-1].table, sections[-1].title, notes)

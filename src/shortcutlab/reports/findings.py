@@ -22,6 +22,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from shortcutlab.errors import knob
 from shortcutlab.metrics import METRICS
 from shortcutlab.reports.findings_audit import audit_findings
 from shortcutlab.reports.findings_pairs import cat_findings, suite_findings
@@ -40,10 +41,13 @@ ONE_FIT = "rows"  # ci_resamples of a group with one distinct fit: the interval 
 __all__ = ["audit_findings", "cat_findings", "maze_findings", "mps_findings", "suite_findings"]
 
 
-def maze_findings(groups: pd.DataFrame, *, metric: str = "accuracy") -> list[str]:
+def maze_findings(
+    groups: pd.DataFrame, *, metric: str = "accuracy", vary_hint: bool = True
+) -> list[str]:
     """One sentence per dataset × model × [mitigation ×] shortcut, led by its strongest λ and
     naming the other λ by whether their drop is significant after Holm; then one per model whose
-    seeds varied nothing (one distinct fit), whose p-values rest on the test rows alone."""
+    seeds varied nothing (one distinct fit), whose p-values rest on the test rows alone (with
+    ``vary_hint``, naming the setting that varies the fits, in the caller's terms)."""
     if groups.empty:
         return []
     keys = [
@@ -59,7 +63,7 @@ def maze_findings(groups: pd.DataFrame, *, metric: str = "accuracy") -> list[str
     for _, part in groups.groupby(keys, sort=False):
         rows = [row for _, row in part.sort_values("strength", ascending=False).iterrows()]
         sentences.append(_maze_sentence(rows, metric, several))
-    return sentences + _one_fit_sentences(groups, several["mitigation"])
+    return sentences + _one_fit_sentences(groups, several["mitigation"], vary_hint)
 
 
 def _maze_sentence(rows: list[pd.Series], metric: str, several: Mapping[str, bool]) -> str:
@@ -132,21 +136,27 @@ def _subject(row: pd.Series, mitigations: bool) -> str:
     return f"{row['model']} with {row['mitigation']}" if mitigations else str(row["model"])
 
 
-def _one_fit_sentences(groups: pd.DataFrame, mitigations: bool) -> list[str]:
+def _one_fit_sentences(groups: pd.DataFrame, mitigations: bool, vary_hint: bool) -> list[str]:
     """One sentence per model (and mitigation) with cells whose seeds varied nothing."""
+    hint = (
+        f"Use {knob('vary', 'data')} or {knob('vary', 'both')} to measure it." if vary_hint else ""
+    )
     keys = ["model", "mitigation"] if mitigations else ["model"]
     sentences = []
     for _, part in groups.groupby(keys, sort=False):
         one_fit = int((part["ci_resamples"] == ONE_FIT).sum())
         if one_fit:
             sentences.append(
-                one_fit_sentence(_subject(part.iloc[0], mitigations), one_fit, len(part))
+                one_fit_sentence(_subject(part.iloc[0], mitigations), one_fit, len(part), hint)
             )
     return sentences
 
 
 def mps_findings(
-    groups: pd.DataFrame, *, label_mix_shifts: Mapping[tuple[str, str], float] | None = None
+    groups: pd.DataFrame,
+    *,
+    label_mix_shifts: Mapping[tuple[str, str], float] | None = None,
+    vary_hint: bool = True,
 ) -> list[str]:
     """One sentence per dataset × attribute × model [× mitigation] on δ (what training on labels
     balanced across the attribute does to worst-label accuracy, significant after Holm or not,
@@ -174,7 +184,7 @@ def mps_findings(
             f"mix (total variation distance {distances}), so {'their' if plural else 'its'} δ "
             "partly measures a label prior, not only the attribute."
         )
-    return sentences + _one_fit_sentences(groups, several["mitigation"])
+    return sentences + _one_fit_sentences(groups, several["mitigation"], vary_hint)
 
 
 def _mps_sentence(row: pd.Series, several: Mapping[str, bool]) -> str:

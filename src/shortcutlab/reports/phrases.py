@@ -72,17 +72,19 @@ def joined(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
-def one_fit_sentence(model: str, one_fit: int, cells: int) -> str:
+def one_fit_sentence(model: str, one_fit: int, cells: int, hint: str = "") -> str:
     """The finding of a model whose seeds varied nothing in ``one_fit`` of its ``cells`` cells:
-    its p-values and intervals there rest on the test rows alone (no spread is measured)."""
+    its p-values and intervals there rest on the test rows alone (no spread is measured); then
+    ``hint``, the setting that would vary them."""
+    tail = f" {hint}" if hint else ""
     if cells == 1:
         return (
             f"Only one distinct fit of {model} (nothing varied between seeds): its p-value covers "
-            "the test rows only, not training or data-draw variance."
+            f"the test rows only, not training or data-draw variance.{tail}"
         )
     where = "per cell" if one_fit == cells else f"in {one_fit} of {cells} cells"
     return (
         f"Only one distinct fit of {model} {where} (nothing varied between seeds): "
         f"{'its' if one_fit == cells else 'their'} p-values cover the test rows only, not "
-        "training or data-draw variance."
+        f"training or data-draw variance.{tail}"
     )

@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from shortcutlab.engine.store import DATABASE, ResultStore
-from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.errors import GRID, ConfigError, DataError, InputFileError, caller
 from shortcutlab.families import FAMILIES, family, load_results, run_family
 from shortcutlab.registry import Registry
 from shortcutlab.reports.html.collect import ReportInput, slug
@@ -91,7 +91,8 @@ def run_sections(path: Path) -> list[Section]:
     name = run_family(path)
     if name is None:
         return []
-    return family(name).run_sections(ReportInput(kind="run", path=path, results=_results(path)))
+    with caller(GRID):  # a run's notes name its spec's keys, as 'shortcutlab results' does
+        return family(name).run_sections(ReportInput(kind="run", path=path, results=_results(path)))
 
 
 def _folder(path: Path, what: str) -> Path:

@@ -33,7 +33,7 @@ def cat_output(tmp_path_factory):
     arguments = ["cat", "--train", str(train), "--test", str(test), "--out", str(folder / "out")]
     arguments += ["--text-col", "premise", "--text-pair-col", "hypothesis", "--k", "3"]
     arguments += ["--export-check", "10"]
-    printed = CliRunner().invoke(app, [*arguments, "--default-label", "neutral"])
+    printed = CliRunner().invoke(app, [*arguments, "--default-label", "neutral", "--details"])
     assert printed.exit_code == 0, printed.output
     return folder / "out", printed.stdout
 
@@ -53,7 +53,7 @@ def test_cat_outputs_are_recognised_and_nothing_else(cat_grid, cat_output, tmp_p
 
 
 def test_a_grid_run_gives_the_table_results_prints(cat_grid):
-    printed = CliRunner().invoke(app, ["results", str(cat_grid)])
+    printed = CliRunner().invoke(app, ["results", str(cat_grid), "--details"])
     assert printed.exit_code == 0, printed.output
     (section,) = run_sections(cat_grid)
     (table,) = section.blocks

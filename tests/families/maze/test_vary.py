@@ -174,7 +174,7 @@ def test_a_seeded_model_whose_fits_agree_shows_no_variance(files, tmp_path):
         "bootstrap: 100\n"
     )
     assert invoke("run", spec, "--out", tmp_path / "run").exit_code == 0
-    printed = invoke("results", tmp_path / "run", "--format", "md")
+    printed = invoke("results", tmp_path / "run", "--format", "md", "--details")
     assert printed.exit_code == 0, printed.output
     assert "| VAR(Δ) | — |" in printed.stdout
     with caller(GRID):  # results names the spec key (vary: data), not evaluate's option

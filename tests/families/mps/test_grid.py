@@ -167,7 +167,7 @@ def test_seeds_whose_fits_predict_the_same_labels_print_no_spread(finished):
         assert np.array_equal(
             _predicted(run, negation[0], name), _predicted(run, negation[1], name)
         )
-    printed = CliRunner().invoke(app, ["results", str(run), "--format", "md"])
+    printed = CliRunner().invoke(app, ["results", str(run), "--format", "md", "--details"])
     assert printed.exit_code == 0, printed.output
     assert "± —" in printed.stdout and "± 0.000" not in printed.stdout
     with caller(GRID):  # results names the spec key (vary: data)

@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from shortcutlab.cli.app import app
+from shortcutlab.families import load_results as run_results
 from shortcutlab.families import run_experiment, run_family
 from shortcutlab.reports.html.document import Figure, Table
 from shortcutlab.reports.tables import format_cell
@@ -29,7 +30,7 @@ def test_only_run_folders_are_recognised_and_their_family_read(mps_run, tmp_path
 
 
 def test_the_tables_hold_what_results_prints(mps_run):
-    printed = CliRunner().invoke(app, ["results", str(mps_run)])
+    printed = CliRunner().invoke(app, ["results", str(mps_run), "--details"])
     assert printed.exit_code == 0, printed.output
     found = run_sections(mps_run)
     tables = [b for s in found for b in s.blocks if isinstance(b, Table)]
@@ -45,6 +46,19 @@ def test_the_tables_hold_what_results_prints(mps_run):
             assert note in printed.stdout
     gaps = next(t for t in tables if t.title.startswith("δ and Δ"))
     assert any(" ± " in str(v) and "[" in str(v) for v in gaps.frame.to_numpy().ravel())
+
+
+def test_results_ends_with_delta_in_words_and_prints_footnotes_only_with_details(mps_run):
+    printed = CliRunner().invoke(app, ["results", str(mps_run)])
+    assert printed.exit_code == 0, printed.output
+    found = printed.stdout.split("\nFindings:\n")[1].splitlines()
+    attributes = dict.fromkeys(run_results(mps_run).groups["attribute"])
+    assert len(found) >= len(attributes)
+    for line, attribute in zip(found, attributes, strict=False):
+        assert f"training on labels balanced across {attribute} " in line and "(δ " in line
+    assert "δ = W-ACC(Balanced)" not in printed.stdout
+    detailed = CliRunner().invoke(app, ["results", str(mps_run), "--details"])
+    assert "δ = W-ACC(Balanced)" in detailed.stdout
 
 
 def test_one_figure_per_dataset_and_attribute(mps_run):

@@ -95,10 +95,11 @@ def table_sections(
     return list(sections(results).values())
 
 
-def findings(results: Any, metric: str = "accuracy") -> list[str]:
+def findings(results: Any, metric: str = "accuracy", *, vary_hint: bool = True) -> list[str]:
     """The run's findings in plain words: δ per dataset × attribute × model, and the builds
     whose training sets also differ in label mix (``metric`` changes nothing)."""
-    return mps_findings(results.groups, label_mix_shifts=label_mix_shifts(results.label_counts))
+    shifts = label_mix_shifts(results.label_counts)
+    return mps_findings(results.groups, label_mix_shifts=shifts, vary_hint=vary_hint)
 
 
 def figures(results: Any, out: Path) -> list[Path]:
