@@ -35,6 +35,7 @@ FAMILY = Family(
     figures="shortcutlab.families.maze.export:figures",
     report_sections="shortcutlab.families.maze.report:sections",
     output_collectors={
+        "evaluation": "shortcutlab.families.maze.evaluation_report",
         "explain": "shortcutlab.families.maze.explain_report",
         "rewrite-quality": "shortcutlab.families.maze.rewrites_report",
     },

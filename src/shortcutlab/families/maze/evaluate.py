@@ -10,6 +10,7 @@ Holm's correction over a family of one. ``vary`` says what each seed re-draws (s
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +94,14 @@ class EvaluationResult:
     def to_frame(self) -> pd.DataFrame:
         """The tidy row as a one-row DataFrame (the same columns as ``groups.csv``)."""
         return pd.DataFrame([self.statistics])
+
+    @classmethod
+    def load(cls, folder: str | Path) -> EvaluationResult:
+        """The evaluation saved in ``folder`` (its ``results.json``; the per-row predictions
+        stay in ``predictions.csv``)."""
+        record = json.loads((Path(folder) / RESULT_FILES[0]).read_text(encoding="utf-8"))
+        fields = ("benchmark", "model", "labels", "seeds", "vary", "runs", "statistics", "summary")
+        return cls(**{name: record[name] for name in fields})
 
     def findings(self, metric: str = "accuracy") -> list[str]:
         """The evaluation's findings in plain words (:func:`~shortcutlab.reports.findings.maze_findings`)."""

@@ -138,13 +138,31 @@ def demo_explorer(
     for manifest in sorted((Path(demo_dir) / BENCHMARKS).glob(f"*/{MANIFEST}")):
         for written in sorted(manifest.parent.glob(f"results/*/{PREDICTIONS}")):
             try:
-                sources.extend(_demo_sources(manifest.parent, written.parent))
+                sources.extend(_evaluation_sources(manifest.parent, written.parent))
             except (ShortcutlabError, OSError, ValueError, KeyError, TypeError) as exc:
                 page.problems.append(f"{written.parent}: not shown ({exc!r})")
     return page.explorer(sources)
 
 
-def _demo_sources(folder: Path, results_dir: Path) -> list[CellSource]:
+def evaluation_explorer(
+    results_dir: str | Path,
+    benchmark_dir: str | Path,
+    *,
+    per_cell: int = PAIRS_PER_CELL,
+    per_page: int = PAIRS_PER_PAGE,
+) -> RowExplorer | None:
+    """The explorer of one ``shortcutlab evaluate`` results folder (``predictions.csv``, one cell
+    per seed fitted on the saved build) over the texts of the built benchmark it evaluated."""
+    page = _Page(per_cell, per_page)
+    try:
+        sources = _evaluation_sources(Path(benchmark_dir), Path(results_dir))
+    except (ShortcutlabError, OSError, ValueError, KeyError, TypeError) as exc:
+        page.problems.append(f"{results_dir}: not shown ({exc!r})")
+        sources = []
+    return page.explorer(sources)
+
+
+def _evaluation_sources(folder: Path, results_dir: Path) -> list[CellSource]:
     record = json.loads((results_dir / "results.json").read_text(encoding="utf-8"))
     frame = from_people_csv(
         pd.read_csv(
