@@ -44,3 +44,18 @@ def assert_refused(watched: Path, message: str, *args: object) -> Result:
     )
     assert not changed, f"a refused command wrote or changed: {', '.join(changed)}"
     return result
+
+
+def build_args(files: dict[str, Path], out: Path, *extra: object) -> list[object]:
+    """``shortcutlab build maze`` on the ``files`` train and test tables, written to ``out``."""
+    return [
+        "build",
+        "maze",
+        "--train",
+        files["train"],
+        "--test",
+        files["test"],
+        "--out",
+        out,
+        *extra,
+    ]

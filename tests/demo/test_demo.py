@@ -119,7 +119,8 @@ def _check_printed_findings(result):
     printed = {}
     for details in (False, True):
         captured = io.StringIO()
-        with patch.object(out_console, "file", captured):
+        # rich reads sys.stdout at each print unless _file is set; patching it restores None.
+        with patch.object(out_console, "_file", captured):
             render.demo(result, elapsed=1.0, details=details)
         printed[details] = captured.getvalue()
     for text in printed.values():
