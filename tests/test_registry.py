@@ -37,3 +37,37 @@ def test_matching_selects_by_capability_values_and_refuses_an_unknown_capability
     assert paints.matching({}) == ["enamel", "gouache", "tempera"]
     with pytest.raises(ValueError, match="^A paint has no capability 'shiny'.$"):
         paints.matching({"shiny": True})
+
+
+class _Base:
+    """A base.
+
+    Args:
+        rate: Share kept,
+            in (0, 1).
+        seed: The base's words.
+
+    Examples:
+        >>> 1
+        1
+    """
+
+    def __init__(self, rate: float = 0.5, seed: int = 0, other: int = 1) -> None: ...
+
+
+class _Child(_Base):
+    """A child that says its own word on ``seed``.
+
+    Args:
+        seed (int): The child's words.
+    """
+
+
+def test_option_help_reads_args_sections_along_the_mro():
+    things = Registry("thing")
+    things.add("child", _Child)
+    assert things.option_help("child") == {
+        "rate": "Share kept, in (0, 1).",  # the base's entry, wrapped lines joined
+        "seed": "The child's words.",  # the subclass's own entry wins
+        "other": "",  # described nowhere
+    }

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -35,6 +36,41 @@ from shortcutlab.params import close_matches, quoted
 
 T = TypeVar("T")
 REQUIRED = "(required)"  # the default shown for a parameter that has none
+_ARGS_HEADERS = ("Args:", "Arguments:", "Parameters:")
+_ARG_ENTRY = re.compile(r"\*{0,2}(\w+)\s*(?:\([^)]*\))?:\s*(.*)")
+
+
+def docstring_args(doc: str | None) -> dict[str, str]:
+    r"""The entries of a Google-style ``Args:`` section: name -> description, wrapped lines joined.
+
+    The section ends at the first line indented no deeper than its header (the next section).
+
+    Examples:
+        >>> docstring_args("Summary.\n\nArgs:\n    rate: Share kept,\n        in (0, 1).\n"
+        ...                "    seed (int): Random seed.\n\nExamples:\n    >>> 1\n")
+        {'rate': 'Share kept, in (0, 1).', 'seed': 'Random seed.'}
+    """
+    entries: dict[str, str] = {}
+    header_depth: int | None = None
+    entry_depth: int | None = None
+    current = None
+    for line in inspect.cleandoc(doc or "").splitlines():
+        depth = len(line) - len(line.lstrip())
+        if not line.strip():
+            continue
+        if header_depth is None:
+            header_depth = depth if line.strip() in _ARGS_HEADERS else None
+            continue
+        if depth <= header_depth:
+            break
+        entry_depth = depth if entry_depth is None else entry_depth
+        found = _ARG_ENTRY.fullmatch(line.strip())
+        if depth == entry_depth and found:
+            current = found[1]
+            entries[current] = found[2].strip()
+        elif current is not None:
+            entries[current] = f"{entries[current]} {line.strip()}".strip()
+    return entries
 
 
 class Registry(Generic[T]):
@@ -136,6 +172,40 @@ class Registry(Generic[T]):
             p.name: REQUIRED if p.default is inspect.Parameter.empty else p.default
             for p in inspect.signature(self.get(name).__init__).parameters.values()
             if p.name != "self" and p.kind not in variadic
+        }
+
+    def option_help(self, name: str) -> dict[str, str]:
+        """Each option of :meth:`defaults` and its description ("" where none is written).
+
+        A description is the option's entry in the ``Args:`` section of a class docstring: the
+        component's own or, for an inherited constructor, that of the first class in the method
+        resolution order whose own docstring has an entry for it (a base class describes the
+        options its constructor defines once, for every subclass).
+
+        Examples:
+            >>> class Base:
+            ...     '''A base.
+            ...
+            ...     Args:
+            ...         rate: Share kept.
+            ...     '''
+            ...     def __init__(self, rate=0.5, seed=0): ...
+            >>> class Child(Base):
+            ...     '''A child.'''
+            >>> things = Registry("thing")
+            >>> things.add("child", Child)
+            >>> things.option_help("child")
+            {'rate': 'Share kept.', 'seed': ''}
+        """
+        component = self.get(name)
+        if inspect.isclass(component):  # each class's own docstring, not an inherited one
+            docs = [vars(owner).get("__doc__") for owner in inspect.getmro(component)]
+        else:
+            docs = [getattr(component, "__doc__", None)]
+        sections = [docstring_args(doc) for doc in docs]
+        return {
+            option: next((s[option] for s in sections if s.get(option)), "")
+            for option in self.defaults(name)
         }
 
     def summary(self, name: str) -> str:
