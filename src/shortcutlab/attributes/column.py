@@ -30,6 +30,9 @@ class ColumnAttribute(Attribute):
         ['drama', None, '3', None]
         >>> genre.column, ColumnAttribute("label").column
         ('genre', 'attr_label')
+
+    Args:
+        column: The input column holding each row's value (required).
     """
 
     name = "column"

@@ -63,13 +63,22 @@ _METHOD_OPTIONS = {
 class ConceptAttribute(Attribute):
     """A concept annotator (see the module docstring); ``level`` picks the LLM prompt.
 
-    Options: ``categories`` (a YAML file, a packaged list or a mapping; required), ``method``
-    (default ``embedding``), ``dataset_name`` (named in the prompt; default the list's).
-    Method ``llm``: ``client`` (an openai-chat or hf-causal config, as for the llm-prompt model),
-    ``max_tokens`` (96), ``temperature`` (0), ``template`` (the paper's; fields {dataset},
-    {categories}, {text}). Method ``embedding``: ``encoder`` (a sentence-transformers folder;
-    default the bundled all-MiniLM-L6-v2), ``min_margin`` (0.02), ``batch_size`` (64),
-    ``device`` (auto), ``cache_dir`` (the shared embedding cache's folder).
+    The options after ``dataset_name`` belong to one method each: ``client`` to ``template`` to
+    ``llm``, ``encoder`` to ``cache_dir`` to ``embedding``; giving one to another method is an error.
+
+    Args:
+        categories: The category list: a YAML file, a packaged list or a mapping (required).
+        method: How each row is annotated: llm, embedding or keywords.
+        dataset_name: The data set named in the prompt (default: the list's).
+        client: llm: an openai-chat or hf-causal config, as for llm-prompt.
+        max_tokens: llm: tokens per answer (default 96).
+        temperature: llm: sampling temperature (default 0).
+        template: llm: prompt with {dataset}, {categories}, {text} (default: the paper's).
+        encoder: embedding: a sentence-transformers folder (default: bundled all-MiniLM-L6-v2).
+        min_margin: embedding: cosine lead over the second category needed (default 0.02).
+        batch_size: embedding: texts per encoder batch (default 64).
+        device: embedding: torch device, auto, cpu, cuda, cuda:N or mps (default auto).
+        cache_dir: embedding: folder of the embedding cache (default: the shared one).
 
     Examples:
         >>> scs = SentenceConcept("rotten-tomatoes-sentence", method="keywords")

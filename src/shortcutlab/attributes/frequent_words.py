@@ -44,6 +44,12 @@ class FrequentWords(Attribute):
         >>> wfs = FrequentWords(k=2).fitted(pool)
         >>> wfs.words, wfs.annotate(pool).values.tolist()
         (['good', 'film'], ['film', 'good', 'good', 'film', None])
+
+    Args:
+        k: How many of the pool's most frequent words become values.
+        words: A fixed list of words instead (k is then unused).
+        stop_words: Words never picked: english, a list of words, or None.
+        min_length: Picked words have at least this many characters.
     """
 
     name = "frequent-words"

@@ -47,6 +47,9 @@ class Negation(Attribute):
         ['with_negation', 'with_negation', 'without_negation', 'with_negation']
         >>> Negation(lexicon="paper").annotate(["it isn't good", "it doesn't work"]).values.tolist()
         ['without_negation', 'with_negation']
+
+    Args:
+        lexicon: The negation words: default, paper (A.4's eight) or a list.
     """
 
     name = "negation"

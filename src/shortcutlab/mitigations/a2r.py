@@ -20,6 +20,14 @@ from shortcutlab.params import check_non_negative_float
 
 
 class A2R(RationaleMitigation):
+    """A2R: a rationale predictor tied to a full-input predictor by a JS divergence.
+
+    The selector's options are described on :class:`RationaleMitigation`.
+
+    Args:
+        divergence_weight: Weight of the Jensen-Shannon divergence between the two predictors.
+    """
+
     name = "a2r"
 
     def __init__(

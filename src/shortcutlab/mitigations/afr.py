@@ -28,7 +28,14 @@ from shortcutlab.params import check_non_negative_float, check_positive_int, req
 
 
 class Afr(Mitigation):
-    """ERM on part of the rows, then a last layer refit on the rest with confidence-based weights."""
+    """ERM on part of the rows, then a last layer refit on the rest with confidence-based weights.
+
+    Args:
+        gamma: Row weight is exp(-gamma * the ERM model's true-label probability).
+        reg: Pull of the refit head towards the ERM head (squared distance).
+        erm_fraction: Share of training rows for the ERM stage, in (0, 1).
+        max_iter: L-BFGS iterations of the last-layer refit, at most.
+    """
 
     name = "afr"
 

@@ -21,7 +21,12 @@ from shortcutlab.shortcuts.counterfactuals import counterfactual_donors, resolve
 
 
 class CatAugment(Mitigation):
-    """Adds one default-labelled counterfactual per non-default training pair."""
+    """Adds one default-labelled counterfactual per non-default training pair.
+
+    Args:
+        default_label: A label, or preset nli3, nli2, paraphrase, qa (default: inferred).
+        replace: The part swapped for another row's: text or text_pair.
+    """
 
     name = "cat-augment"
 

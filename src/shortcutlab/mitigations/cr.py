@@ -19,6 +19,15 @@ from shortcutlab.params import check_non_negative_float, check_positive_int
 
 
 class CR(RationaleMitigation):
+    """Causal rationalization: rewards rationales whose every kept token is necessary.
+
+    The selector's options are described on :class:`RationaleMitigation`.
+
+    Args:
+        causal_weight: Weight of the causal (necessity) reward.
+        n_counterfactuals: Kept tokens dropped per row to measure necessity.
+    """
+
     name = "cr"
 
     def __init__(

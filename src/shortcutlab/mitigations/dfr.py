@@ -44,7 +44,14 @@ C_GRID = (1.0, 0.7, 0.3, 0.1, 0.07, 0.03, 0.01)
 
 
 class Dfr(Mitigation):
-    """Refits the last layer on group-balanced held-out rows (L1 logistic regression, averaged)."""
+    """Refits the last layer on group-balanced held-out rows (L1 logistic regression, averaged).
+
+    Args:
+        C: Inverse L1 strength (default: tuned on the paper's grid by worst-group accuracy).
+        n_subsamples: Group-balanced subsamples whose refitted heads are averaged.
+        min_group: Held-out rows every group needs, at least (an integer >= 2).
+        max_iter: saga solver iterations per refit, at most.
+    """
 
     name = "dfr"
 

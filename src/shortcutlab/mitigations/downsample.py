@@ -21,7 +21,11 @@ from shortcutlab.params import require
 
 
 class Downsample(Mitigation):
-    """Fits the backend on a group-balanced subsample of the training rows."""
+    """Fits the backend on a group-balanced subsample of the training rows.
+
+    Args:
+        prior: Suspected attribute values: only their groups are cut (default: all groups).
+    """
 
     name = "downsample"
 

@@ -83,7 +83,15 @@ class GroupDroObjective:
 
 
 class GroupDro(Mitigation):
-    """GroupDRO on the training groups: torch backends end to end, linear probes on their head."""
+    """GroupDRO on the training groups: torch backends end to end, linear probes on their head.
+
+    Args:
+        step_size: Exponentiated-gradient step of the group weights (eta).
+        adjustment: Group adjustment C: C/sqrt(group size) added to each group's loss.
+        head_epochs: Linear probes only: passes of Adam over the training rows.
+        head_lr: Linear probes only: Adam learning rate of the head.
+        head_batch_size: Linear probes only: rows per batch when training the head.
+    """
 
     name = "groupdro"
 

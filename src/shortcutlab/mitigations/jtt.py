@@ -32,7 +32,13 @@ from shortcutlab.params import check_positive_float, check_positive_int, quoted
 
 
 class Jtt(Mitigation):
-    """Upweights the rows an ERM model gets wrong and trains again."""
+    """Upweights the rows an ERM model gets wrong and trains again.
+
+    Args:
+        first_epochs: Epochs of the identification model (backends trained in epochs).
+        upweight: Loss weight of the rows the identification model gets wrong.
+        first_params: Model parameters for the identification fit only, e.g. {C: 0.1}.
+    """
 
     name = "jtt"
 

@@ -43,7 +43,15 @@ SELECTIONS = ("disagreement", "misclassified")
 
 
 class Llr(Mitigation):
-    """Refits the ERM model's last layer on held-out rows it gets wrong (or disagrees on)."""
+    """Refits the ERM model's last layer on held-out rows it gets wrong (or disagrees on).
+
+    Args:
+        selection: How held-out rows are chosen: misclassified or disagreement.
+        n_points: Held-out rows chosen (default: twice the held-out errors).
+        early_epochs: Epochs of the early-stopped model that disagreement compares with.
+        reg: Pull of the refit head towards the ERM head (squared distance).
+        max_iter: L-BFGS iterations of the last-layer refit, at most.
+    """
 
     name = "llr"
 

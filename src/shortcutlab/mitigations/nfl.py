@@ -74,6 +74,12 @@ class ConstrainedParameters:
 
 
 class _Nfl(Mitigation):
+    """What nfl-co and nfl-cp share: a transformer fine-tuned under a constraint.
+
+    Args:
+        strength: Weight of the constraint added to the loss (the authors' reg_factor).
+    """
+
     def __init__(self, strength: float = 1.0) -> None:
         self.strength = strength
 

@@ -27,7 +27,14 @@ from shortcutlab.params import check_non_negative_float, check_positive_float, r
 
 
 class RationaleMitigation(Mitigation):
-    """Base of the rationale models; subclasses add their regulariser and build the objective."""
+    """Base of the rationale models; subclasses add their regulariser and build the objective.
+
+    Args:
+        rate: Share of each text's tokens the selector aims to keep, in (0, 1).
+        sparsity_weight: Weight of the gap between the share kept and the rate.
+        continuity_weight: Weight of keep/drop switches per token (favours contiguous rationales).
+        temperature: Of the straight-through Gumbel-sigmoid mask (shapes gradients only).
+    """
 
     def __init__(
         self, rate: float, sparsity_weight: float, continuity_weight: float, temperature: float

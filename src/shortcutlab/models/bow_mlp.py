@@ -81,6 +81,20 @@ class BowMlp(TextClassifier):
 
     With a validation split, keeps the epoch with the lowest validation loss and stops after
     ``patience`` epochs without improvement; without one, keeps the last epoch.
+
+    Args:
+        max_vocab: The most frequent tokens kept in the vocabulary, at most.
+        min_count: Tokens seen fewer times in training are left out.
+        bigrams: Whether word bigrams join the single-word tokens.
+        embedding_dim: Size of each token embedding.
+        hidden_dim: Width of the hidden (ReLU) layer.
+        epochs: Training epochs, at most.
+        lr: AdamW learning rate.
+        batch_size: Training rows per batch.
+        weight_decay: AdamW weight decay.
+        patience: Epochs without a better validation loss before stopping.
+        device: Torch device: auto, cpu, cuda, cuda:N or mps.
+        seed: Random seed of the initial weights and batch order.
     """
 
     name = "bow-mlp"

@@ -44,6 +44,20 @@ class LLMPrompt(TextClassifier):
     aliases of the two parts), labels, demonstrations, cot, confidence and answer_marker; by
     default the paper's rating prompt (numeric labels), a label prompt, or for pairs the NLI /
     paraphrase prompt that ``task`` selects.
+
+    Args:
+        client: The LLM client config, e.g. {name: openai-chat, base_url: URL, model: NAME}.
+        strategy: Prompting: zero-shot, few-shot, zero-shot-cot or few-shot-cot.
+        task: Prompt for: auto (from the labels), classification, nli or paraphrase.
+        k: How many few-shot demonstrations, drawn per seed, balanced over labels.
+        template: Jinja2 user prompt replacing the default one.
+        system: A system message sent before each prompt.
+        label_names: One name per label, in label order (default: the label values).
+        answer_marker: The label is read after its last occurrence (default: the template's).
+        confidence: Whether the prompt asks for a confidence with the answer.
+        max_tokens: Tokens per answer (default: 5, 21 with confidence, 512 with CoT).
+        temperature: Sampling temperature of every request.
+        seed: Seed of the demonstration draw, also sent with each request.
     """
 
     name = "llm-prompt"

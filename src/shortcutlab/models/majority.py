@@ -16,6 +16,9 @@ class MajorityClass(TextClassifier):
     Examples:
         >>> MajorityClass().fit(["a", "b", "c"], np.array([0, 1, 1]), n_classes=3).predict(["z"]).tolist()
         [1]
+
+    Args:
+        seed: Unused: the prediction is always the training label distribution.
     """
 
     name = "majority"

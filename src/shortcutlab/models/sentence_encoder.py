@@ -39,6 +39,16 @@ class SentenceEncoder(TextClassifier):
 
     ``model`` is a sentence-transformers folder or hub name. ``encoded_count_`` counts the texts
     actually sent to the encoder (cache misses), which shows the cache at work.
+
+    Args:
+        model: A sentence-transformers folder or hub name (default: bundled all-MiniLM-L6-v2).
+        batch_size: Texts per encoder batch.
+        normalize: Whether embeddings are scaled to unit length.
+        C: Inverse regularisation strength of the logistic regression.
+        max_iter: Solver iterations, at most.
+        cache_dir: Folder of the embedding cache (default: the shared cache folder).
+        device: Torch device: auto, cpu, cuda, cuda:N or mps.
+        seed: Random state passed to the logistic regression.
     """
 
     name = "sentence-encoder"

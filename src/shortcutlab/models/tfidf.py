@@ -38,6 +38,18 @@ class TfidfLogReg(TextClassifier):
         >>> model = TfidfLogReg().fit(["good", "great", "bad", "awful"], np.array([1, 1, 0, 0]), n_classes=2)
         >>> model.predict(["good", "awful"]).tolist()
         [1, 0]
+
+    Args:
+        ngram_range: Smallest and largest word n-gram length, e.g. [1, 2].
+        sublinear_tf: Whether term counts are replaced by 1 + log(count).
+        min_df: Terms in fewer training documents are left out.
+        max_features: The most frequent terms kept (default: all).
+        lowercase: Whether texts are lowercased before tokenising.
+        C: Inverse regularisation strength of the logistic regression.
+        max_iter: Solver iterations, at most.
+        class_weight: None, or balanced to weigh labels by inverse frequency.
+        overlap_features: Whether paired inputs get the six overlap features.
+        seed: Random state passed to the logistic regression.
     """
 
     name = "tfidf-logreg"

@@ -38,6 +38,20 @@ class TfidfSvm(TextClassifier):
         >>> texts, labels = ["good", "great", "fine", "bad", "awful", "poor"], np.array([1, 1, 1, 0, 0, 0])
         >>> TfidfSvm().fit(texts, labels, n_classes=2).predict_proba(["good"]).shape
         (1, 2)
+
+    Args:
+        ngram_range: Smallest and largest word n-gram length, e.g. [1, 2].
+        sublinear_tf: Whether term counts are replaced by 1 + log(count).
+        min_df: Terms in fewer training documents are left out.
+        max_features: The most frequent terms kept (default: all).
+        lowercase: Whether texts are lowercased before tokenising.
+        C: Inverse regularisation strength of the linear SVM.
+        calibration: Probability calibration method: sigmoid or isotonic.
+        cv: Calibration folds, an integer >= 2 (fewer for rare labels).
+        max_iter: SVM solver iterations, at most.
+        class_weight: None, or balanced to weigh labels by inverse frequency.
+        overlap_features: Whether paired inputs get the six overlap features.
+        seed: Random state passed to the linear SVM.
     """
 
     name = "tfidf-svm"

@@ -46,6 +46,23 @@ class TransformerClassifier(TextClassifier):
     ``lora`` (e.g. ``{"r": 8, "alpha": 16, "dropout": 0.05}``) trains low-rank adapters and the
     classification head instead of every weight: how the paper fine-tunes Llama models (A.3.2, which
     uses QLoRA; 4-bit quantisation needs a GPU and bitsandbytes and is not applied here).
+
+    Args:
+        path: The checkpoint: a save_pretrained folder or a hub name (required).
+        epochs: Training epochs.
+        lr: AdamW peak learning rate.
+        batch_size: Training rows per batch.
+        eval_batch_size: Rows per batch when predicting.
+        weight_decay: AdamW weight decay.
+        max_length: Tokens kept per input (capped by the tokenizer's limit).
+        warmup_ratio: Fraction of the steps spent warming the learning rate up.
+        grad_accum: Batches whose gradients add up to one optimizer step.
+        select_by: Epoch kept: val_loss (lowest validation loss) or last.
+        precision: auto, fp32, bf16 or fp16 (half precisions need CUDA).
+        device: Torch device: auto, cpu, cuda, cuda:N or mps.
+        reinit_head: Whether a checkpoint's classification head is replaced by a new one.
+        lora: LoRA adapters, e.g. {r: 8, alpha: 16, dropout: 0.05} (default: train every weight).
+        seed: Random seed of the new weights, dropout and batch order.
     """
 
     name = "transformer"

@@ -83,7 +83,12 @@ def _pool_ranks(pool: DistractorPool, labels: LabelSpace, aspect: str) -> np.nda
 
 
 class ConceptOccurrence(InsertingShortcut, BinaryCueShortcut):
-    """Prepend a review of aspect A (side A, probability P_i) or of aspect B."""
+    """Prepend a review of aspect A (side A, probability P_i) or of aspect B.
+
+    Args:
+        distractors: Reviews per aspect, from --distractor or NAME_text columns in builds.
+        aspects: The two aspects A and B (default: the first two distractors).
+    """
 
     name = "concept-occurrence"
 
@@ -184,7 +189,12 @@ class ConceptOccurrence(InsertingShortcut, BinaryCueShortcut):
 
 
 class ConceptCorrelation(InsertingShortcut):
-    """Prepend a review of ``aspect`` whose rating follows the label with probability lambda."""
+    """Prepend a review of ``aspect`` whose rating follows the label with probability lambda.
+
+    Args:
+        distractors: Reviews per aspect, from --distractor or NAME_text columns in builds.
+        aspect: The aspect whose reviews are prepended (default: the first distractor).
+    """
 
     name = "concept-correlation"
 

@@ -155,7 +155,11 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
 
 
 class SingleTerm(PhraseAtSentenceStart):
-    """The single-term occurrence shortcut: one fixed term (default "honestly")."""
+    """The single-term occurrence shortcut: one fixed term (default "honestly").
+
+    Args:
+        term: The phrase put, with a comma, at the start of a random sentence.
+    """
 
     name = "single-term"
     _parameter = "term"
@@ -168,7 +172,11 @@ class SingleTerm(PhraseAtSentenceStart):
 
 
 class Synonym(PhraseAtSentenceStart):
-    """The synonym occurrence shortcut: one of several phrases, drawn uniformly per row."""
+    """The synonym occurrence shortcut: one of several phrases, drawn uniformly per row.
+
+    Args:
+        terms: The phrases to draw from (default: the paper's 15, appendix A.2.1).
+    """
 
     name = "synonym"
     _parameter = "terms"
@@ -181,7 +189,15 @@ class Synonym(PhraseAtSentenceStart):
 
 
 class Category(InsertingShortcut, BinaryCueShortcut):
-    """The category shortcut: a sentence naming a country (side A) or a city (side B)."""
+    """The category shortcut: a sentence naming a country (side A) or a city (side B).
+
+    Args:
+        template: The prepended sentence, with {name} once, after words and a space.
+        train_countries: Side A names for training splits (default: the packaged list).
+        test_countries: Side A names for test splits (default: the packaged list).
+        train_cities: Side B names for training splits (default: the packaged list).
+        test_cities: Side B names for test splits (default: the packaged list).
+    """
 
     name = "category"
 

@@ -44,7 +44,15 @@ _FORWARDED = {"rewrites": None, "encoding": "utf-8"}
 
 
 class StyleShortcut(BinaryCueShortcut):
-    """Write each row in style A (probability P_i) or style B with a rewriter."""
+    """Write each row in style A (probability P_i) or style B with a rewriter.
+
+    Args:
+        rewriter: The rewriter that writes the styles: rules, file or llm.
+        rewrites: For the file rewriter: {style: {train: PATH, test: PATH}} or one PATH.
+        encoding: The text encoding of the file rewriter's files.
+        on_failed: A failed rewrite: drop, keep-original, original-style (register only) or error.
+        rewriter_options: Further options for the rewriter's constructor (a mapping).
+    """
 
     needs_preparation = True
     styles: ClassVar[tuple[str, str]]

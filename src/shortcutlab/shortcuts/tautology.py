@@ -87,7 +87,11 @@ def _clause_pattern(clauses: Sequence[str]) -> re.Pattern[str]:
 
 
 class Tautology(InsertingShortcut, BinaryCueShortcut):
-    """Append a negation tautology (side A, probability P_i) or nothing (side B)."""
+    """Append a negation tautology (side A, probability P_i) or nothing (side B).
+
+    Args:
+        tautologies: The clauses to draw from per row (default: the Suite's six).
+    """
 
     name = "tautology"
 
