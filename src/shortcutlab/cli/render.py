@@ -220,7 +220,9 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
 
 def components(fmt: str = "table") -> None:
     """``shortcutlab list``: every registered component, what it is, and each option with its
-    default (read from the registries and the components' own signatures and docstrings)."""
+    default and description (read from the registries and the components' own signatures and
+    docstrings). Each option is ``name=default: description``; one line each in the terminal
+    table, CSV and JSON, joined by "; " in md and latex, whose cells hold one line."""
     from shortcutlab.attributes import ATTRIBUTES
     from shortcutlab.families import FAMILIES
     from shortcutlab.metrics import METRICS, split_metric_names
@@ -228,6 +230,7 @@ def components(fmt: str = "table") -> None:
     from shortcutlab.models import MODELS
     from shortcutlab.shortcuts import SHORTCUTS
 
+    separator = "; " if fmt in ("md", "latex") else "\n"
     rows = [("family", n, FAMILIES.get(n).summary, "") for n in FAMILIES.registration_order()]
     rows += [("metric", n, METRICS.get(n).title, "") for n in split_metric_names()]
     for kind, registry, hidden in (
@@ -237,10 +240,16 @@ def components(fmt: str = "table") -> None:
         ("mitigation", MITIGATIONS, ()),
     ):
         for name in registry.names():
-            defaults = registry.defaults(name)
-            options = [f"{k}={_default(v)}" for k, v in defaults.items() if k not in hidden]
-            rows.append((kind, name, registry.summary(name), ", ".join(options) or "none"))
-    columns = ["kind", "name", "description", "options (default)"]
+            described = registry.option_help(name)
+            options = [
+                f"{k}={_default(v)}" + (f": {described[k]}" if described[k] else "")
+                for k, v in registry.defaults(name).items()
+                if k not in hidden
+            ]
+            if separator != "\n":  # "a: Says x; b: Says y", not "a: Says x.; b: ..."
+                options = [option.removesuffix(".") for option in options]
+            rows.append((kind, name, registry.summary(name), separator.join(options) or "none"))
+    columns = ["kind", "name", "description", "options (default: description)"]
     frame = pd.DataFrame(rows, columns=columns).set_index(["kind", "name"])
     if fmt == "table":  # descriptions and option lists wrap at spaces; kinds and names never do
         print_table(out_console, frame_table(frame, prose=tuple(columns[2:])))
