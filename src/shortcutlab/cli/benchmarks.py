@@ -172,7 +172,7 @@ def demo(
 @app.command(name="list")
 def list_components(fmt: FormatOption = "table") -> None:
     """List the families, metrics, shortcut types, models, attributes and mitigations, each
-    with what it is and every option with its default."""
+    with what it is and every option with its default and description."""
     from shortcutlab.cli import render
 
     with user_errors():
