@@ -63,12 +63,9 @@ def cat(
 ) -> None:
     """Fit a pair model, measure how often its prediction changes when x1 comes from another row
     (attentiveness, mean ± std over k sets), and compare partial-input and majority baselines."""
-    from shortcutlab.cli import render
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.errors import ConfigError
-    from shortcutlab.families.cat.export import summary_frame
     from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
-    from shortcutlab.reports.findings import cat_findings
 
     with user_errors():
         check_format(fmt)
@@ -92,17 +89,24 @@ def cat(
         written = save_cat(
             outcome, out, overwrite=overwrite, export_check=export_check, seed=seed, sources=sources
         )
+    _print_outcome(outcome.results, written, fmt, details)
+
+
+def _print_outcome(results: dict[str, Any], written: Path, fmt: str, details: bool) -> None:
+    """The run's table in ``fmt`` (its footnotes with ``details``), the files written, then
+    the findings in plain words."""
+    from shortcutlab.cli import render
+    from shortcutlab.families.cat.export import summary_frame
+    from shortcutlab.reports.findings import cat_findings
+
     say = messages(fmt)
-    say.print(summary_header(outcome.results), markup=False)
-    table = summary_frame(outcome.results)
-    show(
-        fmt,
-        [Section(table, notes=summary_notes(outcome.results) if details else (), digits=1)],
-        tidy=table.reset_index(),
-    )
+    say.print(summary_header(results), markup=False)
+    table = summary_frame(results)
+    notes = summary_notes(results) if details else ()
+    show(fmt, [Section(table, notes=notes, digits=1)], tidy=table.reset_index())
     files = render.files_written(written, ("results.json",))
     say.print(f"Wrote {', '.join(map(str, files))}", markup=False)
-    findings(fmt, cat_findings(outcome.results))
+    findings(fmt, cat_findings(results))
 
 
 def _train_and_test(
