@@ -105,7 +105,10 @@ def mps_summary(fmt: str, benchmark: Any) -> None:
     )
     per_label = len(benchmark.labels.values) <= 6
     title = "Label shares per value" + (" (* dominant)" if per_label else ": the dominant set's")
-    show(fmt, [Section(label_share_table(benchmark), title)], tidy=label_shares(benchmark))
+    table = label_share_table(benchmark)
+    if fmt != "table":  # the blank beside an unmarked share only aligns terminal columns
+        table = table.map(lambda v: v.rstrip() if isinstance(v, str) else v)
+    show(fmt, [Section(table, title)], tidy=label_shares(benchmark))
     console.print(
         "Normalised label entropy, mean over values (paper 002, Table 11): "
         + ", ".join(f"{name} {_rate(record['mean'])}" for name, record in entropy.items())
