@@ -184,6 +184,13 @@ def test_status_shows_progress_per_annotator(tmp_path: Path) -> None:
     cells = [line.replace("│", " ").split() for line in result.stdout.splitlines()]
     rows = {row[0]: row[1:] for row in cells if row[:1] in (["ann"], ["bob"])}
     assert rows == {"ann": ["3", "4", "0.750"], "bob": ["1", "4", "0.250"]}
+    tidy = invoke("annotate", "status", folder, "--format", "csv")
+    assert tidy.exit_code == 0, tidy.output
+    frame = pd.read_csv(io.StringIO(tidy.stdout)).set_index("annotator")
+    assert frame.loc["ann", "answered"] == 3 and frame.loc["bob", "share"] == 0.25
+    assert "toy-label task over" in tidy.stderr  # stdout holds the data alone
+    md = invoke("annotate", "status", folder, "--format", "md").stdout
+    assert "| annotator | answered | items | share |" in md and "| ann | 3 | 4 | 0.750 |" in md
 
 
 def test_status_of_a_folder_without_a_task_is_refused(tmp_path: Path) -> None:

@@ -3,7 +3,10 @@ and mitigation, and names the kinds it has no past cells of."""
 
 from __future__ import annotations
 
+import io
 import re
+
+import pandas as pd
 
 from tests.cli.refusals import invoke
 
@@ -49,3 +52,23 @@ def test_the_estimate_follows_the_finished_cells_of_each_kind(tmp_path):
         r"\(tfidf-svm / erm\)\.",
         partly,
     ), partly
+
+
+def test_the_planned_cells_in_csv_and_md(tmp_path):
+    (tmp_path / "spec.yaml").write_text(GRID)
+    args = ("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
+    tidy = invoke(*args, "--format", "csv")
+    assert tidy.exit_code == 0, tidy.output
+    cells = pd.read_csv(io.StringIO(tidy.stdout))
+    assert list(cells.columns) == ["dataset", "shortcut", "λ", "model", "seed", "status"]
+    assert sorted(zip(cells["model"], cells["seed"], strict=True)) == [
+        ("majority", 0),
+        ("majority", 1),
+        ("tfidf-logreg", 0),
+        ("tfidf-logreg", 1),
+    ]
+    assert set(cells["λ"]) == {1.0} and set(cells["status"]) == {"pending"}
+    assert "4 of 4 cells to run" in tidy.stderr and "cells to run" not in tidy.stdout
+    md = invoke(*args, "--format", "md").stdout
+    assert "| dataset | shortcut | λ | model | seed | status |" in md
+    assert "| reviews | single-term | 1 | majority | 0 | pending |" in md

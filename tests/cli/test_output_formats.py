@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from shortcutlab.errors import CLI, GRID, caller, knob
-from tests.cli.refusals import invoke
+from tests.cli.refusals import build_args, invoke
 from tests.cli.test_cat_cli import cat_args
 from tests.conftest import negation_rows
 
@@ -173,3 +173,36 @@ def test_evaluate_names_the_vary_option_not_the_spec_key(benchmark, tmp_path):
     assert "Use --vary data or --vary both" in shown.stdout and "vary: data" not in shown.stdout
     grid = invoke("results", benchmark.parent.parent).stdout
     assert "Use vary: data or vary: both" in grid
+
+
+def test_build_maze_table_format_csv_holds_the_cue_rates_of_the_manifest(tmp_path):
+    made = invoke("generate", "--out", tmp_path / "c", "--train-size", 200, "--test-size", 100)
+    assert made.exit_code == 0, made.output
+    files = {"train": tmp_path / "c" / "train.csv", "test": tmp_path / "c" / "test.csv"}
+    args = build_args(files, tmp_path / "b", "--shortcut", "single-term", "--strength", 0.8)
+    built = invoke(*args, "--table-format", "csv")
+    assert built.exit_code == 0, built.output
+    rates = pd.read_csv(io.StringIO(built.stdout)).set_index(["split", "label"])
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    observed = manifest["splits"]["train"]["observed_rate"]["5"]
+    assert rates.loc[("train", 5), "observed_rate"] == pytest.approx(observed)
+    assert rates.loc[("train", 5), "target_rate"] == pytest.approx(0.9)
+    assert rates.loc[("original_test", 1)].isna()[["target_rate", "observed_rate"]].all()
+    assert "Built single-term benchmark" in built.stderr
+
+
+def test_build_mps_table_format_csv_and_md(tmp_path):
+    negation_rows(SHIFTED).to_csv(tmp_path / "pool.csv", index=False)
+    args = ("build", "mps", "--train", tmp_path / "pool.csv")
+    built = invoke(*args, "--out", tmp_path / "b", "--table-format", "csv")
+    assert built.exit_code == 0, built.output
+    shares = pd.read_csv(io.StringIO(built.stdout))
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    counts = manifest["splits"]["imbalanced"]["label_counts"]["with_negation"]
+    row = shares.query("value == 'with_negation' and split == 'imbalanced' and label == 0")
+    assert row["share"].item() == pytest.approx(counts["0"] / sum(counts.values()))
+    assert row["dominant"].item() == ("0" in map(str, manifest["dominant"]["with_negation"]))
+    md = invoke(*args, "--out", tmp_path / "m", "--table-format", "md").stdout
+    assert "| value | split | rows | 0 | 1 | entropy |" in md
+    refused = invoke(*args, "--out", tmp_path / "r", "--table-format", "html")
+    assert refused.exit_code == 2 and "'table_format' parameter" in refused.stderr

@@ -3,9 +3,11 @@ input refused in one line with exit code 2 and nothing written."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 
+import pandas as pd
 import pytest
 
 from shortcutlab.data.options import InputOptions
@@ -65,6 +67,24 @@ def test_a_benchmark_folder_prints_table_4_and_the_checks(cue_build, tmp_path):
         "seconds per row: SHAP" in result.stdout
         and lines[-1] == f"Wrote {tmp_path / 'x' / 'results.json'}"
     )
+
+
+def test_csv_stacks_both_token_tables_and_sends_the_rest_to_stderr(cue_build, tmp_path):
+    out = tmp_path / "x"
+    args = ("explain", cue_build, "--model", "tfidf-logreg", "--rows", "6", "--out", out)
+    result = invoke(*args, "--format", "csv")
+    assert result.exit_code == 0, result.output
+    tidy = pd.read_csv(io.StringIO(result.stdout))
+    assert list(tidy.columns[:4]) == ["table", "method", "tokens", "count"]
+    written = json.loads((out / "results.json").read_text())
+    label = str(written["labels"][0])
+    expected = written["methods"]["erm"]["table_abs"]["others"]
+    others = tidy.set_index(["table", "method", "tokens"]).loc[
+        ("Mean |SHAP| per label", "erm", "others")
+    ]
+    assert others["count"] == expected["count"]
+    assert others[label] == pytest.approx(expected[written["labels"][0]])
+    assert "carrying the cue" in result.stderr and "cue tokens' mean |SHAP|" in result.stderr
 
 
 def test_a_run_folder_refits_the_cell_on_its_benchmark(run_folder, tmp_path):

@@ -9,7 +9,7 @@ import typer
 
 from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import err_console, out_console, user_errors
-from shortcutlab.cli.render import frame_table
+from shortcutlab.cli.output import FormatOption, Section, check_format, messages, show
 
 annotate_app = typer.Typer(
     cls=AlphabeticalGroup,
@@ -101,21 +101,24 @@ def serve_command(
 @annotate_app.command("status")
 def status_command(
     folder: Annotated[Path, typer.Argument(help="A task folder (SOURCE/annotations/TASK).")],
+    fmt: FormatOption = "table",
 ) -> None:
-    """Progress per annotator."""
+    """Progress per annotator: answered, items, and the share answered."""
     from shortcutlab.annotate.task_folder import task_progress
 
     with user_errors():
+        check_format(fmt)
         facts, progress = task_progress(folder)
-    out_console.print(
+    say = messages(fmt)
+    say.print(
         f"{facts['kind']} task over {facts['source']}: {facts['drawn']} "
         f"(--sample {facts['sample']}, seed {facts['seed']}).",
         markup=False,
     )
     if progress.empty:
-        out_console.print("No answers yet.")
+        say.print("No answers yet.")
         return
-    out_console.print(frame_table(progress, title="Answered per annotator"))
+    show(fmt, [Section(progress, title="Answered per annotator")])
 
 
 @annotate_app.command("export")

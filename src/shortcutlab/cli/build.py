@@ -11,7 +11,7 @@ with one line naming the right command.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand
@@ -19,12 +19,21 @@ from typer.core import TyperCommand
 from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
+from shortcutlab.cli.output import FORMAT_HELP
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError
 from shortcutlab.families import FAMILIES
 
 #: The shared options of every build; the command line always writes, so ``--out`` is required.
 shared_inputs = dataclass_options(required=("out",), inputs=InputOptions)
+#: ``--format`` of a build is the format of the files it writes, so its table's is named apart.
+TableFormat = Annotated[
+    str,
+    typer.Option(
+        "--table-format",
+        help="The summary table's format (--format is the written files'): " + FORMAT_HELP,
+    ),
+]
 
 
 class BuildGroup(AlphabeticalGroup):

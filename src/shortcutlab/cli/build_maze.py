@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from shortcutlab.cli.build import check_output_folder, family_command, shared_inputs
-from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.build import TableFormat, check_output_folder, family_command, shared_inputs
+from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import (
     count_or_fraction,
@@ -148,15 +148,18 @@ def maze(
     val_size: Annotated[
         float, typer.Option(help="Validation rows carved from train (count, or fraction < 1).")
     ] = 0,
+    table_format: TableFormat = "table",
     *,
     inputs: InputOptions,
 ) -> None:
     """Build a Shortcut Maze benchmark: train, validation, test and anti_test with an injected
     cue at strength λ, and original_test without it."""
     from shortcutlab.cli.build_summary import benchmark_summary
+    from shortcutlab.cli.output import check_format
     from shortcutlab.families.maze.build import build_maze_benchmark
 
     with user_errors():
+        check_format(table_format, "table_format")
         check_output_folder(inputs)  # before the distractor files are read, not after
         distractors = cue.distractors(inputs)
         benchmark = build_maze_benchmark(
@@ -172,4 +175,4 @@ def maze(
             inject_on=cue.inject_on,
             inputs=inputs,
         )
-    benchmark_summary(out_console, benchmark)
+    benchmark_summary(table_format, benchmark)

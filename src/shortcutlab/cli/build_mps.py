@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
-from shortcutlab.cli.build import family_command, shared_inputs
-from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.build import TableFormat, family_command, shared_inputs
+from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import (
     count_or_fraction,
@@ -130,15 +130,18 @@ def mps(
         typer.Option(help="Label order, comma-separated (numeric labels sort by themselves)."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    table_format: TableFormat = "table",
     inputs: InputOptions,
 ) -> None:
     """Build an MPS benchmark: imbalanced, balanced (and validation) and a label-balanced test
     set, the pool's rows redistributed around an attribute."""
     from shortcutlab.cli.build_summary import mps_summary
+    from shortcutlab.cli.output import check_format
     from shortcutlab.families.mps.build import build_mps_benchmark
 
     about = f"MPS build of attribute {attribute.attribute}"
     with user_errors(), subject(about):  # the builder refuses an unwritable --out first
+        check_format(table_format, "table_format")
         benchmark = build_mps_benchmark(
             train,
             test,
@@ -148,4 +151,4 @@ def mps(
             labels=parse_list(labels),
             inputs=inputs,
         )
-    mps_summary(out_console, benchmark)
+    mps_summary(table_format, benchmark)

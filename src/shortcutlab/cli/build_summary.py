@@ -1,17 +1,20 @@
-"""What ``shortcutlab build maze|mps|suite`` print: read from the manifest, with rich only (no
-pandas), so the command's start-up and memory stay those of the build itself."""
+"""What ``shortcutlab build maze|mps|suite`` print, read from the manifest: lines, and the Maze
+and MPS builds' tables in any ``--table-format`` (:data:`~shortcutlab.cli.build.TableFormat`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 from rich.console import Console
-from rich.table import Table
 
-from shortcutlab.cli.output import print_whole
+from shortcutlab.cli.output import Section, messages, show
 
 
-def benchmark_summary(console: Console, benchmark: Any) -> None:
+def benchmark_summary(fmt: str, benchmark: Any) -> None:
+    """The Maze build: what was built, the cue rate per label (csv/json: one row per split and
+    label, target and observed rate), and the occurrences removed and kept."""
+    console = messages(fmt)
     manifest = benchmark.manifest
     arguments = manifest["arguments"]
     splits = manifest["splits"]
@@ -25,25 +28,8 @@ def benchmark_summary(console: Console, benchmark: Any) -> None:
     console.print(
         f"Removed {removed['total']} pre-existing occurrences of the shortcut vocabulary (train {removed['train']}, test {removed['test']})."
     )
-    labels = [str(v) for v in benchmark.labels.values]
-    table = Table(
-        title="Cue rate per label: target / observed",
-        title_justify="left",
-        show_edge=False,
-        pad_edge=False,
-    )
-    table.add_column("split")
-    table.add_column("rows", justify="right")
-    for label in labels:
-        table.add_column(label, justify="right")
-    for split, record in splits.items():
-        target, observed = record.get("target_rate"), record.get("observed_rate")
-        cells = [
-            f"{_rate(target[label])} / {_rate(observed[label])}" if target else "—"
-            for label in labels
-        ]
-        table.add_row(split, str(record["rows"]), *cells)
-    print_whole(console, table)
+    title = "Cue rate per label: target / observed"
+    show(fmt, [Section(cue_rate_table(benchmark), title)], tidy=cue_rates(benchmark))
     undecidable = sum(r.get("undecidable_rows") or 0 for r in splits.values())
     if undecidable:
         console.print(
@@ -58,12 +44,45 @@ def benchmark_summary(console: Console, benchmark: Any) -> None:
         )
 
 
+def cue_rate_table(benchmark: Any) -> pd.DataFrame:
+    """Per split: its rows, and per label "target / observed" cue rate (— where none)."""
+    labels = [str(v) for v in benchmark.labels.values]
+    rows = {}
+    for split, record in benchmark.manifest["splits"].items():
+        target, observed = record.get("target_rate"), record.get("observed_rate")
+        rows[split] = {"rows": record["rows"]} | {
+            label: f"{_rate(target[label])} / {_rate(observed[label])}" if target else "—"
+            for label in labels
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("split")
+
+
+def cue_rates(benchmark: Any) -> pd.DataFrame:
+    """The cue rates as data: one row per split and label (rates empty where none)."""
+    rows = []
+    for split, record in benchmark.manifest["splits"].items():
+        target, observed = record.get("target_rate") or {}, record.get("observed_rate") or {}
+        for label in map(str, benchmark.labels.values):
+            rows.append(
+                {
+                    "split": split,
+                    "rows": record["rows"],
+                    "label": label,
+                    "target_rate": target.get(label),
+                    "observed_rate": observed.get(label),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"  # no rate: nothing to measure it on
 
 
-def mps_summary(console: Console, benchmark: Any) -> None:
-    """Sizes, the label shares of every value in Imbalanced and Balanced, and their entropies."""
+def mps_summary(fmt: str, benchmark: Any) -> None:
+    """Sizes, the label shares of every value in Imbalanced and Balanced (csv/json: one row per
+    value, split and label), and their entropies."""
+    console = messages(fmt)
     manifest = benchmark.manifest
     sizes, entropy = manifest["sizes"], manifest["label_entropy"]
     console.print(
@@ -84,45 +103,62 @@ def mps_summary(console: Console, benchmark: Any) -> None:
         f"{excluded['value_not_kept']} with a value not kept, {excluded['held_out']} held out, "
         f"{excluded['shares_text_with_held_out']} sharing a held-out text."
     )
-    labels = [str(v) for v in benchmark.labels.values]
-    # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
-    per_label = len(labels) <= 6
-    table = Table(
-        title="Label shares per value" + (" (* dominant)" if per_label else ": the dominant set's"),
-        title_justify="left",
-        show_edge=False,
-        pad_edge=False,
-    )
-    table.add_column("value", no_wrap=True)
-    table.add_column("split")
-    table.add_column("rows", justify="right")
-    for label in labels if per_label else ["dominant", "share"]:
-        table.add_column(label, justify="right")
-    table.add_column("entropy", justify="right")
-    for value in manifest["values"]:
-        dominant = [str(label) for label in manifest["dominant"][value]]
-        for split in ("imbalanced", "balanced"):
-            counts = manifest["splits"][split]["label_counts"][value]
-            if per_label:
-                mark = {
-                    label: "*" if label in dominant and split == "imbalanced" else " "
-                    for label in labels
-                }
-                cells = [f"{_share(counts, [label])}{mark[label]}" for label in labels]
-            else:
-                cells = [",".join(dominant), _share(counts, dominant)]
-            table.add_row(
-                value if split == "imbalanced" else "",
-                split,
-                str(sum(counts.values())),
-                *cells,
-                _rate(entropy[split]["per_value"][value]),
-            )
-    print_whole(console, table)
+    per_label = len(benchmark.labels.values) <= 6
+    title = "Label shares per value" + (" (* dominant)" if per_label else ": the dominant set's")
+    table = label_share_table(benchmark)
+    if fmt != "table":  # the blank beside an unmarked share only aligns terminal columns
+        table = table.map(lambda v: v.rstrip() if isinstance(v, str) else v)
+    show(fmt, [Section(table, title)], tidy=label_shares(benchmark))
     console.print(
         "Normalised label entropy, mean over values (paper 002, Table 11): "
         + ", ".join(f"{name} {_rate(record['mean'])}" for name, record in entropy.items())
     )
+
+
+def label_share_table(benchmark: Any) -> pd.DataFrame:
+    """Per value and split: rows, each label's share (* dominant) or, past six labels, the
+    dominant set and its share, and the normalised label entropy."""
+    manifest = benchmark.manifest
+    labels = [str(v) for v in benchmark.labels.values]
+    # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
+    per_label = len(labels) <= 6
+    rows = {}
+    for value in manifest["values"]:
+        dominant = [str(label) for label in manifest["dominant"][value]]
+        for split in ("imbalanced", "balanced"):
+            counts = manifest["splits"][split]["label_counts"][value]
+            row: dict[str, Any] = {"rows": sum(counts.values())}
+            if per_label:
+                marked = split == "imbalanced"
+                for label in labels:
+                    mark = "*" if marked and label in dominant else " "
+                    row[label] = f"{_share(counts, [label])}{mark}"
+            else:
+                row |= {"dominant": ",".join(dominant), "share": _share(counts, dominant)}
+            row["entropy"] = _rate(manifest["label_entropy"][split]["per_value"][value])
+            rows[(value, split)] = row
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    return frame.rename_axis(["value", "split"])
+
+
+def label_shares(benchmark: Any) -> pd.DataFrame:
+    """The label shares as data: one row per value, split and label (share empty for an empty
+    group), whether the label is the value's dominant one, and the group's entropy."""
+    manifest = benchmark.manifest
+    rows = []
+    for value in manifest["values"]:
+        dominant = {str(label) for label in manifest["dominant"][value]}
+        for split in ("imbalanced", "balanced"):
+            counts = manifest["splits"][split]["label_counts"][value]
+            total = sum(counts.values())
+            entropy = manifest["label_entropy"][split]["per_value"][value]
+            for label in map(str, benchmark.labels.values):
+                share = counts[label] / total if total else None
+                rows.append(
+                    {"value": value, "split": split, "rows": total, "label": label}
+                    | {"share": share, "dominant": label in dominant, "entropy": entropy}
+                )
+    return pd.DataFrame(rows)
 
 
 def _share(counts: dict[str, int], labels: list[str]) -> str:

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 import typer
 
 from shortcutlab.cli.app import app
-from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.options import parse_key_values
+from shortcutlab.cli.output import FormatOption, Section, check_format, messages, show
 
 
 @app.command(
@@ -56,15 +57,15 @@ def explain(
         Path | None, typer.Option(help="Folder for results.json, rows.html and pictures/.")
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
+    fmt: FormatOption = "table",
 ) -> None:
     """Fit the model on the benchmark's train split and attribute its predictions on rows that carry
     the cue: mean SHAP of cue vs other tokens per label, top token in the cue, occlusion's sign
     agreement with SHAP; with --mitigation, erm and the method on the same rows."""
-    from shortcutlab.cli.render import frame_table
     from shortcutlab.families.maze.explain import explain as run_explain
-    from shortcutlab.families.maze.explain_tables import token_frame
 
     with user_errors():
+        check_format(fmt)
         result = run_explain(
             source,
             model=model,
@@ -81,14 +82,24 @@ def explain(
             overwrite=overwrite,
         )
     results = result.results
-    out_console.print(header(results), markup=False)
-    for absolute in (False, True):
-        title = "Mean |SHAP| per label" if absolute else "Mean SHAP per label (Maze Table 4)"
-        out_console.print(frame_table(token_frame(results, absolute=absolute), title=title))
+    say = messages(fmt)
+    say.print(header(results), markup=False)
+    show(fmt, token_sections(results))
     for line in summary_lines(results, result.seconds_per_row):
-        out_console.print(line, markup=False)
+        say.print(line, markup=False)
     if result.out is not None:
-        out_console.print(f"Wrote {result.out / 'results.json'}", markup=False)
+        say.print(f"Wrote {result.out / 'results.json'}", markup=False)
+
+
+def token_sections(results: dict[str, Any]) -> list[Section]:
+    """Mean SHAP per label (Maze Table 4), then mean |SHAP|: in csv one table stacked on the other,
+    a ``table`` column naming each."""
+    from shortcutlab.families.maze.explain_tables import token_frame
+
+    return [
+        Section(token_frame(results, absolute=False), "Mean SHAP per label (Maze Table 4)"),
+        Section(token_frame(results, absolute=True), "Mean |SHAP| per label"),
+    ]
 
 
 def header(results: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.options import Details
-from shortcutlab.cli.output import Section, check_format, findings, plain, show
+from shortcutlab.cli.output import FORMAT_HELP, Section, check_format, findings, plain, show
 from shortcutlab.errors import GRID, caller, naming_path
 
 
@@ -47,6 +47,9 @@ def run(
             help="Run into a folder holding another spec's results (shared cells are kept)."
         ),
     ] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="The --dry-run table's format: " + FORMAT_HELP)
+    ] = "table",
 ) -> None:
     """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x mitigations
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
@@ -56,10 +59,11 @@ def run(
     from shortcutlab.families import family_of, plan_run, run_experiment
 
     with user_errors():
+        check_format(fmt)
         if dry_run:
             spec_obj, planned = plan_run(spec, out)
             estimate = estimate_time(out, planned)
-            render.dry_run(out_console, spec_obj, family_of(spec_obj), planned, estimate)
+            render.dry_run(fmt, spec_obj, family_of(spec_obj), planned, estimate)
             return
         with render.progress(err_console, "run") as update:
             report = run_experiment(

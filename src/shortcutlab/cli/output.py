@@ -47,9 +47,10 @@ class Section:
     digits: int = 3
 
 
-def check_format(fmt: str) -> None:
-    """Refuse a format outside :data:`FORMATS` (one ``Error:`` line listing them)."""
-    check_choice("format", fmt, FORMATS)
+def check_format(fmt: str, option: str = "format") -> None:
+    """Refuse a format outside :data:`FORMATS` (one ``Error:`` line listing them, naming the
+    parameter ``option``)."""
+    check_choice(option, fmt, FORMATS)
 
 
 def messages(fmt: str) -> Console:

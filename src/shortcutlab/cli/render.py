@@ -282,37 +282,42 @@ def time_estimate(estimate: Any) -> str:
     )
 
 
-def dry_run(console: Console, spec: Any, family: Any, planned: list[Any], estimate: Any) -> None:
-    table = Table(
-        title=f"{spec.name}: {len(planned)} cells",
-        title_justify="left",
-        show_edge=False,
-        pad_edge=False,
-    )
+def plan_frame(family: Any, planned: list[Any], *, mitigations: bool) -> pd.DataFrame:
+    """One row per planned cell: the family's ``plan_columns`` (the first one the index), model,
+    mitigation (when the spec sets mitigations), seed, and ``done`` or ``pending``."""
+    titles = [title for title, _ in family.plan_columns]
+    rows = [
+        [
+            *family.plan_values(item.cell),
+            item.cell.model.id,
+            *((item.cell.mitigation.id,) if mitigations else ()),
+            item.cell.seed,
+            "done" if item.finished else "pending",
+        ]
+        for item in planned
+    ]
+    columns = [*titles, "model", *(("mitigation",) if mitigations else ()), "seed", "status"]
+    return pd.DataFrame(rows, columns=columns).set_index(titles[0])
+
+
+def dry_run(fmt: str, spec: Any, family: Any, planned: list[Any], estimate: Any) -> None:
+    """``run --dry-run``: the planned cells in ``fmt`` (csv/json: one row per cell), then how many
+    are left, the time estimate and the mitigations (on stderr beside csv, json, md and latex)."""
     settings = getattr(spec, "mitigation", None)
     mitigations = settings is not None and "mitigations" in settings.resolved()
-    columns = [title for title, _ in family.plan_columns]
-    for column in (*columns, "model", *(("mitigation",) if mitigations else ()), "seed", "status"):
-        table.add_column(column)
-    for item in planned:
-        cell = item.cell
-        table.add_row(
-            *family.plan_row(cell),
-            cell.model.id,
-            *((cell.mitigation.id,) if mitigations else ()),
-            str(cell.seed),
-            "done" if item.finished else "pending",
-        )
-    print_whole(console, table)
+    frame = plan_frame(family, planned, mitigations=mitigations)
+    shown = frame.map(lambda v: f"{v:g}" if isinstance(v, float) else str(v))  # λ 1, not 1.000
+    show(fmt, [Section(shown, f"{spec.name}: {len(planned)} cells")], tidy=frame.reset_index())
+    say = messages(fmt)
     pending = sum(not p.finished for p in planned)
     benchmarks = len({p.cell.benchmark.id for p in planned})
-    console.print(
+    say.print(
         f"{pending} of {len(planned)} cells to run over {benchmarks} benchmarks; "
         f"{time_estimate(estimate)}.",
         markup=False,
     )
     if mitigations:
-        console.print(
+        say.print(
             f"Mitigations: {', '.join(m.id for m in settings.mitigations)}; groups: "
             f"{settings.groups}, group_labels: {settings.group_labels}.",
             markup=False,

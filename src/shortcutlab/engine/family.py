@@ -132,7 +132,6 @@ class Family:
         )
         return self._piece("prediction_splits", "stored predictions to annotate", hint)(cell)
 
-    def plan_row(self, cell: Any) -> list[str]:
-        """A cell plan's ``plan_columns`` as text (numbers without trailing zeros)."""
-        values = [operator.attrgetter(path)(cell) for _, path in self.plan_columns]
-        return [f"{v:g}" if isinstance(v, float) else str(v) for v in values]
+    def plan_values(self, cell: Any) -> list[Any]:
+        """A cell plan's ``plan_columns``, as the cell holds them (λ a number)."""
+        return [operator.attrgetter(path)(cell) for _, path in self.plan_columns]
