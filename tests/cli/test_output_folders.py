@@ -66,6 +66,16 @@ def test_overwrite_refuses_an_out_folder_that_is_the_input_benchmark(tmp_path, t
     )  # fmt: skip
 
 
+def test_a_folder_named_like_the_command_is_no_input(tmp_path, tiny_frame, monkeypatch):
+    """'build maze --out maze --overwrite': the word 'maze' names the command, not the folder."""
+    train, test = _write_inputs(tmp_path / "data", tiny_frame)
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):  # the second run replaces the folder the first wrote
+        built = invoke(*_build(train, test, "maze", "--overwrite"))
+        assert built.exit_code == 0, built.output
+    assert (tmp_path / "maze" / "manifest.json").is_file()
+
+
 def test_an_option_value_naming_a_file_inside_the_out_folder_is_spared(tmp_path, tiny_frame):
     """NAME=PATH values count too: the rewrites file inside --out is kept."""
     train, test = _write_inputs(tmp_path / "data", tiny_frame)

@@ -186,7 +186,7 @@ def load_toy_results(run_dir: Path, store: ResultStore, spec: Any, *, bootstrap:
     return ToyResults(groups.reset_index().rename(columns={"count": "seeds"}))
 
 
-def toy_text(results: ToyResults, fmt: str, metric: str) -> str:
+def toy_text(results: ToyResults, fmt: str, metric: str, *, details: bool = True) -> str:
     if fmt in ("csv", "json"):
         return tidy_text(results.groups, fmt)
     return render(results.groups.set_index(["dataset", "model"]), fmt)

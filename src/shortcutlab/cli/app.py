@@ -38,6 +38,15 @@ class AlphabeticalGroup(TyperGroup):
                 formatter.write_dl(rows)
 
 
+def _command_words(group: Any, args: list[str]) -> int:
+    """How many leading words of ``args`` name a command and its sub-commands (``build mps``)."""
+    count, command = 0, group
+    while count < len(args) and args[count] in getattr(command, "commands", {}):
+        command = command.commands[args[count]]
+        count += 1
+    return count
+
+
 class ShortcutlabGroup(AlphabeticalGroup):
     """The root command. Before any command runs, a refused ``--overwrite`` (one that would delete
     a path the command line names) ends it with one line; a sub-command's bad command line (an
@@ -46,7 +55,7 @@ class ShortcutlabGroup(AlphabeticalGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         with user_errors():
-            check_overwrite_spares_inputs(args)
+            check_overwrite_spares_inputs(args, _command_words(self, args))
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:

@@ -22,8 +22,10 @@ OUT = "--out"
 OVERWRITE = "--overwrite"
 
 
-def check_overwrite_spares_inputs(args: Sequence[str]) -> None:
-    """Refuse ``args`` that ask to overwrite an ``--out`` folder holding a path they name."""
+def check_overwrite_spares_inputs(args: Sequence[str], command_words: int = 0) -> None:
+    """Refuse ``args`` that ask to overwrite an ``--out`` folder holding a path they name; the
+    first ``command_words`` words name the command (``build mps``), not paths, even where a
+    folder of that name exists."""
     if OVERWRITE not in args or "--help" in args:
         return
     found = _out_value(args)
@@ -37,7 +39,7 @@ def check_overwrite_spares_inputs(args: Sequence[str]) -> None:
     named = [
         part
         for i, word in enumerate(args)
-        if i != position
+        if i != position and i >= command_words
         for part in _path_parts(word)
         if os.path.lexists(part)
     ]
