@@ -139,7 +139,7 @@ def test_a_registered_toy_metric_appears_in_results(tmp_path):
         # A run made before the metric was registered is scored from its stored predictions.
         rescored = _tidy(before)
         assert rescored.filter(like="error_rate").equals(groups.filter(like="error_rate"))
-        table9 = invoke("results", tmp_path / "after", "--metric", error_rate)
+        table9 = invoke("results", tmp_path / "after", "--metric", error_rate, "--details")
         assert table9.exit_code == 0, table9.output
         assert "Table 9 style, error-rate" in table9.stdout
         assert "error rate p: a normal approximation on the bootstrap" in table9.stdout

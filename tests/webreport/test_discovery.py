@@ -77,7 +77,7 @@ def test_a_kind_without_a_collector_is_named(tmp_path):
     with pytest.raises(
         UnknownComponentError,
         match="Unknown report collector 'nothing'.* Known report collectors: annotations, audit, "
-        "cat, demo, explain, rewrite-quality, run, suite.",
+        "cat, demo, evaluation, explain, rewrite-quality, run, suite.",
     ):
         build.collector("nothing")
     assert build.run_sections(tmp_path) == []

@@ -47,7 +47,7 @@ def test_report_writes_the_page_and_prints_its_path_and_size(maze_run, tmp_path)
 def test_the_tables_hold_what_shortcutlab_results_prints(maze_run, tmp_path):
     assert invoke("report", maze_run, "--out", tmp_path / "r.html").exit_code == 0
     text = (tmp_path / "r.html").read_text(encoding="utf-8")
-    printed = invoke("results", maze_run, "--metric", "accuracy").stdout
+    printed = invoke("results", maze_run, "--metric", "accuracy", "--format", "md").stdout
     printed_deltas = [
         [cell.strip() for cell in line.strip("|").split("|")[-2:]]
         for line in printed.splitlines()

@@ -75,7 +75,8 @@ def test_release_files_build_a_register_benchmark_with_a_significant_drop(tmp_pa
     )
     assert all(abs(target[k] - observed[k]) < 0.02 for k in target)
     evaluated = runner.invoke(
-        app, ["evaluate", str(tmp_path / "bench"), "--seeds", "1", "--bootstrap", "200"]
+        app,
+        ["evaluate", str(tmp_path / "bench"), "--seeds", "1", "--bootstrap", "200", "--details"],
     )
     assert evaluated.exit_code == 0 and "significant at" in evaluated.stdout
 

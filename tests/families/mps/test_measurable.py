@@ -88,7 +88,7 @@ def test_a_normal_build_is_not_flagged(tmp_path):
 
 
 def test_results_print_the_reason_not_a_number(degenerate_run):
-    printed = invoke("results", degenerate_run, "--format", "md")
+    printed = invoke("results", degenerate_run, "--format", "md", "--details")
     assert printed.exit_code == 0, printed.output
     row = next(line for line in printed.stdout.splitlines() if line.startswith("| tfidf-svm"))
     delta, overall, zeta = (cell.strip() for cell in row.strip("|").split("|")[2:5])
