@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 import shortcutlab
+from tests.docs.doc_pages import commands_of, console_blocks
 from tools.readme_excerpt import demo_output, excerpt, readme_block, with_block
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +25,15 @@ def test_every_relative_link_of_the_readme_resolves():
     assert targets, "the README links to the docs"
     missing = [target for target in targets if not (ROOT / target).exists()]
     assert missing == []
+
+
+def test_the_readme_commands_write_nowhere_the_clone_already_has():
+    """A new user runs them in the fresh clone: an --out named like a folder of the repository
+    (bench/ holds the bench scripts) would be refused as not empty."""
+    commands = [c for block in console_blocks(README) for c in commands_of(block)]
+    outs = [m for command in commands for m in re.findall(r"--out[= ](\S+)", command)]
+    assert outs, "the README's commands write somewhere"
+    assert [out for out in outs if (ROOT / out).exists()] == []
 
 
 def test_ci_installs_torch_as_the_readme_says():
