@@ -139,10 +139,27 @@ def without_nul(
     """
     import pyarrow.compute as pc
 
+    if not _any_nul(values):  # the usual case, told from the bytes at memchr speed
+        return values, np.zeros(len(values), dtype=bool)
     held = numpy_of(filled(pc.match_substring(values, "\x00"), bool_scalar(False)))
     if held.any():
         values = pc.replace_substring(values, "\x00", " ")
     return values, held
+
+
+def _any_nul(values: pa.Array | pa.ChunkedArray) -> bool:
+    """Whether any text of a string column holds a NUL byte (True where unsure: other types)."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    for chunk in chunks:
+        if not pa.types.is_string(chunk.type):
+            return True
+        _, offsets, data = chunk.buffers()
+        if data is None or not len(chunk):
+            continue
+        first, last = np.frombuffer(offsets, np.int32)[[chunk.offset, chunk.offset + len(chunk)]]
+        if not np.frombuffer(data, np.uint8, int(last - first), int(first)).all():
+            return True
+    return False
 
 
 def scalars_array(values: Sequence[Any]) -> pa.Array:
