@@ -139,6 +139,8 @@ def mps_summary(fmt: str, benchmark: Any) -> None:
 def label_share_table(benchmark: Any) -> pd.DataFrame:
     """Per value and split: rows, each label's share (* dominant) or, past six labels, the
     dominant set and its share, and the normalised label entropy."""
+    import pandas as pd
+
     manifest = benchmark.manifest
     labels = [str(v) for v in benchmark.labels.values]
     # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
@@ -165,6 +167,8 @@ def label_share_table(benchmark: Any) -> pd.DataFrame:
 def label_shares(benchmark: Any) -> pd.DataFrame:
     """The label shares as data: one row per value, split and label (share empty for an empty
     group), whether the label is the value's dominant one, and the group's entropy."""
+    import pandas as pd
+
     manifest = benchmark.manifest
     rows = []
     for value in manifest["values"]:
