@@ -3,13 +3,16 @@
 Both run as subprocesses in the same run (start-up, reading, hashing and writing included), on the
 same CSV: the shared GoEmotions release's train.csv repeated to 200,000 and 1,000,000 rows (or the
 generated review corpus when the release is absent), with its test.csv. For each occurrence
-shortcut (single-term, synonym, category) it prints wall seconds and peak RSS of both, their
-ratio, and peak RSS over the input file's size. On the generated corpus (which has the distractor
-columns the concept shortcuts need) it prints concept and style builds next to single-term; the
-style build reads its rewrites from files made beforehand (the paper's release format), so it
-times the build, not the rewriting.
+shortcut (single-term, synonym, category) it prints the median wall seconds of both over
+``--repeat`` interleaved pairs (the order within a pair alternates, after one untimed run of
+each to warm the disk cache and Python's bytecode cache), their ratio, each one's peak RSS and
+that over the input file's size, and the load average before and after. On the generated corpus
+(which has the distractor columns the concept shortcuts need) it prints concept and style builds
+next to single-term; the style build reads its rewrites from files made beforehand (the paper's
+release format), so it times the build, not the rewriting (``--no-families`` skips this part).
 
-    python bench/build_throughput.py [--rows 200000 1000000] [--data PATH/goemotions-maze] [--repeat 3]
+    python bench/build_throughput.py [--rows 200000 1000000] [--data PATH/goemotions-maze]
+        [--repeat 3] [--no-families]
 """
 
 from __future__ import annotations
@@ -75,10 +78,16 @@ for name, path, lam, anti in jobs:
 """
 
 
+#: The children write and use bytecode caches, as an installed package does.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(command: list[str]) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one subprocess."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
@@ -87,16 +96,24 @@ def run(command: list[str]) -> tuple[float, float]:
 
 
 def medians(commands: list[Callable[[], list[str]]], repeat: int) -> list[tuple[float, float]]:
-    """Median wall time and peak RSS of each command over ``repeat`` rounds; the commands take
-    turns within a round, so a slow spell of the machine hits them alike."""
+    """Median wall time and peak RSS of each command over ``repeat`` rounds, after one untimed
+    run of each; the commands take turns within a round, in reversed order every other round,
+    so a slow spell of the machine hits them alike."""
+    for command in commands:
+        run(command())
     times: list[list[float]] = [[] for _ in commands]
     peaks: list[list[float]] = [[] for _ in commands]
-    for _ in range(repeat):
-        for i, command in enumerate(commands):
+    for round_ in range(repeat):
+        order = list(enumerate(commands))
+        for i, command in order[::-1] if round_ % 2 else order:
             wall, rss = run(command())
             times[i].append(wall)
             peaks[i].append(rss)
     return [(statistics.median(t), max(p)) for t, p in zip(times, peaks, strict=True)]
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def shortcutlab(*args: str) -> list[str]:
@@ -110,16 +127,22 @@ def repeated(source: Path, rows: int, target: Path) -> Path:
     return target
 
 
-def occurrence(workdir: Path, train: Path, test: Path, rows: int, repeat: int) -> None:
+def occurrence(
+    workdir: Path, train: Path, test: Path, rows: int, repeat: int, before: Path | None = None
+) -> None:
+    """The occurrence shortcuts' table; ``before``: another checkout's ``src`` folder, whose
+    build runs in the same rounds (its seconds and the ratio to this one's are added)."""
     plain = workdir / "plain.py"
     plain.write_text(PLAIN, encoding="utf-8")
     size = train.stat().st_size / 2**20
     print(
-        f"\n{rows:,} training rows ({size:.0f} MiB CSV), test {test.name}; median of {repeat} runs"
+        f"\n{rows:,} training rows ({size:.0f} MiB CSV), test {test.name}; median of {repeat} "
+        f"interleaved pairs; {load()}"
     )
     print(
         f"{'shortcut':<13}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
-        f"{'tool MiB':>10}{'plain MiB':>10}{'tool RSS/input':>16}"
+        f"{'tool MiB':>10}{'plain MiB':>10}{'RSS/input tool':>16}{'plain':>7}"
+        + (f"{'before s':>10}{'before/tool':>12}" if before else "")
     )
     for name in ("single-term", "synonym", "category"):
         out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
@@ -134,13 +157,19 @@ def occurrence(workdir: Path, train: Path, test: Path, rows: int, repeat: int) -
             out.mkdir()
             return [sys.executable, str(plain), str(train), str(test), str(out), name]
 
-        tool, base = medians([tool_command, plain_command], repeat)
+        def before_command(name: str = name, out: Path = out_tool) -> list[str]:
+            return ["env", f"PYTHONPATH={before}", *tool_command(name, out)]
+
+        commands = [tool_command, plain_command] + ([before_command] if before else [])
+        tool, base, *old = medians(commands, repeat)
         print(
             f"{name:<13}{tool[0]:>8.2f}{base[0]:>9.2f}{base[0] / tool[0]:>10.2f}x"
-            f"{tool[1]:>10.0f}{base[1]:>10.0f}{tool[1] / size:>15.2f}x"
+            f"{tool[1]:>10.0f}{base[1]:>10.0f}{tool[1] / size:>15.2f}x{base[1] / size:>6.2f}x"
+            + "".join(f"{o[0]:>10.2f}{o[0] / tool[0]:>11.2f}x" for o in old)
         )
         shutil.rmtree(out_tool)
         shutil.rmtree(out_plain)
+    print(f"({load()} after)")
 
 
 def families(workdir: Path, rows: int, repeat: int) -> None:
@@ -207,6 +236,17 @@ def main() -> None:
     default = Path(os.environ.get("SHORTCUTLAB_GOEMOTIONS", "../shared/data/goemotions-maze"))
     parser.add_argument("--data", type=Path, default=default)
     parser.add_argument("--repeat", type=int, default=3, help="runs per command (median)")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout's src folder: its build runs in the same rounds, for a before/after",
+    )
+    parser.add_argument(
+        "--no-families",
+        dest="families",
+        action="store_false",
+        help="skip the concept and style builds on the generated corpus",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -223,8 +263,9 @@ def main() -> None:
             print("Data: the generated corpus (the GoEmotions release was not found)")
         for rows in args.rows:
             train = repeated(source, rows, workdir / f"train{rows}.csv")
-            occurrence(workdir, train, test, rows, args.repeat)
-        families(workdir, min(args.rows), args.repeat)
+            occurrence(workdir, train, test, rows, args.repeat, args.before)
+        if args.families:
+            families(workdir, min(args.rows), args.repeat)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,14 @@ and MPS builds' tables in any ``--table-format`` (:data:`~shortcutlab.cli.build.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from rich.console import Console
 
-from shortcutlab.cli.output import Section, messages, show
+from shortcutlab.cli.output import Section, cells_table, messages, print_table, show
+
+if TYPE_CHECKING:  # only the md, latex, csv and json summaries load pandas
+    import pandas as pd
 
 
 def benchmark_summary(fmt: str, benchmark: Any) -> None:
@@ -29,7 +31,11 @@ def benchmark_summary(fmt: str, benchmark: Any) -> None:
         f"Removed {removed['total']} pre-existing occurrences of the shortcut vocabulary (train {removed['train']}, test {removed['test']})."
     )
     title = "Cue rate per label: target / observed"
-    show(fmt, [Section(cue_rate_table(benchmark), title)], tidy=cue_rates(benchmark))
+    if fmt == "table":  # the default: printed from the manifest without loading pandas
+        headers, rows = cue_rate_cells(benchmark)
+        print_table(console, cells_table(headers, [(False, row) for row in rows], title=title))
+    else:
+        show(fmt, [Section(cue_rate_table(benchmark), title)], tidy=cue_rates(benchmark))
     undecidable = sum(r.get("undecidable_rows") or 0 for r in splits.values())
     if undecidable:
         console.print(
@@ -44,21 +50,36 @@ def benchmark_summary(fmt: str, benchmark: Any) -> None:
         )
 
 
-def cue_rate_table(benchmark: Any) -> pd.DataFrame:
-    """Per split: its rows, and per label "target / observed" cue rate (— where none)."""
+def cue_rate_cells(benchmark: Any) -> tuple[list[str], list[list[str]]]:
+    """The headers and rows of :func:`cue_rate_table`, as text: per split, its rows and per
+    label "target / observed" cue rate (— where none)."""
     labels = [str(v) for v in benchmark.labels.values]
-    rows = {}
+    rows = []
     for split, record in benchmark.manifest["splits"].items():
         target, observed = record.get("target_rate"), record.get("observed_rate")
-        rows[split] = {"rows": record["rows"]} | {
-            label: f"{_rate(target[label])} / {_rate(observed[label])}" if target else "—"
+        rates = [
+            f"{_rate(target[label])} / {_rate(observed[label])}" if target else "—"
             for label in labels
-        }
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("split")
+        ]
+        rows.append([str(split), str(record["rows"]), *rates])
+    return ["split", "rows", *labels], rows
+
+
+def cue_rate_table(benchmark: Any) -> pd.DataFrame:
+    """:func:`cue_rate_cells` as a frame indexed by split (its rows column holding numbers)."""
+    import pandas as pd
+
+    headers, rows = cue_rate_cells(benchmark)
+    table = {
+        row[0]: {"rows": int(row[1])} | dict(zip(headers[2:], row[2:], strict=True)) for row in rows
+    }
+    return pd.DataFrame.from_dict(table, orient="index").rename_axis("split")
 
 
 def cue_rates(benchmark: Any) -> pd.DataFrame:
     """The cue rates as data: one row per split and label (rates empty where none)."""
+    import pandas as pd
+
     rows = []
     for split, record in benchmark.manifest["splits"].items():
         target, observed = record.get("target_rate") or {}, record.get("observed_rate") or {}
@@ -118,6 +139,8 @@ def mps_summary(fmt: str, benchmark: Any) -> None:
 def label_share_table(benchmark: Any) -> pd.DataFrame:
     """Per value and split: rows, each label's share (* dominant) or, past six labels, the
     dominant set and its share, and the normalised label entropy."""
+    import pandas as pd
+
     manifest = benchmark.manifest
     labels = [str(v) for v in benchmark.labels.values]
     # Past a handful of labels, per-label columns stop fitting: show the dominant set's share.
@@ -144,6 +167,8 @@ def label_share_table(benchmark: Any) -> pd.DataFrame:
 def label_shares(benchmark: Any) -> pd.DataFrame:
     """The label shares as data: one row per value, split and label (share empty for an empty
     group), whether the label is the value's dominant one, and the group's entropy."""
+    import pandas as pd
+
     manifest = benchmark.manifest
     rows = []
     for value in manifest["values"]:

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import pandas as pd
 import typer
 from rich.cells import cell_len
 from rich.console import Console
@@ -22,7 +21,9 @@ from rich.table import Table
 
 from shortcutlab.cli.console import err_console, out_console
 from shortcutlab.params import check_choice
-from shortcutlab.reports.tables import format_cell, grouped_rows, render, tidy_text
+
+if TYPE_CHECKING:  # pandas and the table renderers load when a table is printed, not at start-up
+    import pandas as pd
 
 FORMATS = ("table", "md", "csv", "json", "latex")
 TIDY = ("csv", "json")
@@ -84,6 +85,8 @@ def show(
 
 def sections_text(sections: Sequence[Section], fmt: str) -> str:
     """Markdown or LaTeX of the sections: each title as a heading (a comment in LaTeX)."""
+    from shortcutlab.reports.tables import render
+
     prefix = "% " if fmt == "latex" else "### "
     return "\n".join(
         (f"{prefix}{s.title}\n\n" if s.title else "")
@@ -95,6 +98,10 @@ def sections_text(sections: Sequence[Section], fmt: str) -> str:
 def tidy_output(tidy: pd.DataFrame | Mapping[str, pd.DataFrame], fmt: str) -> str:
     """CSV or JSON of one frame, or of several named ones (CSV: stacked, a leading ``table``
     column naming each row's frame; JSON: an object of record lists)."""
+    import pandas as pd
+
+    from shortcutlab.reports.tables import tidy_text
+
     if isinstance(tidy, pd.DataFrame):
         return tidy_text(tidy, fmt)
     if fmt == "csv":
@@ -125,7 +132,8 @@ def frame_table(
 ) -> Table:
     """A rich table of ``frame``: index levels first, a repeated group label shown once. Every
     column is as wide as its widest cell, so no name is cut; ``prose`` columns wrap at spaces."""
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    from shortcutlab.reports.tables import format_cell, grouped_rows
+
     levels = frame.index.nlevels
     names = list(frame.index.names) if levels > 1 else [frame.index.name or ""]
     rows = [
@@ -133,12 +141,26 @@ def frame_table(
         for shown, values, new_group in grouped_rows(frame)
     ]
     headers = [str(name or "") for name in names] + [_header(c) for c in frame.columns]
+    return cells_table(headers, rows, leading=len(names), title=title, prose=prose)
+
+
+def cells_table(
+    headers: Sequence[str],
+    rows: Sequence[tuple[bool, Sequence[str]]],
+    *,
+    leading: int = 1,
+    title: str | None = None,
+    prose: Sequence[str] = (),
+) -> Table:
+    """The rich table :func:`frame_table` prints, from cells already as text: ``rows`` are
+    (starts a new group, cells) pairs; the ``leading`` columns (the index) are left-aligned."""
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     for column, header in enumerate(headers):
         cells = [header, *(row[column] for _, row in rows)]
         wraps = header in prose
         table.add_column(
             header,
-            justify="left" if column < len(names) or wraps else "right",
+            justify="left" if column < leading or wraps else "right",
             no_wrap=not wraps,
             overflow="fold",
             min_width=None if wraps else max(cell_len(c) for c in cells),
@@ -154,7 +176,11 @@ def frame_table(
 def _header(column: Any) -> str:
     if isinstance(column, tuple):  # ("reviews", "δ") -> "reviews δ", as the md tables do
         return " ".join(str(part) for part in column)
-    return format_cell(column, 1) if isinstance(column, float) else str(column)
+    if isinstance(column, float):
+        from shortcutlab.reports.tables import format_cell
+
+        return format_cell(column, 1)
+    return str(column)
 
 
 def print_whole(console: Console, table: Table) -> None:

@@ -43,7 +43,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from shortcutlab.data.columns import filled, string_array, text_scalar
+from shortcutlab.data.columns import bool_array, filled, string_array, text_scalar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -178,16 +178,49 @@ def _csv_column(
             )
             needs_quotes = pc.is_valid(text)
         else:
-            needs_quotes = pc.match_substring_regex(text, _NEEDS_QUOTES)
-        quote = text_scalar('"')
-        escaped = pc.replace_substring(text, '"', '""')
-        quoted = pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))
-        text = pc.if_else(needs_quotes, quoted, text)
+            needs_quotes = _holding_quote_characters(text)
+            if needs_quotes is None:  # nothing to quote (often: labels, numbers as text)
+                return filled(text, text_scalar(""))
+        mask = bool_array(needs_quotes) if isinstance(needs_quotes, np.ndarray) else needs_quotes
+        text = pc.replace_with_mask(text, mask, _quoted(text.filter(mask)))
     else:  # each distinct value is formatted once, then the texts are taken row by row
         encoded = pc.dictionary_encode(column)
         names = [_csv_cell(t) for t in _value_texts(encoded.dictionary, float_format)]
         text = string_array(names).take(encoded.indices)
     return filled(text, text_scalar(""))
+
+
+def _quoted(text: pa.Array) -> pa.Array:
+    """Every cell in quotes, its own quotes doubled."""
+    quote = text_scalar('"')
+    escaped = pc.replace_substring(text, '"', '""')
+    return pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))
+
+
+#: The bytes that make a cell quoted (:data:`_NEEDS_QUOTES`); UTF-8 never uses them inside a
+#: longer character.
+_QUOTE_BYTES = tuple(map(ord, '",\r\n'))
+
+
+def _holding_quote_characters(text: pa.Array) -> np.ndarray | None:
+    """Per cell, whether it holds a character that makes it quoted (None: no cell does), found
+    in the column's UTF-8 buffer with numpy (an RE2 scan of every cell takes several times as
+    long)."""
+    _, offsets, data = text.buffers()
+    if data is None or len(text) == 0:
+        return None
+    starts = np.frombuffer(offsets, np.int32)[text.offset : text.offset + len(text) + 1]
+    used = np.frombuffer(data, np.uint8)[starts[0] : starts[-1]]
+    hits = used == _QUOTE_BYTES[0]
+    for byte in _QUOTE_BYTES[1:]:  # comparisons: several times faster than a lookup table
+        hits |= used == byte
+    found = np.flatnonzero(hits)
+    if not len(found):
+        return None
+    rows = np.searchsorted(starts, found + starts[0], side="right") - 1
+    needs = np.zeros(len(text), dtype=bool)
+    needs[rows] = True
+    return needs
 
 
 def _value_texts(values: pa.Array, float_format: str | None) -> list[str]:

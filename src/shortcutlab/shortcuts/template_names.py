@@ -116,12 +116,18 @@ class NamedSentences:
         pass without look-behind could miss) is counted by :meth:`count_one`."""
         import pyarrow.compute as pc
 
-        pattern, word = self._re2
+        starting, sentence, word = self._re2
         array = string_array(texts)
         # Lower-cased text instead of (?i): Arrow compiles the pattern on every call, and case
         # folding makes that compile the larger part of the work.
-        lowered = pc.ascii_lower(array) if pattern.isascii() else pc.utf8_lower(array)
-        counts = numpy_of(pc.count_substring_regex(lowered, pattern)).astype(np.int64)
+        lowered = pc.ascii_lower(array) if sentence.isascii() else pc.utf8_lower(array)
+        # A text holding the template's words once has one sentence to count where it names a
+        # wanted place and its words start a word: two scans, each several times faster than
+        # one for both (RE2 slows down on the character before the names' long alternation).
+        counts = np.minimum(
+            numpy_of(pc.count_substring_regex(lowered, sentence)),
+            numpy_of(pc.count_substring_regex(lowered, starting)),
+        ).astype(np.int64)
         # Every text with two template sentences holds the template's longest word twice.
         twice = numpy_of(pc.count_substring(lowered, word)) > 1
         for row in np.flatnonzero(twice).tolist():
@@ -137,10 +143,12 @@ class NamedSentences:
         return (_words(matrix) * self._weights).sum(axis=1)
 
 
-def _re2_patterns(lead: Phrase, after: str, wanted: Sequence[str]) -> tuple[str, str] | None:
-    """The count regex in RE2 syntax (Python's Unicode white space spelled out), or None where
-    it could not mean the same as :meth:`NamedSentences.count_one`'s: an ending that does not
-    start with a non-word character would need the name's look-ahead."""
+def _re2_patterns(lead: Phrase, after: str, wanted: Sequence[str]) -> tuple[str, str, str] | None:
+    """The count regex in RE2 syntax (Python's Unicode white space spelled out) in two parts:
+    the template's words where they start a word, and the sentence naming a wanted place; and
+    the template's longest word. None where they could not mean the same as
+    :meth:`NamedSentences.count_one`'s regex: an ending that does not start with a non-word
+    character would need the name's look-ahead."""
     ending = after.strip()
     if not ending or ending[0].isalnum() or ending[0] == "_" or not wanted:
         return None
@@ -155,7 +163,7 @@ def _re2_patterns(lead: Phrase, after: str, wanted: Sequence[str]) -> tuple[str,
     start = "(?:^|[^\\pL\\pN])"
     ending_re2 = re.escape(ending.lower()).replace("\\ ", space)
     longest = max(lead.words, key=len).lower()
-    return f"{start}{lead_re2}{space}(?:{names}){ending_re2}", longest
+    return f"{start}{lead_re2}{space}", f"{lead_re2}{space}(?:{names}){ending_re2}", longest
 
 
 def _words(matrix: np.ndarray) -> np.ndarray:

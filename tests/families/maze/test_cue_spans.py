@@ -114,3 +114,10 @@ def test_spans_are_written_and_read_back_byte_identically(corpus, tmp_path):
 def test_malformed_spans_are_refused_with_the_row(value):
     with pytest.raises(DataError, match=r"cue_spans value of test row 7 is .* Rebuild"):
         decode_spans(value, text="Honestly, fine.", where="test row 7")
+
+
+def test_the_span_column_holds_each_rows_encoded_spans():
+    from shortcutlab.families.maze.cue_spans import encode_spans, span_column
+
+    for rows in ([], [[]], [[(0, 10)], [], [(123456, 123470)], []], [[(0, 1), (2, 3)], [(4, 9)]]):
+        assert span_column(rows).to_pylist() == [encode_spans(row) for row in rows]

@@ -10,14 +10,22 @@ Examples:
     '[[0,10]]'
     >>> decode_spans("[[0,10]]", text="Honestly, it works.")
     [(0, 10)]
+    >>> span_column([[(0, 10)], [], [(3, 9)]]).to_pylist()
+    ['[[0,10]]', '[]', '[[3,9]]']
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from shortcutlab.data.columns import int_array, string_array, text_scalar
 from shortcutlab.data.loading import CUE_SPANS, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
 from shortcutlab.params import quoted
@@ -29,6 +37,23 @@ def encode_spans(spans: Sequence[Span]) -> str:
     # Written by hand, not json.dumps: the same text for integer pairs, and a build calls this
     # once per row of every split.
     return "[" + ",".join(f"[{int(start)},{int(end)}]" for start, end in spans) + "]"
+
+
+def span_column(rows: Sequence[Sequence[Span]]) -> pa.Array:
+    """The column's values for many rows: :func:`encode_spans` of each, made by Arrow kernels
+    where no row has more than one span (every inserting shortcut's rows)."""
+    counts = np.fromiter(map(len, rows), np.int64, len(rows))
+    if counts.max(initial=0) > 1:
+        return string_array([encode_spans(row) for row in rows])
+    pairs = np.fromiter(chain.from_iterable(chain.from_iterable(rows)), np.int64).reshape(-1, 2)
+    numbers = [pc.cast(int_array(np.ascontiguousarray(pairs[:, i])), "string") for i in (0, 1)]
+    pieces = ("[[", numbers[0], ",", numbers[1], "]]", "")
+    texts = pc.binary_join_element_wise(
+        *(text_scalar(p) if isinstance(p, str) else p for p in pieces)
+    )
+    # Row i takes its own text, or "[]" (entry 0) where it has no span.
+    choices = pa.concat_arrays([string_array(["[]"]), texts])
+    return choices.take(int_array(np.where(counts > 0, np.cumsum(counts), 0)))
 
 
 def decode_spans(value: Any, *, text: str, where: str = "a row") -> list[Span]:

@@ -30,7 +30,7 @@ from shortcutlab.data.loading import (
 )
 from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.errors import DataError, knob, warn
-from shortcutlab.families.maze.cue_spans import encode_spans
+from shortcutlab.families.maze.cue_spans import span_column
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     InsertingShortcut,
@@ -303,7 +303,7 @@ def _chunk_table(
     columns[LABEL] = rows.column(LABEL)
     columns[SHORTCUT] = string_array(values)
     if spans is not None:
-        columns[CUE_SPANS] = string_array([encode_spans(row) for row in spans])
+        columns[CUE_SPANS] = span_column(spans)
     return pa.table(columns)
 
 
