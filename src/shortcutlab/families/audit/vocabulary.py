@@ -1,0 +1,162 @@
+"""The audit's word and n-gram vocabulary in one streamed pass, pruned to ``min_support`` as it goes.
+
+The texts are tokenised in chunks into integer ids (each chunk's distinct words joined to one
+running dictionary), so no per-occurrence string outlives its chunk. Document frequencies are then
+counted with numpy, one n-gram length at a time, and only over n-grams whose two (n-1)-grams (the
+first n-1 words and the last n-1 words) already reached ``min_support``: every row with the n-gram
+has both, so no n-gram that could reach ``min_support`` is skipped, and the long tail of rare
+bigrams is never counted. The result is the vocabulary and binary matrix that scikit-learn's
+``CountVectorizer(binary=True, ngram_range=(1, n))`` gives after keeping the columns with
+``min_support`` rows: the same words (the same ``findall`` of the same pattern), the same
+alphabetical column order, counts in int32.
+
+Examples:
+    >>> names, matrix = frequent_ngrams(["a b c", "a b", "b c a"], ngram_max=2, min_support=2)
+    >>> names, matrix.toarray().tolist()
+    (['a', 'a b', 'b', 'b c', 'c'], [[1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [1, 0, 1, 1, 1]])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import chain
+
+import numpy as np
+import pyarrow as pa
+import scipy.sparse as sp
+
+#: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
+CHUNK_ROWS = 16_384
+
+
+def frequent_ngrams(
+    texts: Sequence[str],
+    *,
+    ngram_max: int,
+    min_support: int,
+    max_features: int | None = None,
+    token_pattern: str = r"(?u)\w*n't|\w+",
+) -> tuple[list[str], sp.csr_matrix]:
+    """The 1..``ngram_max``-grams (words joined by one space) in at least ``min_support`` of the
+    ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
+
+    With ``max_features``, the most supported ones (equal support: alphabetical order) are kept."""
+    ids, rows, words = _token_ids(texts, re.compile(token_pattern))
+    n_rows = len(texts)
+    names: list[str] = []
+    supports: list[np.ndarray] = []
+    cells: list[tuple[np.ndarray, np.ndarray]] = []  # (row, column in names) per occurrence
+
+    def keep_level(codes: np.ndarray, valid: np.ndarray, name_of) -> np.ndarray:
+        """Keep the level's codes with ``min_support`` rows; per position, the kept n-gram's
+        index within the level (-1 where none)."""
+        support, distinct, inverse = _document_frequency(codes[valid], rows[valid], n_rows)
+        kept = support >= min_support
+        index = np.full(len(distinct), -1, dtype=np.int64)
+        index[kept] = np.arange(int(kept.sum()))
+        local = np.full(len(codes), -1, dtype=np.int64)
+        local[valid] = index[inverse]
+        present = local >= 0
+        cells.append((rows[present], local[present] + len(names)))
+        supports.append(support[kept])
+        names.extend(name_of(code) for code in distinct[kept].tolist())
+        return local
+
+    # Level 1: each position's word. Level n: the n-gram starting at each position, coded by its
+    # first n-1 words (a kept (n-1)-gram) and its last word (a kept word).
+    word_index = keep_level(ids, np.ones(len(ids), dtype=bool), words.__getitem__)
+    kept_words = names[:]
+    previous, previous_names = word_index, kept_words
+    for n in range(2, ngram_max + 1):
+        if not previous_names:
+            break
+        codes, valid = _longer_codes(previous, word_index, rows, n, len(kept_words))
+        level_start = len(names)
+        previous = keep_level(
+            codes,
+            valid,
+            lambda code, heads=previous_names: (
+                f"{heads[code // len(kept_words)]} {kept_words[code % len(kept_words)]}"
+            ),
+        )
+        previous_names = names[level_start:]
+    support = np.concatenate(supports)
+    return _matrix(names, support, cells, n_rows, max_features)
+
+
+def _token_ids(
+    texts: Sequence[str], pattern: re.Pattern[str]
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Every token of every text as (word id, row), in reading order, and the words by id."""
+    dictionary: dict[str, int] = {}
+    id_chunks, row_chunks = [], []
+    for start in range(0, len(texts), CHUNK_ROWS):
+        tokens = [pattern.findall(text) for text in texts[start : start + CHUNK_ROWS]]
+        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+        encoded = pa.array(list(chain.from_iterable(tokens)), pa.large_string()).dictionary_encode()
+        local_words = encoded.dictionary.to_pylist()
+        to_global = np.array(
+            [dictionary.setdefault(word, len(dictionary)) for word in local_words], dtype=np.int64
+        )
+        local = encoded.indices.to_numpy(zero_copy_only=False)
+        id_chunks.append(to_global[local] if len(local) else np.zeros(0, dtype=np.int64))
+        row_chunks.append(np.repeat(np.arange(start, start + len(tokens)), lengths))
+    ids = np.concatenate(id_chunks) if id_chunks else np.zeros(0, dtype=np.int64)
+    rows = np.concatenate(row_chunks) if row_chunks else np.zeros(0, dtype=np.int64)
+    return ids, rows, list(dictionary)
+
+
+def _longer_codes(
+    previous: np.ndarray, last_word: np.ndarray, rows: np.ndarray, n: int, words: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per position, a code for the n-gram starting there (its first n-1 words as a frequent
+    (n-1)-gram, and its last word), and whether it is a candidate: inside one text, with both
+    its (n-1)-grams frequent."""
+    size = len(previous)
+    codes = np.zeros(size, dtype=np.int64)
+    valid = np.zeros(size, dtype=bool)
+    span = size - n + 1
+    if span > 0:
+        head, tail = previous[:span], previous[1 : span + 1]
+        valid[:span] = (head >= 0) & (tail >= 0) & (rows[:span] == rows[n - 1 :])
+        codes[:span] = np.where(valid[:span], head * words + last_word[n - 1 :], 0)
+    return codes, valid
+
+
+def _document_frequency(
+    codes: np.ndarray, rows: np.ndarray, n_rows: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows holding each distinct code; the distinct codes; each occurrence's distinct index."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    pairs = np.unique(rows * max(len(distinct), 1) + inverse)
+    support = np.bincount(pairs % max(len(distinct), 1), minlength=len(distinct))
+    return support, distinct, inverse
+
+
+def _matrix(
+    names: list[str],
+    support: np.ndarray,
+    cells: list[tuple[np.ndarray, np.ndarray]],
+    n_rows: int,
+    max_features: int | None,
+) -> tuple[list[str], sp.csr_matrix]:
+    """The columns in alphabetical order (pruned to ``max_features``) and the binary matrix."""
+    order = sorted(range(len(names)), key=names.__getitem__)
+    if max_features is not None and len(order) > max_features:
+        # Most supported first; equal support keeps the vocabulary's alphabetical order.
+        ranked = np.argsort(-support[order], kind="stable")[:max_features]
+        order = [order[i] for i in np.sort(ranked).tolist()]
+    position = np.full(len(names), -1, dtype=np.int64)
+    position[order] = np.arange(len(order))
+    rows = np.concatenate([r for r, _ in cells]) if cells else np.zeros(0, dtype=np.int64)
+    columns = position[np.concatenate([c for _, c in cells])] if cells else rows
+    keep = columns >= 0
+    matrix = sp.csr_matrix(
+        (np.ones(int(keep.sum()), dtype=np.int32), (rows[keep], columns[keep])),
+        shape=(n_rows, len(order)),
+        dtype=np.int32,
+    )
+    matrix.sum_duplicates()
+    matrix.data[:] = 1
+    return [names[i] for i in order], matrix
