@@ -25,7 +25,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words
+from shortcutlab.attributes.words import phrase_counts, spaced_phrases
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -278,7 +278,7 @@ def _word_presence_block(
     phrases = spaced_phrases(words)
 
     def build(inputs: AuditInputs) -> np.ndarray:
-        return phrase_counts(spaced_words(inputs.part(part)), phrases, presence=True)
+        return phrase_counts(inputs.spaced(part), phrases, presence=True)
 
     names = [f"{attribute.name} has '{word}'" for word in words]
     block = _Block("attribute", part, attribute.name, names, build)
@@ -311,7 +311,7 @@ def _lexicon_block(part: str, matcher: LexiconMatcher) -> _Block:
         part,
         "lexicon",
         names,
-        lambda inputs: matcher.matrix(spaced_words(inputs.part(part))),
+        lambda inputs: matcher.matrix(inputs.spaced(part)),
     )
 
 

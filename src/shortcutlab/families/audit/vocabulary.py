@@ -19,10 +19,11 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import scipy.sparse as sp
 
@@ -46,21 +47,27 @@ def frequent_ngrams(
     n_rows = len(texts)
     names: list[str] = []
     supports: list[np.ndarray] = []
-    cells: list[tuple[np.ndarray, np.ndarray]] = []  # (row, column in names) per occurrence
+    levels: list[sp.csr_matrix] = []  # per n, the kept n-grams' columns
 
-    def keep_level(codes: np.ndarray, valid: np.ndarray, name_of) -> np.ndarray:
+    def keep_level(codes: np.ndarray, valid: np.ndarray, name_of: Callable) -> np.ndarray:
         """Keep the level's codes with ``min_support`` rows; per position, the kept n-gram's
         index within the level (-1 where none)."""
-        support, distinct, inverse = _document_frequency(codes[valid], rows[valid], n_rows)
-        kept = support >= min_support
+        inverse, distinct = pd.factorize(codes[valid])
+        # Duplicates within a row are summed where the row's few entries are sorted: much
+        # cheaper than a sort or hash of all (row, code) pairs.
+        counted = sp.csr_matrix(
+            (np.ones(len(inverse), dtype=np.int32), (rows[valid], inverse)),
+            shape=(n_rows, len(distinct)),
+        )
+        support = np.bincount(counted.indices, minlength=len(distinct))
+        kept = np.flatnonzero(support >= min_support)
         index = np.full(len(distinct), -1, dtype=np.int64)
-        index[kept] = np.arange(int(kept.sum()))
+        index[kept] = np.arange(len(kept))
         local = np.full(len(codes), -1, dtype=np.int64)
         local[valid] = index[inverse]
-        present = local >= 0
-        cells.append((rows[present], local[present] + len(names)))
+        levels.append(counted[:, kept])
         supports.append(support[kept])
-        names.extend(name_of(code) for code in distinct[kept].tolist())
+        names.extend(name_of(code) for code in np.asarray(distinct)[kept].tolist())
         return local
 
     # Level 1: each position's word. Level n: the n-gram starting at each position, coded by its
@@ -81,8 +88,7 @@ def frequent_ngrams(
             ),
         )
         previous_names = names[level_start:]
-    support = np.concatenate(supports)
-    return _matrix(names, support, cells, n_rows, max_features)
+    return _sorted_columns(names, np.concatenate(supports), levels, max_features)
 
 
 def _token_ids(
@@ -124,39 +130,15 @@ def _longer_codes(
     return codes, valid
 
 
-def _document_frequency(
-    codes: np.ndarray, rows: np.ndarray, n_rows: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows holding each distinct code; the distinct codes; each occurrence's distinct index."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    pairs = np.unique(rows * max(len(distinct), 1) + inverse)
-    support = np.bincount(pairs % max(len(distinct), 1), minlength=len(distinct))
-    return support, distinct, inverse
-
-
-def _matrix(
-    names: list[str],
-    support: np.ndarray,
-    cells: list[tuple[np.ndarray, np.ndarray]],
-    n_rows: int,
-    max_features: int | None,
+def _sorted_columns(
+    names: list[str], support: np.ndarray, levels: list[sp.csr_matrix], max_features: int | None
 ) -> tuple[list[str], sp.csr_matrix]:
-    """The columns in alphabetical order (pruned to ``max_features``) and the binary matrix."""
+    """The columns in alphabetical order (pruned to ``max_features``), binary."""
     order = sorted(range(len(names)), key=names.__getitem__)
     if max_features is not None and len(order) > max_features:
         # Most supported first; equal support keeps the vocabulary's alphabetical order.
         ranked = np.argsort(-support[order], kind="stable")[:max_features]
         order = [order[i] for i in np.sort(ranked).tolist()]
-    position = np.full(len(names), -1, dtype=np.int64)
-    position[order] = np.arange(len(order))
-    rows = np.concatenate([r for r, _ in cells]) if cells else np.zeros(0, dtype=np.int64)
-    columns = position[np.concatenate([c for _, c in cells])] if cells else rows
-    keep = columns >= 0
-    matrix = sp.csr_matrix(
-        (np.ones(int(keep.sum()), dtype=np.int32), (rows[keep], columns[keep])),
-        shape=(n_rows, len(order)),
-        dtype=np.int32,
-    )
-    matrix.sum_duplicates()
+    matrix = sp.hstack(levels, format="csr", dtype=np.int32)[:, order]
     matrix.data[:] = 1
     return [names[i] for i in order], matrix
