@@ -49,22 +49,36 @@ def frequent_ngrams(
     supports: list[np.ndarray] = []
     levels: list[sp.csr_matrix] = []  # per n, the kept n-grams' columns
 
-    def keep_level(codes: np.ndarray, valid: np.ndarray, name_of: Callable) -> np.ndarray:
+    def keep_level(codes: np.ndarray, valid: np.ndarray | None, name_of: Callable) -> np.ndarray:
         """Keep the level's codes with ``min_support`` rows; per position, the kept n-gram's
-        index within the level (-1 where none)."""
-        inverse, distinct = pd.factorize(codes[valid])
-        # Duplicates within a row are summed where the row's few entries are sorted: much
-        # cheaper than a sort or hash of all (row, code) pairs.
+        index within the level (-1 where none). Without ``valid``, every position holds one and
+        the codes are already 0.. (the word ids)."""
+        if valid is None:
+            inverse, distinct, at = codes, np.arange(len(words)), rows
+        else:
+            found, distinct = pd.factorize(codes[valid])
+            inverse, at = found.astype(np.int32), rows[valid]
+            del found
+        # The (row, code) pairs as a CSR matrix straight from the row-ordered positions: the
+        # duplicates within a row are summed where the row's few entries are sorted, much
+        # cheaper than a sort or hash of all pairs.
+        indptr = np.zeros(n_rows + 1, dtype=np.int64)
+        np.cumsum(np.bincount(at, minlength=n_rows), out=indptr[1:])
         counted = sp.csr_matrix(
-            (np.ones(len(inverse), dtype=np.int32), (rows[valid], inverse)),
+            (np.ones(len(inverse), dtype=np.int32), inverse, indptr),
             shape=(n_rows, len(distinct)),
+            copy=True,  # summing sorts the indices in place; ``inverse`` is read below
         )
+        counted.sum_duplicates()
         support = np.bincount(counted.indices, minlength=len(distinct))
         kept = np.flatnonzero(support >= min_support)
-        index = np.full(len(distinct), -1, dtype=np.int64)
-        index[kept] = np.arange(len(kept))
-        local = np.full(len(codes), -1, dtype=np.int64)
-        local[valid] = index[inverse]
+        index = np.full(len(distinct), -1, dtype=np.int32)
+        index[kept] = np.arange(len(kept), dtype=np.int32)
+        if valid is None:
+            local = index[inverse]
+        else:
+            local = np.full(len(codes), -1, dtype=np.int32)
+            local[valid] = index[inverse]
         levels.append(counted[:, kept])
         supports.append(support[kept])
         names.extend(name_of(code) for code in np.asarray(distinct)[kept].tolist())
@@ -72,7 +86,7 @@ def frequent_ngrams(
 
     # Level 1: each position's word. Level n: the n-gram starting at each position, coded by its
     # first n-1 words (a kept (n-1)-gram) and its last word (a kept word).
-    word_index = keep_level(ids, np.ones(len(ids), dtype=bool), words.__getitem__)
+    word_index = keep_level(ids, None, words.__getitem__)
     kept_words = names[:]
     previous, previous_names = word_index, kept_words
     for n in range(2, ngram_max + 1):
@@ -103,13 +117,14 @@ def _token_ids(
         encoded = pa.array(list(chain.from_iterable(tokens)), pa.large_string()).dictionary_encode()
         local_words = encoded.dictionary.to_pylist()
         to_global = np.array(
-            [dictionary.setdefault(word, len(dictionary)) for word in local_words], dtype=np.int64
+            [dictionary.setdefault(word, len(dictionary)) for word in local_words], dtype=np.int32
         )
         local = encoded.indices.to_numpy(zero_copy_only=False)
-        id_chunks.append(to_global[local] if len(local) else np.zeros(0, dtype=np.int64))
-        row_chunks.append(np.repeat(np.arange(start, start + len(tokens)), lengths))
-    ids = np.concatenate(id_chunks) if id_chunks else np.zeros(0, dtype=np.int64)
-    rows = np.concatenate(row_chunks) if row_chunks else np.zeros(0, dtype=np.int64)
+        id_chunks.append(to_global[local] if len(local) else np.zeros(0, dtype=np.int32))
+        row_chunks.append(np.repeat(np.arange(start, start + len(tokens), dtype=np.int32), lengths))
+    # int32: a word id and a row number stay far below 2**31 (half the memory of int64).
+    ids = np.concatenate(id_chunks) if id_chunks else np.zeros(0, dtype=np.int32)
+    rows = np.concatenate(row_chunks) if row_chunks else np.zeros(0, dtype=np.int32)
     return ids, rows, list(dictionary)
 
 
@@ -126,7 +141,7 @@ def _longer_codes(
     if span > 0:
         head, tail = previous[:span], previous[1 : span + 1]
         valid[:span] = (head >= 0) & (tail >= 0) & (rows[:span] == rows[n - 1 :])
-        codes[:span] = np.where(valid[:span], head * words + last_word[n - 1 :], 0)
+        codes[:span] = np.where(valid[:span], head.astype(np.int64) * words + last_word[n - 1 :], 0)
     return codes, valid
 
 
