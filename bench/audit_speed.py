@@ -13,7 +13,7 @@ resident memory (``RUSAGE_CHILDREN``: the wrapper has no other child), so a figu
 process's. The audit also fits n-grams, attributes, surface properties and lexicons and writes
 its files; the baseline tests tokens only.
 
-    python bench/audit_speed.py [--sizes 100000 1000000] [--repeats 1] [--min-support 20]
+    python bench/audit_speed.py [--sizes 100000 1000000] [--repeats 3] [--min-support 20]
         [--audit-args "--ngram-max 1"]
 """
 
@@ -35,6 +35,7 @@ from shared_data import shared_file
 DEFAULT_DATA = shared_file("SHORTCUTLAB_GOEMOTIONS", "goemotions-maze", "train.csv")
 BASELINE = Path(__file__).resolve().parent / "audit_baseline.py"
 CUE = "honestly"
+FULL, TOKENS, PLAIN = "shortcutlab audit", "shortcutlab audit, tokens", "CountVectorizer + scipy G"
 # The audit's token scan alone: the same tests as the baseline (words, one G-test each, BH), plus
 # what the command always does (reading and hashing the input, the within-train duplicate search,
 # writing audit.json and audit.csv).
@@ -132,7 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
-    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--min-support", type=int, default=20)
     parser.add_argument("--cue-label", type=int, default=1)
     parser.add_argument("--audit-args", default="", help="extra 'shortcutlab audit' options")
@@ -147,20 +148,48 @@ def main() -> None:
         for size in args.sizes:
             data = folder / f"rows-{size}.csv"
             synthesize(size, texts=texts, cue_label=args.cue_label).to_csv(data, index=False)
+            runs: dict[str, list[dict[str, Any]]] = {}
             for _ in range(args.repeats):  # alternate, so drift in machine load hits all three
                 for tool, extra in (
-                    ("shortcutlab audit", shlex.split(args.audit_args)),
-                    ("shortcutlab audit, tokens", TOKENS_ONLY),
+                    (FULL, shlex.split(args.audit_args)),
+                    (TOKENS, TOKENS_ONLY),
                 ):
                     out = folder / "audit-out"
                     result = measured(audit_command(data, out, args.min_support, extra), folder)
                     _print(size, tool, result, cue_rank_in_audit(out, args.cue_label))
+                    runs.setdefault(tool, []).append(result)
                 table = folder / "baseline.csv"
                 command = [sys.executable, str(BASELINE), str(data), str(table)]
                 result = measured([*command, "--min-support", str(args.min_support)], folder)
                 rank = cue_rank_in_baseline(table, args.cue_label)
-                _print(size, "CountVectorizer + scipy G", result, rank)
+                _print(size, PLAIN, result, rank)
+                runs.setdefault(PLAIN, []).append(result)
                 table.unlink(missing_ok=True)
+            _print_medians(size, runs)
+
+
+def _print_medians(size: int, runs: dict[str, list[dict[str, Any]]]) -> None:
+    """Per tool, the median wall time and peak RSS over the interleaved runs, and both as a
+    ratio to the plain script's medians (a ratio of 1.5 = 1.5 times the plain script's)."""
+    if any(result["rc"] != 0 for results in runs.values() for result in results):
+        print(f"{size:>9}  medians: not computed (a run failed)")
+        return
+    medians = {
+        tool: (
+            float(np.median([r["seconds"] for r in results])),
+            float(np.median([r["peak_mb"] for r in results])),
+        )
+        for tool, results in runs.items()
+    }
+    plain_seconds, plain_mb = medians[PLAIN]
+    repeats = len(runs[PLAIN])
+    print(f"medians of {repeats} interleaved runs, {size} rows:")
+    print(f"{'tool':<26} {'wall s':>8} {'peak MB':>8} {'time ×plain':>12} {'memory ×plain':>14}")
+    for tool, (seconds, mb) in medians.items():
+        print(
+            f"{tool:<26} {seconds:>8.1f} {mb:>8.0f} "
+            f"{seconds / plain_seconds:>12.2f} {mb / plain_mb:>14.2f}"
+        )
 
 
 def _print(size: int, tool: str, result: dict[str, Any], rank: str) -> None:

@@ -114,13 +114,16 @@ def label_counts(
     """
     ranks = np.asarray(ranks, dtype=np.int64)
     n_rows = len(ranks)
-    indicators = sp.csr_matrix(matrix, dtype=np.float64)
-    indicators.data[:] = 1.0
+    # int32 throughout: a count is at most the number of rows (half the memory of float64).
+    indicators = sp.csr_matrix(matrix, dtype=np.int32, copy=True)
+    indicators.data[:] = 1
     one_hot = sp.csr_matrix(
-        (np.ones(n_rows), (np.arange(n_rows), ranks)), shape=(n_rows, n_classes)
+        (np.ones(n_rows, dtype=np.int32), (np.arange(n_rows), ranks)),
+        shape=(n_rows, n_classes),
+        dtype=np.int32,
     )
     counts = np.asarray((indicators.T @ one_hot).todense(), dtype=np.int64)
-    support = np.asarray(indicators.sum(axis=0), dtype=np.int64).ravel()
+    support = np.bincount(indicators.indices, minlength=indicators.shape[1]).astype(np.int64)
     return counts, support
 
 

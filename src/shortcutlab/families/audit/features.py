@@ -25,7 +25,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words
+from shortcutlab.attributes.words import phrase_counts, spaced_phrases
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -36,6 +36,7 @@ from shortcutlab.families.audit.surface import (
     fit_surface,
     surface_measures,
 )
+from shortcutlab.families.audit.vocabulary import frequent_ngrams
 from shortcutlab.params import check_positive_int, quoted, require
 
 #: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
@@ -222,17 +223,13 @@ def _token_block(
     vocabulary: list[str] = []
     train_matrix = sp.csr_matrix((len(texts), 0), dtype=np.int32)
     if pc.any(pc.match_substring_regex(pa.array(prepared, pa.large_string()), r"\w")).as_py():
-        counter = CountVectorizer(**options)
-        counts = counter.fit_transform(prepared)
-        support = counts.getnnz(axis=0)
-        terms = counter.get_feature_names_out()
-        frequent = np.flatnonzero(support >= config.min_support)
-        if config.max_features is not None and len(frequent) > config.max_features:
-            # Most supported first; equal support keeps the vocabulary's alphabetical order.
-            order = np.argsort(-support[frequent], kind="stable")[: config.max_features]
-            frequent = np.sort(frequent[order])
-        vocabulary = terms[frequent].tolist()
-        train_matrix = counts[:, frequent]
+        vocabulary, train_matrix = frequent_ngrams(
+            prepared,
+            ngram_max=config.ngram_max,
+            min_support=config.min_support,
+            max_features=config.max_features,
+            token_pattern=TOKEN_PATTERN,
+        )
     details["vocabulary"] = len(vocabulary)
     vectorizer = CountVectorizer(vocabulary=vocabulary, **options) if vocabulary else None
 
@@ -281,7 +278,7 @@ def _word_presence_block(
     phrases = spaced_phrases(words)
 
     def build(inputs: AuditInputs) -> np.ndarray:
-        return phrase_counts(spaced_words(inputs.part(part)), phrases, presence=True)
+        return phrase_counts(inputs.spaced(part), phrases, presence=True)
 
     names = [f"{attribute.name} has '{word}'" for word in words]
     block = _Block("attribute", part, attribute.name, names, build)
@@ -314,7 +311,7 @@ def _lexicon_block(part: str, matcher: LexiconMatcher) -> _Block:
         part,
         "lexicon",
         names,
-        lambda inputs: matcher.matrix(spaced_words(inputs.part(part))),
+        lambda inputs: matcher.matrix(inputs.spaced(part)),
     )
 
 

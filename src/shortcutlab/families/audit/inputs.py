@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
+from shortcutlab.attributes.words import spaced_words
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.pairs import TextInput, join_inputs
 
@@ -28,6 +30,7 @@ class AuditInputs:
     labels: LabelSpace
     text_pairs: list[str] | None = None
     columns: dict[str, list[Any]] = field(default_factory=dict)
+    _spaced: dict[str, pa.Array] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -43,6 +46,13 @@ class AuditInputs:
                 raise ValueError("this table has no text_pair column")
             return self.text_pairs
         return self.texts
+
+    def spaced(self, name: str) -> pa.Array:
+        """The texts of one part as :func:`~shortcutlab.attributes.words.spaced_words` gives them,
+        computed once per table (the word-presence and word-list indicators both read them)."""
+        if name not in self._spaced:
+            self._spaced[name] = spaced_words(self.part(name))
+        return self._spaced[name]
 
     def parts(self) -> tuple[str, ...]:
         return PARTS if self.paired else PARTS[:1]
