@@ -280,6 +280,29 @@ def test_audit_top_candidates_in_words():
     ]
 
 
+def test_a_partial_input_candidate_is_said_as_accuracy_against_the_majority():
+    """A pair audit ranks 'text_pair alone' among the candidates; it has no label or lift."""
+    part = {
+        "candidate": "text_pair alone", "kind": "partial-input", "label": None, "support": 2999,
+        "p_label_given_candidate": None, "lift": None, "p_adjusted": 5.4e-11,
+        "significant": True, "delta": None,
+    }  # fmt: skip
+    record = audit_record([part], 1) | {
+        "partial_input": [
+            {"candidate": "text_pair alone", "accuracy": 0.4424, "majority_accuracy": 0.3471,
+             "majority_label": "entailment"}
+        ]
+    }  # fmt: skip
+    assert findings.audit_findings(record)[1] == (
+        "'text_pair alone' (partial-input) predicts the label: accuracy 0.442 against 0.347 for "
+        "always answering entailment (adjusted p < 1e-10)."
+    )
+    none = audit_record([part | {"significant": False, "p_adjusted": 0.4}], 0)
+    assert findings.audit_findings(none)[1] == (
+        "The strongest, 'text_pair alone' (partial-input), with adjusted p = 0.4."
+    )
+
+
 @pytest.mark.parametrize(
     "p, text",
     [(0.0312, "p = 0.031"), (1e-4, "p = 0.0001"), (9.9e-5, "p < 1e-4"), (1e-5, "p < 1e-4"),
