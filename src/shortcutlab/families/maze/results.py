@@ -8,6 +8,7 @@ each with erm on the same rows (:mod:`shortcutlab.families.maze.mitigation_summa
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,12 @@ import pandas as pd
 from shortcutlab.engine.cell import EVAL_SPLITS, paired_indices, predicted_labels
 from shortcutlab.engine.mitigation_spec import baseline_id, fit_id, spec_mitigations
 from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.stored_groups import (
+    StoredGroup,
+    group_key,
+    statistics_settings,
+    still_stored,
+)
 from shortcutlab.engine.summary import (
     IDENTITY,
     PairedPredictions,
@@ -32,6 +39,7 @@ from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
 GROUP = list(IDENTITY)
+FAMILY = "maze"  # the family of the store's group_statistics rows
 
 
 @dataclass
@@ -255,26 +263,62 @@ def _shortcut_labels(spec: dict[str, Any]) -> list[str]:
 def _groups(
     cells: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
 ) -> pd.DataFrame:
+    """Every group's statistics: the stored row where it still holds for the group's cells and
+    ``n_resamples`` (a finished run's report resamples nothing), computed afresh otherwise."""
+    stored = store.group_statistics(FAMILY)
+    settings = statistics_settings(n_resamples)
     rows = []
     for keys, part in cells.groupby(GROUP, sort=False):
-        outcomes = [
-            SeedOutcome(
-                seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=scores[c.cell_id]
-            )
-            for c in part.itertuples()
-        ]
-        first_cells = part.drop_duplicates("fit_id")
-        predictions = {
-            c.fit_id: _paired_predictions(store, c.cell_id, c.benchmark_id)
-            for c in first_cells.itertuples()
-        }
-        n_classes = store.probabilities(first_cells["cell_id"].iloc[0], "test").shape[1]
+        statistics = still_stored(stored, keys, part["cell_id"], settings) or _group_statistics(
+            part, scores, store, n_resamples
+        )
         rows.append(
-            dict(zip(GROUP, keys, strict=True))
-            | group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
-            | group_provenance_of(part, cells)
+            dict(zip(GROUP, keys, strict=True)) | statistics | group_provenance_of(part, cells)
         )
     return apply_holm(pd.DataFrame(rows))  # the family: every group of the grid
+
+
+def store_group_statistics(store: ResultStore, cell_ids: Collection[str]) -> None:
+    """Compute and store the statistics of the groups the finished ``cell_ids`` make up, with
+    the run's own resamples, except those whose stored row still holds (the run calls this when
+    a group's last cell is written)."""
+    spec = store.spec()
+    frame = store.cells(cell_ids=cell_ids)
+    for record in frame.itertuples():
+        _score_new_metrics(record.metrics, store, record.cell_id, record.benchmark_id)
+    cells = _flatten(frame, spec)
+    scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
+    n_resamples = int(spec.get("bootstrap", 1000))
+    settings = statistics_settings(n_resamples)
+    stored = store.group_statistics(FAMILY)
+    fresh = [
+        StoredGroup(
+            group_key(keys),
+            tuple(part["cell_id"]),
+            settings,
+            _group_statistics(part, scores, store, n_resamples),
+        )
+        for keys, part in cells.groupby(GROUP, sort=False)
+        if still_stored(stored, keys, part["cell_id"], settings) is None
+    ]
+    store.save_group_statistics(FAMILY, fresh)
+
+
+def _group_statistics(
+    part: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
+) -> dict[str, Any]:
+    """One group's statistics over its seeds (before Holm), from the stored predictions."""
+    outcomes = [
+        SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=scores[c.cell_id])
+        for c in part.itertuples()
+    ]
+    first_cells = part.drop_duplicates("fit_id")
+    predictions = {
+        c.fit_id: _paired_predictions(store, c.cell_id, c.benchmark_id)
+        for c in first_cells.itertuples()
+    }
+    n_classes = store.probabilities(first_cells["cell_id"].iloc[0], "test").shape[1]
+    return group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
 
 
 def _paired_predictions(store: ResultStore, cell_id: str, benchmark_id: str) -> PairedPredictions:

@@ -7,6 +7,7 @@ flight.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from shortcutlab.engine.run_folder import (
     PlannedCell,
     RunReport,
     benchmarks_root,
+    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
@@ -32,9 +34,11 @@ from shortcutlab.engine.run_folder import (
 )
 from shortcutlab.engine.spec_entries import DatasetSpec
 from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.stored_groups import CompletedGroups, plan_groups
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files
 from shortcutlab.families.maze.grid import BenchmarkPlan, CellPlan, plan_grid
+from shortcutlab.families.maze.results import GROUP, store_group_statistics
 from shortcutlab.families.maze.spec import ExperimentSpec
 from shortcutlab.families.maze.task import Task
 
@@ -128,9 +132,22 @@ def run_maze_experiment(spec: ExperimentSpec, out: Path, **options: Any) -> RunR
         pending = [c for c in cells if c.id in pending_ids]
         benchmark_dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
         tasks = make_tasks(pending, benchmark_dirs)
-        return pending_work(pending, tasks, lambda cell: cell.benchmark.strength, describe)
+        work = pending_work(pending, tasks, lambda cell: cell.benchmark.strength, describe)
+        return with_group_statistics(work, cells)
 
     return drive_run(spec, out, [c.id for c in cells], prepare, **options)
+
+
+def with_group_statistics(work: PendingWork, cells: list[CellPlan]) -> PendingWork:
+    """``work`` storing each group's statistics once its last planned cell is written (a group
+    is what ``results`` groups: dataset, model, mitigation, shortcut, λ)."""
+
+    def group(cell: CellPlan) -> tuple[Any, ...]:
+        identity = cell_identity(cell, cell.benchmark.strength)
+        return tuple(identity[column] for column in GROUP)
+
+    groups = plan_groups(cells, group)
+    return replace(work, recorded=CompletedGroups(groups, store_group_statistics))
 
 
 def _build_needed(
