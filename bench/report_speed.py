@@ -6,12 +6,14 @@ For each run folder, interleaved `--repeats` times (median printed, and the firs
   (imports already paid: what a notebook pays per report);
 - `shortcutlab results RUN --out DIR` as a whole CLI process: the Markdown tables, CSVs and PNG
   figures a user writes today;
-- with ``--baseline SRC``, the same ``report`` CLI run from another checkout's sources (``SRC`` on
+- with `--baseline SRC`, the same `report` CLI run from another checkout's sources (`SRC` on
   PYTHONPATH, e.g. the main branch before a change), interleaved with this one, and the ratio;
-then the page's size, whether the CLI's and the library's (and the baseline's) pages are
-byte-identical, and the browser
-`load` event (Navigation Timing `loadEventEnd - navigationStart`) in headless Debian chromium via
-selenium, median of `--opens` fresh navigations of the file, with the console errors it logged.
+then the page's size, whether the CLI's pages (the baseline's among them) are byte-identical,
+whether the library's are, and whether the two are the same (they need not be: a note names an
+option as the caller gave it, `--vary data` on the command line, `vary='data'` in Python), and
+the browser `load` event (Navigation Timing `loadEventEnd - navigationStart`) in headless Debian
+chromium via selenium, median of `--opens` fresh navigations of the file, with the console
+errors it logged.
 
     python bench/report_speed.py [RUN ...] [--repeats 3] [--opens 5] [--baseline SRC]
 
@@ -99,14 +101,15 @@ def measure(
     run: Path, scratch: Path, repeats: int, opens: int, baseline: Path | None = None
 ) -> dict[str, Any]:
     timings: dict[str, list[float]] = {"report CLI": [], "library": [], "results --out": []}
-    pages = []
+    pages: dict[str, list[Path]] = {"CLI": [], "library": []}  # the baseline's is a CLI page
     for repeat in range(repeats):
         by_cli = scratch / f"cli-{repeat}.html"
         by_library = scratch / f"library-{repeat}.html"
-        pages += [by_cli, by_library]
+        pages["CLI"].append(by_cli)
+        pages["library"].append(by_library)
         if baseline is not None:
             by_baseline = scratch / f"baseline-{repeat}.html"
-            pages.append(by_baseline)
+            pages["CLI"].append(by_baseline)
             timings.setdefault("baseline report CLI", []).append(
                 timed(cli("report", str(run), "--out", str(by_baseline), source=baseline))
             )
@@ -114,15 +117,17 @@ def measure(
         timings["library"].append(timed(library(run, by_library)))
         results_dir = str(scratch / f"results-{repeat}")
         timings["results --out"].append(timed(cli("results", str(run), "--out", results_dir)))
-    identical = len({page.read_bytes() for page in pages}) == 1
-    loads, errors = load_times(pages[0], opens)
+    contents = {kind: {page.read_bytes() for page in written} for kind, written in pages.items()}
+    loads, errors = load_times(pages["CLI"][0], opens)
     return {
         "run": run.name,
         "cells": cell_count(run),
         **{name: seconds(values) for name, values in timings.items()},
         "baseline ÷ report": ratio(timings.get("baseline report CLI"), timings["report CLI"]),
-        "MB": f"{pages[0].stat().st_size / 1e6:.2f}",
-        "identical": "yes" if identical else "NO",
+        "MB": f"{pages['CLI'][0].stat().st_size / 1e6:.2f}",
+        "CLI pages identical": "yes" if len(contents["CLI"]) == 1 else "NO",
+        "library pages identical": "yes" if len(contents["library"]) == 1 else "NO",
+        "library = CLI": "yes" if contents["CLI"] == contents["library"] else "no",
         "load s": seconds(loads),
         "console errors": str(len(errors)) if loads else NO_VALUE,
         "first error": errors[0][:120] if errors else "",

@@ -43,13 +43,9 @@ from shortcutlab.families import parse_spec
 from shortcutlab.families.maze.grid import CellPlan, plan_grid
 
 # The runner's own build-and-rows step (private): the folders and rows are exactly a run's.
-from shortcutlab.families.maze.runner import (
-    _build_needed,
-    describe,
-    make_tasks,
-    with_group_statistics,
-)
+from shortcutlab.families.maze.runner import _build_needed, describe, make_tasks
 from shortcutlab.families.maze.spec import ExperimentSpec
+from shortcutlab.families.maze.stored_statistics import with_group_statistics
 from shortcutlab.families.maze.task import Task
 
 SHORTCUTS = ["single-term", "synonym", "category", "concept-occurrence", "concept-correlation"]

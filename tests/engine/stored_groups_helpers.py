@@ -18,10 +18,13 @@ def copy(run: Path, tmp_path: Path) -> Path:
     return shutil.copytree(run, tmp_path / "run")
 
 
-def rows(run: Path) -> dict[str, tuple[list[str], str]]:
-    """Group key -> (its cell ids, its statistics as stored)."""
+def rows(run: Path, family: str | None = None) -> dict[str, tuple[list[str], str]]:
+    """Group key -> (its cell ids, its statistics as stored), of one family's rows or all."""
+    query = "SELECT group_key, cell_ids, statistics FROM group_statistics"
     with sqlite3.connect(run / DATABASE) as db:
-        found = db.execute("SELECT group_key, cell_ids, statistics FROM group_statistics")
+        found = db.execute(
+            *((query,) if family is None else (f"{query} WHERE family = ?", (family,)))
+        )
         return {key: (json.loads(ids), statistics) for key, ids, statistics in found}
 
 

@@ -18,12 +18,7 @@ import pandas as pd
 from shortcutlab.engine.cell import EVAL_SPLITS, paired_indices, predicted_labels
 from shortcutlab.engine.mitigation_spec import baseline_id, fit_id, spec_mitigations
 from shortcutlab.engine.store import ResultStore
-from shortcutlab.engine.stored_groups import (
-    StoredGroup,
-    group_key,
-    statistics_settings,
-    still_stored,
-)
+from shortcutlab.engine.stored_groups import statistics_settings, still_stored
 from shortcutlab.engine.summary import (
     IDENTITY,
     PairedPredictions,
@@ -33,13 +28,19 @@ from shortcutlab.engine.summary import (
     group_provenance_of,
     group_statistics,
 )
-from shortcutlab.families.maze.mitigation_summary import compare_with_erm, whole_test_reader
+from shortcutlab.families.maze.mitigation_summary import (
+    SETTING,
+    apply_comparison_holm,
+    compare_with_erm,
+    whole_test_reader,
+)
 from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
 GROUP = list(IDENTITY)
 FAMILY = "maze"  # the family of the store's group_statistics rows
+VS_ERM = "maze-vs-erm"  # ... and of a setting's comparisons of each mitigation with erm
 
 
 @dataclass
@@ -160,18 +161,23 @@ def load_maze_results(
     scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
     groups = _groups(cells, scores, store, n_resamples)
-    comparisons = compare_with_erm(
-        cells,
-        scores,
-        baseline_id(spec),
-        lambda cell_id, benchmark_id: _paired_predictions(store, cell_id, benchmark_id),
-        whole_test_reader(store),
-        n_classes=store.probabilities(cells["cell_id"].iloc[0], "test").shape[1],
-        n_resamples=n_resamples,
-    )
+    n_classes = store.probabilities(cells["cell_id"].iloc[0], "test").shape[1]
+    comparisons = _comparisons(cells, scores, store, spec, n_resamples, n_classes)
     return RunResults(
         run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
     )
+
+
+def stored_cells(
+    store: ResultStore, cell_ids: Collection[str]
+) -> tuple[pd.DataFrame, dict[str, dict[str, Any]], dict[str, Any]]:
+    """The finished ``cell_ids`` as ``results`` reads them: flat rows, scores, the spec."""
+    spec = store.spec()
+    frame = store.cells(cell_ids=cell_ids)
+    for record in frame.itertuples():
+        _score_new_metrics(record.metrics, store, record.cell_id, record.benchmark_id)
+    scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
+    return _flatten(frame, spec), scores, spec
 
 
 def _score_new_metrics(
@@ -269,7 +275,7 @@ def _groups(
     settings = statistics_settings(n_resamples)
     rows = []
     for keys, part in cells.groupby(GROUP, sort=False):
-        statistics = still_stored(stored, keys, part["cell_id"], settings) or _group_statistics(
+        statistics = still_stored(stored, keys, part["cell_id"], settings) or group_row_statistics(
             part, scores, store, n_resamples
         )
         rows.append(
@@ -278,33 +284,58 @@ def _groups(
     return apply_holm(pd.DataFrame(rows))  # the family: every group of the grid
 
 
-def store_group_statistics(store: ResultStore, cell_ids: Collection[str]) -> None:
-    """Compute and store the statistics of the groups the finished ``cell_ids`` make up, with
-    the run's own resamples, except those whose stored row still holds (the run calls this when
-    a group's last cell is written)."""
-    spec = store.spec()
-    frame = store.cells(cell_ids=cell_ids)
-    for record in frame.itertuples():
-        _score_new_metrics(record.metrics, store, record.cell_id, record.benchmark_id)
-    cells = _flatten(frame, spec)
-    scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
-    n_resamples = int(spec.get("bootstrap", 1000))
-    settings = statistics_settings(n_resamples)
-    stored = store.group_statistics(FAMILY)
-    fresh = [
-        StoredGroup(
-            group_key(keys),
-            tuple(part["cell_id"]),
-            settings,
-            _group_statistics(part, scores, store, n_resamples),
-        )
-        for keys, part in cells.groupby(GROUP, sort=False)
-        if still_stored(stored, keys, part["cell_id"], settings) is None
-    ]
-    store.save_group_statistics(FAMILY, fresh)
+def _comparisons(
+    cells: pd.DataFrame,
+    scores: dict[str, dict[str, Any]],
+    store: ResultStore,
+    spec: dict[str, Any],
+    n_resamples: int,
+    n_classes: int,
+) -> pd.DataFrame:
+    """Each mitigation against erm, Holm over the grid: a setting's stored rows where they still
+    hold, computed afresh otherwise (a grid without mitigations compares nothing)."""
+    rows: list[dict[str, Any]] = []
+    if cells["mitigation"].nunique() > 1:
+        stored = store.group_statistics(VS_ERM)
+        settings = comparison_settings(n_resamples, n_classes)
+        for keys, part in cells.groupby(list(SETTING), sort=False):
+            found = still_stored(stored, keys, part["cell_id"], settings)
+            rows += (
+                found["rows"]
+                if found is not None
+                else setting_comparisons(part, scores, store, spec, n_resamples, n_classes)
+            )
+    return apply_comparison_holm(pd.DataFrame(rows))
 
 
-def _group_statistics(
+def comparison_settings(n_resamples: int, n_classes: int) -> dict[str, Any]:
+    """What a setting's comparisons depend on besides its cells (the grid's label count too)."""
+    return statistics_settings(n_resamples) | {"n_classes": int(n_classes)}
+
+
+def setting_comparisons(
+    part: pd.DataFrame,
+    scores: dict[str, dict[str, Any]],
+    store: ResultStore,
+    spec: dict[str, Any],
+    n_resamples: int,
+    n_classes: int,
+) -> list[dict[str, Any]]:
+    """The comparisons of one setting's cells (each mitigation against erm), as plain rows; the
+    Holm columns are set again over the whole grid."""
+    compared = compare_with_erm(
+        part,
+        scores,
+        baseline_id(spec),
+        lambda cell_id, benchmark_id: _paired_predictions(store, cell_id, benchmark_id),
+        whole_test_reader(store),
+        n_classes=n_classes,
+        n_resamples=n_resamples,
+    )
+    return compared.to_dict(orient="records")
+
+
+def group_row_statistics(
     part: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
 ) -> dict[str, Any]:
     """One group's statistics over its seeds (before Holm), from the stored predictions."""

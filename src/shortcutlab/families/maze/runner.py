@@ -7,7 +7,6 @@ flight.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ from shortcutlab.engine.run_folder import (
     PlannedCell,
     RunReport,
     benchmarks_root,
-    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
@@ -34,12 +32,11 @@ from shortcutlab.engine.run_folder import (
 )
 from shortcutlab.engine.spec_entries import DatasetSpec
 from shortcutlab.engine.store import ResultStore
-from shortcutlab.engine.stored_groups import CompletedGroups, plan_groups
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files
 from shortcutlab.families.maze.grid import BenchmarkPlan, CellPlan, plan_grid
-from shortcutlab.families.maze.results import GROUP, store_group_statistics
 from shortcutlab.families.maze.spec import ExperimentSpec
+from shortcutlab.families.maze.stored_statistics import with_group_statistics
 from shortcutlab.families.maze.task import Task
 
 __all__ = ["plan_maze_run", "run_maze_experiment"]
@@ -136,18 +133,6 @@ def run_maze_experiment(spec: ExperimentSpec, out: Path, **options: Any) -> RunR
         return with_group_statistics(work, cells)
 
     return drive_run(spec, out, [c.id for c in cells], prepare, **options)
-
-
-def with_group_statistics(work: PendingWork, cells: list[CellPlan]) -> PendingWork:
-    """``work`` storing each group's statistics once its last planned cell is written (a group
-    is what ``results`` groups: dataset, model, mitigation, shortcut, λ)."""
-
-    def group(cell: CellPlan) -> tuple[Any, ...]:
-        identity = cell_identity(cell, cell.benchmark.strength)
-        return tuple(identity[column] for column in GROUP)
-
-    groups = plan_groups(cells, group)
-    return replace(work, recorded=CompletedGroups(groups, store_group_statistics))
 
 
 def _build_needed(
