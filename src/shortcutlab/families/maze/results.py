@@ -8,7 +8,7 @@ each with erm on the same rows (:mod:`shortcutlab.families.maze.mitigation_summa
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,7 +162,12 @@ def load_maze_results(
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
     groups = _groups(cells, scores, store, n_resamples)
     n_classes = store.probabilities(cells["cell_id"].iloc[0], "test").shape[1]
-    comparisons = _comparisons(cells, scores, store, spec, n_resamples, n_classes)
+    comparisons = _comparisons(
+        cells,
+        store,
+        comparison_settings(n_resamples, n_classes),
+        lambda part: setting_comparisons(part, scores, store, spec, n_resamples, n_classes),
+    )
     return RunResults(
         run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
     )
@@ -286,25 +291,19 @@ def _groups(
 
 def _comparisons(
     cells: pd.DataFrame,
-    scores: dict[str, dict[str, Any]],
     store: ResultStore,
-    spec: dict[str, Any],
-    n_resamples: int,
-    n_classes: int,
+    settings: dict[str, Any],
+    compare: Callable[[pd.DataFrame], list[dict[str, Any]]],
 ) -> pd.DataFrame:
     """Each mitigation against erm, Holm over the grid: a setting's stored rows where they still
-    hold, computed afresh otherwise (a grid without mitigations compares nothing)."""
+    hold for ``settings``, ``compare(setting's cells)`` otherwise (a grid without mitigations
+    compares nothing)."""
     rows: list[dict[str, Any]] = []
     if cells["mitigation"].nunique() > 1:
         stored = store.group_statistics(VS_ERM)
-        settings = comparison_settings(n_resamples, n_classes)
         for keys, part in cells.groupby(list(SETTING), sort=False):
             found = still_stored(stored, keys, part["cell_id"], settings)
-            rows += (
-                found["rows"]
-                if found is not None
-                else setting_comparisons(part, scores, store, spec, n_resamples, n_classes)
-            )
+            rows += compare(part) if found is None else found["rows"]
     return apply_comparison_holm(pd.DataFrame(rows))
 
 
