@@ -6,11 +6,16 @@ For each run folder, interleaved `--repeats` times (median printed, and the firs
   (imports already paid: what a notebook pays per report);
 - `shortcutlab results RUN --out DIR` as a whole CLI process: the Markdown tables, CSVs and PNG
   figures a user writes today;
-then the page's size, whether the CLI's and the library's pages are byte-identical, and the browser
-`load` event (Navigation Timing `loadEventEnd - navigationStart`) in headless Debian chromium via
-selenium, median of `--opens` fresh navigations of the file, with the console errors it logged.
+- with `--baseline SRC`, the same `report` CLI run from another checkout's sources (`SRC` on
+  PYTHONPATH, e.g. the main branch before a change), interleaved with this one, and the ratio;
+then the page's size, whether the CLI's pages (the baseline's among them) are byte-identical,
+whether the library's are, and whether the two are the same (they need not be: a note names an
+option as the caller gave it, `--vary data` on the command line, `vary='data'` in Python), and
+the browser `load` event (Navigation Timing `loadEventEnd - navigationStart`) in headless Debian
+chromium via selenium, median of `--opens` fresh navigations of the file, with the console
+errors it logged.
 
-    python bench/report_speed.py [RUN ...] [--repeats 3] [--opens 5]
+    python bench/report_speed.py [RUN ...] [--repeats 3] [--opens 5] [--baseline SRC]
 
 Default runs: /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml) and
 /work/bench-runs/synthetic-1000 (python bench/synthetic_store.py). The issue's bar: the 1,000-cell
@@ -21,6 +26,7 @@ compare the columns of one run, measured interleaved, rather than runs of differ
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -46,9 +52,11 @@ def timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def cli(*arguments: str) -> Callable[[], object]:
+def cli(*arguments: str, source: Path | None = None) -> Callable[[], object]:
+    """The CLI as a whole process (of the checkout whose sources are ``source``, when given)."""
     command = [sys.executable, "-m", "shortcutlab", *arguments]
-    return lambda: subprocess.run(command, check=True, capture_output=True)
+    env = None if source is None else {**os.environ, "PYTHONPATH": str(source)}
+    return lambda: subprocess.run(command, check=True, capture_output=True, env=env)
 
 
 def library(run: Path, out: Path) -> Callable[[], object]:
@@ -89,30 +97,49 @@ def cell_count(run: Path) -> int:
         return len(store.spec_cells())
 
 
-def measure(run: Path, scratch: Path, repeats: int, opens: int) -> dict[str, Any]:
+def measure(
+    run: Path, scratch: Path, repeats: int, opens: int, baseline: Path | None = None
+) -> dict[str, Any]:
     timings: dict[str, list[float]] = {"report CLI": [], "library": [], "results --out": []}
-    pages = []
+    pages: dict[str, list[Path]] = {"CLI": [], "library": []}  # the baseline's is a CLI page
     for repeat in range(repeats):
         by_cli = scratch / f"cli-{repeat}.html"
         by_library = scratch / f"library-{repeat}.html"
-        pages += [by_cli, by_library]
+        pages["CLI"].append(by_cli)
+        pages["library"].append(by_library)
+        if baseline is not None:
+            by_baseline = scratch / f"baseline-{repeat}.html"
+            pages["CLI"].append(by_baseline)
+            timings.setdefault("baseline report CLI", []).append(
+                timed(cli("report", str(run), "--out", str(by_baseline), source=baseline))
+            )
         timings["report CLI"].append(timed(cli("report", str(run), "--out", str(by_cli))))
         timings["library"].append(timed(library(run, by_library)))
         results_dir = str(scratch / f"results-{repeat}")
         timings["results --out"].append(timed(cli("results", str(run), "--out", results_dir)))
-    identical = len({page.read_bytes() for page in pages}) == 1
-    loads, errors = load_times(pages[0], opens)
+    contents = {kind: {page.read_bytes() for page in written} for kind, written in pages.items()}
+    loads, errors = load_times(pages["CLI"][0], opens)
     return {
         "run": run.name,
         "cells": cell_count(run),
         **{name: seconds(values) for name, values in timings.items()},
-        "MB": f"{pages[0].stat().st_size / 1e6:.2f}",
-        "identical": "yes" if identical else "NO",
+        "baseline ÷ report": ratio(timings.get("baseline report CLI"), timings["report CLI"]),
+        "MB": f"{pages['CLI'][0].stat().st_size / 1e6:.2f}",
+        "CLI pages identical": "yes" if len(contents["CLI"]) == 1 else "NO",
+        "library pages identical": "yes" if len(contents["library"]) == 1 else "NO",
+        "library = CLI": "yes" if contents["CLI"] == contents["library"] else "no",
         "load s": seconds(loads),
         "console errors": str(len(errors)) if loads else NO_VALUE,
         "first error": errors[0][:120] if errors else "",
         "_load": statistics.median(loads) if loads else None,
     }
+
+
+def ratio(baseline: list[float] | None, values: list[float]) -> str:
+    """How many times the baseline's median the median of ``values`` is ("" without one)."""
+    if not baseline:
+        return ""
+    return f"{statistics.median(baseline) / statistics.median(values):.1f}×"
 
 
 def seconds(values: list[float]) -> str:
@@ -128,6 +155,11 @@ def main() -> None:
     parser.add_argument("runs", nargs="*", type=Path, default=DEFAULT_RUNS)
     parser.add_argument("--repeats", type=int, default=3, help="Report / results writes per run.")
     parser.add_argument("--opens", type=int, default=5, help="Browser opens of the page per run.")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="Another checkout's src folder: its report CLI is timed interleaved with this one's.",
+    )
     args = parser.parse_args()
     missing = [str(run) for run in args.runs if not (run / "results.sqlite").exists()]
     if missing:
@@ -135,7 +167,7 @@ def main() -> None:
     rows = []
     for run in args.runs:
         with tempfile.TemporaryDirectory(prefix="report-speed-") as scratch:
-            rows.append(measure(run, Path(scratch), args.repeats, args.opens))
+            rows.append(measure(run, Path(scratch), args.repeats, args.opens, args.baseline))
     print(
         f"seconds: median of {args.repeats} writes (first call in brackets); load: median of "
         f"{args.opens} opens in headless chromium"

@@ -45,6 +45,7 @@ from shortcutlab.families.maze.grid import CellPlan, plan_grid
 # The runner's own build-and-rows step (private): the folders and rows are exactly a run's.
 from shortcutlab.families.maze.runner import _build_needed, describe, make_tasks
 from shortcutlab.families.maze.spec import ExperimentSpec
+from shortcutlab.families.maze.stored_statistics import with_group_statistics
 from shortcutlab.families.maze.task import Task
 
 SHORTCUTS = ["single-term", "synonym", "category", "concept-occurrence", "concept-correlation"]
@@ -142,7 +143,8 @@ def write_synthetic_run(out: Path, *, train_size: int = 2000, test_size: int = 1
         pending = [c for c in cells if c.id in pending_ids]
         dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
         tasks = [synthetic(t, by_id[t.cells[0][0]]) for t in make_tasks(pending, dirs)]
-        return pending_work(pending, tasks, lambda c: c.benchmark.strength, describe)
+        work = pending_work(pending, tasks, lambda c: c.benchmark.strength, describe)
+        return with_group_statistics(work, cells)  # as the runner: statistics stored per group
 
     report = drive_run(spec, out, [c.id for c in cells], prepare, jobs=1)
     if report.failed:

@@ -64,6 +64,8 @@ class PendingWork:
     tasks: list[GridTask]
     records: Callable[[TaskOutcome], list[CellRecord]]
     describe: Callable[[str], str]
+    #: (store, records just written, or None as the run starts) -> None: e.g. CompletedGroups.
+    recorded: Callable[[ResultStore, list[CellRecord] | None], None] = lambda store, records: None
 
 
 def pending_work(
@@ -279,9 +281,12 @@ def _run_locked(
             progress = on_progress or (lambda message, done, total: None)
             progress("building benchmarks", report.skipped, report.total)
             work = prepare(store, pending)
+            work.recorded(store, None)
 
             def record(outcome: TaskOutcome) -> None:
-                store.record(work.records(outcome))
+                records = work.records(outcome)
+                store.record(records)
+                work.recorded(store, records)
                 _count(report, outcome, work.describe)
                 progress(
                     work.describe(outcome.cells[-1].cell_id),

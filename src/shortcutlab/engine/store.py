@@ -10,6 +10,9 @@ Tables:
                  (a store written before mitigations existed gains the mitigation column, 'erm')
     rows         per benchmark and split: row ids and label ranks (shared by all its cells)
     predictions  per cell and split: class probabilities (float32), so any metric can be recomputed
+    group_statistics  per family and group: its statistics over seeds (the bootstrap done once),
+                 valid for exactly its listed cells and settings; writing a cell drops the rows
+                 of the groups it belongs to (a store written before this table gains it empty)
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import pandas as pd
 from shortcutlab._version import __version__
 from shortcutlab.data.sqlite_file import check_intact, connect
 from shortcutlab.engine.run_lock import check_not_in_use
+from shortcutlab.engine.stored_groups import StoredGroup, plain_number
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 
 DATABASE = "results.sqlite"
@@ -68,6 +72,14 @@ CREATE TABLE IF NOT EXISTS predictions (
     n_classes INTEGER NOT NULL,
     probabilities BLOB NOT NULL,
     PRIMARY KEY (cell_id, split)
+);
+CREATE TABLE IF NOT EXISTS group_statistics (
+    family TEXT NOT NULL,
+    group_key TEXT NOT NULL,
+    cell_ids TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    statistics TEXT NOT NULL,
+    PRIMARY KEY (family, group_key)
 );
 """
 
@@ -242,6 +254,7 @@ class ResultStore:
         with self.transaction():
             for record in records:
                 self.connection.execute("DELETE FROM cells WHERE cell_id = ?", (record.cell_id,))
+                self.connection.execute(STALE_GROUPS, (record.cell_id,))
                 self.connection.execute(
                     "INSERT INTO cells (cell_id, dataset, shortcut, strength, model, mitigation, seed, benchmark_id, "
                     "config, status, metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit, versions) "
@@ -273,14 +286,21 @@ class ResultStore:
                         (record.cell_id, split, array.shape[1], array.tobytes()),
                     )
 
-    def cells(self, *, status: str | None = "done") -> pd.DataFrame:
-        """Finished cells as a DataFrame (metrics parsed into a dict column)."""
+    def cells(
+        self, *, status: str | None = "done", cell_ids: Iterable[str] | None = None
+    ) -> pd.DataFrame:
+        """Finished cells (of ``cell_ids`` only, when given) as a DataFrame (metrics parsed
+        into a dict column)."""
         query = "SELECT cell_id, dataset, shortcut, strength, model, mitigation, seed, benchmark_id, status, metrics, error, fit_seconds, predict_seconds, total_seconds, shared_fit FROM cells"
-        frame = pd.read_sql_query(
-            query + (" WHERE status = ?" if status else ""),
-            self.connection,
-            params=(status,) if status else (),
-        )
+        conditions, params = (["status = ?"], [status]) if status else ([], [])
+        if cell_ids is not None:
+            wanted = list(cell_ids)
+            conditions.append(f"cell_id IN ({', '.join('?' * len(wanted))})")
+            params += wanted
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
+        # Written order, as a whole-table scan gives it (a cell_ids lookup could use the index).
+        frame = pd.read_sql_query(query + " ORDER BY rowid", self.connection, params=params)
         # A failed cell's NULL metrics read back as NaN (a float) when done cells are in the frame.
         frame["metrics"] = frame["metrics"].map(
             lambda text: json.loads(text) if isinstance(text, str) and text else None
@@ -323,6 +343,39 @@ class ResultStore:
         if found is None:
             raise InputFileError(f"The store has no predictions for cell {cell_id} split {split}.")
         return np.frombuffer(found[1], dtype=np.float32).reshape(-1, found[0])
+
+    # -- group statistics ---------------------------------------------------------------------
+    def group_statistics(self, family: str) -> dict[str, StoredGroup]:
+        """The stored statistics of ``family``'s groups, by group key."""
+        query = "SELECT group_key, cell_ids, settings, statistics FROM group_statistics WHERE family = ?"
+        return {
+            key: StoredGroup(
+                key, tuple(json.loads(ids)), json.loads(settings), json.loads(statistics)
+            )
+            for key, ids, settings, statistics in self.connection.execute(query, (family,))
+        }
+
+    def save_group_statistics(self, family: str, groups: Iterable[StoredGroup]) -> None:
+        """Store (or replace) the statistics of ``family``'s ``groups``, in one transaction."""
+        with self.transaction():
+            for group in groups:
+                self.connection.execute(
+                    "INSERT OR REPLACE INTO group_statistics VALUES (?, ?, ?, ?, ?)",
+                    (
+                        family,
+                        group.key,
+                        json.dumps(sorted(group.cell_ids)),
+                        json.dumps(group.settings, sort_keys=True),
+                        json.dumps(group.statistics, default=plain_number),
+                    ),
+                )
+
+
+#: Drop the stored statistics of every group that holds a cell (the cell is being rewritten).
+STALE_GROUPS = (
+    "DELETE FROM group_statistics WHERE EXISTS "
+    "(SELECT 1 FROM json_each(group_statistics.cell_ids) WHERE json_each.value = ?)"
+)
 
 
 class _Transaction:

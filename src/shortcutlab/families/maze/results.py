@@ -8,6 +8,7 @@ each with erm on the same rows (:mod:`shortcutlab.families.maze.mitigation_summa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import pandas as pd
 from shortcutlab.engine.cell import EVAL_SPLITS, paired_indices, predicted_labels
 from shortcutlab.engine.mitigation_spec import baseline_id, fit_id, spec_mitigations
 from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.stored_groups import statistics_settings, still_stored
 from shortcutlab.engine.summary import (
     IDENTITY,
     PairedPredictions,
@@ -26,12 +28,19 @@ from shortcutlab.engine.summary import (
     group_provenance_of,
     group_statistics,
 )
-from shortcutlab.families.maze.mitigation_summary import compare_with_erm, whole_test_reader
+from shortcutlab.families.maze.mitigation_summary import (
+    SETTING,
+    apply_comparison_holm,
+    compare_with_erm,
+    whole_test_reader,
+)
 from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
 GROUP = list(IDENTITY)
+FAMILY = "maze"  # the family of the store's group_statistics rows
+VS_ERM = "maze-vs-erm"  # ... and of a setting's comparisons of each mitigation with erm
 
 
 @dataclass
@@ -152,18 +161,28 @@ def load_maze_results(
     scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
     groups = _groups(cells, scores, store, n_resamples)
-    comparisons = compare_with_erm(
+    n_classes = store.probabilities(cells["cell_id"].iloc[0], "test").shape[1]
+    comparisons = _comparisons(
         cells,
-        scores,
-        baseline_id(spec),
-        lambda cell_id, benchmark_id: _paired_predictions(store, cell_id, benchmark_id),
-        whole_test_reader(store),
-        n_classes=store.probabilities(cells["cell_id"].iloc[0], "test").shape[1],
-        n_resamples=n_resamples,
+        store,
+        comparison_settings(n_resamples, n_classes),
+        lambda part: setting_comparisons(part, scores, store, spec, n_resamples, n_classes),
     )
     return RunResults(
         run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
     )
+
+
+def stored_cells(
+    store: ResultStore, cell_ids: Collection[str]
+) -> tuple[pd.DataFrame, dict[str, dict[str, Any]], dict[str, Any]]:
+    """The finished ``cell_ids`` as ``results`` reads them: flat rows, scores, the spec."""
+    spec = store.spec()
+    frame = store.cells(cell_ids=cell_ids)
+    for record in frame.itertuples():
+        _score_new_metrics(record.metrics, store, record.cell_id, record.benchmark_id)
+    scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
+    return _flatten(frame, spec), scores, spec
 
 
 def _score_new_metrics(
@@ -255,26 +274,81 @@ def _shortcut_labels(spec: dict[str, Any]) -> list[str]:
 def _groups(
     cells: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
 ) -> pd.DataFrame:
+    """Every group's statistics: the stored row where it still holds for the group's cells and
+    ``n_resamples`` (a finished run's report resamples nothing), computed afresh otherwise."""
+    stored = store.group_statistics(FAMILY)
+    settings = statistics_settings(n_resamples)
     rows = []
     for keys, part in cells.groupby(GROUP, sort=False):
-        outcomes = [
-            SeedOutcome(
-                seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=scores[c.cell_id]
-            )
-            for c in part.itertuples()
-        ]
-        first_cells = part.drop_duplicates("fit_id")
-        predictions = {
-            c.fit_id: _paired_predictions(store, c.cell_id, c.benchmark_id)
-            for c in first_cells.itertuples()
-        }
-        n_classes = store.probabilities(first_cells["cell_id"].iloc[0], "test").shape[1]
+        statistics = still_stored(stored, keys, part["cell_id"], settings) or group_row_statistics(
+            part, scores, store, n_resamples
+        )
         rows.append(
-            dict(zip(GROUP, keys, strict=True))
-            | group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
-            | group_provenance_of(part, cells)
+            dict(zip(GROUP, keys, strict=True)) | statistics | group_provenance_of(part, cells)
         )
     return apply_holm(pd.DataFrame(rows))  # the family: every group of the grid
+
+
+def _comparisons(
+    cells: pd.DataFrame,
+    store: ResultStore,
+    settings: dict[str, Any],
+    compare: Callable[[pd.DataFrame], list[dict[str, Any]]],
+) -> pd.DataFrame:
+    """Each mitigation against erm, Holm over the grid: a setting's stored rows where they still
+    hold for ``settings``, ``compare(setting's cells)`` otherwise (a grid without mitigations
+    compares nothing)."""
+    rows: list[dict[str, Any]] = []
+    if cells["mitigation"].nunique() > 1:
+        stored = store.group_statistics(VS_ERM)
+        for keys, part in cells.groupby(list(SETTING), sort=False):
+            found = still_stored(stored, keys, part["cell_id"], settings)
+            rows += compare(part) if found is None else found["rows"]
+    return apply_comparison_holm(pd.DataFrame(rows))
+
+
+def comparison_settings(n_resamples: int, n_classes: int) -> dict[str, Any]:
+    """What a setting's comparisons depend on besides its cells (the grid's label count too)."""
+    return statistics_settings(n_resamples) | {"n_classes": int(n_classes)}
+
+
+def setting_comparisons(
+    part: pd.DataFrame,
+    scores: dict[str, dict[str, Any]],
+    store: ResultStore,
+    spec: dict[str, Any],
+    n_resamples: int,
+    n_classes: int,
+) -> list[dict[str, Any]]:
+    """The comparisons of one setting's cells (each mitigation against erm), as plain rows; the
+    Holm columns are set again over the whole grid."""
+    compared = compare_with_erm(
+        part,
+        scores,
+        baseline_id(spec),
+        lambda cell_id, benchmark_id: _paired_predictions(store, cell_id, benchmark_id),
+        whole_test_reader(store),
+        n_classes=n_classes,
+        n_resamples=n_resamples,
+    )
+    return compared.to_dict(orient="records")
+
+
+def group_row_statistics(
+    part: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
+) -> dict[str, Any]:
+    """One group's statistics over its seeds (before Holm), from the stored predictions."""
+    outcomes = [
+        SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=scores[c.cell_id])
+        for c in part.itertuples()
+    ]
+    first_cells = part.drop_duplicates("fit_id")
+    predictions = {
+        c.fit_id: _paired_predictions(store, c.cell_id, c.benchmark_id)
+        for c in first_cells.itertuples()
+    }
+    n_classes = store.probabilities(first_cells["cell_id"].iloc[0], "test").shape[1]
+    return group_statistics(outcomes, predictions, n_classes=n_classes, n_resamples=n_resamples)
 
 
 def _paired_predictions(store: ResultStore, cell_id: str, benchmark_id: str) -> PairedPredictions:

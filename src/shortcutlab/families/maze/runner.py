@@ -36,6 +36,7 @@ from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files
 from shortcutlab.families.maze.grid import BenchmarkPlan, CellPlan, plan_grid
 from shortcutlab.families.maze.spec import ExperimentSpec
+from shortcutlab.families.maze.stored_statistics import with_group_statistics
 from shortcutlab.families.maze.task import Task
 
 __all__ = ["plan_maze_run", "run_maze_experiment"]
@@ -128,7 +129,8 @@ def run_maze_experiment(spec: ExperimentSpec, out: Path, **options: Any) -> RunR
         pending = [c for c in cells if c.id in pending_ids]
         benchmark_dirs = _build_needed(spec, benchmarks, pending, tables, out, store)
         tasks = make_tasks(pending, benchmark_dirs)
-        return pending_work(pending, tasks, lambda cell: cell.benchmark.strength, describe)
+        work = pending_work(pending, tasks, lambda cell: cell.benchmark.strength, describe)
+        return with_group_statistics(work, cells)
 
     return drive_run(spec, out, [c.id for c in cells], prepare, **options)
 

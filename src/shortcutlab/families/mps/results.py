@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,12 @@ from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.mitigation_spec import fit_id, spec_mitigations
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.stored_groups import (
+    StoredGroup,
+    group_key,
+    statistics_settings,
+    still_stored,
+)
 from shortcutlab.engine.summary import (
     SeedOutcome,
     distinct_outcomes,
@@ -46,6 +53,7 @@ from shortcutlab.families.mps.summary import (
 )
 
 SPLIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced", "test": "Test"}
+FAMILY = "mps"  # the family of the store's group_statistics rows
 
 
 @dataclass
@@ -91,20 +99,13 @@ def load_mps_results(
     reasons = {build: _reasons(run_dir, build) for build in cells["benchmark_id"].unique()}
     cross = _order(_cross(frame), spec)
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
+    stored, settings = store.group_statistics(FAMILY), statistics_settings(n_resamples)
     rows, measurements = [], {}
     for keys, part in cells.groupby(list(MPS_IDENTITY), sort=False):
-        seeds = [
-            SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=c._asdict())
-            for c in part.itertuples()
-        ]
-        firsts = part.drop_duplicates("fit_id")
-        pairs = {c.fit_id: _fit_pair(store, c) for c in firsts.itertuples()}
-        measurements |= _measurements(seeds, pairs)
-        n_classes = store.probabilities(
-            firsts["cell_id"].iloc[0], _first_name(firsts.iloc[0])
-        ).shape[1]
-        statistics = mps_group_statistics(
-            seeds, pairs, n_classes=n_classes, n_resamples=n_resamples
+        seeds, pairs = _seeds_and_pairs(store, part)
+        measurements |= _measurements(seeds, pairs)  # the cross table's, from the predictions
+        statistics = still_stored(stored, keys, part["cell_id"], settings) or _statistics(
+            store, part, seeds, pairs, n_resamples
         )
         rows.append(
             dict(zip(MPS_IDENTITY, keys, strict=True))
@@ -121,6 +122,49 @@ def load_mps_results(
         label_counts=counts,
         entropy=entropy,
     )
+
+
+def store_mps_group_statistics(store: ResultStore, cell_ids: Collection[str]) -> None:
+    """Compute and store the statistics of the groups the finished ``cell_ids`` make up, with
+    the run's own resamples, except those whose stored row still holds (the run calls this when
+    a group's last cell is written)."""
+    spec = store.spec()
+    cells = _order(
+        _flatten(store.cells(cell_ids=cell_ids), int(spec.get("min_group_size", 10))), spec
+    )
+    n_resamples = int(spec.get("bootstrap", 1000))
+    stored, settings = store.group_statistics(FAMILY), statistics_settings(n_resamples)
+    fresh = []
+    for keys, part in cells.groupby(list(MPS_IDENTITY), sort=False):
+        if still_stored(stored, keys, part["cell_id"], settings) is None:
+            statistics = _statistics(store, part, *_seeds_and_pairs(store, part), n_resamples)
+            fresh.append(StoredGroup(group_key(keys), tuple(part["cell_id"]), settings, statistics))
+    store.save_group_statistics(FAMILY, fresh)
+
+
+def _seeds_and_pairs(
+    store: ResultStore, part: pd.DataFrame
+) -> tuple[list[SeedOutcome], dict[str, FitPair]]:
+    """A group's seeds and the predictions of each of its fits."""
+    seeds = [
+        SeedOutcome(seed=int(c.seed), fit=c.fit_id, build=c.benchmark_id, scores=c._asdict())
+        for c in part.itertuples()
+    ]
+    firsts = part.drop_duplicates("fit_id")
+    return seeds, {c.fit_id: _fit_pair(store, c) for c in firsts.itertuples()}
+
+
+def _statistics(
+    store: ResultStore,
+    part: pd.DataFrame,
+    seeds: list[SeedOutcome],
+    pairs: dict[str, FitPair],
+    n_resamples: int,
+) -> dict[str, Any]:
+    """A group's statistics over its seeds (before blanking and Holm), bootstrapped."""
+    first = part.drop_duplicates("fit_id").iloc[0]
+    n_classes = store.probabilities(first["cell_id"], _first_name(first)).shape[1]
+    return mps_group_statistics(seeds, pairs, n_classes=n_classes, n_resamples=n_resamples)
 
 
 def _identity(record: Any) -> dict[str, Any]:

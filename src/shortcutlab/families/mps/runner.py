@@ -21,6 +21,7 @@ from shortcutlab.engine.run_folder import (
     PlannedCell,
     RunReport,
     benchmarks_root,
+    cell_identity,
     check_model_configs,
     check_run_dir,
     dataset_tables,
@@ -33,13 +34,21 @@ from shortcutlab.engine.run_folder import (
     planned_cells,
 )
 from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.stored_groups import CompletedGroups, plan_groups
 from shortcutlab.errors import subject
 from shortcutlab.families.mps.build import build_mps_benchmark
 from shortcutlab.families.mps.cell import OWN_TEST, MpsTask, cross_test_name, cross_test_table
 from shortcutlab.families.mps.grid import MpsBuildPlan, MpsCellPlan, plan_mps_grid
+from shortcutlab.families.mps.results import store_mps_group_statistics
 from shortcutlab.families.mps.spec import MpsSpec
 
 Tables = dict[str, tuple[LoadedTable, LoadedTable | None]]
+
+
+def _results_group(cell: MpsCellPlan) -> tuple[Any, ...]:
+    """The group ``results`` puts the cell in: dataset, attribute, model, mitigation."""
+    identity = cell_identity(cell, strength=0.0)  # the dominance is no part of the group
+    return tuple(identity[column] for column in ("dataset", "shortcut", "model", "mitigation"))
 
 
 def plan_mps_run(spec: MpsSpec, out: str | Path) -> list[PlannedCell]:
@@ -63,7 +72,9 @@ def run_mps_experiment(
         pending = [c for c in cells if c.id in pending_ids]
         built = _build_needed(spec, builds, pending, tables, out, store)
         tasks = make_mps_tasks(pending, {b: str(folder) for b, (folder, _) in built.items()})
-        return pending_work(pending, tasks, lambda cell: built[cell.benchmark.id][1], describe_mps)
+        work = pending_work(pending, tasks, lambda cell: built[cell.benchmark.id][1], describe_mps)
+        groups = plan_groups(cells, _results_group)  # each stored when its last cell is written
+        return replace(work, recorded=CompletedGroups(groups, store_mps_group_statistics))
 
     return drive_run(spec, out, [c.id for c in cells], prepare, **options)
 
