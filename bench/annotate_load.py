@@ -15,7 +15,7 @@ the load window, and p50/p95/p99 of the answer POST's latency.
 The clients and the server share this machine's cores: the figures are a floor for a lone server.
 
     python bench/annotate_load.py [SOURCE] [--task label] [--sample 300] [--clients 50] \
-        [--seconds 30] [--stop kill|term]
+        [--seconds 30] [--stop kill|term] [--src OLD/src --src src --rounds 3]
 
 SOURCE defaults to /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml); a
 single benchmark folder serves as well, e.g. one `shortcutlab build maze` of the shared
@@ -30,6 +30,7 @@ import json
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,13 +66,17 @@ class Load:
     window: float = 0.0  # seconds from the first request to the deadline
 
 
-def start_server(source: Path, task: str, sample: int, folder: Path) -> tuple[Any, str, str]:
+def start_server(
+    source: Path, task: str, sample: int, folder: Path, src: str | None
+) -> tuple[Any, str, str]:
     """The server process, its base URL and its token (read from the URL it prints)."""
     command = [
         sys.executable, "-m", "shortcutlab", "annotate", "serve", str(source), "--task", task,
         "--sample", str(sample), "--folder", str(folder), "--port", "0",
     ]  # fmt: skip
     environment = {**os.environ, "COLUMNS": "400"}  # one line per message: the URL unbroken
+    if src is not None:
+        environment["PYTHONPATH"] = src
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment
     )
@@ -238,10 +243,31 @@ def main() -> None:
         "--stop", choices=sorted(STOP_SIGNALS), default="kill",
         help="The signal at the deadline: kill (SIGKILL, kill -9) or term (SIGTERM).",
     )  # fmt: skip
+    parser.add_argument(
+        "--src", action="append",
+        help="Source tree the server runs from; repeat it to compare trees in alternating rounds.",
+    )  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=1, help="Rounds (each --src once a round).")
     args = parser.parse_args()
+    sources = args.src or [None]
+    figures: dict[str | None, list[tuple[float, float]]] = {src: [] for src in sources}
+    for round_number in range(args.rounds):
+        for src in sources if round_number % 2 == 0 else sources[::-1]:
+            print(f"\n-- round {round_number}, server from {src or 'the installed package'}")
+            figures[src].append(one_load(args, src))
+    if args.rounds > 1 or len(sources) > 1:
+        print(f"\nmedians of {args.rounds} rounds (load average {os.getloadavg()[0]:.1f}):")
+        for src, values in figures.items():
+            rate = statistics.median(rate for rate, _ in values)
+            p95 = statistics.median(p95 for _, p95 in values)
+            print(f"  {src or 'installed'}: {rate:.1f} acknowledged answers/s, p95 {p95:.0f} ms")
+
+
+def one_load(args: argparse.Namespace, src: str | None) -> tuple[float, float]:
+    """One load on a fresh task folder; the report printed, (answers/s, p95 ms) returned."""
     with tempfile.TemporaryDirectory(prefix="annotate-load-") as scratch:
         folder = Path(scratch) / "task"
-        process, base, token = start_server(args.source, args.task, args.sample, folder)
+        process, base, token = start_server(args.source, args.task, args.sample, folder, src)
         try:
             stop_with = STOP_SIGNALS[args.stop]
             load = asyncio.run(
@@ -252,6 +278,9 @@ def main() -> None:
             if process.poll() is None:
                 process.kill()
         report(load, stored_answers(folder), exit_code, args.clients)
+    rate = len(load.acknowledged) / load.window if load.window else float("nan")
+    p95 = float(np.percentile(load.latencies, 95) * 1000) if load.latencies else float("nan")
+    return rate, p95
 
 
 if __name__ == "__main__":
