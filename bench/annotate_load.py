@@ -1,30 +1,36 @@
 """The annotation app under a bounded local load: acknowledged answers against stored ones, latency.
 
 `shortcutlab annotate serve SOURCE --task label --sample N --port 0` runs as a subprocess (a
-fresh task folder in a temporary directory). `--clients` concurrent annotators (asyncio + httpx,
-one keep-alive connection each, names load-00, load-01, ...) each fetch their next item and post
+fresh task folder in a temporary directory). `--clients` concurrent annotators (asyncio,
+one keep-alive HTTP/1.1 connection each, names load-00, load-01, ...) each fetch their next item and post
 an answer to it, then the item the reply names next, for `--seconds`. At the deadline the server
-gets SIGTERM while the clients are still posting (`--drain`: the clients stop first); a client stops
-at its first refused connection. Then the task's SQLite store is read: every acknowledged answer
-(200 with stored: true) must be there. Printed: answers posted, acknowledged, not acknowledged
+is killed with SIGKILL (`kill -9`; `--stop term`: SIGTERM, a clean stop) while the clients are
+still posting (`--drain`: the clients stop first); a client stops at its first refused
+connection. Then the task's SQLite store is read: every acknowledged answer (200 with stored:
+true) must be there. Printed: answers posted, acknowledged, not acknowledged
 (by status or connection error, during the load or after the deadline), stored, acknowledged but
 missing (must be 0), stored but not acknowledged (a reply lost in the shutdown), answers/s over
 the load window, and p50/p95/p99 of the answer POST's latency.
 
 The clients and the server share this machine's cores: the figures are a floor for a lone server.
 
-    python bench/annotate_load.py [SOURCE] [--task label] [--sample 300] [--clients 50] [--seconds 30]
+    python bench/annotate_load.py [SOURCE] [--task label] [--sample 300] [--clients 50] \
+        [--seconds 30] [--stop kill|term] [--src OLD/src --src src --rounds 3]
 
-SOURCE defaults to /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml).
+SOURCE defaults to /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml); a
+single benchmark folder serves as well, e.g. one `shortcutlab build maze` of the shared
+goemotions-maze data (--train .../train.csv --test .../test.csv --shortcut single-term).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,6 +50,8 @@ from shortcutlab.annotate.store import AnnotationStore
 DEFAULT_SOURCE = Path("/work/bench-runs/goemotions-45")
 TOKEN_HEADER = "X-Token"
 URL = re.compile(r"(https?://\S+token=[\w-]+)")
+CONTENT_LENGTH = re.compile(r"\r\ncontent-length: *([0-9]+)")
+STOP_SIGNALS = {"kill": signal.SIGKILL, "term": signal.SIGTERM}
 
 
 @dataclass
@@ -58,13 +66,17 @@ class Load:
     window: float = 0.0  # seconds from the first request to the deadline
 
 
-def start_server(source: Path, task: str, sample: int, folder: Path) -> tuple[Any, str, str]:
+def start_server(
+    source: Path, task: str, sample: int, folder: Path, src: str | None
+) -> tuple[Any, str, str]:
     """The server process, its base URL and its token (read from the URL it prints)."""
     command = [
         sys.executable, "-m", "shortcutlab", "annotate", "serve", str(source), "--task", task,
         "--sample", str(sample), "--folder", str(folder), "--port", "0",
     ]  # fmt: skip
     environment = {**os.environ, "COLUMNS": "400"}  # one line per message: the URL unbroken
+    if src is not None:
+        environment["PYTHONPATH"] = src
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment
     )
@@ -98,16 +110,43 @@ def when(stop: asyncio.Event) -> str:
     return " after the deadline" if stop.is_set() else " during the load"
 
 
+class Connection:
+    """One client's keep-alive HTTP/1.1 connection, spoken by hand. httpx spends about 5 ms of CPU
+    per request here: 50 httpx clients would take the cores the measured server needs."""
+
+    def __init__(self, host: str, port: int, token: str) -> None:
+        self.host, self.port = host, port
+        self.head = f"Host: {host}:{port}\r\n{TOKEN_HEADER}: {token}\r\n"
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(self, method: str, target: str, body: Any = None) -> tuple[int, Any]:
+        """The reply's status and JSON body; a closed or refused connection raises OSError or
+        asyncio.IncompleteReadError."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        content = b"" if body is None else json.dumps(body).encode()
+        extra = f"Content-Type: application/json\r\nContent-Length: {len(content)}\r\n"
+        head = f"{method} {target} HTTP/1.1\r\n{self.head}{extra if body is not None else ''}\r\n"
+        writer.write(head.encode() + content)
+        reply_head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+        length = int(CONTENT_LENGTH.search(reply_head).group(1))  # type: ignore[union-attr]
+        return int(reply_head.split(" ", 2)[1]), json.loads(await reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+
+
 async def annotator(
-    http: httpx.AsyncClient, client: int, form: dict[str, Any], stop: asyncio.Event, load: Load
+    connection: Connection, client: int, form: dict[str, Any], stop: asyncio.Event, load: Load
 ) -> None:
     name = f"load-{client:02d}"
     try:
-        reply = await http.get("/api/next", params={"annotator": name})
-        if reply.status_code != 200:
-            load.refused[f"next {reply.status_code}{when(stop)}"] += 1
+        status, item = await connection.request("GET", f"/api/next?annotator={name}")
+        if status != 200:
+            load.refused[f"next {status}{when(stop)}"] += 1
             return
-        item = reply.json()
         while not stop.is_set():
             if item.get("done"):
                 load.finished_items += 1
@@ -119,38 +158,43 @@ async def annotator(
             }
             load.posted += 1
             started = time.perf_counter()
-            reply = await http.post("/api/answer", json=body)
+            status, reply = await connection.request("POST", "/api/answer", body)
             elapsed = time.perf_counter() - started
-            if reply.status_code != 200 or not reply.json().get("stored"):
-                load.refused[f"{reply.status_code}{when(stop)}"] += 1
+            if status != 200 or not reply.get("stored"):
+                load.refused[f"{status}{when(stop)}"] += 1
                 return
             load.acknowledged.add((name, item["item_id"]))
             load.latencies.append(elapsed)
-            item = reply.json()["next"]
-    except httpx.TransportError as error:  # the server is gone (SIGTERM under load)
+            item = reply["next"]
+    except (OSError, asyncio.IncompleteReadError) as error:  # the server is gone (killed, stopped)
         load.refused[f"{type(error).__name__}{when(stop)}"] += 1
+    finally:
+        connection.close()
 
 
 async def drive(
-    base: str, token: str, clients: int, seconds: float, process: Any, drain: bool
+    base: str, token: str, clients: int, seconds: float, process: Any, drain: bool, stop_with: int
 ) -> Load:
     load = Load()
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    headers = {TOKEN_HEADER: token}
-    async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=base, headers={TOKEN_HEADER: token}, timeout=60) as http:
         form = (await http.get("/api/task")).raise_for_status().json()["form"]
-        stop = asyncio.Event()
-        started = time.perf_counter()
-        workers = [
-            asyncio.create_task(annotator(http, i, form, stop, load)) for i in range(clients)
-        ]
-        await asyncio.sleep(seconds)
-        load.window = time.perf_counter() - started
-        stop.set()
-        if drain:
-            await asyncio.gather(*workers)
-        process.send_signal(signal.SIGTERM)
+    parts = urlsplit(base)
+    assert parts.hostname is not None and parts.port is not None
+    stop = asyncio.Event()
+    started = time.perf_counter()
+    workers = [
+        asyncio.create_task(
+            annotator(Connection(parts.hostname, parts.port, token), i, form, stop, load)
+        )
+        for i in range(clients)
+    ]
+    await asyncio.sleep(seconds)
+    load.window = time.perf_counter() - started
+    stop.set()
+    if drain:
         await asyncio.gather(*workers)
+    process.send_signal(stop_with)
+    await asyncio.gather(*workers)
     return load
 
 
@@ -194,18 +238,49 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=300, help="Items (each client's maximum).")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--drain", action="store_true", help="Stop the clients before SIGTERM.")
+    parser.add_argument("--drain", action="store_true", help="Stop the clients before the signal.")
+    parser.add_argument(
+        "--stop", choices=sorted(STOP_SIGNALS), default="kill",
+        help="The signal at the deadline: kill (SIGKILL, kill -9) or term (SIGTERM).",
+    )  # fmt: skip
+    parser.add_argument(
+        "--src", action="append",
+        help="Source tree the server runs from; repeat it to compare trees in alternating rounds.",
+    )  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=1, help="Rounds (each --src once a round).")
     args = parser.parse_args()
+    sources = args.src or [None]
+    figures: dict[str | None, list[tuple[float, float]]] = {src: [] for src in sources}
+    for round_number in range(args.rounds):
+        for src in sources if round_number % 2 == 0 else sources[::-1]:
+            print(f"\n-- round {round_number}, server from {src or 'the installed package'}")
+            figures[src].append(one_load(args, src))
+    if args.rounds > 1 or len(sources) > 1:
+        print(f"\nmedians of {args.rounds} rounds (load average {os.getloadavg()[0]:.1f}):")
+        for src, values in figures.items():
+            rate = statistics.median(rate for rate, _ in values)
+            p95 = statistics.median(p95 for _, p95 in values)
+            print(f"  {src or 'installed'}: {rate:.1f} acknowledged answers/s, p95 {p95:.0f} ms")
+
+
+def one_load(args: argparse.Namespace, src: str | None) -> tuple[float, float]:
+    """One load on a fresh task folder; the report printed, (answers/s, p95 ms) returned."""
     with tempfile.TemporaryDirectory(prefix="annotate-load-") as scratch:
         folder = Path(scratch) / "task"
-        process, base, token = start_server(args.source, args.task, args.sample, folder)
+        process, base, token = start_server(args.source, args.task, args.sample, folder, src)
         try:
-            load = asyncio.run(drive(base, token, args.clients, args.seconds, process, args.drain))
+            stop_with = STOP_SIGNALS[args.stop]
+            load = asyncio.run(
+                drive(base, token, args.clients, args.seconds, process, args.drain, stop_with)
+            )
             exit_code = process.wait(timeout=60)
         finally:
             if process.poll() is None:
                 process.kill()
         report(load, stored_answers(folder), exit_code, args.clients)
+    rate = len(load.acknowledged) / load.window if load.window else float("nan")
+    p95 = float(np.percentile(load.latencies, 95) * 1000) if load.latencies else float("nan")
+    return rate, p95
 
 
 if __name__ == "__main__":

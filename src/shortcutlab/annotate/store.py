@@ -1,8 +1,10 @@
 """An annotation task's answers: one SQLite database (WAL) per task folder.
 
-Every answer is its own committed transaction with ``synchronous=FULL``, so a server killed at
-any moment (or a browser reloaded) loses no acknowledged answer: the app replies only after the
-commit. An annotator answering an item again replaces their earlier answer (the latest counts).
+Answers are committed with ``synchronous=FULL``, so a server killed at any moment (or a browser
+reloaded) loses no acknowledged answer: the app replies only after the commit. The server's
+answers go through :meth:`AnnotationStore.submit`: a group commit (one writer thread, its own
+connection) puts every answer queued meanwhile into one transaction, so one fsync covers many
+answers. An annotator answering an item again replaces their earlier answer (the latest counts).
 
 Tables:
     meta     the task: kind, source, form, facts, sample, seed and the kind's options
@@ -15,12 +17,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from shortcutlab.annotate.group_commit import GroupCommit
 from shortcutlab.annotate.kinds import Choice, Field, Form, Item, TaskPlan
 from shortcutlab.data.sqlite_file import check_intact, connect
 from shortcutlab.errors import ConfigError, InputFileError
@@ -28,6 +33,11 @@ from shortcutlab.errors import ConfigError, InputFileError
 DATABASE = "annotations.sqlite"
 RECOVERY = "Restore it from a backup, or start the task afresh with another --folder"
 ANSWER_COLUMNS = ["item_id", "annotator", "field", "value", "answered_at"]
+UPSERT_ANSWER = (
+    "INSERT INTO answers (item_id, annotator, answer) VALUES (?, ?, ?) "
+    "ON CONFLICT (item_id, annotator) DO UPDATE SET answer = excluded.answer, "
+    "answered_at = excluded.answered_at"
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,6 +54,8 @@ CREATE TABLE IF NOT EXISTS answers (
     answered_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (item_id, annotator)
 );
+-- an annotator's next item and count read their answers alone, not the whole table
+CREATE INDEX IF NOT EXISTS answers_by_annotator ON answers (annotator, item_id);
 """
 
 
@@ -69,15 +81,30 @@ class AnnotationStore:
 
     Safe to share between the server's threads: one connection (``check_same_thread=False``)
     whose every statement and transaction runs under the store's lock, so two threads'
-    transactions never interleave on it.
+    transactions never interleave on it. The group commit of :meth:`submit` writes through a
+    second connection of its own (WAL: readers go on while it waits for the disk).
     """
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self.path = self.folder / DATABASE
         self._lock = threading.RLock()
+        self._group_commit: GroupCommit[tuple[str, str, dict[str, str]]] | None = None
+        self._writer: sqlite3.Connection | None = None
+        self._writer_lock = threading.RLock()  # the writer's connection: the group commit's alone
         existed = self.path.exists()
-        self._connection = connect(
+        self._connection = self._connect()
+        try:
+            if existed:  # a damaged page can hide answers without an error: check first
+                check_intact(self._connection)
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.executescript(SCHEMA)
+        except BaseException:
+            self._connection.close()
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = connect(
             self.path,
             recovery=RECOVERY,
             isolation_level=None,
@@ -85,15 +112,12 @@ class AnnotationStore:
             timeout=30.0,
         )
         try:
-            if existed:  # a damaged page can hide answers without an error: check first
-                check_intact(self._connection)
-            self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.execute("PRAGMA synchronous=FULL")
-            self._connection.execute("PRAGMA foreign_keys=ON")
-            self._connection.executescript(SCHEMA)
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.execute("PRAGMA foreign_keys=ON")
         except BaseException:
-            self._connection.close()
+            connection.close()
             raise
+        return connection
 
     # -- lifecycle -------------------------------------------------------------------------
     @classmethod
@@ -158,7 +182,14 @@ class AnnotationStore:
         return store
 
     def close(self) -> None:
+        """Commit the answers still queued, then close the connections."""
         with self._lock:
+            group_commit, self._group_commit = self._group_commit, None
+        if group_commit is not None:
+            group_commit.close()
+        with self._lock:
+            if self._writer is not None:
+                self._writer.close()
             self._connection.close()
 
     def __enter__(self) -> AnnotationStore:
@@ -242,11 +273,28 @@ class AnnotationStore:
     def record(self, item_id: str, annotator: str, answer: dict[str, str]) -> None:
         """Store (or replace) ``annotator``'s answer to ``item_id``; committed when this returns."""
         with self._transaction() as connection:
-            connection.execute(
-                "INSERT INTO answers (item_id, annotator, answer) VALUES (?, ?, ?) "
-                "ON CONFLICT (item_id, annotator) DO UPDATE SET answer = excluded.answer, "
-                "answered_at = excluded.answered_at",
-                (item_id, annotator, _dumps(answer)),
+            connection.execute(UPSERT_ANSWER, (item_id, annotator, _dumps(answer)))
+
+    def submit(self, item_id: str, annotator: str, answer: dict[str, str]) -> Future[None]:
+        """Queue ``annotator``'s answer to ``item_id`` for the group commit (see the module
+        docstring); the future resolves once the answer is durable, or fails with the error."""
+        with self._lock:
+            if self._group_commit is None:
+                self._writer = self._connect()
+                self._group_commit = GroupCommit(
+                    self._record_batch, name=f"group-commit {self.path}"
+                )
+            group_commit = self._group_commit
+        return group_commit.submit((item_id, annotator, answer))
+
+    def _record_batch(self, answers: Sequence[tuple[str, str, dict[str, str]]]) -> None:
+        """Store ``answers`` in one transaction on the writer's connection (the group commit's
+        thread is its only user)."""
+        assert self._writer is not None
+        with _Transaction(self._writer, self._writer_lock) as connection:
+            connection.executemany(
+                UPSERT_ANSWER,
+                [(item_id, annotator, _dumps(answer)) for item_id, annotator, answer in answers],
             )
 
     def _transaction(self) -> Any:

@@ -4,6 +4,11 @@ rationale a rationalizing model selected (when it has one).
 Occlusion is the change of every output when the cue's characters are removed: a build's span
 holds the inserted text with its separator, so removing it gives back the row as it was before the
 cue went in. It needs two model calls per row and no sampling.
+
+SHAP asks the model about many masked versions of each row, a few dozen at a time. A model that
+embeds texts (``embed_ahead``, e.g. the sentence encoder) is handed the masked versions of many rows
+in one call first (:func:`_explain_all`), so it embeds them in large batches and SHAP's small calls
+read them back. SHAP's calls themselves stay as they were: the model's head sees the same batches.
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ import numpy as np
 
 from shortcutlab.data.pairs import TextInput, is_paired
 from shortcutlab.errors import DataError
-from shortcutlab.explain.shap_text import TextExplainer
+from shortcutlab.explain.shap_text import TextExplainer, TokenValues
 from shortcutlab.explain.tokens import Span, remove_spans, tokens_in_spans
 
 #: Which part of a row carries the cue: the single text or the first part (0), the second part (1).
 FIRST, SECOND = 0, 1
+#: Masked inputs handed to ``embed_ahead`` in one call, at most (and one row more): bounds memory.
+AHEAD_INPUTS = 20_000
 
 
 @dataclass
@@ -82,9 +89,11 @@ def explain_rows(
     part: int = FIRST,
     explainer: TextExplainer | None = None,
     rationales: Callable[[list[TextInput]], list[list[Span]]] | None = None,
+    embed_ahead: Callable[[list[TextInput]], None] | None = None,
 ) -> ExplainedRows:
     """Explain every row (each must carry at least one cue span in its ``part``) with
-    ``explainer`` (default: every token resolved, see :class:`TextExplainer`)."""
+    ``explainer`` (default: every token resolved, see :class:`TextExplainer`). ``embed_ahead``:
+    the model's way to prepare for inputs it will be asked about (see the module docstring)."""
     paired = is_paired(inputs)
     for row_id, row_spans in zip(row_ids, spans, strict=True):
         if not row_spans:
@@ -105,14 +114,7 @@ def explain_rows(
     occlusion_seconds = time.perf_counter() - started
 
     started = time.perf_counter()
-    explained = []
-    for item in inputs:
-        text = _part(item, part)
-
-        def predict(masked: list[str], item: TextInput = item) -> np.ndarray:
-            return predict_proba([_with_part(item, m, part) for m in masked])
-
-        explained.append(explainer.explain(text, predict))
+    explained = _explain_all(predict_proba, explainer, list(inputs), part, embed_ahead)
     shap_seconds = time.perf_counter() - started
 
     selected = rationales(list(inputs)) if rationales is not None and not paired else None
@@ -134,6 +136,38 @@ def explain_rows(
         )
     ]
     return ExplainedRows(rows, shap_seconds, occlusion_seconds)
+
+
+def _explain_all(
+    predict_proba: Callable[[list[TextInput]], np.ndarray],
+    explainer: TextExplainer,
+    inputs: list[TextInput],
+    part: int,
+    embed_ahead: Callable[[list[TextInput]], None] | None,
+) -> list[TokenValues]:
+    """Each row's SHAP values. With ``embed_ahead``, the masked inputs of the next rows (up to
+    :data:`AHEAD_INPUTS`, listed by :meth:`TextExplainer.masked_texts`) are handed to it in one
+    call before SHAP asks about them."""
+    explained: list[TokenValues] = []
+    start = 0
+    while start < len(inputs):
+        end = len(inputs)
+        if embed_ahead is not None:
+            ahead: list[TextInput] = []
+            end = start
+            while end < len(inputs) and len(ahead) < AHEAD_INPUTS:
+                text = _part(inputs[end], part)
+                ahead += [_with_part(inputs[end], m, part) for m in explainer.masked_texts(text)]
+                end += 1
+            embed_ahead(list(dict.fromkeys(ahead)))
+        for item in inputs[start:end]:
+
+            def predict(masked: list[str], item: TextInput = item) -> np.ndarray:
+                return predict_proba([_with_part(item, m, part) for m in masked])
+
+            explained.append(explainer.explain(_part(item, part), predict))
+        start = end
+    return explained
 
 
 def _probabilities(

@@ -76,21 +76,40 @@ class TextExplainer:
         self.max_evals, self.batch_size = max_evals, batch_size
         self._masker = _shap().maskers.Text(WordTokenizer(), mask_token=MASK_TOKEN)
 
+    def masked_texts(self, text: str) -> list[str]:
+        """The masked versions of ``text`` that :meth:`explain` will ask the model about, found
+        by a pass with a model that answers zeros (tens of milliseconds). With the default budget
+        every split is made whatever the outputs, so these are exactly the explanation's texts
+        (the outputs only order the work); with ``max_evals`` the outputs steer which groups get
+        split, and the list is a guess that shares most texts."""
+        asked: list[str] = []
+
+        def record(masked: list[str]) -> np.ndarray:
+            asked.extend(masked)
+            return np.zeros((len(masked), 1))
+
+        if word_spans(text):
+            self._partition(text, record)
+        return asked
+
     def explain(self, text: str, predict: Callable[[list[str]], np.ndarray]) -> TokenValues:
         offsets = word_spans(text)
         if not offsets:
             raise DataError(f"The text {quoted(text)} has no token to attribute anything to.")
-
-        def model(masked: Sequence[str]) -> np.ndarray:
-            return np.asarray(predict([str(m) for m in masked]), dtype=np.float64)
-
-        explainer = _shap().explainers.Partition(model, self._masker)
-        budget = self.max_evals or len(offsets) * (len(offsets) + 1) + 2
-        with _fixed_tie_breaks():
-            explained = explainer([text], max_evals=budget, batch_size=self.batch_size, silent=True)
+        explained = self._partition(text, predict)
         values = np.asarray(explained.values[0], dtype=np.float64)
         if values.shape[0] != len(offsets):
             raise RuntimeError(
                 f"Bug: SHAP returned {values.shape[0]} token values for {len(offsets)} tokens."
             )
         return TokenValues(offsets, values, np.asarray(explained.base_values[0], np.float64))
+
+    def _partition(self, text: str, predict: Callable[[list[str]], np.ndarray]) -> Any:
+        def model(masked: Sequence[str]) -> np.ndarray:
+            return np.asarray(predict([str(m) for m in masked]), dtype=np.float64)
+
+        explainer = _shap().explainers.Partition(model, self._masker)
+        tokens = len(word_spans(text))
+        budget = self.max_evals or tokens * (tokens + 1) + 2
+        with _fixed_tie_breaks():
+            return explainer([text], max_evals=budget, batch_size=self.batch_size, silent=True)

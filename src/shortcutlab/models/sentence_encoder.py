@@ -121,8 +121,30 @@ class SentenceEncoder(TextClassifier):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One float32 row per text, read from the cache; only unseen texts reach the encoder."""
         keys = [text_key(text) for text in texts]
+        vectors = self._vectors(keys, texts)
+        matrix = np.stack([vectors[key] for key in keys]) if keys else np.zeros((0, 0), np.float32)
+        if self.normalize and len(matrix):
+            matrix = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+        return matrix
+
+    def embed_ahead(self, inputs: Sequence[TextInput]) -> None:
+        """Embed ``inputs`` (texts or pairs) now, in large batches, and keep their vectors in
+        memory until the next call. An explanation hands over the masked texts SHAP will ask
+        about (explain/explained.py), so its many small calls find them ready."""
+        firsts, seconds = split_inputs(inputs)
+        texts = list(dict.fromkeys(firsts + (seconds or [])))
+        self.ahead_: dict[bytes, np.ndarray] = {}
+        self.ahead_ = self._vectors([text_key(text) for text in texts], texts)
+
+    def _vectors(self, keys: list[bytes], texts: Sequence[str]) -> dict[bytes, np.ndarray]:
+        """The raw vector of each key: embedded ahead, else cached, else encoded (and cached)."""
+        ahead = getattr(self, "ahead_", {})
+        vectors = {key: ahead[key] for key in keys if key in ahead}
+        rest = [key for key in dict.fromkeys(keys) if key not in vectors]
+        if not rest:
+            return vectors
         cache = self._cache()
-        vectors = cache.get(list(dict.fromkeys(keys)))
+        vectors.update(cache.get(rest))
         missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in vectors}
         if missing:
             encoded = self._encoder().encode(
@@ -136,10 +158,7 @@ class SentenceEncoder(TextClassifier):
             cache.put(fresh)
             vectors.update(fresh)
             self.encoded_count_ = getattr(self, "encoded_count_", 0) + len(missing)
-        matrix = np.stack([vectors[key] for key in keys]) if keys else np.zeros((0, 0), np.float32)
-        if self.normalize and len(matrix):
-            matrix = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-        return matrix
+        return vectors
 
     def _source(self) -> ModelSource:
         if self.model is not None:

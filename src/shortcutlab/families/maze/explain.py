@@ -174,6 +174,8 @@ def _explain_with(
             explainer=explainer,
             # Rationalizing models (a2r, cr) say which characters they read.
             rationales=getattr(predictor, "rationales", None),
+            # Models that embed texts batch SHAP's masked texts ahead (sentence-encoder).
+            embed_ahead=getattr(predictor, "embed_ahead", None),
         )
     finally:
         predictor.close()
