@@ -134,8 +134,7 @@ async def _load_then_kill(
     durable would show then: acknowledged, yet missing from the stored rows."""
     acknowledged: dict[tuple[str, str], dict[str, str]] = {}
     clients = [
-        asyncio.create_task(_annotate(served, f"load{i:02d}", acknowledged))
-        for i in range(CLIENTS)
+        asyncio.create_task(_annotate(served, f"load{i:02d}", acknowledged)) for i in range(CLIENTS)
     ]
     for _ in range(3000):
         if len(acknowledged) >= ACKNOWLEDGED_BEFORE_THE_KILL:
