@@ -55,7 +55,7 @@ def run(
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
     datasets x models x CAT augmentation x seeds (family: cat)."""
     from shortcutlab.cli import render
-    from shortcutlab.engine.run_folder import estimate_time
+    from shortcutlab.engine.time_estimate import estimate_time
     from shortcutlab.families import family_of, plan_run, run_experiment
 
     with user_errors():

@@ -326,48 +326,6 @@ def _count(report: RunReport, outcome: TaskOutcome, describe: Callable[[str], st
             report.errors.append((describe(cell.cell_id), cell.error or ""))
 
 
-@dataclass(frozen=True)
-class TimeEstimate:
-    """Rough time left from the store's past cells: ``seconds`` for the ``timed`` of the
-    ``pending`` fits whose (model, mitigation) has finished cells (None when none has), and the
-    kinds ``untimed`` ("model / mitigation") with no past cell to time them by."""
-
-    seconds: float | None
-    timed: int
-    pending: int
-    untimed: tuple[str, ...]
-
-
-def estimate_time(out: str | Path, planned: list[PlannedCell]) -> TimeEstimate:
-    """The median time of the finished cells of each (model, mitigation) in ``out``'s store,
-    times its pending fits; kinds with no finished cell are named, not guessed."""
-    per_fit: dict[tuple[str, str], float] = {}
-    if (Path(out) / DATABASE).exists():
-        with ResultStore(Path(out) / DATABASE) as store:
-            frame = store.cells()
-        if not frame.empty:
-            timed_cells = frame.dropna(subset=["total_seconds"])
-            per_fit = (
-                timed_cells.groupby(["model", "mitigation"])["total_seconds"].median().to_dict()
-            )
-    fits = {fit_key(p.cell) for p in planned if not p.finished}
-    kinds = [(model, mitigation) for _, model, mitigation, _ in fits]
-    timed = [per_fit[k] for k in kinds if k in per_fit]
-    untimed = sorted(
-        {
-            f"{model} / {mitigation}"
-            for model, mitigation in kinds
-            if (model, mitigation) not in per_fit
-        }
-    )
-    return TimeEstimate(
-        seconds=float(sum(timed)) if timed else None,
-        timed=len(timed),
-        pending=len(kinds),
-        untimed=tuple(untimed),
-    )
-
-
 def cell_identity(cell: Any, strength: float) -> dict[str, Any]:
     """What the store's cells row says of a cell plan besides its outcome: ``shortcut`` is the
     build's label (a shortcut, or an MPS attribute), ``strength`` its λ (or resolved dominance),
