@@ -46,10 +46,6 @@ class ChangedPairs:
     change_kinds: np.ndarray  # indices into CHANGES (names are made only for the rows shown)
     paired: int  # how many pairs were compared
 
-    @property
-    def changes(self) -> list[str]:
-        return [CHANGES[k] for k in self.change_kinds]
-
 
 def changed_pairs(test: SplitPredictions, anti: SplitPredictions) -> ChangedPairs:
     test_index, anti_index = paired_indices(test.row_ids, anti.row_ids)
