@@ -19,6 +19,7 @@ from shortcutlab.casing import capitalize_first
 from shortcutlab.data.columns import TextColumn, int_array, string_array
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
+from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
     BinaryCueShortcut,
@@ -30,7 +31,6 @@ from shortcutlab.shortcuts.base import (
     SplitPlan,
 )
 from shortcutlab.shortcuts.detection import CueDetector, clean_verified
-from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
 from shortcutlab.shortcuts.phrases import Phrase, PhraseRemover, needles, parse_phrase, phrase_regex
 from shortcutlab.shortcuts.template_names import NamedSentences
 from shortcutlab.shortcuts.text_ops import (
@@ -156,7 +156,6 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
             values[row] = phrase
             spans[row] = [span]
         return new_texts, values, spans
-
 
     def render_columns(self, texts: Any, draws: RowDraws, plan: SplitPlan) -> RenderedColumns:
         """:meth:`render_with_spans` by Arrow kernels over the whole column."""
@@ -322,9 +321,10 @@ class Category(InsertingShortcut, BinaryCueShortcut):
     ) -> tuple[list[str], list[str], list[list[Span]]]:
         # Each row's sentence, looked up among the lists' sentences made once.
         sentences = self._sentences(plan)
-        new_texts, spans = prepended([sentences[i] for i in self._index(draws, plan).tolist()], texts)
+        new_texts, spans = prepended(
+            [sentences[i] for i in self._index(draws, plan).tolist()], texts
+        )
         return new_texts, ["country" if a else "city" for a in draws.side_a.tolist()], spans
-
 
     def render_columns(self, texts: Any, draws: RowDraws, plan: SplitPlan) -> RenderedColumns:
         """:meth:`render_with_spans` by Arrow kernels over the whole column."""
