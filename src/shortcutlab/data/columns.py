@@ -125,7 +125,7 @@ def string_array(texts: Sequence[str], *, large: bool = False) -> pa.Array:
         array = texts.to_array()
         # A slice of a longer array gets buffers of its own: Arrow's string kernels do not all
         # keep a slice's value offsets and its data buffer in step.
-        array = pa.concat_arrays([array]) if array.offset else array
+        array = array if _starts_its_buffers(array) else pa.concat_arrays([array])
         return array.cast(pa.large_string() if large else pa.string())
     if "pandas" not in sys.modules:
         builder = pa.lib.StringBuilder()
@@ -137,6 +137,15 @@ def string_array(texts: Sequence[str], *, large: bool = False) -> pa.Array:
             array = builder.finish()
             return array.cast(pa.large_string()) if large else array
     return pa.array(texts, pa.large_string() if large else pa.string())
+
+
+def _starts_its_buffers(array: pa.Array) -> bool:
+    """Whether a string array's first value starts its data buffer (not a slice of another)."""
+    if array.offset:
+        return False
+    offsets = array.buffers()[1]
+    kind = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    return offsets is None or not len(array) or int(np.frombuffer(offsets, kind, count=1)[0]) == 0
 
 
 def text_scalar(value: str) -> pa.Scalar:
