@@ -80,17 +80,3 @@ def test_bad_model_locations_are_config_errors(tmp_path):
         ConfigError, match="The 'C' parameter of sentence-encoder must be a positive"
     ):
         make_model("sentence-encoder", {"C": -1}).check()
-
-
-def test_a_texts_vector_is_the_same_whatever_is_embedded_with_it(tmp_path):
-    """Padding a text next to longer ones moves the encoder's last bits: the vector (cached, and
-    read by every explanation) must not depend on which texts shared its batch."""
-    texts = ["Awful junk", "ok", "It broke on the first day, and the shop would not take it back"]
-    alone = [
-        make_model("sentence-encoder", {"cache_dir": str(tmp_path / f"alone-{i}")}).embed([text])
-        for i, text in enumerate(texts)
-    ]
-    together = make_model("sentence-encoder", {"cache_dir": str(tmp_path / "together")})
-    vectors = together.embed(texts)
-    for i, vector in enumerate(alone):
-        assert vector.tobytes() == vectors[i : i + 1].tobytes()

@@ -147,38 +147,17 @@ class SentenceEncoder(TextClassifier):
         vectors.update(cache.get(rest))
         missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in vectors}
         if missing:
-            fresh = dict(zip(missing, self._encode(list(missing.values())), strict=True))
-            cache.put(fresh)
-            vectors.update(fresh)
-            self.encoded_count_ = getattr(self, "encoded_count_", 0) + len(missing)
-        return vectors
-
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        """One float32 row per text, the same whatever other texts are encoded with it.
-
-        Padding changes the encoder's last bits (MiniLM: up to 2e-7 between a text encoded alone
-        and in a batch with longer ones), so texts are encoded in batches of equal token count:
-        no padding, so each vector is the one the text gets alone (checked bit for bit), which
-        keeps cached vectors and explanations independent of what was embedded together, and
-        no time goes into padding tokens.
-        """
-        encoder = self._encoder()
-        preprocess = getattr(encoder, "preprocess", None) or encoder.tokenize
-        lengths = np.asarray(preprocess(texts)["attention_mask"]).sum(axis=1)
-        groups = [np.flatnonzero(lengths == length) for length in np.unique(lengths)]
-        encoded = [
-            encoder.encode(
-                [texts[i] for i in same],
+            encoded = self._encoder().encode(
+                list(missing.values()),
                 batch_size=self.batch_size,
                 convert_to_numpy=True,
                 normalize_embeddings=False,
                 show_progress_bar=False,
             )
-            for same in groups
-        ]
-        vectors = np.zeros((len(texts), encoded[0].shape[1]), np.float32)
-        for same, group_vectors in zip(groups, encoded, strict=True):
-            vectors[same] = group_vectors
+            fresh = dict(zip(missing, np.asarray(encoded, dtype=np.float32), strict=True))
+            cache.put(fresh)
+            vectors.update(fresh)
+            self.encoded_count_ = getattr(self, "encoded_count_", 0) + len(missing)
         return vectors
 
     def _source(self) -> ModelSource:
