@@ -21,7 +21,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
 from scipy.stats import chi2, chi2_contingency, norm
-from sklearn.metrics import mutual_info_score
 
 _LN10 = np.log(10.0)
 
@@ -193,7 +192,7 @@ def column_association(
         dof=int(dof),
         p_value=float(p_value),
         cramers_v=float(np.sqrt(chi2 / (total * (min(table.shape) - 1)))),
-        mutual_information=float(mutual_info_score(codes, kept_ranks) / np.log(2)),
+        mutual_information=float(_mutual_information(codes, kept_ranks) / np.log(2)),
     )
     return result
 
@@ -245,3 +244,11 @@ def _codes(names: np.ndarray) -> tuple[np.ndarray, list[str]]:
     categories = sorted(set(names.tolist()))
     index = {name: i for i, name in enumerate(categories)}
     return np.array([index[name] for name in names.tolist()], dtype=np.int64), categories
+
+
+def _mutual_information(codes: np.ndarray, ranks: np.ndarray) -> float:
+    """scikit-learn's ``mutual_info_score`` (imported here: the audit's indicator tests, which
+    import this module, need no scikit-learn)."""
+    from sklearn.metrics import mutual_info_score
+
+    return float(mutual_info_score(codes, ranks))

@@ -21,7 +21,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
@@ -170,10 +169,12 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         part_details: dict[str, Any] = {}
         fitted.append(_token_block(part, texts, config, part_details))
         for name in config.attributes:
-            attribute = make_attribute(name, config.attribute_options.get(name)).fitted(texts)
-            if name in WORD_SET_ATTRIBUTES:
+            attribute = make_attribute(name, config.attribute_options.get(name))
+            if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
+                attribute = attribute.fitted(texts, spaced=train.spaced(part))
                 fitted.append(_word_presence_block(part, attribute, train))
             else:
+                attribute = attribute.fitted(texts)
                 fitted.append(_attribute_block(part, attribute, texts, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
         if config.surface:
@@ -231,12 +232,15 @@ def _token_block(
             token_pattern=TOKEN_PATTERN,
         )
     details["vocabulary"] = len(vocabulary)
-    vectorizer = CountVectorizer(vocabulary=vocabulary, **options) if vocabulary else None
 
     def build(inputs: AuditInputs) -> sp.csr_matrix:
         rows = len(inputs)
-        if vectorizer is None:
+        if not vocabulary:
             return sp.csr_matrix((rows, 0), dtype=np.int32)
+        # Other tables only (a test table, held-out rows): scikit-learn loads when one is read.
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        vectorizer = CountVectorizer(vocabulary=vocabulary, **options)
         return vectorizer.transform(token_texts(inputs.part(part)))
 
     block = _Block("token", part, part, vocabulary, build, phrases=True)
