@@ -114,14 +114,19 @@ def label_counts(
     ranks = np.asarray(ranks, dtype=np.int64)
     n_rows = len(ranks)
     # int32 throughout: a count is at most the number of rows (half the memory of float64).
-    indicators = sp.csr_matrix(matrix, dtype=np.int32, copy=True)
-    indicators.data[:] = 1
-    one_hot = sp.csr_matrix(
-        (np.ones(n_rows, dtype=np.int32), (np.arange(n_rows), ranks)),
-        shape=(n_rows, n_classes),
+    structure = matrix if sp.issparse(matrix) and matrix.format == "csr" else sp.csr_matrix(matrix)
+    # Ones on the matrix's own rows and columns (its index arrays shared, not copied).
+    indicators = sp.csr_matrix(
+        (np.ones(structure.nnz, dtype=np.int32), structure.indices, structure.indptr),
+        shape=structure.shape,
+    )
+    # (labels x rows) @ (rows x features): one pass over the entries, no transposed copy.
+    by_label = sp.csr_matrix(
+        (np.ones(n_rows, dtype=np.int32), (ranks, np.arange(n_rows))),
+        shape=(n_classes, n_rows),
         dtype=np.int32,
     )
-    counts = np.asarray((indicators.T @ one_hot).todense(), dtype=np.int64)
+    counts = np.ascontiguousarray(np.asarray((by_label @ indicators).todense(), dtype=np.int64).T)
     support = np.bincount(indicators.indices, minlength=indicators.shape[1]).astype(np.int64)
     return counts, support
 

@@ -211,11 +211,21 @@ def readability(texts: Sequence[str], sentences: np.ndarray) -> np.ndarray:
     )
     distinct = encoded.dictionary.to_pylist()
     per_word = syllable_counts(distinct)
-    syllables_flat = (
-        per_word[encoded.indices.to_numpy(zero_copy_only=False)] if len(distinct) else np.zeros(0)
-    )
-    rows = np.repeat(np.arange(len(counts)), counts)
-    syllables = np.bincount(rows, weights=syllables_flat, minlength=len(counts))
+    syllables = _per_text_sums(per_word, encoded.indices.to_numpy(zero_copy_only=False), counts)
     with np.errstate(divide="ignore", invalid="ignore"):
         score = 206.835 - 1.015 * counts / np.maximum(sentences, 1) - 84.6 * syllables / counts
     return np.where(counts > 0, score, np.nan)
+
+
+def _per_text_sums(per_word: np.ndarray, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per text, the sum of ``per_word`` (whole numbers) over its words, ``codes`` being every
+    word of every text in order and ``counts`` the words per text: summed in whole numbers over
+    each text's run (no per-word row index), so the sums are exact."""
+    sums = np.zeros(len(counts), dtype=np.int64)
+    present = counts > 0
+    if present.any():
+        flat = per_word.astype(np.int32)[codes]
+        starts = (np.cumsum(counts) - counts)[present]
+        sums[present] = np.add.reduceat(flat, starts, dtype=np.int64)
+    return sums.astype(np.float64)
+

@@ -32,7 +32,7 @@ CHUNK_ROWS = 16_384
 
 
 def frequent_ngrams(
-    texts: Sequence[str],
+    texts: Sequence[str] | pa.Array,
     *,
     ngram_max: int,
     min_support: int,
@@ -87,6 +87,7 @@ def frequent_ngrams(
     # Level 1: each position's word. Level n: the n-gram starting at each position, coded by its
     # first n-1 words (a kept (n-1)-gram) and its last word (a kept word).
     word_index = keep_level(ids, None, words.__getitem__)
+    del ids, words  # each position's array is let go as soon as it is read (peak memory)
     kept_words = names[:]
     previous, previous_names = word_index, kept_words
     for n in range(2, ngram_max + 1):
@@ -102,17 +103,22 @@ def frequent_ngrams(
             ),
         )
         previous_names = names[level_start:]
+        del codes, valid
+    del previous, word_index, rows
     return _sorted_columns(names, np.concatenate(supports), levels, max_features)
 
 
 def _token_ids(
-    texts: Sequence[str], pattern: re.Pattern[str]
+    texts: Sequence[str] | pa.Array, pattern: re.Pattern[str]
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every token of every text as (word id, row), in reading order, and the words by id."""
     dictionary: dict[str, int] = {}
     id_chunks, row_chunks = [], []
     for start in range(0, len(texts), CHUNK_ROWS):
-        tokens = [pattern.findall(text) for text in texts[start : start + CHUNK_ROWS]]
+        chunk = texts[start : start + CHUNK_ROWS]
+        if isinstance(chunk, pa.Array):
+            chunk = chunk.to_pylist()
+        tokens = [pattern.findall(text) for text in chunk]
         lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
         encoded = pa.array(list(chain.from_iterable(tokens)), pa.large_string()).dictionary_encode()
         local_words = encoded.dictionary.to_pylist()
@@ -154,6 +160,15 @@ def _sorted_columns(
         # Most supported first; equal support keeps the vocabulary's alphabetical order.
         ranked = np.argsort(-support[order], kind="stable")[:max_features]
         order = [order[i] for i in np.sort(ranked).tolist()]
-    matrix = sp.hstack(levels, format="csr", dtype=np.int32)[:, order]
+    matrix = sp.hstack(levels, format="csr", dtype=np.int32)
+    levels.clear()  # the levels' own copies go before the columns are reordered
+    if len(order) == len(names):
+        # Every column kept: renumber the entries' columns in place of a reordered copy.
+        position = np.empty(len(names), dtype=np.int32)
+        position[order] = np.arange(len(names), dtype=np.int32)
+        matrix.indices = position[matrix.indices]
+        matrix.has_sorted_indices = False
+    else:
+        matrix = matrix[:, order]
     matrix.data[:] = 1
     return [names[i] for i in order], matrix
