@@ -228,4 +228,3 @@ def _per_text_sums(per_word: np.ndarray, codes: np.ndarray, counts: np.ndarray) 
         starts = (np.cumsum(counts) - counts)[present]
         sums[present] = np.add.reduceat(flat, starts, dtype=np.int64)
     return sums.astype(np.float64)
-

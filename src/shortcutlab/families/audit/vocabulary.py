@@ -43,6 +43,16 @@ def frequent_ngrams(
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
 
     With ``max_features``, the most supported ones (equal support: alphabetical order) are kept."""
+    names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern)
+    # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
+    return _sorted_columns(names, support, levels, max_features)
+
+
+def _counted_levels(
+    texts: Sequence[str] | pa.Array, ngram_max: int, min_support: int, token_pattern: str
+) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
+    """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
+    supports and the (texts × kept n-grams) counts."""
     ids, rows, words = _token_ids(texts, re.compile(token_pattern))
     n_rows = len(texts)
     names: list[str] = []
@@ -87,7 +97,7 @@ def frequent_ngrams(
     # Level 1: each position's word. Level n: the n-gram starting at each position, coded by its
     # first n-1 words (a kept (n-1)-gram) and its last word (a kept word).
     word_index = keep_level(ids, None, words.__getitem__)
-    del ids, words  # each position's array is let go as soon as it is read (peak memory)
+    del ids  # each position's array is let go as soon as it is read (peak memory)
     kept_words = names[:]
     previous, previous_names = word_index, kept_words
     for n in range(2, ngram_max + 1):
@@ -104,8 +114,7 @@ def frequent_ngrams(
         )
         previous_names = names[level_start:]
         del codes, valid
-    del previous, word_index, rows
-    return _sorted_columns(names, np.concatenate(supports), levels, max_features)
+    return names, np.concatenate(supports), levels
 
 
 def _token_ids(
