@@ -35,11 +35,10 @@ from shortcutlab.families.audit.surface import (
     fit_surface,
     surface_measures,
 )
+from shortcutlab.families.audit.tokens import TOKEN_PATTERN
 from shortcutlab.families.audit.vocabulary import frequent_ngrams
 from shortcutlab.params import check_positive_int, quoted, require
 
-#: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
-TOKEN_PATTERN = r"(?u)\w*n't|\w+"
 # English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
 _CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
