@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.attributes.lexical import text_array
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -166,11 +167,11 @@ def find_leakage(
 def normalised_keys(table: AuditInputs) -> pa.Array:
     """Each row's text in lower case with whitespace collapsed; both parts for pairs (joined by a
     tab, which the collapsing has removed from the parts)."""
-    keys = _collapsed(table.texts)
+    keys = _collapsed(table.array("text"))
     if table.text_pairs is None:
         return keys
     tab = pa.scalar("\t", pa.large_string())
-    return pc.binary_join_element_wise(keys, _collapsed(table.text_pairs), tab)
+    return pc.binary_join_element_wise(keys, _collapsed(table.array("text_pair")), tab)
 
 
 class _Copies:
@@ -211,7 +212,7 @@ def normalised_texts(texts: Sequence[str]) -> list[str]:
         >>> normalised_texts(["  So\tBAD ", "fine"])
         ['so bad', 'fine']
     """
-    return _collapsed(texts).to_pylist()
+    return _collapsed(text_array(texts)).to_pylist()
 
 
 def _near_pairs(
@@ -287,9 +288,9 @@ def _pair(
     )
 
 
-def _collapsed(texts: Sequence[str]) -> pa.Array:
+def _collapsed(texts: pa.Array) -> pa.Array:
     # split and join: 2.5x faster than an RE2 replacement of \s+ (measured on 100k rows)
-    array = pc.utf8_trim_whitespace(pc.utf8_lower(pa.array(list(texts), type=pa.large_string())))
+    array = pc.utf8_trim_whitespace(pc.utf8_lower(texts))
     words = pc.utf8_split_whitespace(array)
     return pc.binary_join(words, pa.scalar(" ", pa.large_string()))
 
