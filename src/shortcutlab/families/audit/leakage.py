@@ -36,6 +36,9 @@ from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.near_duplicates import near_duplicates
 from shortcutlab.params import quoted
 
+#: Texts lower-cased and collapsed per chunk (:func:`_collapsed`).
+_CHUNK_ROWS = 16_384
+
 
 @dataclass
 class DuplicatePair:
@@ -289,10 +292,18 @@ def _pair(
 
 
 def _collapsed(texts: pa.Array) -> pa.Array:
-    # split and join: 2.5x faster than an RE2 replacement of \s+ (measured on 100k rows)
-    array = pc.utf8_trim_whitespace(pc.utf8_lower(texts))
-    words = pc.utf8_split_whitespace(array)
-    return pc.binary_join(words, pa.scalar(" ", pa.large_string()))
+    # split and join: 2.5x faster than an RE2 replacement of \s+ (measured on 100k rows); a
+    # chunk at a time, so the split words of only one chunk are held at once
+    space = pa.scalar(" ", pa.large_string())
+    chunks = [
+        pc.binary_join(
+            pc.utf8_split_whitespace(pc.utf8_trim_whitespace(pc.utf8_lower(chunk))), space
+        )
+        for chunk in (
+            texts[start : start + _CHUNK_ROWS] for start in range(0, len(texts), _CHUNK_ROWS)
+        )
+    ]
+    return pa.concat_arrays(chunks) if chunks else pa.array([], pa.large_string())
 
 
 def _leakage_row(candidate: str, support: int, detail: str) -> dict[str, Any]:
