@@ -195,6 +195,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         block, column_details = _metadata_block(column, train.columns[column])
         fitted.append((block, block.build(train)))
         details["metadata"][column] = column_details
+    train.release_word_views()
     for block, matrix in fitted:
         block.kept = np.flatnonzero(_support(matrix) >= config.min_support)
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)

@@ -71,6 +71,12 @@ class AuditInputs:
             self._spaced[name] = spaced_normalised(self.normalised(name))
         return self._spaced[name]
 
+    def release_word_views(self) -> None:
+        """Let the lower-cased and spaced texts go (they are computed again if read again): the
+        indicators that read them are built, and the matrices built next need the memory."""
+        self._normalised.clear()
+        self._spaced.clear()
+
     def parts(self) -> tuple[str, ...]:
         return PARTS if self.paired else PARTS[:1]
 
