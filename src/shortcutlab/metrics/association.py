@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
+
 # scipy.special's survival functions are what scipy.stats' chi2.sf and norm.sf evaluate;
 # importing scipy.stats itself costs half a second of every audit's start.
 from scipy.special import chdtr, chdtrc, gammaincinv, gammaln, ndtr
