@@ -3,7 +3,7 @@
 Every speed benchmark in ``bench/`` times its two sides through :func:`compare`: one untimed run of
 each first (disk and bytecode caches), then ``pairs`` rounds whose order alternates (A B, B A, ...),
 so load from other work on the machine falls on both alike. Each run is its own process; its wall
-seconds and peak RSS (``os.wait4``) are kept. The medians and their ratio are printed, and
+seconds and peak RSS (``os.wait4``, in a small launcher) are kept. The medians and their ratio are printed, and
 :func:`write_results` (``--save``) stores every run in ``bench/results/NAME.json``, from which
 ``tools/bench_table.py`` regenerates the tables of ``docs/benchmarks.md`` (no figure is typed).
 """
@@ -16,7 +16,7 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -72,25 +72,36 @@ def time_ratio(unit: str, tool: list[float], alternative: list[float]) -> float:
     return 1 / ratio if unit.endswith("/s") else ratio  # a rate: more per second is less time
 
 
+# Linux keeps a process's peak RSS across exec, so a child started straight from this (large)
+# process would report at least this process's size. A small launcher forks the command from its
+# own small memory and reports the command's wall seconds, peak RSS and exit code.
+_LAUNCHER = """
+import os, subprocess, sys, time
+started = time.perf_counter()
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+seconds = time.perf_counter() - started
+with open(sys.argv[1], "w") as out:
+    out.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
+
+
 def run_process(side: Side) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one run of ``side``; a failed run stops the bench."""
     if side.prepare is not None:
         side.prepare()
     env = None if side.env is None else os.environ | side.env
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        list(side.command()),
-        env=env,
-        cwd=side.cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "measured"
+        launcher = [sys.executable, "-c", _LAUNCHER, str(report), *side.command()]
+        ran = subprocess.run(
+            launcher, env=env, cwd=side.cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        seconds, peak_kib, code = report.read_text().split() if report.exists() else ("0", "0", "1")
+    if ran.returncode != 0 or int(code) != 0:
+        errors = ran.stderr.decode(errors="replace")
         raise SystemExit(f"{side.label} failed:\n{errors[-2000:]}")
-    return wall, usage.ru_maxrss / 1024  # Linux reports kilobytes
+    return float(seconds), int(peak_kib) / 1024  # Linux reports kilobytes
 
 
 def compare(step: str, tool: Side, alternative: Side, *, pairs: int, note: str = "") -> Comparison:

@@ -50,6 +50,15 @@ def test_runs_alternate_and_the_printed_medians_are_those_of_the_stored_runs(
     assert "4 pairs" in printed
 
 
+def test_the_peak_memory_is_the_commands_own_not_the_bench_process(paired, tmp_path):
+    ballast = bytearray(400 * 2**20)  # this process holds 400 MiB; the timed command does not
+    ballast[::4096] = b"x" * len(ballast[::4096])  # touch every page so it counts as resident
+    small = _side(paired, "small", tmp_path / "log", 10)
+    seconds, peak_mib = paired.run_process(small)
+    assert 0 < peak_mib < 100, peak_mib
+    del ballast
+
+
 def test_fewer_than_three_pairs_is_refused(paired, tmp_path):
     side = _side(paired, "a", tmp_path / "log", 1)
     with pytest.raises(SystemExit, match="at least 3"):
