@@ -1,8 +1,8 @@
-"""CAT's cost on a fitted model: k counterfactual sets against k plain ``predict_proba`` calls.
+"""CAT's cost: `shortcutlab cat` next to a plain scikit-learn script, then its k sets alone.
 
-A TF-IDF pair model (tfidf-logreg, C=0.3) is fitted on 7,000 MultiNLI dev-matched rows; the
-test table is `--rows` pairs drawn with replacement from all 9,815 rows (seeded). In one run,
-alternating, `--repeats` times each:
+First, in one process, on a fitted model: a TF-IDF pair model (tfidf-logreg, C=0.3) is fitted
+on 7,000 MultiNLI dev-matched rows; the test table is `--rows` pairs drawn with replacement from
+all 9,815 rows (seeded). In one run, alternating, `--repeats` times each:
 
 - plain: k calls of ``predict_proba`` on the kept rows (those CAT scores: prediction not neutral),
   and k calls on all rows;
