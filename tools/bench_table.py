@@ -9,6 +9,7 @@ them between markers in docs/benchmarks.md, so no figure there is typed by hand:
 
     python tools/bench_table.py          # rewrite the tables
     python tools/bench_table.py --check  # exit 1 when a table differs from the stored runs
+    python tools/bench_table.py --rerun cat_speed  # run a bench's stored command again, --save
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -75,12 +78,9 @@ def render(records: dict[str, dict], only: str | None) -> str:
     lines.append("")
     for record in chosen:
         machine = record["machine"]
-        lines.append(
-            f"`{record['command']}` — {record['when']}, {machine['cpus']} CPUs, "
-            f"Python {machine['python']}; medians of interleaved pairs (tool, alternative, "
-            "alternating order), each a whole process."
-        )
-        lines.append("")
+        where = f"{record['when']}, {machine['cpus']} CPUs, Python {machine['python']}"
+        lines.append(f"- `{record['command']}` ({where})")
+    lines.append("")
     return "\n".join(lines)
 
 
@@ -101,7 +101,11 @@ def regenerate(page_text: str, records: dict[str, dict]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale")
+    parser.add_argument("--rerun", nargs="+", default=[], metavar="BENCH", help="run again, --save")
     args = parser.parse_args()
+    for name in args.rerun:  # the command exactly as stored, so a figure is re-measured as taken
+        command = shlex.split(load_records()[name]["command"])
+        subprocess.run([sys.executable, *command[1:], "--save"], cwd=ROOT, check=True)
     current = PAGE.read_text()
     fresh = regenerate(current, load_records())
     if args.check:

@@ -103,7 +103,7 @@ def test_the_table_renders_the_stored_runs(tmp_path):
     row = "| build | shortcutlab build | plain script | 2.00 s | 4.00 s | 2.00× faster |"
     assert row + " 100 / 200 MiB (0.50×) | 3 | 1.5–2.5 |" in out
     assert "old figures" not in out and out.startswith("intro\n") and out.endswith("end\n")
-    assert "`python bench/toy.py --pairs 3` — 2026-11-26 05:00 UTC, 2 CPUs" in out
+    assert "- `python bench/toy.py --pairs 3` (2026-11-26 05:00 UTC, 2 CPUs, Python 3.11.9)" in out
 
 
 _RENDER = f"""
