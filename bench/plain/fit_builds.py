@@ -1,7 +1,9 @@
 """What a user writes instead of a Shortcut Maze grid, given the benchmark files: for each build
 folder, read its splits with pandas, fit TF-IDF word 1-2-grams + logistic regression (the settings
 of ``tfidf-logreg``'s reference model, C = 10) and predict every test split. No statistics, store,
-report or resume.
+report or resume. One BLAS thread, as the tool's fits use: with the default, BLAS threads spin
+against each other on a loaded machine and the plain script ran 10x slower, which would credit the
+tool with a thread setting rather than its own work.
 
     python bench/plain/fit_builds.py BUILD_FOLDER [BUILD_FOLDER ...]
 """
@@ -15,6 +17,7 @@ import pandas as pd
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
+from threadpoolctl import threadpool_limits
 
 TEST_SPLITS = ("test", "anti_test", "original_test")
 
@@ -38,4 +41,5 @@ def main(folders: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    with threadpool_limits(limits=1, user_api="blas"):
+        main(sys.argv[1:])
