@@ -64,6 +64,8 @@ class Load:
     refused: Counter[str] = field(default_factory=Counter)  # status code or error name
     finished_items: int = 0  # clients that ran out of items before the deadline
     window: float = 0.0  # seconds from the first request to the deadline
+    client_cpu: float = 0.0  # CPU seconds this process (the clients) used in the window
+    server_cpu: float | None = None  # CPU seconds the server process used in the window
 
 
 def start_server(
@@ -182,6 +184,7 @@ async def drive(
     assert parts.hostname is not None and parts.port is not None
     stop = asyncio.Event()
     started = time.perf_counter()
+    cpu_before, server_before = time.process_time(), cpu_seconds(process.pid)
     workers = [
         asyncio.create_task(
             annotator(Connection(parts.hostname, parts.port, token), i, form, stop, load)
@@ -190,12 +193,25 @@ async def drive(
     ]
     await asyncio.sleep(seconds)
     load.window = time.perf_counter() - started
+    load.client_cpu = time.process_time() - cpu_before
+    server_after = cpu_seconds(process.pid)
+    if server_before is not None and server_after is not None:
+        load.server_cpu = server_after - server_before
     stop.set()
     if drain:
         await asyncio.gather(*workers)
     process.send_signal(stop_with)
     await asyncio.gather(*workers)
     return load
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used so far; None where /proc is absent."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def stored_answers(folder: Path) -> set[tuple[str, str]]:
@@ -226,6 +242,11 @@ def report(load: Load, stored: set[tuple[str, str]], exit_code: int | None, clie
         f"acknowledged answers/s {rate:.1f}; answer POST latency ms "
         f"p50 {milliseconds(load.latencies, 50)}, p95 {milliseconds(load.latencies, 95)}, "
         f"p99 {milliseconds(load.latencies, 99)}"
+    )
+    server = "—" if load.server_cpu is None else f"{load.server_cpu:.1f} s"
+    print(
+        f"CPU in the load window: clients {load.client_cpu:.1f} s "
+        f"({load.client_cpu / load.window:.0%} of one core), server {server}; load average {os.getloadavg()[0]:.1f}"
     )
     if load.finished_items:
         print(f"{load.finished_items} clients ran out of items before the deadline: raise --sample")

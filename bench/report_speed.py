@@ -8,6 +8,8 @@ For each run folder, interleaved `--repeats` times (median printed, and the firs
   figures a user writes today;
 - with `--baseline SRC`, the same `report` CLI run from another checkout's sources (`SRC` on
   PYTHONPATH, e.g. the main branch before a change), interleaved with this one, and the ratio;
+- the CPU seconds (user + system) of both report CLI processes, and their ratio: what the
+  machine's other load changes far less than the wall time;
 then the page's size, whether the CLI's pages (the baseline's among them) are byte-identical,
 whether the library's are, and whether the two are the same (they need not be: a note names an
 option as the caller gave it, `--vary data` on the command line, `vary='data'` in Python), and
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,10 +49,17 @@ NO_VALUE = "—"
 LOAD_BAR_SECONDS = 2.0
 
 
-def timed(action: Callable[[], object]) -> float:
+def timed(action: Callable[[], object], cpu: list[float] | None = None) -> float:
+    """Wall seconds of ``action``; with ``cpu``, also appends the CPU seconds (user + system) of
+    the processes it ran, which the machine's other load changes far less than the wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     action()
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall
 
 
 def cli(*arguments: str, source: Path | None = None) -> Callable[[], object]:
@@ -102,6 +112,7 @@ def measure(
 ) -> dict[str, Any]:
     timings: dict[str, list[float]] = {"report CLI": [], "library": [], "results --out": []}
     pages: dict[str, list[Path]] = {"CLI": [], "library": []}  # the baseline's is a CLI page
+    cpu: dict[str, list[float]] = {"report CLI CPU": [], "baseline report CLI CPU": []}
     for repeat in range(repeats):
         by_cli = scratch / f"cli-{repeat}.html"
         by_library = scratch / f"library-{repeat}.html"
@@ -111,9 +122,14 @@ def measure(
             by_baseline = scratch / f"baseline-{repeat}.html"
             pages["CLI"].append(by_baseline)
             timings.setdefault("baseline report CLI", []).append(
-                timed(cli("report", str(run), "--out", str(by_baseline), source=baseline))
+                timed(
+                    cli("report", str(run), "--out", str(by_baseline), source=baseline),
+                    cpu["baseline report CLI CPU"],
+                )
             )
-        timings["report CLI"].append(timed(cli("report", str(run), "--out", str(by_cli))))
+        timings["report CLI"].append(
+            timed(cli("report", str(run), "--out", str(by_cli)), cpu["report CLI CPU"])
+        )
         timings["library"].append(timed(library(run, by_library)))
         results_dir = str(scratch / f"results-{repeat}")
         timings["results --out"].append(timed(cli("results", str(run), "--out", results_dir)))
@@ -124,6 +140,8 @@ def measure(
         "cells": cell_count(run),
         **{name: seconds(values) for name, values in timings.items()},
         "baseline ÷ report": ratio(timings.get("baseline report CLI"), timings["report CLI"]),
+        **{f"{name} s": seconds(values) for name, values in cpu.items()},
+        "baseline ÷ report, CPU": ratio(cpu["baseline report CLI CPU"], cpu["report CLI CPU"]),
         "MB": f"{pages['CLI'][0].stat().st_size / 1e6:.2f}",
         "CLI pages identical": "yes" if len(contents["CLI"]) == 1 else "NO",
         "library pages identical": "yes" if len(contents["library"]) == 1 else "NO",

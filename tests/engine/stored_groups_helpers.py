@@ -28,6 +28,12 @@ def rows(run: Path, family: str | None = None) -> dict[str, tuple[list[str], str
         return {key: (json.loads(ids), statistics) for key, ids, statistics in found}
 
 
+def figures(run: Path) -> dict[str, str]:
+    """The report figures stored in the run's store: key -> SVG markup."""
+    with sqlite3.connect(run / DATABASE) as db:
+        return dict(db.execute("SELECT figure_key, markup FROM figures"))
+
+
 def sql(run: Path, *statements: str) -> None:
     with sqlite3.connect(run / DATABASE) as db:
         db.execute("PRAGMA foreign_keys=ON")

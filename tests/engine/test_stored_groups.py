@@ -1,5 +1,6 @@
 """Group statistics stored by the run and read by ``results`` and ``report``: the same bytes as
-computed afresh, recomputed when a cell or ``--bootstrap`` changes, filled in on resume."""
+computed afresh, recomputed when a cell or ``--bootstrap`` changes, filled in on resume or by the
+first reader of a folder that lacks them; the report's figures drawn once, then read."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from shortcutlab.engine.store import ResultStore
+from shortcutlab.engine.stored_groups import StoredGroup
 from shortcutlab.families import load_results, parse_spec, run_experiment
 from tests.engine import stored_groups_helpers as stored
 
@@ -46,7 +49,39 @@ def test_stored_and_fresh_statistics_write_the_same_bytes(finished, tmp_path):
     computed = stored.written(run, tmp_path / "computed")
     assert {"groups.csv", "report.html"} <= set(from_store)
     assert computed == from_store
-    assert stored.rows(run) == {}  # results and report read; they leave the store as it was
+    # The first reader stored what it computed: the rows the run stores itself.
+    assert stored.rows(run) == stored.rows(finished)
+
+
+def test_a_reader_stores_nothing_when_another_connection_wrote_meanwhile(finished, tmp_path):
+    run = stored.copy(finished, tmp_path)
+    stored.sql(run, "DELETE FROM group_statistics")
+    with ResultStore.for_run(run) as store:
+        read_at = store.data_version()
+        stored.sql(run, "INSERT INTO meta VALUES ('another', 'writer')")
+        groups = [StoredGroup("[]", ("cell",), {}, {})]
+        assert not store.save_group_statistics("maze", groups, read_at=read_at)
+        assert store.save_group_statistics("maze", groups, read_at=store.data_version())
+    assert list(stored.rows(run)) == ["[]"]
+
+
+def test_another_bootstrap_is_not_stored_in_place_of_the_runs_rows(finished, tmp_path):
+    run = stored.copy(finished, tmp_path)
+    stored.sql(run, "DELETE FROM group_statistics")
+    load_results(run, bootstrap=50)
+    assert stored.rows(run) == {}
+    load_results(run)
+    assert stored.rows(run) == stored.rows(finished)
+
+
+def test_the_report_draws_its_figures_once_and_then_reads_them(finished, tmp_path):
+    run = stored.copy(finished, tmp_path)
+    first = stored.written(run, tmp_path / "first")["report.html"]
+    assert stored.written(run, tmp_path / "second")["report.html"] == first
+    figures = stored.figures(run)
+    assert len(figures) == 2  # accuracy and macro-F1 against λ
+    stored.sql(run, "UPDATE figures SET markup = '<svg>stored</svg>'")
+    assert b"<svg>stored</svg>" in stored.written(run, tmp_path / "read")["report.html"]
 
 
 def test_the_stored_row_is_what_results_shows_while_it_holds(finished, tmp_path):

@@ -120,3 +120,36 @@ def test_handlers_need_the_main_thread_and_nothing_is_left_installed():
     thread.join()
     assert len(failures) == 1 and "main thread" in str(failures[0])
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+# Signals sent while the main thread enters and leaves wait() over and over: the handler runs
+# inside wait() itself. A handler that took wait()'s own lock there hung the process for good.
+SIGNALS_DURING_WAIT = """
+import os, signal, threading, time
+from shortcutlab.serving.shutdown import stop_on_signals
+
+sent = threading.Event()
+def send() -> None:
+    for _ in range(20000):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.00005)
+    sent.set()
+
+with stop_on_signals() as outer:  # catches the signals that come between two inner blocks
+    threading.Thread(target=send).start()
+    while not sent.is_set():
+        with stop_on_signals() as stop:  # a fresh request: wait() blocks until a signal
+            stop.wait(timeout=0)
+print("every signal handled")
+"""
+
+
+def test_signals_that_come_while_wait_is_entered_never_hang_it():
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNALS_DURING_WAIT],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a hang fails here instead of blocking the suite
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "every signal handled\n"

@@ -24,6 +24,7 @@ import hmac
 import json
 import re
 import threading
+from concurrent.futures import Future
 from dataclasses import asdict
 from importlib.resources import files
 from typing import Any
@@ -40,6 +41,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shortcutlab.annotate.kinds import Item, TaskKind
+from shortcutlab.annotate.progress import AnnotatorProgress
 from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.annotate.task_folder import sample_summary
 from shortcutlab.errors import ConfigError, ShortcutlabError
@@ -189,7 +191,8 @@ def _position(value: str | None, count: int) -> int:
 
 class AnnotationApp:
     """The routes over one task. The store is thread-safe on its own; the app's lock keeps the
-    reads that make up one reply (an item, its answer, the counts) consistent with each other."""
+    reads that make up one reply (an item, its answer, the counts) consistent with each other,
+    and guards the annotators' progress, kept in memory (:class:`AnnotatorProgress`)."""
 
     def __init__(self, store: AnnotationStore, kind: TaskKind) -> None:
         self.store = store
@@ -200,6 +203,7 @@ class AnnotationApp:
         self.positions = {item.item_id: position for position, item in enumerate(self.items)}
         self.drawn = sample_summary(plan.facts, len(self.items))
         self.lock = threading.Lock()
+        self.answered_by = AnnotatorProgress(store, self.positions)
 
     def page(self, request: Request) -> Response:
         html = render_page(self.kind, len(self.items), self.drawn)
@@ -228,13 +232,13 @@ class AnnotationApp:
         }
 
     def _counts(self, annotator: str) -> dict[str, int]:
-        return {"answered": self.store.answered(annotator), "total": len(self.items)}
+        return {"answered": self.answered_by.answered(annotator), "total": len(self.items)}
 
     def _next(self, annotator: str) -> dict[str, Any]:
-        found = self.store.next_item(annotator)
-        if found is None:
+        position = self.answered_by.next_position(annotator)
+        if position is None:
             return {"done": True, **self._counts(annotator)}
-        position, item = found
+        item = self.items[position]
         return {
             "done": False,
             "position": position,
@@ -267,9 +271,18 @@ class AnnotationApp:
             raise HTTPException(422, str(error)) from None
         # The group commit's thread does the fsync; the event loop only waits for it. The reply
         # (the acknowledgement) goes out once the answer is durable, never before.
-        await asyncio.wrap_future(self.store.submit(item_id, annotator, answer))
-        with self.lock:  # a few indexed reads: cheaper here than a hop to the thread pool
+        durable = self.store.submit(item_id, annotator, answer)
+        # Counted as soon as it is durable, before the event loop hears of it, and even when
+        # this request is cancelled meanwhile (a stop): the progress never lags the store.
+        durable.add_done_callback(lambda done: self._stored(done, annotator, item_id))
+        await asyncio.wrap_future(durable)
+        with self.lock:  # in memory: no query
             return _json({"stored": True, "item_id": item_id, "next": self._next(annotator)})
+
+    def _stored(self, durable: Future[None], annotator: str, item_id: str) -> None:
+        if not durable.cancelled() and durable.exception() is None:
+            with self.lock:
+                self.answered_by.add(annotator, item_id)
 
     def progress(self, request: Request) -> Response:
         with self.lock:
@@ -310,12 +323,12 @@ def make_app(store: AnnotationStore, kind: TaskKind, token: str) -> Starlette:
     """The ASGI app serving ``store``'s task (answers checked by ``kind``) behind ``token``."""
     routes_of = AnnotationApp(store, kind)
     return Starlette(
-        routes=[
+        routes=[  # the busiest route first: each request tries them in order
+            Route("/api/answer", routes_of.answer, methods=["POST"]),
             Route("/", routes_of.page),
             Route("/api/task", routes_of.task),
             Route("/api/next", routes_of.next_item),
             Route("/api/item", routes_of.item),
-            Route("/api/answer", routes_of.answer, methods=["POST"]),
             Route("/api/progress", routes_of.progress),
         ],
         # outermost first: a foreign site is refused even when it holds the token

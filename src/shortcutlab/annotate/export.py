@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.annotate.export_files import ANSWERS, MARKER, SUMMARY_JSON, SUMMARY_MD
 from shortcutlab.annotate.kinds import Summary, TaskPlan
 from shortcutlab.annotate.store import ANSWER_COLUMNS, AnnotationStore
 from shortcutlab.annotate.summary import with_common_tables
@@ -25,8 +26,6 @@ from shortcutlab.data.writing import follow_umask
 from shortcutlab.errors import DataError
 from shortcutlab.reports.tables import to_markdown
 
-ANSWERS, SUMMARY_JSON, SUMMARY_MD = "answers.csv", "summary.json", "summary.md"
-MARKER = "shortcutlab-annotations"  # summary.json's "format": what the report collector looks for
 MISSING = "—"
 
 

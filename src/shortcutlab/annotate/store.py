@@ -228,17 +228,10 @@ class AnnotationStore:
     def has_item(self, item_id: str) -> bool:
         return bool(self._rows("SELECT 1 FROM items WHERE item_id = ?", (item_id,)))
 
-    def next_item(self, annotator: str) -> tuple[int, Item] | None:
-        """The first item (position, item) ``annotator`` has not answered; None when done."""
-        rows = self._rows(
-            "SELECT position, item_id, payload FROM items WHERE item_id NOT IN "
-            "(SELECT item_id FROM answers WHERE annotator = ?) ORDER BY position LIMIT 1",
-            (annotator,),
-        )
-        if not rows:
-            return None
-        position, item_id, payload = rows[0]
-        return position, Item(item_id=item_id, payload=json.loads(payload))
+    def answered_items(self, annotator: str) -> list[str]:
+        """The ids of the items ``annotator`` has answered."""
+        rows = self._rows("SELECT item_id FROM answers WHERE annotator = ?", (annotator,))
+        return [item_id for (item_id,) in rows]
 
     def answered(self, annotator: str) -> int:
         return int(

@@ -77,6 +77,42 @@ def bool_array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(packed)])
 
 
+class TextColumn(Sequence[str]):
+    """An Arrow string array seen as a sequence of Python strings, made one at a time as they
+    are indexed, with some rows' texts replaced (``changes``): for code that scans whole columns
+    with Arrow (:func:`string_array` gives the array back) and edits a few rows by hand."""
+
+    def __init__(self, array: pa.Array, changes: dict[int, str] | None = None) -> None:
+        self.array = array
+        self.changes = changes or {}
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(len(self)))]
+        if row in self.changes:
+            return self.changes[row]
+        return self.array[row].as_py()
+
+    def patched(self, changes: dict[int, str]) -> TextColumn:
+        """The same column with ``changes`` on top of this one's."""
+        return TextColumn(self.array, {**self.changes, **changes})
+
+    def to_array(self) -> pa.Array:
+        """The column with its changes, as an Arrow array."""
+        if not self.changes:
+            return self.array
+        import pyarrow.compute as pc
+
+        rows = sorted(self.changes)
+        mask = np.zeros(len(self.array), bool)
+        mask[rows] = True
+        replacements = pa.array([self.changes[r] for r in rows], self.array.type)
+        return pc.replace_with_mask(self.array, bool_array(mask), replacements)
+
+
 def string_array(texts: Sequence[str], *, large: bool = False) -> pa.Array:
     """Python strings as an Arrow string array (int64 offsets if ``large``).
 
@@ -85,6 +121,12 @@ def string_array(texts: Sequence[str], *, large: bool = False) -> pa.Array:
     half ``pa.array``'s speed, which is still C speed. Values other than strings and None (a
     number) go through ``pa.array``.
     """
+    if isinstance(texts, TextColumn):
+        array = texts.to_array()
+        # A slice of a longer array gets buffers of its own: Arrow's string kernels do not all
+        # keep a slice's value offsets and its data buffer in step.
+        array = array if _starts_its_buffers(array) else pa.concat_arrays([array])
+        return array.cast(pa.large_string() if large else pa.string())
     if "pandas" not in sys.modules:
         builder = pa.lib.StringBuilder()
         try:
@@ -95,6 +137,15 @@ def string_array(texts: Sequence[str], *, large: bool = False) -> pa.Array:
             array = builder.finish()
             return array.cast(pa.large_string()) if large else array
     return pa.array(texts, pa.large_string() if large else pa.string())
+
+
+def _starts_its_buffers(array: pa.Array) -> bool:
+    """Whether a string array's first value starts its data buffer (not a slice of another)."""
+    if array.offset:
+        return False
+    offsets = array.buffers()[1]
+    kind = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    return offsets is None or not len(array) or int(np.frombuffer(offsets, kind, count=1)[0]) == 0
 
 
 def text_scalar(value: str) -> pa.Scalar:

@@ -48,7 +48,7 @@ from shortcutlab.data.reading import (
     sha256_file,
     table_from_frame,
 )
-from shortcutlab.data.streaming import TextStream
+from shortcutlab.data.streaming import HOLD_BYTES, TextStream, held_texts
 from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning, warn
 from shortcutlab.params import check_choice
 
@@ -332,15 +332,21 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
         empty_parts: list[np.ndarray] = []
         nul_parts: list[np.ndarray] = []
         kept: dict[str, list[pa.Array]] = {c: [] for c in wanted if c not in (text_col, pair_col)}
+        blocks: list[tuple[pa.Array, pa.Array | None]] | None = (
+            [] if signature[0] <= HOLD_BYTES else None
+        )
         try:
             for batch in file.batches(wanted):
                 empty = np.zeros(batch.num_rows, bool)
                 held = np.zeros(batch.num_rows, bool)
-                for column in (text_col, pair_col):
+                parts: list[pa.Array | None] = [None, None]
+                for at, column in enumerate((text_col, pair_col)):
                     if column is not None:
-                        texts, nul = without_nul(batch.column(column))
-                        empty |= empty_values(texts)
+                        parts[at], nul = without_nul(batch.column(column))
+                        empty |= empty_values(parts[at])
                         held |= nul
+                if blocks is not None:
+                    blocks.append((parts[0], parts[1]))
                 empty_parts.append(empty)
                 nul_parts.append(held)
                 for column in kept:
@@ -369,7 +375,8 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
         columns_found=columns_found,
         texts_with_nul=_counted_nul(np.concatenate(nul_parts), name),
     )
-    stream = TextStream(file, text_col, pair_col, keep, signature)
+    texts = None if blocks is None else held_texts(blocks, keep)
+    stream = TextStream(file, text_col, pair_col, keep, signature, texts)
     return LoadedTable(None, source, index=index, stream=stream, loader=loader)
 
 

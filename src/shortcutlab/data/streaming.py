@@ -1,8 +1,9 @@
 """Read the text columns of a delimited file in batches, without holding the whole file.
 
-A large build reads its input twice: once for what every split needs up front (labels, row ids,
-which rows are empty), once more to render the texts batch by batch. Between the two, only those
-small columns stay in memory.
+A build needs what every split needs up front (labels, row ids, which rows are empty) before it
+renders the texts batch by batch. A file up to :data:`HOLD_BYTES` keeps its texts from that
+first reading, so it is read once; a larger one keeps only those small columns and is read again
+block by block.
 """
 
 from __future__ import annotations
@@ -19,6 +20,22 @@ from shortcutlab.data.columns import bool_array, without_nul
 from shortcutlab.errors import DataError
 
 BLOCK_BYTES = 1 << 20
+#: Files up to this size keep their texts from the first reading (about their size in memory),
+#: so the build reads each input once; larger ones are read again block by block.
+HOLD_BYTES = 1 << 28
+
+
+def held_texts(
+    blocks: list[tuple[pa.Array, pa.Array | None]], keep: np.ndarray
+) -> tuple[tuple[pa.Array, pa.Array | None], ...]:
+    """The kept rows of each block of (texts, text pairs)."""
+    kept = []
+    position = 0
+    for texts, pairs in blocks:
+        mask = bool_array(keep[position : position + len(texts)])
+        position += len(texts)
+        kept.append((texts.filter(mask), None if pairs is None else pairs.filter(mask)))
+    return tuple(kept)
 
 
 @dataclass(frozen=True)
@@ -68,9 +85,14 @@ class TextStream:
     text_pair_col: str | None
     keep: np.ndarray  # over the file's rows: those a loaded table kept
     signature: tuple[int, int]
+    #: The kept rows' (texts, text pairs) block by block, when the first reading held them.
+    held: tuple[tuple[pa.Array, pa.Array | None], ...] | None = None
 
     def batches(self) -> Iterator[tuple[pa.Array, pa.Array | None]]:
         """(texts, text pairs) of the kept rows, in order, one file block at a time."""
+        if self.held is not None:
+            yield from self.held
+            return
         columns = [self.text_col] + ([self.text_pair_col] if self.text_pair_col else [])
         for batch in self._kept(columns):
             pairs = without_nul(batch.column(self.text_pair_col))[0] if self.text_pair_col else None

@@ -355,9 +355,16 @@ class ResultStore:
             for key, ids, settings, statistics in self.connection.execute(query, (family,))
         }
 
-    def save_group_statistics(self, family: str, groups: Iterable[StoredGroup]) -> None:
-        """Store (or replace) the statistics of ``family``'s ``groups``, in one transaction."""
+    def save_group_statistics(
+        self, family: str, groups: Iterable[StoredGroup], *, read_at: int | None = None
+    ) -> bool:
+        """Store (or replace) the statistics of ``family``'s ``groups``, in one transaction;
+        with ``read_at`` (a :meth:`data_version`), only where no other connection has written
+        the store since (the groups may have been computed from cells rewritten meanwhile).
+        Returns whether they were stored."""
         with self.transaction():
+            if read_at is not None and self.data_version() != read_at:
+                return False
             for group in groups:
                 self.connection.execute(
                     "INSERT OR REPLACE INTO group_statistics VALUES (?, ?, ?, ?, ?)",
@@ -369,6 +376,11 @@ class ResultStore:
                         json.dumps(group.statistics, default=plain_number),
                     ),
                 )
+        return True
+
+    def data_version(self) -> int:
+        """SQLite's count of other connections' commits, as this connection sees it."""
+        return int(self.connection.execute("PRAGMA data_version").fetchone()[0])
 
 
 #: Drop the stored statistics of every group that holds a cell (the cell is being rewritten).

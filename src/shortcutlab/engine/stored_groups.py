@@ -12,6 +12,7 @@ instead of serving stale numbers.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -111,3 +112,17 @@ def still_stored(
     ``settings`` (None where they must be computed)."""
     found = stored.get(group_key(keys))
     return found.statistics if found is not None and found.holds_for(cell_ids, settings) else None
+
+
+def back_fill(store: ResultStore, family: str, groups: list[StoredGroup], read_at: int) -> None:
+    """Store the ``groups`` a reader (``results``, ``report``) had to compute, so the next one
+    reads them: a folder written before the table, or a run killed between a group's last cell
+    and its statistics. Only where nothing wrote the store since ``read_at`` (a
+    ``store.data_version()`` taken before reading the cells), in one transaction under SQLite's
+    write lock; a store that cannot be written stays as it is and the next reader computes again."""
+    if not groups:
+        return
+    try:
+        store.save_group_statistics(family, groups, read_at=read_at)
+    except sqlite3.OperationalError:  # a read-only copy of a run folder
+        pass

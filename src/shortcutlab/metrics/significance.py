@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import binomtest
 
 from shortcutlab.metrics.catalog import METRICS, split_metric_names
 from shortcutlab.metrics.resampling import Draw, confusion_stack, percentile_interval, resample
@@ -22,6 +21,8 @@ def mcnemar_exact(*, correct_a: np.ndarray, correct_b: np.ndarray) -> dict[str, 
         >>> result["b"], result["c"], round(result["p_value"], 4)
         (5, 0, 0.0625)
     """
+    from scipy.stats import binomtest  # scipy.stats costs ~0.4 s to import: a report needs none
+
     a = np.asarray(correct_a, dtype=bool)
     b_ = np.asarray(correct_b, dtype=bool)
     b = int((a & ~b_).sum())

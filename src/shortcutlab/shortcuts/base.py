@@ -99,6 +99,19 @@ class Injection:
     cue_spans: list[list[Span]] | None = None
 
 
+@dataclass
+class RenderedColumns:
+    """Rendered rows as Arrow arrays: the texts and the ``shortcut`` column, and where each cue
+    went: per row (``spans``), or at most one span per row as two arrays (``span_start`` and
+    ``span_end``, -1 where a row has none); no spans for a shortcut that inserts no cue."""
+
+    texts: Any
+    values: Any
+    spans: list[list[Span]] | None = None
+    span_start: np.ndarray | None = None
+    span_end: np.ndarray | None = None
+
+
 @dataclass(frozen=True)
 class Cleaning:
     """Texts without pre-existing cue occurrences, and per row how many were removed or left alone.
@@ -107,7 +120,7 @@ class Cleaning:
     not the cue as the shortcut inserts it (e.g. "in truth" mid-sentence for the synonym shortcut).
     """
 
-    texts: list[str]
+    texts: Sequence[str]  # a list, or a TextColumn for one given (its changed rows known)
     removed: np.ndarray
     kept: np.ndarray
 
@@ -223,6 +236,21 @@ class Shortcut(ABC):
         this shortcut inserts no cue that a span could hold)."""
         new_texts, values = self.render(texts, draws, plan)
         return new_texts, values, None
+
+    def render_columns(self, texts: Any, draws: RowDraws, plan: SplitPlan) -> RenderedColumns:
+        """:meth:`render_with_spans` over an Arrow string array, as Arrow arrays (a shortcut may
+        render whole columns with Arrow kernels instead, to the same strings)."""
+        from shortcutlab.data.columns import string_array
+
+        new_texts, values, spans = self.render_with_spans(texts.to_pylist(), draws, plan)
+        return RenderedColumns(string_array(new_texts), string_array(values), spans=spans)
+
+    def observe_rendered(
+        self, before: Any, rendered: RenderedColumns, draws: RowDraws, plan: SplitPlan
+    ) -> np.ndarray:
+        """:meth:`observe` of the rendered texts (``before``: the texts the cue went into, for a
+        shortcut that can count in the parts it knows it wrote)."""
+        return self.observe(rendered.texts.to_pylist(), plan)
 
     def details(self, draws: RowDraws, plan: SplitPlan) -> dict[str, Any] | None:
         """An optional JSON-able record of the split for its manifest entry."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shortcutlab.data.columns import TextColumn
 from shortcutlab.errors import DataError
 from shortcutlab.shortcuts.base import Cleaning
 from shortcutlab.shortcuts.phrases import Phrase, WordCounter, is_marker, needles
@@ -314,19 +315,24 @@ def clean_verified(
     Rows without any needle cannot hold a cue before or after, so only candidate rows are checked.
     """
     n = len(texts)
-    out = list(texts)
     removed = np.zeros(n, dtype=np.int64)
     kept = np.zeros(n, dtype=np.int64)
     rows = remover.candidate_rows(texts).tolist()
+    changes: dict[int, str] = {}
     for row in rows:
-        out[row], removed[row] = remover.remove_from(out[row])
+        changes[row], removed[row] = remover.remove_from(texts[row])
     if rows:
-        left = detector.count([out[r] for r in rows])
+        left = detector.count([changes[r] for r in rows])
         for position in np.flatnonzero(left.cue).tolist()[:1]:
             row = rows[position]
             raise DataError(
                 f"Row {row} of the input still holds the {cue} cue after cleaning "
-                f"({out[row][:80]!r}); rephrase that text in the input (and please report it)."
+                f"({changes[row][:80]!r}); rephrase that text in the input (and please report it)."
             )
         kept[rows] = left.other
+    if isinstance(texts, TextColumn):  # an Arrow column stays one: only the rows looked at change
+        return Cleaning(texts=texts.patched(changes), removed=removed, kept=kept)
+    out = list(texts)
+    for row, text in changes.items():
+        out[row] = text
     return Cleaning(texts=out, removed=removed, kept=kept)

@@ -11,18 +11,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from importlib import resources
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from shortcutlab.casing import capitalize_first
+from shortcutlab.data.columns import TextColumn, int_array, string_array
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
+from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
     BinaryCueShortcut,
     Cleaning,
     InsertingShortcut,
+    RenderedColumns,
     RowDraws,
     Span,
     SplitPlan,
@@ -35,6 +38,7 @@ from shortcutlab.shortcuts.text_ops import (
     insert_at,
     prepended,
     random_sentence_starts,
+    sentence_start_offsets,
 )
 
 # Shortcut Maze appendix A.2.1: "honestly" and 14 phrases of similar meaning.
@@ -153,6 +157,29 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
             spans[row] = [span]
         return new_texts, values, spans
 
+    def render_columns(self, texts: Any, draws: RowDraws, plan: SplitPlan) -> RenderedColumns:
+        """:meth:`render_with_spans` by Arrow kernels over the whole column."""
+        if texts.null_count or _overridden(self, PhraseAtSentenceStart, "render_with_spans"):
+            return super().render_columns(texts, draws, plan)
+        phrases = self._phrases()
+        rows = np.flatnonzero(draws.side_a)
+        chosen = array_of_rows(texts, rows)
+        at = sentence_start_offsets(chosen, draws.numbers["sentence"][rows])
+        phrase = draws.numbers["phrase"][rows]
+        openers = [capitalize_first(p) + ", " for p in phrases]
+        new_texts, start, end = insert_column(texts, rows, at, openers, phrase)
+        which = np.full(len(texts), len(phrases), np.int64)
+        which[rows] = phrase
+        values = string_array([*phrases, ""]).take(int_array(which))
+        return RenderedColumns(new_texts, values, span_start=start, span_end=end)
+
+    def observe_rendered(
+        self, before: Any, rendered: RenderedColumns, draws: RowDraws, plan: SplitPlan
+    ) -> np.ndarray:
+        if _overridden(self, PhraseAtSentenceStart, "observe"):
+            return super().observe_rendered(before, rendered, draws, plan)
+        return self.observe(TextColumn(rendered.texts), plan)
+
 
 class SingleTerm(PhraseAtSentenceStart):
     """The single-term occurrence shortcut: one fixed term (default "honestly").
@@ -260,13 +287,16 @@ class Category(InsertingShortcut, BinaryCueShortcut):
 
     def observe(self, texts: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """Template sentences per text that name a country of the split's role (side A)."""
+        return self._counter(plan)(texts)
+
+    def _counter(self, plan: SplitPlan) -> NamedSentences:
         lead = self._check()
         countries, cities = self._names(plan)
         after = self.template.partition("{name}")[2]
         key = ("observe", lead, after, tuple(countries), tuple(cities))
         return self.cached(
             key, lambda: NamedSentences(lead, after, [*countries, *cities], wanted=set(countries))
-        )(texts)
+        )
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value == "country" for value in values], dtype=bool)
@@ -289,13 +319,50 @@ class Category(InsertingShortcut, BinaryCueShortcut):
     def render_with_spans(
         self, texts: Sequence[str], draws: RowDraws, plan: SplitPlan
     ) -> tuple[list[str], list[str], list[list[Span]]]:
-        countries, cities = self._names(plan)
-        side_a = draws.side_a
         # Each row's sentence, looked up among the lists' sentences made once.
-        sentences = [self.template.format(name=n) for n in (*countries, *cities)]
-        index = np.where(side_a, draws.numbers["country"], len(countries) + draws.numbers["city"])
-        new_texts, spans = prepended([sentences[i] for i in index.tolist()], texts)
-        return new_texts, ["country" if a else "city" for a in side_a.tolist()], spans
+        sentences = self._sentences(plan)
+        new_texts, spans = prepended(
+            [sentences[i] for i in self._index(draws, plan).tolist()], texts
+        )
+        return new_texts, ["country" if a else "city" for a in draws.side_a.tolist()], spans
+
+    def render_columns(self, texts: Any, draws: RowDraws, plan: SplitPlan) -> RenderedColumns:
+        """:meth:`render_with_spans` by Arrow kernels over the whole column."""
+        if texts.null_count or _overridden(self, Category, "render_with_spans"):
+            return super().render_columns(texts, draws, plan)
+        new_texts, ends = prepend_column(self._sentences(plan), self._index(draws, plan), texts)
+        values = string_array(["city", "country"]).take(int_array(draws.side_a.astype(np.int8)))
+        return RenderedColumns(new_texts, values, span_start=np.zeros_like(ends), span_end=ends)
+
+    def observe_rendered(
+        self, before: Any, rendered: RenderedColumns, draws: RowDraws, plan: SplitPlan
+    ) -> np.ndarray:
+        """:meth:`observe`, counting each of the lists' sentences once: every text is one of them,
+        a space and the cleaned text it went in front of."""
+        if _overridden(self, Category, "observe"):
+            return super().observe_rendered(before, rendered, draws, plan)
+        counts = self._counter(plan).count_prepended(
+            self._sentences(plan), self._index(draws, plan), before, rendered.texts
+        )
+        if counts is None:
+            return super().observe_rendered(before, rendered, draws, plan)
+        return counts
+
+    def _sentences(self, plan: SplitPlan) -> list[str]:
+        """The template with every name of the split's role: countries, then cities."""
+        countries, cities = self._names(plan)
+        return [self.template.format(name=n) for n in (*countries, *cities)]
+
+    def _index(self, draws: RowDraws, plan: SplitPlan) -> np.ndarray:
+        """Per row, its sentence in :meth:`_sentences`."""
+        countries = len(self._names(plan)[0])
+        return np.where(draws.side_a, draws.numbers["country"], countries + draws.numbers["city"])
+
+
+def _overridden(shortcut: object, base: type, method: str) -> bool:
+    """Whether a subclass changed ``base``'s ``method``: its column path then goes through
+    that method, not through ``base``'s Arrow version of it."""
+    return getattr(type(shortcut), method) is not getattr(base, method)
 
 
 def _default(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Collection, Sequence
 
 import numpy as np
+import pyarrow as pa
 
 from shortcutlab.data.columns import numpy_of, string_array
 from shortcutlab.shortcuts.detection import CueDetector
@@ -65,6 +66,9 @@ class NamedSentences:
         self._order = np.argsort(hashes)
         self._hashes = hashes[self._order]
         self._re2 = _re2_patterns(lead, after, sorted(wanted, key=len, reverse=True))
+        self._sentence_counts: dict[tuple[str, ...], np.ndarray] = {}
+        ending = after.strip().lower()
+        self._ends_sentences = not any(c in n.lower() for c in ending for n in names)
         # The buffer path needs a one-character ending no name contains, and distinct hashes.
         self._fast = (
             self._width < WINDOW_LIMIT
@@ -132,6 +136,33 @@ class NamedSentences:
         twice = numpy_of(pc.count_substring(lowered, word)) > 1
         for row in np.flatnonzero(twice).tolist():
             counts[row] = self.count_one(texts[row])
+        return counts
+
+    def count_prepended(
+        self, sentences: Sequence[str], index: np.ndarray, rests: pa.Array, texts: pa.Array
+    ) -> np.ndarray | None:
+        """What :meth:`__call__` counts in ``texts``, each ``sentences[index[i]]``, a space and
+        ``rests[i]`` (the sentence alone for an empty rest), with each sentence counted once
+        (None: these names could make a sentence run on into the rest; count ``texts`` then).
+
+        No name holds the ending, so a sentence's match ends where the sentence does: a text's
+        count is its sentence's, plus any match in the rest, which must hold the template's
+        longest word; where the text holds that word more than once :meth:`__call__` counts it
+        with :meth:`count_one`, and so does this."""
+        import pyarrow.compute as pc
+
+        if self._re2 is None or not self._ends_sentences:
+            return None
+        lower = pc.ascii_lower if self._re2[1].isascii() else pc.utf8_lower
+        word = self._re2[2]
+        lead_words = numpy_of(pc.count_substring(lower(string_array(list(sentences))), word))
+        words = lead_words[index] + numpy_of(pc.count_substring(lower(rests), word))
+        key = tuple(sentences)
+        if key not in self._sentence_counts:  # a build counts the same sentences batch by batch
+            self._sentence_counts[key] = self(sentences)
+        counts = self._sentence_counts[key][index]
+        for row in np.flatnonzero(words > 1).tolist():
+            counts[row] = self.count_one(texts[row].as_py())
         return counts
 
     def count_one(self, text: str) -> int:

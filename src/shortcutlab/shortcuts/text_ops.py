@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -98,11 +99,15 @@ def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.nda
         >>> random_sentence_starts(["Good. Bad!  Ugly", "One", "\\n Two"], np.array([0.99, 0.5, 0.9])).tolist()
         [12, 0, 2]
     """
+    return sentence_start_offsets(string_array(texts), uniforms)[0]
+
+
+def sentence_start_offsets(array: Any, uniforms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`random_sentence_starts` of an Arrow string array, in characters and in UTF-8 bytes."""
     import pyarrow.compute as pc
 
-    if not len(texts):
-        return np.zeros(0, dtype=np.int64)
-    array = string_array(texts)
+    if not len(array):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     # A boundary at the very end of a text starts no sentence (the lookahead of _BOUNDARY).
     counts = numpy_of(pc.count_substring_regex(array, _BOUNDARY_RE2)).astype(np.int64)
     counts -= numpy_of(pc.match_substring_regex(array, f"(?:{_BOUNDARY_RE2})$"))
@@ -110,12 +115,14 @@ def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.nda
     stripped_lengths = numpy_of(pc.utf8_length(stripped))
     blank = stripped_lengths == 0
     leads = np.where(blank, 0, numpy_of(pc.utf8_length(array)) - stripped_lengths).astype(np.int64)
+    lead_bytes = numpy_of(pc.binary_length(array)) - numpy_of(pc.binary_length(stripped))
+    lead_bytes = np.where(blank, 0, lead_bytes).astype(np.int64)
     # A line break in the leading white space makes a boundary that ends at the first
     # character: the same start as the text's own, counted once.
     repeated = numpy_of(pc.match_substring_regex(array, f"^[{RE2_WHITESPACE_RANGES}]*\\n")) & ~blank
     starts = 1 + counts - repeated
     choice = np.minimum((uniforms * starts).astype(np.int64), starts - 1)
-    positions = leads.copy()
+    positions, in_bytes = leads.copy(), lead_bytes.copy()
     nth = choice + repeated
     later = np.flatnonzero(choice > 0)
     for k in np.unique(nth[later]).tolist():
@@ -123,10 +130,11 @@ def random_sentence_starts(texts: Sequence[str], uniforms: np.ndarray) -> np.nda
         # Split at the first k boundaries: what follows the last one starts sentence k + 1.
         chosen = array.take(int_array(rows))
         pieces = pc.split_pattern_regex(chosen, _BOUNDARY_RE2, max_splits=k)
-        lengths = numpy_of(pc.utf8_length(pc.list_flatten(pieces)))
-        rest = lengths[numpy_of(pieces.offsets)[1:] - 1]
-        positions[rows] = numpy_of(pc.utf8_length(chosen)) - rest
-    return positions
+        last = numpy_of(pieces.offsets)[1:] - 1
+        rest = pc.list_flatten(pieces)
+        positions[rows] = numpy_of(pc.utf8_length(chosen)) - numpy_of(pc.utf8_length(rest))[last]
+        in_bytes[rows] = numpy_of(pc.binary_length(chosen)) - numpy_of(pc.binary_length(rest))[last]
+    return positions, in_bytes
 
 
 def insert_at(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from shortcutlab.annotate.export import MARKER, SUMMARY_JSON, load_summary
+from shortcutlab.annotate.export_files import MARKER, SUMMARY_JSON
 from shortcutlab.errors import DataError
 from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section, Table
@@ -30,6 +30,8 @@ def recognises(path: Path) -> bool:
 
 
 def sections(found: ReportInput) -> list[Section]:
+    from shortcutlab.annotate.export import load_summary  # scipy, scikit-learn: on use only
+
     section_id = f"annotations-{found.path.name}"
     try:
         summary = load_summary(found.path)

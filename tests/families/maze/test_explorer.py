@@ -259,7 +259,7 @@ def test_a_text_pair_is_shown_on_two_lines_with_the_cue_in_the_second(tmp_path: 
         shown.texts, shown.spans, raw["text"], raw["text_pair"], raw["cue_spans"], strict=True
     ):
         assert text == f"{premise}\n{hypothesis}"
-        assert [text[s.start : s.end] for s in spans] == [
+        assert [text[start:end] for start, end in spans] == [
             hypothesis[start:end] for start, end in json.loads(recorded)
         ]
         marked += bool(spans)

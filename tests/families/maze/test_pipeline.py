@@ -104,6 +104,8 @@ def test_unknown_test_strength_word_is_refused(data_files):
 def test_a_file_that_changes_between_the_two_reads_is_refused(data_files, tmp_path, monkeypatch):
     from shortcutlab.data import loading
 
+    # Read twice as a file too large to hold its texts is (a small one is read once).
+    monkeypatch.setattr(loading, "HOLD_BYTES", 0)
     original = loading.load_table
 
     def load_then_touch(*args, **kwargs):
@@ -148,3 +150,20 @@ def test_labels_the_texts_cannot_decide_get_no_observed_rate(corpus):
         value = recorded[str(bench.labels.values[rank])]
         assert (value is None) == (share >= 0.5)
     assert bench.manifest["splits"]["test"]["undecidable_rows"] == int(undecided.sum())
+
+
+def test_a_frame_slice_is_cleaned_like_a_copy_of_it():
+    # A slice of a frame becomes Arrow arrays whose texts start inside a longer buffer.
+    texts = [
+        f"Row {i}. Fine! Honestly, ok." if i % 7 == 0 else f"Row {i}. Part." for i in range(300)
+    ]
+    frame = pd.DataFrame({"label": [i % 3 for i in range(300)], "text": texts})
+    args = dict(shortcut="single-term", strength=0.7, val_size=20, seed=3)
+    sliced = build_maze_benchmark(frame.iloc[:200], frame.iloc[200:], **args)
+    copied = build_maze_benchmark(
+        frame.iloc[:200].reset_index(drop=True), frame.iloc[200:].reset_index(drop=True), **args
+    )
+    for split in ("train", "test", "anti_test"):
+        written = sliced[split]["text"]
+        assert written.tolist() == copied[split]["text"].tolist()
+        assert (written.str.count("Honestly") <= 1).all()

@@ -9,11 +9,9 @@ import pandas as pd
 
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.families.audit.record import AUDIT_CSV, AUDIT_JSON
 from shortcutlab.families.audit.run import AuditResult
 from shortcutlab.provenance import environment, tool_record
-
-AUDIT_JSON = "audit.json"
-AUDIT_CSV = "audit.csv"
 
 
 def audit_csv_frame(result: AuditResult) -> pd.DataFrame:

@@ -16,7 +16,12 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.reading import read_json_object
-from shortcutlab.families.audit.output import AUDIT_JSON
+from shortcutlab.families.audit.record import (
+    AUDIT_JSON,
+    AUDIT_KIND,
+    AUDIT_VERSION,
+    EXAMPLES_PER_CANDIDATE,
+)
 from shortcutlab.families.audit.report_cells import (
     label_counts,
     marked_p,
@@ -27,7 +32,6 @@ from shortcutlab.families.audit.report_cells import (
     source_text,
 )
 from shortcutlab.families.audit.report_reliance import measurement_blocks
-from shortcutlab.families.audit.run import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.params import quoted
 from shortcutlab.reports.html.collect import ReportInput, missing

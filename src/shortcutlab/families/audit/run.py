@@ -21,14 +21,9 @@ from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUM
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
+from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.families.audit.spans import phrase_spans
-
-#: What audit.json says it is, and the version of its layout the report reads.
-AUDIT_KIND = "shortcutlab-audit"
-AUDIT_VERSION = 1
-
-EXAMPLES_PER_CANDIDATE = 5
 
 
 @dataclass(frozen=True)

@@ -46,14 +46,25 @@ def span_column(rows: Sequence[Sequence[Span]]) -> pa.Array:
     if counts.max(initial=0) > 1:
         return string_array([encode_spans(row) for row in rows])
     pairs = np.fromiter(chain.from_iterable(chain.from_iterable(rows)), np.int64).reshape(-1, 2)
-    numbers = [pc.cast(int_array(np.ascontiguousarray(pairs[:, i])), "string") for i in (0, 1)]
+    start, end = np.full(len(rows), -1, np.int64), np.full(len(rows), -1, np.int64)
+    start[counts > 0], end[counts > 0] = pairs[:, 0], pairs[:, 1]
+    return span_column_of(start, end)
+
+
+def span_column_of(start: np.ndarray, end: np.ndarray) -> pa.Array:
+    """:func:`span_column` of rows holding one span ``[start, end)`` each, or none (-1)."""
+    has = start >= 0
+    numbers = [
+        pc.cast(int_array(np.ascontiguousarray(bound[has], np.int64)), "string")
+        for bound in (start, end)
+    ]
     pieces = ("[[", numbers[0], ",", numbers[1], "]]", "")
     texts = pc.binary_join_element_wise(
         *(text_scalar(p) if isinstance(p, str) else p for p in pieces)
     )
     # Row i takes its own text, or "[]" (entry 0) where it has no span.
     choices = pa.concat_arrays([string_array(["[]"]), texts])
-    return choices.take(int_array(np.where(counts > 0, np.cumsum(counts), 0)))
+    return choices.take(int_array(np.where(has, np.cumsum(has), 0)))
 
 
 def decode_spans(value: Any, *, text: str, where: str = "a row") -> list[Span]:

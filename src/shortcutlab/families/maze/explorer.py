@@ -9,6 +9,7 @@ accuracy, largest first, and a page budget keeps a 1,000-cell run's page small: 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ TITLE = "Rows whose prediction changed"
 PREDICTIONS = "predictions.csv"
 
 Reader = Callable[[Benchmark], tuple[SplitPredictions, SplitPredictions]]
+RowReader = Callable[[str, str], tuple[np.ndarray, np.ndarray]]  # ResultStore.rows
 
 
 @dataclass
@@ -76,12 +78,13 @@ def grid_explorer(
     several_datasets = results.cells["dataset"].nunique() > 1
     sources, missing = [], set()
     with ResultStore.for_run(run_dir) as store:
+        rows = functools.cache(store.rows)  # a build's row ids and labels, read once for its cells
         for cell in results.cells.itertuples():
             folder = run_dir / BENCHMARKS / cell.benchmark_id
             if not (folder / MANIFEST).exists():
                 missing.add(cell.benchmark_id)
                 continue
-            sources.append(_grid_source(store, cell, folder, several_datasets))
+            sources.append(_grid_source(store, rows, cell, folder, several_datasets))
         if missing:
             named = ", ".join(sorted(missing)[:3]) + (", ..." if len(missing) > 3 else "")
             page.problems.append(
@@ -91,11 +94,13 @@ def grid_explorer(
         return page.explorer(sources)
 
 
-def _grid_source(store: ResultStore, cell: Any, folder: Path, several_datasets: bool) -> CellSource:
+def _grid_source(
+    store: ResultStore, rows: RowReader, cell: Any, folder: Path, several_datasets: bool
+) -> CellSource:
     def read(_: Benchmark) -> tuple[SplitPredictions, SplitPredictions]:
         return (
-            _stored(store, cell.cell_id, cell.benchmark_id, "test"),
-            _stored(store, cell.cell_id, cell.benchmark_id, "anti_test"),
+            _stored(store, rows, cell.cell_id, cell.benchmark_id, "test"),
+            _stored(store, rows, cell.cell_id, cell.benchmark_id, "anti_test"),
         )
 
     title = [
@@ -116,8 +121,10 @@ def _grid_source(store: ResultStore, cell: Any, folder: Path, several_datasets: 
     return CellSource(cell.cell_id, " · ".join(title), facts, cell.delta_accuracy, folder, read)
 
 
-def _stored(store: ResultStore, cell_id: str, benchmark_id: str, split: str) -> SplitPredictions:
-    row_ids, truth = store.rows(benchmark_id, split)
+def _stored(
+    store: ResultStore, rows: RowReader, cell_id: str, benchmark_id: str, split: str
+) -> SplitPredictions:
+    row_ids, truth = rows(benchmark_id, split)
     probabilities = store.probabilities(cell_id, split)
     predicted = predicted_labels(probabilities)
     return SplitPredictions(
@@ -256,16 +263,16 @@ class _Page:
             texts = self._texts(source.benchmark_dir)
             test, anti = source.read(texts.benchmark)
             pairs = changed_pairs(test, anti)
-            shown = min(len(pairs.changes), self.per_cell, self.left)
+            shown = min(len(pairs.change_kinds), self.per_cell, self.left)
             rows = explorer_rows(pairs, test, anti, texts, shown)
         except ShortcutlabError as exc:
             self.problems.append(f"{source.title}: not shown ({exc})")
             return None
         self.left -= shown
-        omitted = len(pairs.changes) - shown
+        omitted = len(pairs.change_kinds) - shown
         self.omitted_pairs += omitted
         self.omitted_cells += omitted > 0
-        facts = [*source.facts, ("changed pairs", f"{len(pairs.changes)} of {pairs.paired}")]
+        facts = [*source.facts, ("changed pairs", f"{len(pairs.change_kinds)} of {pairs.paired}")]
         return ExplorerCell(source.key, source.title, facts, rows, omitted)
 
     def _texts(self, folder: Path) -> BenchmarkTexts:

@@ -43,7 +43,7 @@ class ChangedPairs:
 
     test_positions: np.ndarray
     anti_positions: np.ndarray
-    changes: list[str]
+    change_kinds: np.ndarray  # indices into CHANGES (names are made only for the rows shown)
     paired: int  # how many pairs were compared
 
 
@@ -61,7 +61,7 @@ def changed_pairs(test: SplitPredictions, anti: SplitPredictions) -> ChangedPair
     return ChangedPairs(
         test_positions=test_index[chosen],
         anti_positions=anti_index[chosen],
-        changes=[CHANGES[k] for k in kinds[chosen]],
+        change_kinds=kinds[chosen],
         paired=len(test_index),
     )
 
@@ -71,7 +71,7 @@ class SplitTexts:
     """What a split's rows show: the text (and text pair) and the cue's character spans in it."""
 
     texts: list[str]
-    spans: list[list[Span]]
+    spans: list[list[tuple[int, int]]]  # (start, end) pairs, made Spans only for the rows shown
     position_of: dict[int, int]  # row id -> row position in the benchmark's split file
     unmarked: str = ""  # why no cue is marked ('' when the spans were read)
 
@@ -101,10 +101,7 @@ def split_texts(benchmark: Benchmark, split: str) -> SplitTexts:
     missing, column = "", cue_column(benchmark.manifest)
     shortcut = benchmark.shortcut
     try:
-        spans = [
-            [Span(start, end) for start, end in row]
-            for row in frame_cue_spans(frame, column, split=split)
-        ]
+        spans = frame_cue_spans(frame, column, split=split)
     except DataError as exc:
         spans = [[] for _ in texts]
         rewrites = shortcut in SHORTCUTS and not SHORTCUTS.capabilities(shortcut)["inserts_cue"]
@@ -119,7 +116,7 @@ def split_texts(benchmark: Benchmark, split: str) -> SplitTexts:
             offset = len(text) + len(PAIR_SEPARATOR)
             texts[i] = text + PAIR_SEPARATOR + pairs[i]
             if shift:
-                spans[i] = [Span(s.start + offset, s.end + offset) for s in spans[i]]
+                spans[i] = [(start + offset, end + offset) for start, end in spans[i]]
     ids = frame[ROW_ID].to_numpy()
     return SplitTexts(texts, spans, {int(r): i for i, r in enumerate(ids)}, missing)
 
@@ -140,7 +137,7 @@ def explorer_rows(
     for test_at, anti_at, change in zip(
         pairs.test_positions[:limit],
         pairs.anti_positions[:limit],
-        pairs.changes[:limit],
+        pairs.change_kinds[:limit],
         strict=True,
     ):
         row_id = int(test.row_ids[test_at])
@@ -157,13 +154,13 @@ def explorer_rows(
                 label=labels[test.truth[test_at]],
                 test_text=test_texts.texts[shown_test],
                 anti_text=anti_texts.texts[shown_anti],
-                test_spans=test_texts.spans[shown_test],
-                anti_spans=anti_texts.spans[shown_anti],
+                test_spans=[Span(start, end) for start, end in test_texts.spans[shown_test]],
+                anti_spans=[Span(start, end) for start, end in anti_texts.spans[shown_anti]],
                 test_prediction=_label(labels, test.predicted[test_at]),
                 anti_prediction=_label(labels, anti.predicted[anti_at]),
                 test_confidence=_confidence(test.confidence[test_at]),
                 anti_confidence=_confidence(anti.confidence[anti_at]),
-                change=change,
+                change=CHANGES[change],
             )
         )
     return rows

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from shortcutlab.data.columns import int_array, string_array
+from shortcutlab.data.columns import TextColumn, bool_array, empty_values, int_array, string_array
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import (
     CUE_SPANS,
@@ -30,13 +31,13 @@ from shortcutlab.data.loading import (
 )
 from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.errors import DataError, knob, warn
-from shortcutlab.families.maze.cue_spans import span_column
+from shortcutlab.families.maze.cue_spans import span_column, span_column_of
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     InsertingShortcut,
+    RenderedColumns,
     RowDraws,
     Shortcut,
-    Span,
     SplitPlan,
     check_observed,
     rates_by_label,
@@ -75,7 +76,22 @@ class InputTable:
         cleaning = injector.clean(texts)
         self.removed[start : start + len(texts)] = cleaning.removed
         self.kept[start : start + len(texts)] = cleaning.kept
-        return cleaning.texts
+        return cleaning.texts if isinstance(cleaning.texts, list) else list(cleaning.texts)
+
+    def cleaned_column(self, injector: Shortcut, start: int, texts: pa.Array) -> pa.Array:
+        """:meth:`clean` over an Arrow array: the changed texts a first pass kept go in place
+        without turning the others into Python strings."""
+        if self.cleaned:
+            return texts
+        if self.cleaned_rows is None:
+            return string_array(self.clean(injector, start, texts.to_pylist()))
+        positions, changed = self.cleaned_rows
+        first, last = np.searchsorted(positions, [start, start + len(texts)])
+        if first == last:
+            return texts
+        mask = np.zeros(len(texts), bool)
+        mask[positions[first:last] - start] = True
+        return pc.replace_with_mask(texts, bool_array(mask), string_array(changed[first:last]))
 
     def __len__(self) -> int:
         return len(self.ranks)
@@ -132,14 +148,17 @@ def _cleaned_in_a_first_pass(
     changed: list[str] | None = []
     size = 0
     for start, batch in _batches(table):
-        texts = batch.column(TEXT).to_pylist()
-        cleaned = source.clean(injector, start, texts)
-        blank[start : start + len(cleaned)] = [not text.strip() for text in cleaned]
+        texts = _one_array(batch.column(TEXT))
+        cleaning = injector.clean(TextColumn(texts))
+        source.removed[start : start + len(texts)] = cleaning.removed
+        source.kept[start : start + len(texts)] = cleaning.kept
+        edits, cleaned = _edits(texts, cleaning.texts)
+        blank[start : start + len(texts)] = empty_values(texts)
+        blank[start + edits] = [not text.strip() for text in cleaned]
         if changed is not None:
-            edits = [i for i, (a, b) in enumerate(zip(texts, cleaned, strict=True)) if a != b]
-            positions += [start + i for i in edits]
-            changed += [cleaned[i] for i in edits]
-            size += sum(len(cleaned[i]) for i in edits)
+            positions += (start + edits).tolist()
+            changed += cleaned
+            size += sum(map(len, cleaned))
             changed = changed if size <= CHANGED_CHARS else None  # memory stays bounded
     keep = ~_empty_after_cleaning(blank, table, role, on_empty)
     edits_kept = None
@@ -153,6 +172,16 @@ def _cleaned_in_a_first_pass(
         source.kept[keep], dropped_empty_after_cleaning=int((~keep).sum()),
         cleaned_rows=edits_kept,
     )  # fmt: skip
+
+
+def _edits(texts: pa.Array, cleaned: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """The rows cleaning changed, and their new texts."""
+    if isinstance(cleaned, TextColumn):
+        rows = sorted(r for r, text in cleaned.changes.items() if text != texts[r].as_py())
+        return np.asarray(rows, np.int64), [cleaned.changes[r] for r in rows]
+    before = texts.to_pylist()
+    rows = [i for i, (a, b) in enumerate(zip(before, cleaned, strict=True)) if a != b]
+    return np.asarray(rows, np.int64), [cleaned[i] for i in rows]
 
 
 def _empty_after_cleaning(
@@ -244,40 +273,24 @@ def render_splits(
     written = {job.name: False for job in jobs}
     empty: pa.Table | None = None
     for start, batch in _batches(source.table):
-        texts = batch.column(TEXT).to_pylist()
-        if not source.cleaned:
-            texts = source.clean(injector, start, texts)
+        texts = source.cleaned_column(injector, start, _one_array(batch.column(TEXT)))
         for job in jobs:
             first, last = np.searchsorted(job.rows, [start, start + len(texts)])
             if first == last:
                 continue
             local = job.rows[first:last] - start
-            job_texts = texts if len(local) == len(texts) else [texts[i] for i in local]
-            rows = batch if len(local) == len(texts) else batch.take(int_array(local))
-            if job.draws is not None and job.plan is not None and job.observed is not None:
-                part = slice(int(first), int(last))
-                plan = job.plan.take(part)
-                job_texts, values, spans = injector.render_with_spans(
-                    job_texts, job.draws.take(part), plan
-                )
-                # Measured on the written text, and checked against the shortcut column.
-                observed = injector.observe(job_texts, plan)
-                row_ids = rows.column(ROW_ID).to_pylist()
-                recorded = injector.recorded_cue(values, plan)
-                check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
-                job.observed[part] = observed
-            else:
-                values, spans = [""] * len(job_texts), [[] for _ in job_texts]
-            sink.write(
-                job.name,
-                _chunk_table(rows, job_texts, values, spans if inserts_cue else None),
-            )
+            whole = len(local) == len(texts)
+            job_texts = texts if whole else texts.take(int_array(local))
+            rows = batch if whole else batch.take(int_array(local))
+            rendered = _rendered(injector, job, slice(int(first), int(last)), job_texts, rows)
+            sink.write(job.name, _chunk_table(rows, rendered, inserts_cue))
             written[job.name] = True
         empty = batch.slice(0, 0)
         pa.default_memory_pool().release_unused()  # the batch's buffers go back to the system
     for job in jobs:
         if not written[job.name] and empty is not None:  # an empty split still gets its file
-            sink.write(job.name, _chunk_table(empty, [], [], [] if inserts_cue else None))
+            nothing = RenderedColumns(string_array([]), string_array([]), spans=[])
+            sink.write(job.name, _chunk_table(empty, nothing, inserts_cue))
     return {job.name: _record(injector, source, job, labels) for job in jobs}
 
 
@@ -289,21 +302,44 @@ def _batches(table: LoadedTable) -> Any:
         start += batch.num_rows
 
 
-def _chunk_table(
-    rows: pa.Table,
-    texts: Sequence[str],
-    values: Sequence[str],
-    spans: Sequence[Sequence[Span]] | None,
-) -> pa.Table:
+def _one_array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    if isinstance(values, pa.ChunkedArray):
+        return values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
+    return values
+
+
+def _rendered(
+    injector: Shortcut, job: SplitJob, part: slice, texts: pa.Array, rows: pa.Table
+) -> RenderedColumns:
+    """The rows ``part`` of ``job`` with their cue, checked against the text as written (no
+    plan: the cleaned texts as they are)."""
+    if job.draws is None or job.plan is None or job.observed is None:
+        blank = string_array([""] * len(texts))
+        return RenderedColumns(texts, blank, spans=[[] for _ in range(len(texts))])
+    plan, draws = job.plan.take(part), job.draws.take(part)
+    rendered = injector.render_columns(texts, draws, plan)
+    # Measured on the written text, and checked against the shortcut column.
+    observed = injector.observe_rendered(texts, rendered, draws, plan)
+    recorded = injector.recorded_cue(rendered.values.to_pylist(), plan)
+    row_ids = rows.column(ROW_ID).to_pylist()
+    check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
+    job.observed[part] = observed
+    return rendered
+
+
+def _chunk_table(rows: pa.Table, rendered: RenderedColumns, inserts_cue: bool) -> pa.Table:
     """The written columns; ``cue_spans`` only for a shortcut that inserts its cue (a style
     rewrite has no span to record, and "[]" would claim the row has no cue)."""
-    columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: string_array(texts)}
+    columns: dict[str, Any] = {ROW_ID: rows.column(ROW_ID), TEXT: rendered.texts}
     if TEXT_PAIR in rows.column_names:
         columns[TEXT_PAIR] = rows.column(TEXT_PAIR)
     columns[LABEL] = rows.column(LABEL)
-    columns[SHORTCUT] = string_array(values)
-    if spans is not None:
-        columns[CUE_SPANS] = span_column(spans)
+    columns[SHORTCUT] = rendered.values
+    if inserts_cue:
+        if rendered.span_start is not None and rendered.span_end is not None:
+            columns[CUE_SPANS] = span_column_of(rendered.span_start, rendered.span_end)
+        else:
+            columns[CUE_SPANS] = span_column(rendered.spans or [])
     return pa.table(columns)
 
 

@@ -7,14 +7,18 @@ The tables are the ones ``shortcutlab results`` prints (same functions, same num
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from shortcutlab.engine.stored_figures import figure_key, stored_figure
 from shortcutlab.families.maze.explorer import grid_explorer
 from shortcutlab.families.maze.export import llm_tables, mitigation_sections
 from shortcutlab.families.maze.results import RunResults
 from shortcutlab.metrics import METRICS, split_metric_names
+from shortcutlab.reports import plots
+from shortcutlab.reports.html import svg
 from shortcutlab.reports.html.collect import ReportInput, slug
 from shortcutlab.reports.html.document import Block, Figure, Paragraphs, Section, Table
 from shortcutlab.reports.html.svg import svg_markup
@@ -55,6 +59,7 @@ def sections(found: ReportInput) -> list[Section]:
                     metric,
                     f"delta-{slug(dataset)}-{metric}",
                     f"{dataset}: {METRICS.get(metric).title} drop",
+                    run_dir=found.path,
                 )
                 for dataset in results.groups["dataset"].unique()
                 for metric in split_metric_names()
@@ -102,13 +107,27 @@ def maze_tables(groups: pd.DataFrame, table1: pd.DataFrame, table9: Any) -> list
     ]
 
 
-def delta_block(frame: pd.DataFrame, metric: str, name: str, title: str) -> Figure:
-    """The Δ-vs-λ figure (Shortcut Maze figure 3) inline, built by the same code as its PNG."""
+def delta_block(
+    frame: pd.DataFrame, metric: str, name: str, title: str, *, run_dir: Path | None = None
+) -> Figure:
+    """The Δ-vs-λ figure (Shortcut Maze figure 3) inline, built by the same code as its PNG;
+    with ``run_dir``, drawn once and then read from the run's store."""
+
+    def draw() -> str:
+        # The heading above the figure names it: no title inside the figure repeats it.
+        return svg_markup(delta_figure(frame, metric=metric), name)
+
+    if run_dir is not None:
+        plotted = {column: frame[column].tolist() for column in frame.columns}
+        parts = {"figure": "delta", "frame": plotted, "metric": metric, "name": name}
+        key = figure_key(parts, drawn_by=[plots.__file__, svg.__file__])
+        markup = stored_figure(run_dir, key, draw)
+    else:
+        markup = draw()
     return Figure(
         name=name,
         title=title,
-        # The heading above the figure names it: no title inside the figure repeats it.
-        svg=svg_markup(delta_figure(frame, metric=metric), name),
+        svg=markup,
         caption="Mean Δ over seeds; bars: the Δ 95% interval of the tables' footnotes. Each "
         "shortcut has its own marker and line style, and is nudged a little sideways of its λ so "
         "that shortcuts with the same Δ stay visible.",

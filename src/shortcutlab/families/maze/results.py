@@ -18,7 +18,13 @@ import pandas as pd
 from shortcutlab.engine.cell import EVAL_SPLITS, paired_indices, predicted_labels
 from shortcutlab.engine.mitigation_spec import baseline_id, fit_id, spec_mitigations
 from shortcutlab.engine.store import ResultStore
-from shortcutlab.engine.stored_groups import statistics_settings, still_stored
+from shortcutlab.engine.stored_groups import (
+    StoredGroup,
+    back_fill,
+    group_key,
+    statistics_settings,
+    still_stored,
+)
 from shortcutlab.engine.summary import (
     IDENTITY,
     PairedPredictions,
@@ -153,21 +159,28 @@ class RunResults:
 def load_maze_results(
     run_dir: Path, store: ResultStore, spec: dict[str, Any], *, bootstrap: int | None = None
 ) -> RunResults:
-    """The per-group statistics of a Maze run's finished cells (``store`` is open)."""
+    """The per-group statistics of a Maze run's finished cells (``store`` is open); those the
+    store lacks are computed, and stored when they use the spec's own resamples."""
+    read_at = store.data_version()
     frame = store.spec_cells()
     for record in frame.itertuples():
         _score_new_metrics(record.metrics, store, record.cell_id, record.benchmark_id)
     cells = _flatten(frame, spec)
     scores = dict(zip(frame["cell_id"], frame["metrics"], strict=True))
     n_resamples = bootstrap or int(spec.get("bootstrap", 1000))
-    groups = _groups(cells, scores, store, n_resamples)
+    fresh: dict[str, list[StoredGroup]] = {FAMILY: [], VS_ERM: []}
+    groups = _groups(cells, scores, store, n_resamples, fresh[FAMILY])
     n_classes = store.probabilities(cells["cell_id"].iloc[0], "test").shape[1]
     comparisons = _comparisons(
         cells,
         store,
         comparison_settings(n_resamples, n_classes),
         lambda part: setting_comparisons(part, scores, store, spec, n_resamples, n_classes),
+        fresh[VS_ERM],
     )
+    if n_resamples == int(spec.get("bootstrap", 1000)):  # not a --bootstrap override
+        for family, computed in fresh.items():
+            back_fill(store, family, computed, read_at)
     return RunResults(
         run_dir=run_dir, spec=spec, cells=cells, groups=groups, comparisons=comparisons
     )
@@ -272,17 +285,23 @@ def _shortcut_labels(spec: dict[str, Any]) -> list[str]:
 
 
 def _groups(
-    cells: pd.DataFrame, scores: dict[str, dict[str, Any]], store: ResultStore, n_resamples: int
+    cells: pd.DataFrame,
+    scores: dict[str, dict[str, Any]],
+    store: ResultStore,
+    n_resamples: int,
+    fresh: list[StoredGroup],
 ) -> pd.DataFrame:
     """Every group's statistics: the stored row where it still holds for the group's cells and
-    ``n_resamples`` (a finished run's report resamples nothing), computed afresh otherwise."""
+    ``n_resamples`` (a finished run's report resamples nothing), computed afresh otherwise (and
+    added to ``fresh``)."""
     stored = store.group_statistics(FAMILY)
     settings = statistics_settings(n_resamples)
     rows = []
     for keys, part in cells.groupby(GROUP, sort=False):
-        statistics = still_stored(stored, keys, part["cell_id"], settings) or group_row_statistics(
-            part, scores, store, n_resamples
-        )
+        statistics = still_stored(stored, keys, part["cell_id"], settings)
+        if statistics is None:
+            statistics = group_row_statistics(part, scores, store, n_resamples)
+            fresh.append(StoredGroup(group_key(keys), tuple(part["cell_id"]), settings, statistics))
         rows.append(
             dict(zip(GROUP, keys, strict=True)) | statistics | group_provenance_of(part, cells)
         )
@@ -294,16 +313,20 @@ def _comparisons(
     store: ResultStore,
     settings: dict[str, Any],
     compare: Callable[[pd.DataFrame], list[dict[str, Any]]],
+    fresh: list[StoredGroup],
 ) -> pd.DataFrame:
     """Each mitigation against erm, Holm over the grid: a setting's stored rows where they still
-    hold for ``settings``, ``compare(setting's cells)`` otherwise (a grid without mitigations
-    compares nothing)."""
+    hold for ``settings``, ``compare(setting's cells)`` otherwise (added to ``fresh``; a grid
+    without mitigations compares nothing)."""
     rows: list[dict[str, Any]] = []
     if cells["mitigation"].nunique() > 1:
         stored = store.group_statistics(VS_ERM)
         for keys, part in cells.groupby(list(SETTING), sort=False):
             found = still_stored(stored, keys, part["cell_id"], settings)
-            rows += compare(part) if found is None else found["rows"]
+            if found is None:
+                found = {"rows": compare(part)}
+                fresh.append(StoredGroup(group_key(keys), tuple(part["cell_id"]), settings, found))
+            rows += found["rows"]
     return apply_comparison_holm(pd.DataFrame(rows))
 
 
