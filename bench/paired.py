@@ -106,20 +106,32 @@ def run_process(side: Side) -> tuple[float, float]:
 
 def compare(step: str, tool: Side, alternative: Side, *, pairs: int, note: str = "") -> Comparison:
     """Time ``tool`` and ``alternative`` in ``pairs`` interleaved rounds, print and return them."""
+    return compare_all(step, tool, [alternative], pairs=pairs, note=note)[0]
+
+
+def compare_all(
+    step: str, tool: Side, alternatives: Sequence[Side], *, pairs: int, note: str = ""
+) -> list[Comparison]:
+    """The tool and several alternatives (a plain script, the tool before a change) in the same
+    rounds, the order reversed every other round; one comparison per alternative, all sharing
+    the tool's runs."""
     if pairs < MIN_PAIRS:
         raise SystemExit(f"--pairs must be at least {MIN_PAIRS} (medians of interleaved pairs)")
-    result = Comparison(step, tool.label, alternative.label, note=note)
-    result.load.append(load_now())
-    for side in (tool, alternative):  # untimed: caches warm for both alike
+    results = [Comparison(step, tool.label, other.label, note=note) for other in alternatives]
+    load_before = load_now()
+    sides = [tool, *alternatives]
+    for side in sides:  # untimed: caches warm for all alike
         run_process(side)
     for pair in range(pairs):
-        order = (tool, alternative) if pair % 2 == 0 else (alternative, tool)
-        for side in order:
-            seconds, peak = run_process(side)
-            result.add(is_tool=side is tool, value=seconds, peak_mib=peak)
-    result.load.append(load_now())
-    print(describe(result), flush=True)
-    return result
+        for index in range(len(sides))[:: 1 if pair % 2 == 0 else -1]:
+            seconds, peak = run_process(sides[index])
+            for number, result in enumerate(results):
+                if index == 0 or index == number + 1:
+                    result.add(is_tool=index == 0, value=seconds, peak_mib=peak)
+    for result in results:
+        result.load = [load_before, load_now()]
+        print(describe(result), flush=True)
+    return results
 
 
 def load_now() -> float:
