@@ -62,6 +62,17 @@ def corpus() -> dict[str, pd.DataFrame]:
     return generate_corpus(train_size=600, test_size=400, seed=7)
 
 
+@pytest.fixture(scope="session")
+def quick_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """``shortcutlab demo --no-mps`` on 300/200 rows, one seed, one job: the folder and the
+    command's result, run once for the tests that only read what it printed and wrote."""
+    from tests.cli.refusals import invoke
+
+    out = tmp_path_factory.mktemp("quick-demo") / "demo"
+    arguments = ("--train-size", 300, "--test-size", 200, "--seeds", 1, "--jobs", 1, "--no-mps")
+    return out, invoke("demo", "--out", out, *arguments)
+
+
 @pytest.fixture
 def corpus_files(tmp_path: Path, corpus: dict[str, pd.DataFrame]) -> dict[str, Path]:
     paths = {}

@@ -126,14 +126,11 @@ def test_results_csv_and_the_written_tables_are_for_people(tmp_path: Path) -> No
     assert pd.api.types.is_float_dtype(table["delta_accuracy_ci_low"])
 
 
-def test_the_demo_summary_csv_is_for_people_and_its_report_reads_it(tmp_path: Path) -> None:
-    ran = invoke(
-        "demo", "--out", tmp_path / "d", "--train-size", 300, "--test-size", 200,
-        "--seeds", 1, "--jobs", 1, "--no-mps",
-    )  # fmt: skip
+def test_the_demo_summary_csv_is_for_people_and_its_report_reads_it(quick_demo) -> None:
+    folder, ran = quick_demo
     assert ran.exit_code == 0, ran.output
-    summary = (tmp_path / "d" / "summary.csv").read_text(encoding="utf-8")
+    summary = (folder / "summary.csv").read_text(encoding="utf-8")
     assert summary.startswith('"') and len(people_cells(summary)) > 1
-    corpus = (tmp_path / "d" / "corpus" / "train.csv").read_text(encoding="utf-8")
+    corpus = (folder / "corpus" / "train.csv").read_text(encoding="utf-8")
     assert not corpus.startswith('"')  # a model input: pandas' CSV, no quotes added
-    assert "Shortcut Maze tables" in (tmp_path / "d" / "report.html").read_text("utf-8")
+    assert "Shortcut Maze tables" in (folder / "report.html").read_text("utf-8")

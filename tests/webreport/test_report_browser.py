@@ -15,7 +15,6 @@ from shortcutlab.reports.html.document import Report, Section, Table
 from shortcutlab.reports.html.render import write_report_html
 from shortcutlab.webreport.build import write_html_report
 from tests.browser import console_errors, open_file
-from tests.cli.refusals import invoke
 from tests.reports.test_html_render import IMAGE, SCRIPT, hostile_report
 from tests.webreport.conftest import SPEC_NAME
 
@@ -105,22 +104,8 @@ def test_html_in_data_renders_as_text(browser, tmp_path):
         assert "alert(1)" not in script.get_attribute("textContent")
 
 
-def test_the_demo_writes_a_report_that_opens(browser, tmp_path):
-    out = tmp_path / "demo"
-    result = invoke(
-        "demo",
-        "--out",
-        out,
-        "--train-size",
-        300,
-        "--test-size",
-        200,
-        "--seeds",
-        1,
-        "--jobs",
-        1,
-        "--no-mps",
-    )
+def test_the_demo_writes_a_report_that_opens(browser, quick_demo):
+    out, result = quick_demo
     assert result.exit_code == 0, result.output
     assert "report.html" in result.stdout
     page: Path = out / "report.html"
