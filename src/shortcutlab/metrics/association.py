@@ -21,7 +21,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
 from scipy.stats import chi2, chi2_contingency, norm
-from sklearn.metrics import mutual_info_score
 
 _LN10 = np.log(10.0)
 
@@ -115,14 +114,19 @@ def label_counts(
     ranks = np.asarray(ranks, dtype=np.int64)
     n_rows = len(ranks)
     # int32 throughout: a count is at most the number of rows (half the memory of float64).
-    indicators = sp.csr_matrix(matrix, dtype=np.int32, copy=True)
-    indicators.data[:] = 1
-    one_hot = sp.csr_matrix(
-        (np.ones(n_rows, dtype=np.int32), (np.arange(n_rows), ranks)),
-        shape=(n_rows, n_classes),
+    structure = matrix if sp.issparse(matrix) and matrix.format == "csr" else sp.csr_matrix(matrix)
+    # Ones on the matrix's own rows and columns (its index arrays shared, not copied).
+    indicators = sp.csr_matrix(
+        (np.ones(structure.nnz, dtype=np.int32), structure.indices, structure.indptr),
+        shape=structure.shape,
+    )
+    # (labels x rows) @ (rows x features): one pass over the entries, no transposed copy.
+    by_label = sp.csr_matrix(
+        (np.ones(n_rows, dtype=np.int32), (ranks, np.arange(n_rows))),
+        shape=(n_classes, n_rows),
         dtype=np.int32,
     )
-    counts = np.asarray((indicators.T @ one_hot).todense(), dtype=np.int64)
+    counts = np.ascontiguousarray(np.asarray((by_label @ indicators).todense(), dtype=np.int64).T)
     support = np.bincount(indicators.indices, minlength=indicators.shape[1]).astype(np.int64)
     return counts, support
 
@@ -193,7 +197,7 @@ def column_association(
         dof=int(dof),
         p_value=float(p_value),
         cramers_v=float(np.sqrt(chi2 / (total * (min(table.shape) - 1)))),
-        mutual_information=float(mutual_info_score(codes, kept_ranks) / np.log(2)),
+        mutual_information=float(_mutual_information(codes, kept_ranks) / np.log(2)),
     )
     return result
 
@@ -245,3 +249,11 @@ def _codes(names: np.ndarray) -> tuple[np.ndarray, list[str]]:
     categories = sorted(set(names.tolist()))
     index = {name: i for i, name in enumerate(categories)}
     return np.array([index[name] for name in names.tolist()], dtype=np.int64), categories
+
+
+def _mutual_information(codes: np.ndarray, ranks: np.ndarray) -> float:
+    """scikit-learn's ``mutual_info_score`` (imported here: the audit's indicator tests, which
+    import this module, need no scikit-learn)."""
+    from sklearn.metrics import mutual_info_score
+
+    return float(mutual_info_score(codes, ranks))

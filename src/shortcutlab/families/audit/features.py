@@ -21,7 +21,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
@@ -120,7 +119,10 @@ class FeaturePlan:
         for block, matrix in zip(self._blocks, matrices, strict=True):
             if not len(block.kept):
                 continue
-            kept_matrices.append(sp.csr_matrix(matrix, dtype=np.int32)[:, block.kept])
+            kept = sp.csr_matrix(matrix, dtype=np.int32)
+            if len(block.kept) < kept.shape[1]:  # (kept holds sorted distinct columns)
+                kept = kept[:, block.kept]
+            kept_matrices.append(kept)
             for j in block.kept.tolist():
                 name = block.names[j]
                 kind = "ngram" if block.kind == "token" and " " in name else block.kind
@@ -170,10 +172,12 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         part_details: dict[str, Any] = {}
         fitted.append(_token_block(part, texts, config, part_details))
         for name in config.attributes:
-            attribute = make_attribute(name, config.attribute_options.get(name)).fitted(texts)
-            if name in WORD_SET_ATTRIBUTES:
+            attribute = make_attribute(name, config.attribute_options.get(name))
+            if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
+                attribute = attribute.fitted(texts, spaced=train.spaced(part))
                 fitted.append(_word_presence_block(part, attribute, train))
             else:
+                attribute = attribute.fitted(texts)
                 fitted.append(_attribute_block(part, attribute, texts, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
         if config.surface:
@@ -205,14 +209,19 @@ def token_texts(texts: Sequence[str]) -> list[str]:
         >>> token_texts(["I do n't think it’s NOT fine"])
         ["i don't think it  not fine"]
     """
-    array = pc.replace_substring_regex(normalised(texts), _CLITIC, r"\1 \3")
-    return array.to_pylist()
+    return token_text_array(texts).to_pylist()
+
+
+def token_text_array(texts: Sequence[str]) -> pa.Array:
+    """:func:`token_texts` as an Arrow array (the vocabulary pass turns a chunk at a time into
+    Python strings, instead of holding a second copy of every text)."""
+    return pc.replace_substring_regex(normalised(texts), _CLITIC, r"\1 \3")
 
 
 def _token_block(
     part: str, texts: Sequence[str], config: FeatureConfig, details: dict
 ) -> tuple[_Block, sp.csr_matrix]:
-    prepared = token_texts(texts)
+    prepared = token_text_array(texts)
     options = dict(
         token_pattern=TOKEN_PATTERN,
         lowercase=False,
@@ -222,7 +231,7 @@ def _token_block(
     )
     vocabulary: list[str] = []
     train_matrix = sp.csr_matrix((len(texts), 0), dtype=np.int32)
-    if pc.any(pc.match_substring_regex(pa.array(prepared, pa.large_string()), r"\w")).as_py():
+    if pc.any(pc.match_substring_regex(prepared, r"\w")).as_py():
         vocabulary, train_matrix = frequent_ngrams(
             prepared,
             ngram_max=config.ngram_max,
@@ -231,12 +240,15 @@ def _token_block(
             token_pattern=TOKEN_PATTERN,
         )
     details["vocabulary"] = len(vocabulary)
-    vectorizer = CountVectorizer(vocabulary=vocabulary, **options) if vocabulary else None
 
     def build(inputs: AuditInputs) -> sp.csr_matrix:
         rows = len(inputs)
-        if vectorizer is None:
+        if not vocabulary:
             return sp.csr_matrix((rows, 0), dtype=np.int32)
+        # Other tables only (a test table, held-out rows): scikit-learn loads when one is read.
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        vectorizer = CountVectorizer(vocabulary=vocabulary, **options)
         return vectorizer.transform(token_texts(inputs.part(part)))
 
     block = _Block("token", part, part, vocabulary, build, phrases=True)

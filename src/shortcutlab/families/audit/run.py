@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import train_test_split
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
@@ -117,6 +116,8 @@ def load_inputs(
 
 def holdout_split(inputs: AuditInputs, share: float, seed: int) -> tuple[AuditInputs, AuditInputs]:
     """A stratified split: (rows the scan and the fit read, rows the model is measured on)."""
+    from sklearn.model_selection import train_test_split  # only when a model is measured
+
     rows = np.arange(len(inputs))
     try:
         kept, held = train_test_split(

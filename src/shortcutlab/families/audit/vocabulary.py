@@ -32,7 +32,7 @@ CHUNK_ROWS = 16_384
 
 
 def frequent_ngrams(
-    texts: Sequence[str],
+    texts: Sequence[str] | pa.Array,
     *,
     ngram_max: int,
     min_support: int,
@@ -43,6 +43,16 @@ def frequent_ngrams(
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
 
     With ``max_features``, the most supported ones (equal support: alphabetical order) are kept."""
+    names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern)
+    # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
+    return _sorted_columns(names, support, levels, max_features)
+
+
+def _counted_levels(
+    texts: Sequence[str] | pa.Array, ngram_max: int, min_support: int, token_pattern: str
+) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
+    """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
+    supports and the (texts × kept n-grams) counts."""
     ids, rows, words = _token_ids(texts, re.compile(token_pattern))
     n_rows = len(texts)
     names: list[str] = []
@@ -87,6 +97,7 @@ def frequent_ngrams(
     # Level 1: each position's word. Level n: the n-gram starting at each position, coded by its
     # first n-1 words (a kept (n-1)-gram) and its last word (a kept word).
     word_index = keep_level(ids, None, words.__getitem__)
+    del ids  # each position's array is let go as soon as it is read (peak memory)
     kept_words = names[:]
     previous, previous_names = word_index, kept_words
     for n in range(2, ngram_max + 1):
@@ -102,17 +113,21 @@ def frequent_ngrams(
             ),
         )
         previous_names = names[level_start:]
-    return _sorted_columns(names, np.concatenate(supports), levels, max_features)
+        del codes, valid
+    return names, np.concatenate(supports), levels
 
 
 def _token_ids(
-    texts: Sequence[str], pattern: re.Pattern[str]
+    texts: Sequence[str] | pa.Array, pattern: re.Pattern[str]
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every token of every text as (word id, row), in reading order, and the words by id."""
     dictionary: dict[str, int] = {}
     id_chunks, row_chunks = [], []
     for start in range(0, len(texts), CHUNK_ROWS):
-        tokens = [pattern.findall(text) for text in texts[start : start + CHUNK_ROWS]]
+        chunk = texts[start : start + CHUNK_ROWS]
+        if isinstance(chunk, pa.Array):
+            chunk = chunk.to_pylist()
+        tokens = [pattern.findall(text) for text in chunk]
         lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
         encoded = pa.array(list(chain.from_iterable(tokens)), pa.large_string()).dictionary_encode()
         local_words = encoded.dictionary.to_pylist()
@@ -154,6 +169,15 @@ def _sorted_columns(
         # Most supported first; equal support keeps the vocabulary's alphabetical order.
         ranked = np.argsort(-support[order], kind="stable")[:max_features]
         order = [order[i] for i in np.sort(ranked).tolist()]
-    matrix = sp.hstack(levels, format="csr", dtype=np.int32)[:, order]
+    matrix = sp.hstack(levels, format="csr", dtype=np.int32)
+    levels.clear()  # the levels' own copies go before the columns are reordered
+    if len(order) == len(names):
+        # Every column kept: renumber the entries' columns in place of a reordered copy.
+        position = np.empty(len(names), dtype=np.int32)
+        position[order] = np.arange(len(names), dtype=np.int32)
+        matrix.indices = position[matrix.indices]
+        matrix.has_sorted_indices = False
+    else:
+        matrix = matrix[:, order]
     matrix.data[:] = 1
     return [names[i] for i in order], matrix
