@@ -54,12 +54,18 @@ class Comparison:
     alternative_values: list[float] = field(default_factory=list)
     tool_peak_mib: list[float] = field(default_factory=list)
     alternative_peak_mib: list[float] = field(default_factory=list)
+    tool_cpu_s: list[float] = field(default_factory=list)
+    alternative_cpu_s: list[float] = field(default_factory=list)
     load: list[float] = field(default_factory=list)
     note: str = ""
 
-    def add(self, *, is_tool: bool, value: float, peak_mib: float) -> None:
+    def add(
+        self, *, is_tool: bool, value: float, peak_mib: float, cpu: float | None = None
+    ) -> None:
         (self.tool_values if is_tool else self.alternative_values).append(round(value, 3))
         (self.tool_peak_mib if is_tool else self.alternative_peak_mib).append(round(peak_mib, 1))
+        if cpu is not None:
+            (self.tool_cpu_s if is_tool else self.alternative_cpu_s).append(round(cpu, 3))
 
     @property
     def time_ratio(self) -> float:
@@ -82,12 +88,14 @@ child = subprocess.Popen(sys.argv[2:])
 _, status, usage = os.wait4(child.pid, 0)
 seconds = time.perf_counter() - started
 with open(sys.argv[1], "w") as out:
-    out.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+    cpu = usage.ru_utime + usage.ru_stime
+    out.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)} {cpu}")
 """
 
 
-def run_process(side: Side) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one run of ``side``; a failed run stops the bench."""
+def run_process(side: Side) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MiB) and CPU seconds (user + system: what other load on the
+    machine changes least) of one run of ``side``; a failed run stops the bench."""
     if side.prepare is not None:
         side.prepare()
     env = None if side.env is None else os.environ | side.env
@@ -97,11 +105,12 @@ def run_process(side: Side) -> tuple[float, float]:
         ran = subprocess.run(
             launcher, env=env, cwd=side.cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
-        seconds, peak_kib, code = report.read_text().split() if report.exists() else ("0", "0", "1")
+        measured = report.read_text().split() if report.exists() else ["0", "0", "1", "0"]
+    seconds, peak_kib, code, cpu = measured
     if ran.returncode != 0 or int(code) != 0:
         errors = ran.stderr.decode(errors="replace")
         raise SystemExit(f"{side.label} failed:\n{errors[-2000:]}")
-    return float(seconds), int(peak_kib) / 1024  # Linux reports kilobytes
+    return float(seconds), int(peak_kib) / 1024, float(cpu)  # Linux reports kilobytes
 
 
 def compare(step: str, tool: Side, alternative: Side, *, pairs: int, note: str = "") -> Comparison:
@@ -124,10 +133,10 @@ def compare_all(
         run_process(side)
     for pair in range(pairs):
         for index in range(len(sides))[:: 1 if pair % 2 == 0 else -1]:
-            seconds, peak = run_process(sides[index])
+            seconds, peak, cpu = run_process(sides[index])
             for number, result in enumerate(results):
                 if index == 0 or index == number + 1:
-                    result.add(is_tool=index == 0, value=seconds, peak_mib=peak)
+                    result.add(is_tool=index == 0, value=seconds, peak_mib=peak, cpu=cpu)
     for result in results:
         result.load = [load_before, load_now()]
         print(describe(result), flush=True)
@@ -146,7 +155,8 @@ def describe(result: Comparison) -> str:
     unit = result.unit
     return (
         f"{result.step}: {result.tool} {tool:.2f} {unit}, {result.alternative} {other:.2f} {unit} "
-        f"-> the tool is {speed_words(result.time_ratio)}; peak RSS {peak_words(result)}; "
+        f"-> the tool is {speed_words(result.time_ratio)}; CPU {cpu_words(result)}; "
+        f"peak RSS {peak_words(result)}; "
         f"{len(result.tool_values)} pairs, load {result.load[0]:.1f}-{result.load[-1]:.1f}"
     )
 
@@ -154,6 +164,18 @@ def describe(result: Comparison) -> str:
 def speed_words(ratio: float) -> str:
     """Tool-over-alternative time as words: 0.5 -> '2.00× faster', 1.3 -> '1.30× slower'."""
     return f"{1 / ratio:.2f}× faster" if ratio <= 1 else f"{ratio:.2f}× slower"
+
+
+def cpu_words(result: Comparison | dict) -> str:
+    """Median CPU seconds of both sides; '—' where a bench measured none."""
+    tool, other = (
+        (result.tool_cpu_s, result.alternative_cpu_s)
+        if isinstance(result, Comparison)
+        else (result.get("tool_cpu_s", []), result.get("alternative_cpu_s", []))
+    )
+    if not tool or not other:
+        return "—"
+    return f"{statistics.median(tool):.2f} / {statistics.median(other):.2f} s"
 
 
 def peak_words(result: Comparison | dict) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))  # bench/ is scripts, not a package: one shared definition
-from paired import peak_words, speed_words, time_ratio  # noqa: E402
+from paired import cpu_words, peak_words, speed_words, time_ratio  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 PAGE = ROOT / "docs" / "benchmarks.md"
@@ -55,6 +55,7 @@ def _row(record: dict, comparison: dict, *, with_bench: bool) -> str:
         f"{statistics.median(tool):.2f} {unit}",
         f"{statistics.median(other):.2f} {unit}",
         speed_words(time_ratio(unit, tool, other)),
+        cpu_words(comparison),
         peak_words(comparison),
         str(len(tool)),
         f"{min(load):.1f}–{max(load):.1f}",
@@ -67,7 +68,7 @@ def _row(record: dict, comparison: dict, *, with_bench: bool) -> str:
 def render(records: dict[str, dict], only: str | None) -> str:
     """The Markdown table of one bench (``only``) or of all of them, with the commands below."""
     chosen = [records[only]] if only else list(records.values())
-    header = ["step", "tool", "alternative", "tool", "alternative", "tool is", "peak RSS"]
+    header = ["step", "tool", "alternative", "tool", "alternative", "tool is", "CPU", "peak RSS"]
     header += ["pairs", "load"]
     if only is None:
         header.insert(0, "bench")

@@ -69,8 +69,8 @@ def test_the_baseline_runs_as_a_measured_process(bench, tmp_path):
     data.to_csv(tmp_path / "data.csv", index=False)
     command = [sys.executable, str(BENCH / "audit_baseline.py"), str(tmp_path / "data.csv")]
     side = paired.Side("plain", lambda: [*command, str(tmp_path / "out.csv")])
-    seconds, peak_mib = paired.run_process(side)
-    assert seconds > 0 and peak_mib > 10
+    seconds, peak_mib, cpu = paired.run_process(side)
+    assert seconds > 0 and peak_mib > 10 and cpu > 0
     assert speed.cue_rank_in_baseline(tmp_path / "out.csv", 1) == "1"
     refused = paired.Side("no OUT", lambda: command)  # no OUT argument: argparse refuses
     with pytest.raises(SystemExit, match="required"):

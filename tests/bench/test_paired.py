@@ -54,7 +54,7 @@ def test_the_peak_memory_is_the_commands_own_not_the_bench_process(paired, tmp_p
     ballast = bytearray(400 * 2**20)  # this process holds 400 MiB; the timed command does not
     ballast[::4096] = b"x" * len(ballast[::4096])  # touch every page so it counts as resident
     small = _side(paired, "small", tmp_path / "log", 10)
-    seconds, peak_mib = paired.run_process(small)
+    seconds, peak_mib, _ = paired.run_process(small)
     assert 0 < peak_mib < 100, peak_mib
     del ballast
 
@@ -100,7 +100,7 @@ def test_the_table_renders_the_stored_runs(tmp_path):
         text=True,
         check=True,
     ).stdout
-    row = "| build | shortcutlab build | plain script | 2.00 s | 4.00 s | 2.00× faster |"
+    row = "| build | shortcutlab build | plain script | 2.00 s | 4.00 s | 2.00× faster | — |"
     assert row + " 100 / 200 MiB (0.50×) | 3 | 1.5–2.5 |" in out
     assert "old figures" not in out and out.startswith("intro\n") and out.endswith("end\n")
     assert "- `python bench/toy.py --pairs 3` (2026-11-26 05:00 UTC, 2 CPUs, Python 3.11.9)" in out
