@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "neutral helpers",
         (
             "registry",
+            "lazy_exports",
             "params",
             "yaml_reading",
             "names",

@@ -14,11 +14,11 @@ Examples:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from shortcutlab._version import __version__
 from shortcutlab.errors import ConfigError, DataError, ShortcutlabError, ShortcutlabWarning
+from shortcutlab.lazy_exports import lazy_exports
 
 _LAZY = {
     "Benchmark": "shortcutlab.data.benchmark",
@@ -79,16 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.webreport.build import write_html_report
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'shortcutlab' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

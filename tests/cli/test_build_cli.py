@@ -132,18 +132,12 @@ def test_shared_options_reach_every_builder(tmp_path, corpus):
 def test_a_maze_build_process_prints_its_table_without_loading_pandas(tmp_path, corpus_files):
     """pandas takes about half a second to import: a whole ``build maze`` process (default
     table format) reads, writes and prints without it, and still prints the cue-rate table."""
-    import subprocess
-    import sys
+    from tests.cli.test_lazy_startup import whole_process
 
-    argv = ["shortcutlab", "build", "maze", "--train", str(corpus_files["train"]),
-            "--test", str(corpus_files["test"]), "--shortcut", "category", "--out", str(tmp_path / "b")]  # fmt: skip
-    code = (
-        f"import runpy, sys; sys.argv = {argv!r}\n"
-        "try:\n    runpy.run_module('shortcutlab', run_name='__main__')\n"
-        "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
-        "print('pandas loaded:', 'pandas' in sys.modules)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "Cue rate per label: target / observed" in done.stdout
-    assert "anti_test" in done.stdout
-    assert done.stdout.strip().endswith("pandas loaded: False")
+    printed, loaded = whole_process(
+        "build", "maze", "--train", str(corpus_files["train"]), "--test", str(corpus_files["test"]),
+        "--shortcut", "category", "--out", str(tmp_path / "b"),
+    )  # fmt: skip
+    assert "Cue rate per label: target / observed" in printed
+    assert "anti_test" in printed
+    assert "pandas" not in loaded

@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 
 from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.lazy_commands import LazyCommands
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
 from shortcutlab.errors import CLI, ConfigError, caller
 
@@ -51,7 +52,17 @@ class ShortcutlabGroup(AlphabeticalGroup):
     """The root command. Before any command runs, a refused ``--overwrite`` (one that would delete
     a path the command line names) ends it with one line; a sub-command's bad command line (an
     unreadable path argument, a value of the wrong type) answers with one line and exit code 2,
-    as an input error does, not click's usage block."""
+    as an input error does, not click's usage block. Its commands load on first use
+    (:class:`.lazy_commands.LazyCommands`): a process imports only the command it runs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = LazyCommands(self.commands, _registered_commands)
+        self.commands = self.lazy_commands
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        self.lazy_commands.load_all()  # listing shows every command's summary: build them in one go
+        return super().list_commands(ctx)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         with user_errors():
@@ -83,6 +94,13 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _registered_commands() -> dict[str, Any]:
+    """The click commands of everything registered on ``app`` so far."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, ShortcutlabGroup)
+    return group.lazy_commands.loaded
 
 
 def _version(value: bool) -> None:
@@ -122,14 +140,3 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-
-
-# The commands live in their own modules and register themselves on ``app`` when imported.
-import shortcutlab.cli.suite  # noqa: E402, F401
-from shortcutlab.cli import annotate as _annotate  # noqa: E402, F401
-from shortcutlab.cli import audit as _audit  # noqa: E402, F401
-from shortcutlab.cli import benchmarks, build_maze, build_mps, build_suite, grids, llm_commands  # noqa: E402, F401
-from shortcutlab.cli import cat as _cat  # noqa: E402, F401
-from shortcutlab.cli import explain as _explain  # noqa: E402, F401
-from shortcutlab.cli import report as _report  # noqa: E402, F401
-from shortcutlab.cli import split as _split  # noqa: E402, F401

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 import typer
 from rich.console import Console
 
-from shortcutlab.data.sqlite_file import database_error
 from shortcutlab.errors import ShortcutlabError, ShortcutlabWarning, one_line, os_error_message
 
 # soft_wrap: messages stay on one line (tests and logs read them whole); tables size themselves.
@@ -50,6 +49,8 @@ def user_errors() -> Iterator[None]:
         except OSError as error:
             _refuse(os_error_message(error) or _reraise(error))
         except sqlite3.DatabaseError as error:  # a store names its file; this is the safety net
+            from shortcutlab.data.sqlite_file import database_error  # only on this failure
+
             translated = database_error(error, None, "Find the file among the command's inputs")
             _refuse(str(translated) if translated is not None else _reraise(error))
         except UnicodeDecodeError as error:  # the readers name their file; this is the safety net

@@ -14,6 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.data.column_names import LABEL, ROW_ID, TEXT, TEXT_PAIR
+from shortcutlab.data.column_names import SHORTCUT as SHORTCUT  # re-exported with the others
 from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_of
 from shortcutlab.data.labels import is_nested, normalize_label_array, shown
 from shortcutlab.data.pairs import named_pair_columns
@@ -21,7 +23,6 @@ from shortcutlab.data.reading import OBJECTS
 from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
 from shortcutlab.params import quoted
 
-ROW_ID, TEXT, TEXT_PAIR, LABEL, SHORTCUT = "row_id", "text", "text_pair", "label", "shortcut"
 #: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
 CUE_SPANS = "cue_spans"
 CANONICAL_COLUMNS = (ROW_ID, TEXT, TEXT_PAIR, LABEL)

@@ -28,17 +28,20 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from shortcutlab.data.benchmark import Benchmark
-from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable, load_table
+from shortcutlab.data.column_names import LABEL, ROW_ID, TEXT
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
+# The readers (numpy, pyarrow) load inside the functions that read: declaring these options
+# (``shortcutlab evaluate --help``) imports none of them.
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
+
+    from shortcutlab.data.benchmark import Benchmark
+    from shortcutlab.data.labels import LabelSpace
+    from shortcutlab.data.loading import LoadedTable
 
 EXISTING_SPLITS = "existing-splits"  # the manifest's kind: files evaluated as they are
 # The Shortcut Maze release's file of each split (the paper's code names them so).
@@ -111,6 +114,9 @@ class ExistingSplits:
         """The files as a :class:`Benchmark` (``labels``: the label order, default the training
         file's labels, numbers sorted). ``shortcut`` and ``strength`` state what built the files
         when the caller knows it; they are recorded as given, not checked against the data."""
+        from shortcutlab.data.benchmark import Benchmark
+        from shortcutlab.data.labels import LabelSpace
+
         self.check()
         if strength is not None and (isinstance(strength, bool) or not 0 <= strength <= 1):
             raise ConfigError(
@@ -136,6 +142,8 @@ class ExistingSplits:
         )
 
     def _read(self, path: Path, split: str) -> LoadedTable:
+        from shortcutlab.data.loading import load_table
+
         if not Path(path).is_file():
             flag = "--" + next(n for n, s in _SPLIT_FIELDS.items() if s == split).replace("_", "-")
             raise InputFileError(f"The {split} file '{path}' ({flag}) does not exist.")
@@ -209,6 +217,8 @@ def _check_paired(
     frames: dict[str, pd.DataFrame], ranks: dict[str, np.ndarray], tables: dict[str, LoadedTable]
 ) -> None:
     """Test, anti-test and original test must hold the same rows, each pair with one label."""
+    import numpy as np
+
     test = frames["test"]
     for split in ("anti_test", "original_test"):
         if split not in frames:

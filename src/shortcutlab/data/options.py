@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
+from shortcutlab.data.column_names import LABEL, TEXT
 from shortcutlab.fields import option_field
+
+if TYPE_CHECKING:  # pragma: no cover
+    from shortcutlab.data.loading import LoadedTable
 
 #: The fields that say how a table is read (the keywords of :func:`load_table` they set).
 READING_FIELDS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empty")
@@ -56,6 +59,9 @@ class InputOptions:
 
     def read(self, source: Any, *, role: str, stream_text: bool = False) -> LoadedTable:
         """``source`` as a table read with these options (a :class:`LoadedTable` is used as it is)."""
+        # Imported here: declaring the options (a command's --help) needs no numpy or pyarrow.
+        from shortcutlab.data.loading import LoadedTable, load_table
+
         if isinstance(source, LoadedTable):
             return source
         return load_table(source, role=role, stream_text=stream_text, **self.reading())

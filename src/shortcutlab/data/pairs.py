@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
+from shortcutlab.data.column_names import TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
 
 TextInput = Union[str, tuple[str, str]]  # noqa: UP007 - a runtime alias, read by type checkers
-
-TEXT, TEXT_PAIR = "text", "text_pair"
 
 #: Column pairs recognised without --text-pair-col, in the order they are tried (first, second).
 NAMED_PAIR_COLUMNS: tuple[tuple[str, str], ...] = (

@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -41,9 +43,28 @@ def figure_key(parts: dict[str, Any], drawn_by: Iterable[str | Path]) -> str:
     return digest.hexdigest()
 
 
+# Figures drawn inside :func:`figures_kept_on_success`, waiting for the block to succeed.
+_PENDING: ContextVar[list[tuple[str | Path, str, str]] | None] = ContextVar("figures", default=None)
+
+
+@contextmanager
+def figures_kept_on_success() -> Iterator[None]:
+    """Figures drawn inside the block are stored only once it has finished without an error, so a
+    report refused at its output (a full disk, a bad path) leaves the run folder as it was."""
+    pending: list[tuple[str | Path, str, str]] = []
+    token = _PENDING.set(pending)
+    try:
+        yield
+    finally:
+        _PENDING.reset(token)
+    for run_dir, key, markup in pending:
+        _store(run_dir, key, markup)
+
+
 def stored_figure(run_dir: str | Path, key: str, draw: Callable[[], str]) -> str:
     """The markup stored under ``key`` in the run's store; where there is none, ``draw()``'s,
-    stored for the next report (when the store can be written)."""
+    stored for the next report (when the store can be written; inside
+    :func:`figures_kept_on_success`, once its block has succeeded)."""
     with ResultStore.for_run(run_dir) as store:
         try:
             found = store.connection.execute(
@@ -51,16 +72,25 @@ def stored_figure(run_dir: str | Path, key: str, draw: Callable[[], str]) -> str
             ).fetchone()
         except sqlite3.OperationalError:  # no figures table yet: nothing stored
             found = None
-        if found is not None:
-            return str(found[0])
-        markup = draw()
+    if found is not None:
+        return str(found[0])
+    markup = draw()
+    pending = _PENDING.get()
+    if pending is None:
+        _store(run_dir, key, markup)
+    else:
+        pending.append((run_dir, key, markup))
+    return markup
+
+
+def _store(run_dir: str | Path, key: str, markup: str) -> None:
+    with ResultStore.for_run(run_dir) as store:
         try:
             with store.transaction() as connection:
                 connection.execute(FIGURES)
                 connection.execute("INSERT OR REPLACE INTO figures VALUES (?, ?)", (key, markup))
         except sqlite3.OperationalError:  # a read-only store: the next report draws again
             pass
-        return markup
 
 
 def _matplotlib_version() -> str:

@@ -16,13 +16,12 @@ statistics.
   Shortcut Suite's explanation scores.
 
 It imports only numpy, scipy, scikit-learn and the package's neutral helpers (``errors``,
-``registry``, ``params``).
+``registry``, ``params``, ``lazy_exports``).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from shortcutlab.lazy_exports import lazy_exports
 
 # Submodules load on first use (PEP 562): reading the metric registry costs numpy, not scipy.
 _LAZY = {
@@ -55,16 +54,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'shortcutlab.metrics' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.engine.stored_figures import figures_kept_on_success
 from shortcutlab.errors import GRID, ConfigError, DataError, InputFileError, caller
 from shortcutlab.families import FAMILIES, family, load_results, run_family
 from shortcutlab.registry import Registry
@@ -63,8 +64,9 @@ def write_html_report(
 ) -> Path:
     """Build the report of ``path`` and write it to ``out`` (default ``PATH/report.html``) as one
     self-contained HTML file; nothing is written when building fails."""
-    report = build_report(path, include)
-    return write_report_html(report, Path(out) if out is not None else Path(path) / REPORT_FILE)
+    with figures_kept_on_success():  # a refused write leaves the run folder's store as it was
+        report = build_report(path, include)
+        return write_report_html(report, Path(out) if out is not None else Path(path) / REPORT_FILE)
 
 
 @functools.cache
