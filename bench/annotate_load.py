@@ -301,7 +301,9 @@ def save(args: argparse.Namespace, figures: dict, load_at_start: float) -> None:
     step = f"{args.clients} clients, {args.seconds:g} s, kill -9 at the end"
     results = []
     for unit, index in (("answers/s", 0), ("ms p95", 1)):
-        result = paired.Comparison(step, f"annotate serve ({after})", f"before ({before})", unit)
+        result = paired.Comparison(
+            step, "shortcutlab annotate serve", f"the same, {paired.tree_name(before)}", unit
+        )
         for is_tool, src in ((True, after), (False, before)):
             for values in figures[src]:
                 result.add(is_tool=is_tool, value=values[index], peak_mib=0)

@@ -169,7 +169,11 @@ def compare_at(size: int, data: Path, folder: Path, args: argparse.Namespace) ->
     results = []
     for label, extra in ((FULL, shlex.split(args.audit_args)), (TOKENS, TOKENS_ONLY)):
         tool = audit(label, extra, None)
-        others = [plain] + ([audit(f"{label} (before)", extra, args.before)] if args.before else [])
+        others = [plain] + (
+            [audit(f"{label}, {paired.tree_name(args.before)}", extra, args.before)]
+            if args.before
+            else []
+        )
         results += paired.compare_all(f"{label}, {size:,} rows", tool, others, pairs=args.pairs)
         ranks = [cue_rank_in_audit(out_of(label), args.cue_label)]
         ranks.append(cue_rank_in_baseline(table, args.cue_label))

@@ -116,7 +116,7 @@ def occurrence(
             ], prepare=fresh_plain),
         ]  # fmt: skip
         if before:
-            sides.append(paired.Side(f"shortcutlab build maze before ({before.parent.name})",
+            sides.append(paired.Side(f"shortcutlab build maze, {paired.tree_name(before)}",
                                      lambda a=arguments: shortcutlab(*a),
                                      env={"PYTHONPATH": str(before)}, prepare=clear))  # fmt: skip
         tool = paired.Side(

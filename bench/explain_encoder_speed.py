@@ -150,7 +150,9 @@ def save(args: argparse.Namespace, shap_times: dict, process_times: dict, load: 
         for unit, times in (("s/row", shap_times), ("s", process_times)):
             what = "SHAP seconds per row" if unit == "s/row" else "whole process"
             label = (
-                "plain sentence-transformers + shap" if other == "plain" else f"tool from {other}"
+                "plain sentence-transformers + shap"
+                if other == "plain"
+                else f"the same, {paired.tree_name(other)}"
             )
             result = paired.Comparison(
                 f"{args.rows} rows, {what}", f"shortcutlab explain ({tool})", label, unit

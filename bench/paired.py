@@ -143,6 +143,15 @@ def compare_all(
     return results
 
 
+def tree_name(src: Path | str) -> str:
+    """A source tree as a reader can find it again: its git commit, else its folder's name."""
+    folder = Path(src).resolve()
+    found = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return f"commit {found.stdout.strip()}" if found.returncode == 0 else folder.parent.name
+
+
 def load_now() -> float:
     """The 1-minute load average: what else the machine was doing."""
     return round(os.getloadavg()[0], 2)

@@ -119,7 +119,7 @@ def measure(
                  scratch / "r", None),
     ]  # fmt: skip
     if baseline is not None:
-        alternatives.append(cli_side(f"shortcutlab report before ({baseline.parent.name})",
+        alternatives.append(cli_side(f"shortcutlab report, {paired.tree_name(baseline)}",
                                      ["report", str(run), "--out", str(old_page)], old_page,
                                      baseline))  # fmt: skip
     step = f"report, {cell_count(run):,} cells"

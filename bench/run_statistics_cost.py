@@ -61,7 +61,7 @@ def main() -> None:
 def side(what: str, source: Path, spec_file: Path, work: Path) -> paired.Side:
     """`run` into a fresh folder, or `results` of the folder a `run` of ``source`` wrote."""
     out = work / f"run-{source.parent.name}"
-    label = f"shortcutlab {what} ({source.parent.name})"
+    label = f"shortcutlab {what}, {paired.tree_name(source)}"
     env = {"PYTHONPATH": str(source)}
     command = [sys.executable, "-m", "shortcutlab", what]
     if what == "run":

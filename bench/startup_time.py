@@ -87,7 +87,13 @@ def main() -> None:
         for case, (args, alternative) in cases.items():
             sides = [alternative]
             if options.before:
-                sides.append(side(f"shortcutlab {args[0]} before", options.before.resolve(), args))
+                sides.append(
+                    side(
+                        f"shortcutlab, {paired.tree_name(options.before)}",
+                        options.before.resolve(),
+                        args,
+                    )
+                )
             results += paired.compare_all(
                 case, side("shortcutlab", SRC, args), sides, pairs=options.pairs
             )
