@@ -28,9 +28,16 @@ LEXICONS = {"default": DEFAULT_LEXICON, "paper": PAPER_LEXICON}
 _WORD = r"[a-z0-9']+"
 
 
-def normalised(texts: Sequence[str]) -> pa.Array:
+def text_array(texts: Sequence[str] | pa.Array) -> pa.Array:
+    """``texts`` as one Arrow array of large strings (an Arrow array is taken as it is)."""
+    if isinstance(texts, pa.Array):
+        return texts
+    return pa.array(list(texts), type=pa.large_string())
+
+
+def normalised(texts: Sequence[str] | pa.Array) -> pa.Array:
     """Lower-cased, curly apostrophes made straight, tokenised ``do n't`` joined into ``don't``."""
-    array = pc.utf8_lower(pa.array(list(texts), type=pa.large_string()))
+    array = pc.utf8_lower(text_array(texts))
     array = pc.replace_substring(array, "\u2019", "'")
     return pc.replace_substring_regex(array, r"\s+n't", "n't")
 

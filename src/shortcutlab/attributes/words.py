@@ -33,7 +33,11 @@ _SEPARATORS = r"[^\p{L}\p{N}]+"
 
 def spaced_words(texts: Sequence[str] | pa.Array) -> pa.Array:
     """Each text as its words, each word between single spaces (see the module docstring)."""
-    array = normalised(texts)
+    return spaced_normalised(normalised(texts))
+
+
+def spaced_normalised(array: pa.Array) -> pa.Array:
+    """:func:`spaced_words` of texts already :func:`~shortcutlab.attributes.lexical.normalised`."""
     array = pc.replace_substring_regex(array, _NOT_WORD, " ")
     array = pc.replace_substring_regex(array, _CLITIC, r"\1 \3")
     array = pc.utf8_trim(pc.replace_substring_regex(array, _SEPARATORS, "  "), " ")

@@ -13,17 +13,18 @@ import importlib
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
+from shortcutlab.families import FAMILIES
+
 # Command name -> the modules that register it (and its sub-commands) on the typer app. A new
-# command adds its line here; tests/cli/test_help_listing.py checks the table against the modules.
-COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+# command adds its line here (a family's own command is declared on its registry line instead);
+# tests/cli/test_help_listing.py checks the table against the modules.
+_OTHER_COMMANDS: dict[str, tuple[str, ...]] = {
     "annotate": ("shortcutlab.cli.annotate",),
-    "audit": ("shortcutlab.cli.audit",),
     "build": (
         "shortcutlab.cli.build_maze",
         "shortcutlab.cli.build_mps",
         "shortcutlab.cli.build_suite",
     ),
-    "cat": ("shortcutlab.cli.cat",),
     "demo": ("shortcutlab.cli.benchmarks",),
     "evaluate": ("shortcutlab.cli.benchmarks",),
     "explain": ("shortcutlab.cli.explain",),
@@ -36,8 +37,12 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "rewrite-quality": ("shortcutlab.cli.llm_commands",),
     "run": ("shortcutlab.cli.grids",),
     "split": ("shortcutlab.cli.split",),
-    "suite": ("shortcutlab.cli.suite",),
 }
+# A family that declares `command` on its registry line has it in the CLI module of its name.
+_FAMILY_COMMANDS = {name: (f"shortcutlab.cli.{name}",) for name in FAMILIES.having("command")}
+COMMAND_MODULES: dict[str, tuple[str, ...]] = dict(
+    sorted((_OTHER_COMMANDS | _FAMILY_COMMANDS).items())
+)
 
 
 def import_command_modules(name: str) -> None:

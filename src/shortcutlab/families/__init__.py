@@ -43,6 +43,7 @@ FAMILIES: Registry[Family] = Registry(
         "build": False,  # has a `shortcutlab build` sub-command
         "attribute_groups": False,  # builds group rows by an annotated attribute
         "counterfactuals": False,  # outputs hold counterfactual pairs to verify
+        "command": False,  # has its own top-level `shortcutlab NAME` command (cli/NAME.py)
     },
 )
 FAMILIES.add(
@@ -56,9 +57,9 @@ FAMILIES.add(
     build=True,
     attribute_groups=True,
 )
-FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", counterfactuals=True)
-FAMILIES.add("suite", "shortcutlab.families.suite:FAMILY", build=True)
-FAMILIES.add("audit", "shortcutlab.families.audit:FAMILY")
+FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", counterfactuals=True, command=True)
+FAMILIES.add("suite", "shortcutlab.families.suite:FAMILY", build=True, command=True)
+FAMILIES.add("audit", "shortcutlab.families.audit:FAMILY", command=True)
 
 
 def grid_families() -> list[str]:

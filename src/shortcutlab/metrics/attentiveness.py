@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.stats import binomtest
 
 
 def attentiveness(*, original: np.ndarray, counterfactual: np.ndarray) -> float:
@@ -81,5 +80,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> li
     """
     if trials <= 0:
         raise ValueError("wilson_interval needs at least one trial.")
+    from scipy.stats import binomtest  # only here: importing scipy.stats costs 0.5 s
+
     interval = binomtest(successes, trials).proportion_ci(confidence, method="wilson")
     return [float(interval.low), float(interval.high)]

@@ -114,7 +114,7 @@ def test_a_file_that_changes_between_the_two_reads_is_refused(data_files, tmp_pa
         path.write_text(path.read_text() + "0,one more row\n")
         return table
 
-    monkeypatch.setattr("shortcutlab.data.options.load_table", load_then_touch)
+    monkeypatch.setattr(loading, "load_table", load_then_touch)  # options.py looks it up per call
     with pytest.raises(ValueError, match="changed while it was being read"):
         build_maze_benchmark(
             data_files / "train.csv",

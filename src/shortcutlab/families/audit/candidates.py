@@ -10,6 +10,7 @@ means the same thing in both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -116,5 +117,17 @@ class FeatureSet:
 
     def column(self, key: str) -> np.ndarray:
         """The boolean indicator of feature ``key`` over the rows."""
-        j = self.keys.index(key)
-        return np.asarray(self.matrix[:, j].toarray()).ravel() > 0
+        return self.columns([key])[key]
+
+    def columns(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """The boolean indicators of features ``keys``, read in one pass over the matrix (each
+        column of a row-major matrix costs a pass of its own)."""
+        keys = list(dict.fromkeys(keys))
+        picked = self.matrix[:, [self.keys.index(key) for key in keys]].tocsc()
+        found = {}
+        for j, key in enumerate(keys):
+            fires = np.zeros(self.matrix.shape[0], dtype=bool)
+            entries = slice(picked.indptr[j], picked.indptr[j + 1])
+            fires[picked.indices[entries][picked.data[entries] != 0]] = True
+            found[key] = fires
+        return found

