@@ -148,3 +148,20 @@ class Topic(Attribute):
 
 
 from tests.browser import _session_browser, browser  # noqa: E402, F401  (browser fixtures)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.parallel import share_threads
+
+    share_threads()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Test modules whole to one worker each, the browser modules together (tests/parallel.py),
+    unless ``--dist`` names another mode than the default."""
+    if config.getvalue("dist") != "load":
+        return None
+    from tests.parallel import ModuleScheduling
+
+    return ModuleScheduling(config, log)
