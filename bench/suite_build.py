@@ -29,6 +29,7 @@ import pandas as pd
 from shared_data import shared_file
 
 from shortcutlab.data.loading import load_table
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.suite.build import build_suite_benchmark
 from shortcutlab.families.suite.extended import paraphrase_overlap_set
 from shortcutlab.families.suite.hans import generate_heuristic_set
@@ -109,9 +110,9 @@ def main() -> None:
             source,
             sets=NLI_SETS,
             size=size,
-            text_col="text",
-            text_pair_col="text_pair",
-            out=Path(folder) / "suite",
+            inputs=InputOptions(
+                text_col="text", text_pair_col="text_pair", out=Path(folder) / "suite"
+            ),
         )
         total = sum(record["rows"] for record in build.manifest["splits"].values())
         report("all NLI sets, written", seconds, total)

@@ -81,6 +81,9 @@ def render(records: dict[str, dict], only: str | None) -> str:
         machine = record["machine"]
         where = f"{record['when']}, {machine['cpus']} CPUs, Python {machine['python']}"
         lines.append(f"- `{record['command']}` ({where})")
+        for comparison in record["comparisons"]:
+            if comparison.get("note"):
+                lines.append(f"  - {comparison['step']}: {comparison['note']}")
     lines.append("")
     return "\n".join(lines)
 
