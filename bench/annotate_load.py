@@ -15,7 +15,7 @@ the load window, and p50/p95/p99 of the answer POST's latency.
 The clients and the server share this machine's cores: the figures are a floor for a lone server.
 
     python bench/annotate_load.py [SOURCE] [--task label] [--sample 300] [--clients 50] \
-        [--seconds 30] [--stop kill|term] [--src OLD/src --src src --rounds 3]
+        [--seconds 30] [--stop kill|term] [--src OLD/src --src src --rounds 3 [--save]]
 
 SOURCE defaults to /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml); a
 single benchmark folder serves as well, e.g. one `shortcutlab build maze` of the shared
@@ -44,6 +44,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import numpy as np
+import paired
 
 from shortcutlab.annotate.store import AnnotationStore
 
@@ -269,8 +270,13 @@ def main() -> None:
         help="Source tree the server runs from; repeat it to compare trees in alternating rounds.",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=1, help="Rounds (each --src once a round).")
+    parser.add_argument(
+        "--save", action="store_true",
+        help="with two --src (before, after): store the rounds in bench/results/annotate_load.json",
+    )  # fmt: skip
     args = parser.parse_args()
     sources = args.src or [None]
+    load_at_start = paired.load_now()
     figures: dict[str | None, list[tuple[float, float]]] = {src: [] for src in sources}
     for round_number in range(args.rounds):
         for src in sources if round_number % 2 == 0 else sources[::-1]:
@@ -282,6 +288,29 @@ def main() -> None:
             rate = statistics.median(rate for rate, _ in values)
             p95 = statistics.median(p95 for _, p95 in values)
             print(f"  {src or 'installed'}: {rate:.1f} acknowledged answers/s, p95 {p95:.0f} ms")
+    if args.save:
+        save(args, figures, load_at_start)
+
+
+def save(args: argparse.Namespace, figures: dict, load_at_start: float) -> None:
+    """The last --src as the tool, the first as its alternative (the server before a change):
+    acknowledged answers/s and p95 latency of each round (bench/paired.py's record)."""
+    if len(figures) != 2 or args.rounds < paired.MIN_PAIRS:
+        raise SystemExit("--save needs two --src (before, after) and --rounds 3 or more")
+    before, after = list(figures)
+    step = f"{args.clients} clients, {args.seconds:g} s, kill -9 at the end"
+    results = []
+    for unit, index in (("answers/s", 0), ("ms p95", 1)):
+        result = paired.Comparison(
+            step, "shortcutlab annotate serve", f"the same, {paired.tree_name(before)}", unit
+        )
+        for is_tool, src in ((True, after), (False, before)):
+            for values in figures[src]:
+                result.add(is_tool=is_tool, value=values[index], peak_mib=0)
+        result.tool_peak_mib, result.alternative_peak_mib = [], []  # not measured here
+        result.load = [load_at_start, paired.load_now()]
+        results.append(result)
+    paired.write_results("annotate_load", results)
 
 
 def one_load(args: argparse.Namespace, src: str | None) -> tuple[float, float]:

@@ -1,5 +1,13 @@
 """Throughput of the MPS attribute annotators on Rotten Tomatoes sentences (issue 8's benchmarks).
 
+The headline, as whole processes in interleaved pairs (bench/paired.py): the negation and question
+annotators on `--rows` rows (the 10,662 sentences repeated, written once, untimed, to a temporary
+file) through bench/tool/annotate_rows.py, which calls the public API
+(``shortcutlab.attributes.make_attribute(NAME).annotate``; no CLI command annotates and does
+nothing else), next to bench/plain/annotate_regex.py, the plain pandas script a user would write:
+one regex per attribute over the column. Both read the rows and write the values.
+
+Then, in this process:
 (a) the offline annotators (negation, question, frequent-words, keywords concepts) on `--rows`
     rows (the 10,662 sentences repeated);
 (b) the `embedding` concept annotator on `--sample` sentences on the CPU: cold (empty embedding
@@ -10,26 +18,30 @@
     `project_backend`'s concept answers) at the client's default concurrency, cold and cached.
 
     python bench/annotator_throughput.py [--data ../shared/data/rotten-tomatoes/sentences.csv]
-        [--rows 100000 --sample 2000 --llm-rows 1000 --latency 0.05]
+        [--rows 100000 --sample 2000 --llm-rows 1000 --latency 0.05] [--pairs 3] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import paired
 import pandas as pd
+from paired import Comparison, Side, compare, write_results
 from shared_data import shared_file
 
 from shortcutlab.attributes import make_attribute
 from shortcutlab.serving.backends import project_backend
 from shortcutlab.serving.server import ChatServer
 
+BENCH = Path(__file__).resolve().parent
 DEFAULT_DATA = shared_file("SHORTCUTLAB_ROTTEN_TOMATOES", "rotten-tomatoes", "sentences.csv")
 LEVELS = {
     "sentence-concept": "rotten-tomatoes-sentence",
@@ -42,6 +54,23 @@ def timed(function: Any, *args: Any) -> tuple[float, Any]:
     started = time.perf_counter()
     result = function(*args)
     return time.perf_counter() - started, result
+
+
+def paired_offline(texts: list[str], rows: int, pairs: int) -> Comparison:
+    """negation + question through the API script against the plain pandas regex script."""
+    many = (texts * (rows // len(texts) + 1))[:rows]
+    with tempfile.TemporaryDirectory(prefix="annotator-pairs-") as work:
+        data, out = Path(work) / "rows.csv", Path(work) / "out.csv"
+        pd.DataFrame({"text": many}).to_csv(data, index=False)
+        tool = [sys.executable, str(BENCH / "tool" / "annotate_rows.py"), str(data), str(out)]
+        plain = [sys.executable, str(BENCH / "plain" / "annotate_regex.py"), str(data), str(out)]
+        return compare(
+            f"negation + question, {rows:,} rows",
+            Side("make_attribute(...).annotate (API)", lambda: tool),
+            Side("plain pandas regex", lambda: plain),
+            pairs=pairs,
+            note="read the rows, annotate both attributes, write the values",
+        )
 
 
 def offline(texts: list[str], rows: int) -> None:
@@ -122,11 +151,15 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=2000)
     parser.add_argument("--llm-rows", type=int, default=1000)
     parser.add_argument("--latency", type=float, default=0.05)
+    paired.add_options(parser)
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     texts = pd.read_csv(args.data)["text"].tolist()
     rng = np.random.default_rng(0)
     sample = [texts[i] for i in sorted(rng.choice(len(texts), args.sample, replace=False))]
+    result = paired_offline(texts, args.rows, args.pairs)
+    if args.save:
+        write_results("annotator_throughput", [result])
     offline(texts, args.rows)
     with tempfile.TemporaryDirectory(prefix="annotator-bench-") as work:
         embedding(sample, Path(work) / "embeddings")

@@ -8,13 +8,12 @@ starts a row (two comments joined) of label ``--cue-label`` with probability ``-
 ``--background-rate`` (the Maze's single-term cue, with a weaker schedule). Without that folder a
 synthetic table (Zipf-distributed words, uniform labels) takes the texts' place.
 
-Each tool runs as its own subprocess under a small Python wrapper that reads the child's peak
-resident memory (``RUSAGE_CHILDREN``: the wrapper has no other child), so a figure is that one
-process's. The audit also fits n-grams, attributes, surface properties and lexicons and writes
+Each tool runs as its own process in interleaved pairs (bench/paired.py, which reads each
+process's own peak resident memory). The audit also fits n-grams, attributes, surface properties and lexicons and writes
 its files; the baseline tests tokens only.
 
-    python bench/audit_speed.py [--sizes 100000 1000000] [--repeats 3] [--min-support 20]
-        [--audit-args "--ngram-max 1"] [--before /path/to/older/checkout/src]
+    python bench/audit_speed.py [--sizes 100000 1000000] [--pairs 3] [--min-support 20]
+        [--audit-args "--ngram-max 1"] [--before /path/to/older/checkout/src] [--save]
 
 ``--before SRC`` also times the audit of another source tree (``PYTHONPATH=SRC``, e.g. the code
 before a change), in the same interleaved rounds, so before and after are measured together.
@@ -23,16 +22,14 @@ before a change), in the same interleaved rounds, so before and after are measur
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import shlex
-import subprocess
+import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+import paired
 import pandas as pd
 from shared_data import shared_file
 
@@ -44,17 +41,6 @@ FULL, TOKENS, PLAIN = "shortcutlab audit", "shortcutlab audit, tokens", "CountVe
 # what the command always does (reading and hashing the input, the within-train duplicate search,
 # writing audit.json and audit.csv).
 TOKENS_ONLY = ["--ngram-max", "1", "--no-attributes", "--no-packaged-lexicons", "--no-surface"]
-# Runs argv[2:] and writes its wall seconds, exit code and peak RSS (kB on Linux) to argv[1].
-MEASURE = """
-import json, resource, subprocess, sys, time
-started = time.perf_counter()
-done = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-seconds = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-error = done.stderr.strip().splitlines()[-1:] if done.returncode else []
-json.dump({"seconds": seconds, "rc": done.returncode, "peak_kb": peak, "error": error},
-          open(sys.argv[1], "w"))
-"""
 
 
 def synthesize(
@@ -99,16 +85,6 @@ def _synthetic(rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return text, rng.integers(4, size=rows)
 
 
-def measured(command: list[str], folder: Path, source: str | None = None) -> dict[str, Any]:
-    """Wall seconds, exit code, peak RSS (MB) and the last error line of ``command`` (with
-    ``source`` first on PYTHONPATH when given)."""
-    report = folder / "measure.json"
-    env = None if source is None else os.environ | {"PYTHONPATH": source}
-    subprocess.run([sys.executable, "-c", MEASURE, str(report), *command], check=True, env=env)
-    result = json.loads(report.read_text())
-    return result | {"peak_mb": result["peak_kb"] / 1024}
-
-
 def audit_command(data: Path, out: Path, min_support: int, extra: list[str]) -> list[str]:
     """The planned CLI (design doc, issue 12): train only, csv summary."""
     return [
@@ -139,77 +115,70 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
-    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--min-support", type=int, default=20)
     parser.add_argument("--cue-label", type=int, default=1)
     parser.add_argument("--audit-args", default="", help="extra 'shortcutlab audit' options")
     parser.add_argument(
         "--before", default=None, help="another source tree (its src folder) to time alongside"
     )
+    paired.add_options(parser)
     args = parser.parse_args()
-    tools = [(FULL, shlex.split(args.audit_args), None), (TOKENS, TOKENS_ONLY, None)]
-    if args.before:
-        tools += [
-            (f"{FULL} (before)", shlex.split(args.audit_args), args.before),
-            (f"{TOKENS} (before)", TOKENS_ONLY, args.before),
-        ]
-
     texts = pd.read_csv(args.data) if args.data.is_file() else None
     source = f"{args.data} resampled" if texts is not None else "synthetic (no GoEmotions file)"
     print(f"data: {source}; cue 'Honestly, ' on label {args.cue_label}; seed 0")
-    print(f"{'rows':>9}  {'tool':<35} {'wall s':>8} {'peak MB':>8}  cue rank")
+    results = []
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         for size in args.sizes:
             data = folder / f"rows-{size}.csv"
             synthesize(size, texts=texts, cue_label=args.cue_label).to_csv(data, index=False)
-            runs: dict[str, list[dict[str, Any]]] = {}
-            for _ in range(args.repeats):  # alternate, so drift in machine load hits all three
-                for tool, extra, source in tools:
-                    out = folder / "audit-out"
-                    command = audit_command(data, out, args.min_support, extra)
-                    result = measured(command, folder, source)
-                    _print(size, tool, result, cue_rank_in_audit(out, args.cue_label))
-                    runs.setdefault(tool, []).append(result)
-                table = folder / "baseline.csv"
-                command = [sys.executable, str(BASELINE), str(data), str(table)]
-                result = measured([*command, "--min-support", str(args.min_support)], folder)
-                rank = cue_rank_in_baseline(table, args.cue_label)
-                _print(size, PLAIN, result, rank)
-                runs.setdefault(PLAIN, []).append(result)
-                table.unlink(missing_ok=True)
-            _print_medians(size, runs)
+            results += compare_at(size, data, folder, args)
+    if args.save:
+        paired.write_results("audit_speed", results)
 
 
-def _print_medians(size: int, runs: dict[str, list[dict[str, Any]]]) -> None:
-    """Per tool, the median wall time and peak RSS over the interleaved runs, and both as a
-    ratio to the plain script's medians (a ratio of 1.5 = 1.5 times the plain script's)."""
-    if any(result["rc"] != 0 for results in runs.values() for result in results):
-        print(f"{size:>9}  medians: not computed (a run failed)")
-        return
-    medians = {
-        tool: (
-            float(np.median([r["seconds"] for r in results])),
-            float(np.median([r["peak_mb"] for r in results])),
-        )
-        for tool, results in runs.items()
-    }
-    plain_seconds, plain_mb = medians[PLAIN]
-    repeats = len(runs[PLAIN])
-    print(f"medians of {repeats} interleaved runs, {size} rows:")
-    print(f"{'tool':<35} {'wall s':>8} {'peak MB':>8} {'time ×plain':>12} {'memory ×plain':>14}")
-    for tool, (seconds, mb) in medians.items():
-        print(
-            f"{tool:<35} {seconds:>8.1f} {mb:>8.0f} "
-            f"{seconds / plain_seconds:>12.2f} {mb / plain_mb:>14.2f}"
+def compare_at(size: int, data: Path, folder: Path, args: argparse.Namespace) -> list:
+    """The full audit and its token scan, each next to the plain script (and the audit of
+    ``--before``) in interleaved rounds; the planted cue's rank in each one's output."""
+    table = folder / "baseline.csv"
+    plain = paired.Side(
+        PLAIN,
+        lambda: [
+            sys.executable,
+            str(BASELINE),
+            str(data),
+            str(table),
+            "--min-support",
+            str(args.min_support),
+        ],  # fmt: skip
+        prepare=lambda: table.unlink(missing_ok=True),
+    )
+
+    def out_of(label: str) -> Path:
+        return folder / "out" / label.replace(" ", "_")
+
+    def audit(label: str, extra: list[str], source: str | None) -> paired.Side:
+        out = out_of(label)
+        return paired.Side(
+            label,
+            lambda: audit_command(data, out, args.min_support, extra),
+            env=None if source is None else {"PYTHONPATH": source},
+            prepare=lambda: shutil.rmtree(out, ignore_errors=True),
         )
 
-
-def _print(size: int, tool: str, result: dict[str, Any], rank: str) -> None:
-    if result["rc"] != 0:
-        print(f"{size:>9}  {tool:<35} {'—':>8} {'—':>8}  failed: {' '.join(result['error'])}")
-        return
-    print(f"{size:>9}  {tool:<35} {result['seconds']:>8.1f} {result['peak_mb']:>8.0f}  {rank}")
+    results = []
+    for label, extra in ((FULL, shlex.split(args.audit_args)), (TOKENS, TOKENS_ONLY)):
+        tool = audit(label, extra, None)
+        others = [plain] + (
+            [audit(f"{label}, {paired.tree_name(args.before)}", extra, args.before)]
+            if args.before
+            else []
+        )
+        results += paired.compare_all(f"{label}, {size:,} rows", tool, others, pairs=args.pairs)
+        ranks = [cue_rank_in_audit(out_of(label), args.cue_label)]
+        ranks.append(cue_rank_in_baseline(table, args.cue_label))
+        print(f"  cue rank: {label} {ranks[0]}, {PLAIN} {ranks[1]}")
+    return results
 
 
 if __name__ == "__main__":

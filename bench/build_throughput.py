@@ -4,7 +4,7 @@ Both run as subprocesses in the same run (start-up, reading, hashing and writing
 same CSV: the shared GoEmotions release's train.csv repeated to 200,000 and 1,000,000 rows (or the
 generated review corpus when the release is absent), with its test.csv. For each occurrence
 shortcut (single-term, synonym, category) it prints the median wall seconds of both over
-``--repeat`` interleaved pairs (the order within a pair alternates, after one untimed run of
+``--pairs`` interleaved pairs (bench/paired.py: the order alternates, after one untimed run of
 each to warm the disk cache and Python's bytecode cache), their ratio, each one's peak RSS and
 that over the input file's size, and the load average before and after. On the generated corpus
 (which has the distractor columns the concept shortcuts need) it prints concept and style builds
@@ -12,7 +12,7 @@ next to single-term; the style build reads its rewrites from files made beforeha
 release format), so it times the build, not the rewriting (``--no-families`` skips this part).
 
     python bench/build_throughput.py [--rows 200000 1000000] [--data PATH/goemotions-maze]
-        [--repeat 3] [--no-families]
+        [--pairs 3] [--before OTHER_CHECKOUT/src] [--no-families] [--save]
 """
 
 from __future__ import annotations
@@ -21,13 +21,11 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+import paired
 import pandas as pd
 
 # The plain script: pandas in and out, one regex and one random draw per row.
@@ -79,43 +77,6 @@ for name, path, lam, anti in jobs:
 
 
 #: The children write and use bytecode caches, as an installed package does.
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def run(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one subprocess."""
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
-
-
-def medians(commands: list[Callable[[], list[str]]], repeat: int) -> list[tuple[float, float]]:
-    """Median wall time and peak RSS of each command over ``repeat`` rounds, after one untimed
-    run of each; the commands take turns within a round, in reversed order every other round,
-    so a slow spell of the machine hits them alike."""
-    for command in commands:
-        run(command())
-    times: list[list[float]] = [[] for _ in commands]
-    peaks: list[list[float]] = [[] for _ in commands]
-    for round_ in range(repeat):
-        order = list(enumerate(commands))
-        for i, command in order[::-1] if round_ % 2 else order:
-            wall, rss = run(command())
-            times[i].append(wall)
-            peaks[i].append(rss)
-    return [(statistics.median(t), max(p)) for t, p in zip(times, peaks, strict=True)]
-
-
-def load() -> str:
-    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def shortcutlab(*args: str) -> list[str]:
     return [sys.executable, "-m", "shortcutlab", "build", "maze", *args]
 
@@ -128,51 +89,54 @@ def repeated(source: Path, rows: int, target: Path) -> Path:
 
 
 def occurrence(
-    workdir: Path, train: Path, test: Path, rows: int, repeat: int, before: Path | None = None
-) -> None:
-    """The occurrence shortcuts' table; ``before``: another checkout's ``src`` folder, whose
-    build runs in the same rounds (its seconds and the ratio to this one's are added)."""
+    workdir: Path, train: Path, test: Path, rows: int, pairs: int, before: Path | None = None
+) -> list[paired.Comparison]:
+    """Each occurrence shortcut's build next to the plain script and, with ``before`` (another
+    checkout's ``src``), next to that build, all in the same rounds (bench/paired.py)."""
     plain = workdir / "plain.py"
     plain.write_text(PLAIN, encoding="utf-8")
     size = train.stat().st_size / 2**20
-    print(
-        f"\n{rows:,} training rows ({size:.0f} MiB CSV), test {test.name}; median of {repeat} "
-        f"interleaved pairs; {load()}"
-    )
-    print(
-        f"{'shortcut':<13}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
-        f"{'tool MiB':>10}{'plain MiB':>10}{'RSS/input tool':>16}{'plain':>7}"
-        + (f"{'before s':>10}{'before/tool':>12}" if before else "")
-    )
+    print(f"\n{rows:,} training rows ({size:.1f} MiB CSV), test {test.name}")
+    results = []
     for name in ("single-term", "synonym", "category"):
         out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
+        arguments = ["--train", str(train), "--test", str(test), "--shortcut", name,
+                     "--strength", "0.8", "--out", str(out_tool)]  # fmt: skip
 
-        def tool_command(name: str = name, out: Path = out_tool) -> list[str]:
-            shutil.rmtree(out, ignore_errors=True)
-            return shortcutlab("--train", str(train), "--test", str(test), "--shortcut", name,
-                               "--strength", "0.8", "--out", str(out))  # fmt: skip
-
-        def plain_command(name: str = name, out: Path = out_plain) -> list[str]:
+        def fresh_plain(out: Path = out_plain) -> None:
             shutil.rmtree(out, ignore_errors=True)
             out.mkdir()
-            return [sys.executable, str(plain), str(train), str(test), str(out), name]
 
-        def before_command(name: str = name, out: Path = out_tool) -> list[str]:
-            return ["env", f"PYTHONPATH={before}", *tool_command(name, out)]
+        def clear(out: Path = out_tool) -> None:
+            shutil.rmtree(out, ignore_errors=True)
 
-        commands = [tool_command, plain_command] + ([before_command] if before else [])
-        tool, base, *old = medians(commands, repeat)
-        print(
-            f"{name:<13}{tool[0]:>8.2f}{base[0]:>9.2f}{base[0] / tool[0]:>10.2f}x"
-            f"{tool[1]:>10.0f}{base[1]:>10.0f}{tool[1] / size:>15.2f}x{base[1] / size:>6.2f}x"
-            + "".join(f"{o[0]:>10.2f}{o[0] / tool[0]:>11.2f}x" for o in old)
+        sides = [
+            paired.Side("plain pandas script", lambda name=name, out=out_plain: [
+                sys.executable, str(plain), str(train), str(test), str(out), name
+            ], prepare=fresh_plain),
+        ]  # fmt: skip
+        if before:
+            sides.append(paired.Side(f"shortcutlab build maze, {paired.tree_name(before)}",
+                                     lambda a=arguments: shortcutlab(*a),
+                                     env={"PYTHONPATH": str(before)}, prepare=clear))  # fmt: skip
+        tool = paired.Side(
+            "shortcutlab build maze", lambda a=arguments: shortcutlab(*a), prepare=clear
         )
-        shutil.rmtree(out_tool)
-        shutil.rmtree(out_plain)
-    print(f"({load()} after)")
+        step = f"{name}, {rows:,} rows ({size:.0f} MiB)"
+        compared = paired.compare_all(step, tool, sides, pairs=pairs)
+        first = compared[0]
+        print(
+            f"  peak RSS over the input's size: tool "
+            f"{statistics.median(first.tool_peak_mib) / size:.2f}x, plain script "
+            f"{statistics.median(first.alternative_peak_mib) / size:.2f}x"
+        )
+        results += compared
+        clear()
+        shutil.rmtree(out_plain, ignore_errors=True)
+    return results
 
 
-def families(workdir: Path, rows: int, repeat: int) -> None:
+def families(workdir: Path, rows: int, pairs: int) -> None:
     """Concept and style builds next to single-term, on the generated corpus."""
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.shortcuts.rewriters import make_rewriter
@@ -189,10 +153,12 @@ def families(workdir: Path, rows: int, repeat: int) -> None:
             texts = frame["text"].tolist()
             out = rewriter.rewrite(texts, style, role=role, row_ids=range(len(texts)))
             copies_needed = len(train) if role == "train" else len(frame)
-            paired = pd.DataFrame({"text": texts, "rewritten": out})
-            paired = pd.concat([paired] * -(-copies_needed // len(paired)), ignore_index=True)
+            rewrites_frame = pd.DataFrame({"text": texts, "rewritten": out})
+            rewrites_frame = pd.concat(
+                [rewrites_frame] * -(-copies_needed // len(rewrites_frame)), ignore_index=True
+            )
             path = workdir / f"{style}_{role}.csv"
-            paired.iloc[:copies_needed].to_csv(path, index=False)
+            rewrites_frame.iloc[:copies_needed].to_csv(path, index=False)
             files.setdefault(style, {})[role] = str(path)
     rewrites = (
         "{"
@@ -206,7 +172,6 @@ def families(workdir: Path, rows: int, repeat: int) -> None:
         str(workdir / "corpus_test.csv"),
     ]
     print(f"\nGenerated corpus, {rows:,} training rows: other families next to single-term")
-    print(f"{'shortcut':<22}{'tool s':>8}{'/ single-term':>15}{'tool MiB':>10}")
     variants = [
         ("single-term", []),
         ("concept-occurrence", []),
@@ -214,20 +179,17 @@ def families(workdir: Path, rows: int, repeat: int) -> None:
         ("register", ["-o", "rewriter=file", "-o", f"rewrites={rewrites}"]),
     ]
 
-    def command(name: str, extra: list[str]) -> Callable[[], list[str]]:
+    def command(name: str, extra: list[str]) -> paired.Side:
         out = workdir / f"family-{name}"
+        return paired.Side(
+            name + (" (file)" if extra else ""),
+            lambda: shortcutlab(*data, "--shortcut", name, "--out", str(out), *extra),
+            prepare=lambda: shutil.rmtree(out, ignore_errors=True),
+        )
 
-        def make() -> list[str]:
-            shutil.rmtree(out, ignore_errors=True)
-            return shortcutlab(*data, "--shortcut", name, "--out", str(out), *extra)
-
-        return make
-
-    results = medians([command(name, extra) for name, extra in variants], repeat)
-    reference = results[0][0]
-    for (name, extra), (wall, rss) in zip(variants, results, strict=True):
-        label = name + (" (file)" if extra else "")
-        print(f"{label:<22}{wall:>8.2f}{wall / reference:>14.2f}x{rss:>10.0f}")
+    # single-term is the reference here: the other families are timed against it, not a script
+    reference, *others = [command(name, extra) for name, extra in variants]
+    paired.compare_all("families vs single-term", reference, others, pairs=pairs)
 
 
 def main() -> None:
@@ -235,7 +197,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000])
     default = Path(os.environ.get("SHORTCUTLAB_GOEMOTIONS", "../shared/data/goemotions-maze"))
     parser.add_argument("--data", type=Path, default=default)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per command (median)")
+    paired.add_options(parser)
     parser.add_argument(
         "--before",
         type=Path,
@@ -248,6 +210,8 @@ def main() -> None:
         help="skip the concept and style builds on the generated corpus",
     )
     args = parser.parse_args()
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # both sides may use Python's bytecode cache
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         if (args.data / "train.csv").exists():
@@ -263,9 +227,11 @@ def main() -> None:
             print("Data: the generated corpus (the GoEmotions release was not found)")
         for rows in args.rows:
             train = repeated(source, rows, workdir / f"train{rows}.csv")
-            occurrence(workdir, train, test, rows, args.repeat, args.before)
+            results += occurrence(workdir, train, test, rows, args.pairs, args.before)
         if args.families:
-            families(workdir, min(args.rows), args.repeat)
+            families(workdir, min(args.rows), args.pairs)
+    if args.save:
+        paired.write_results("build_throughput", results)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-"""CAT's cost on a fitted model: k counterfactual sets against k plain ``predict_proba`` calls.
+"""CAT's cost: `shortcutlab cat` next to a plain scikit-learn script, then its k sets alone.
 
-A TF-IDF pair model (tfidf-logreg, C=0.3) is fitted on 7,000 MultiNLI dev-matched rows; the
-test table is `--rows` pairs drawn with replacement from all 9,815 rows (seeded). In one run,
-alternating, `--repeats` times each:
+First, in one process, on a fitted model: a TF-IDF pair model (tfidf-logreg, C=0.3) is fitted
+on 7,000 MultiNLI dev-matched rows; the test table is `--rows` pairs drawn with replacement from
+all 9,815 rows (seeded). In one run, alternating, `--repeats` times each:
 
 - plain: k calls of ``predict_proba`` on the kept rows (those CAT scores: prediction not neutral),
   and k calls on all rows;
@@ -11,20 +11,22 @@ alternating, `--repeats` times each:
 
 Printed: median seconds, and CAT's time per set relative to one plain call on the kept rows.
 
-Then what a user runs against what they would write instead, as subprocesses, median of 3
-interleaved: the whole `shortcutlab cat` process on the data split by premise (7,001 / 2,814
-rows: fit, predict, k sets, the partial-input and majority baselines, the naive evaluation, the
-results file) next to a plain scikit-learn script that fits a two-TF-IDF pair model, predicts, and
-scores k premise-swapped sets (no baselines, no checks, no provenance).
+The headline is what a user runs against what they would write instead, each a whole process,
+in interleaved pairs (bench/paired.py): `shortcutlab cat` on the data split by premise (7,001 /
+2,814 rows on all of dev-matched: fit, predict, k sets, the partial-input and majority baselines,
+the naive evaluation, the results file) next to bench/plain/cat_pairs.py, a plain scikit-learn
+script that fits a two-TF-IDF pair model, predicts, and scores k premise-swapped sets (no
+baselines, no checks, no provenance). The split is written once, untimed, to a temporary folder
+both sides read.
 
     python bench/cat_speed.py [--data ../shared/data/mnli-dev-matched/dev_matched.tsv]
-        [--rows 10000 --k 5 --repeats 3]
+        [--rows 10000 --k 5 --repeats 3] [--split-rows N] [--pairs 3] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
+import shutil
 import sys
 import tempfile
 import time
@@ -33,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import paired
+from paired import Comparison, Side, compare, write_results
 from shared_data import shared_file
 
 from shortcutlab.data.loading import load_table
@@ -42,6 +46,7 @@ from shortcutlab.families.cat.run import score_counterfactuals
 from shortcutlab.models import make_model
 from shortcutlab.shortcuts.counterfactuals import counterfactual_donors
 
+PLAIN = Path(__file__).resolve().parent / "plain" / "cat_pairs.py"
 DEFAULT_DATA = shared_file("SHORTCUTLAB_MNLI", "mnli-dev-matched", "dev_matched.tsv")
 
 
@@ -61,6 +66,13 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--split-rows",
+        type=int,
+        default=0,
+        help="first N rows for the whole-process pairs (0: all)",
+    )
+    paired.add_options(parser)
     args = parser.parse_args()
 
     frame = load_table(args.data, text_col="premise", text_pair_col="hypothesis").frame
@@ -114,81 +126,39 @@ def main() -> None:
         f"({median['cat'] / args.k:.3f} s per set)"
     )
     print(f"CAT per set / plain call on the same rows: {median['cat'] / median['plain_kept']:.2f}x")
-    compare_with_plain_script(frame, args.k)
+    whole = frame.iloc[: args.split_rows] if args.split_rows else frame
+    result = compare_with_plain_script(whole, args.k, args.pairs)
+    if args.save:
+        write_results("cat_speed", [result])
 
 
-PLAIN_SCRIPT = """
-import sys
-import numpy as np, pandas as pd
-from scipy.sparse import hstack
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
-train = pd.read_csv(sys.argv[1], sep="\\t"); test = pd.read_csv(sys.argv[2], sep="\\t")
-k = int(sys.argv[3])
-premises = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True).fit(train["premise"])
-hypotheses = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True).fit(train["hypothesis"])
-features = lambda p, h: hstack([premises.transform(p), hypotheses.transform(h)]).tocsr()
-model = LogisticRegression(C=10, max_iter=1000).fit(
-    features(train["premise"], train["hypothesis"]), train["label"])
-predicted = model.predict(features(test["premise"], test["hypothesis"]))
-kept = np.flatnonzero(predicted != "neutral")
-rng = np.random.default_rng(0)
-shares = []
-for _ in range(k):
-    donors = rng.integers(len(test), size=len(kept))
-    swapped = model.predict(features(test["premise"].to_numpy()[donors], test["hypothesis"].to_numpy()[kept]))
-    shares.append(float(np.mean(swapped != predicted[kept])))
-print(np.mean(shares), np.std(shares, ddof=1))
-"""
-
-
-def compare_with_plain_script(frame: Any, k: int, runs: int = 3) -> None:
-    """The whole `shortcutlab cat` process against the plain script, interleaved, median seconds."""
+def compare_with_plain_script(frame: Any, k: int, pairs: int) -> Comparison:
+    """The whole `shortcutlab cat` process against bench/plain/cat_pairs.py, interleaved pairs."""
     premises = frame["text"].unique()
     order = premises[np.random.default_rng(0).permutation(len(premises))]
     group = frame["text"].map({p: i for i, p in enumerate(order)}).to_numpy()
-    cut = int(np.searchsorted(np.cumsum(np.bincount(group, minlength=len(order))), 7000))
+    share = np.cumsum(np.bincount(group, minlength=len(order)))
+    cut = int(np.searchsorted(share, int(0.713 * len(frame))))  # 7,001 / 2,814 on all of dev
     columns = {"text": "premise", "text_pair": "hypothesis"}
     with tempfile.TemporaryDirectory() as folder:
-        files = [Path(folder) / "train.tsv", Path(folder) / "test.tsv"]
-        for part, path in zip((group <= cut, group > cut), files, strict=True):
+        train, test, out = (
+            Path(folder) / "train.tsv",
+            Path(folder) / "test.tsv",
+            Path(folder) / "cat",
+        )
+        for part, path in zip((group <= cut, group > cut), (train, test), strict=True):
             table = frame[part].rename(columns=columns)[["premise", "hypothesis", "label"]]
             table.to_csv(path, sep="\t", index=False)
-        commands = {
-            "shortcutlab cat": lambda run: [
-                sys.executable,
-                "-m",
-                "shortcutlab",
-                "cat",
-                "--train",
-                str(files[0]),
-                "--test",
-                str(files[1]),
-                "--k",
-                str(k),
-                "--out",
-                f"{folder}/cat-{run}",
-            ],
-            "plain script": lambda run: [
-                sys.executable,
-                "-c",
-                PLAIN_SCRIPT,
-                str(files[0]),
-                str(files[1]),
-                str(k),
-            ],
-        }
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for run in range(runs):
-            for name, command in commands.items():
-                started = time.perf_counter()
-                subprocess.run(command(run), check=True, capture_output=True)
-                times[name].append(time.perf_counter() - started)
-    tool, plain = (float(np.median(times[name])) for name in commands)
-    print(
-        f"whole process, k={k}: shortcutlab cat {tool:.1f} s (with both baselines and the naive "
-        f"evaluation), plain scikit-learn script {plain:.1f} s (tool / plain {tool / plain:.2f}x)"
-    )
+        cli = [sys.executable, "-m", "shortcutlab", "cat", "--train", str(train)]
+        cli += ["--test", str(test), "--k", str(k), "--out", str(out)]
+        tool = Side("shortcutlab cat", lambda: cli, prepare=lambda: shutil.rmtree(out, True))
+        plain = [sys.executable, str(PLAIN), str(train), str(test), str(k)]
+        alternative = Side("plain scikit-learn script", lambda: plain)
+        note = (
+            f"{int((group <= cut).sum())} / {int((group > cut).sum())} MNLI rows split by premise, "
+            f"k={k}; the tool also fits both partial-input baselines and the naive evaluation"
+        )
+        return compare(f"cat, k={k}", tool, alternative, pairs=pairs, note=note)
 
 
 if __name__ == "__main__":

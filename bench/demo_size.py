@@ -1,24 +1,23 @@
 """Wall time and folder size of the whole `shortcutlab demo` process, two source trees interleaved.
 
-Runs `python -m shortcutlab demo` with each tree's `src/` first on PYTHONPATH, alternating
-baseline and candidate (B C B C ...) so that load from other work on the machine falls on both
-alike; prints each run, the medians, their ratio, the folder sizes (`du -sb`) and whether the
+Runs `python -m shortcutlab demo` with each tree's `src/` first on PYTHONPATH, in interleaved pairs
+whose order alternates (bench/paired.py) so that load from other work on the machine falls on both
+alike; prints the medians, their ratio, the peak RSS, the folder sizes (`du -sb`) and whether the
 result files of both trees are byte-identical.
 
-    python bench/demo_size.py --baseline /work/main [--candidate .] [--pairs 3] [--jobs 2]
+    python bench/demo_size.py --baseline /work/main [--candidate .] [--pairs 3] [--jobs 2] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+import paired
 
 # The files whose bytes must not change with a change that only touches how the demo is stored.
 RESULT_FILES = (
@@ -34,57 +33,55 @@ RESULT_FILES = (
 )
 
 
-def run_demo(tree: Path, out: Path, jobs: int | None) -> tuple[float, int]:
-    """Seconds the whole demo process took, and the bytes of its folder (`du -sb`)."""
+def demo_side(name: str, tree: Path, out: Path, jobs: int | None) -> paired.Side:
+    """The whole demo process with ``tree``'s sources first on PYTHONPATH, into a fresh folder."""
     command = [sys.executable, "-m", "shortcutlab", "demo", "--out", str(out)]
-    if jobs:
-        command += ["--jobs", str(jobs)]
-    env = os.environ | {"PYTHONPATH": str(tree / "src")}
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env, cwd=out.parent)
-    wall = time.perf_counter() - started
-    du = subprocess.run(["du", "-sb", str(out)], check=True, capture_output=True, text=True)
-    return wall, int(du.stdout.split()[0])
+    command += ["--jobs", str(jobs)] if jobs else []
+    return paired.Side(
+        f"demo of {name} ({tree.name})",
+        lambda: command,
+        env={"PYTHONPATH": str(tree / "src")},
+        cwd=out.parent,
+        prepare=lambda: shutil.rmtree(out, ignore_errors=True),
+    )
+
+
+def folder_bytes(folder: Path) -> int:
+    du = subprocess.run(["du", "-sb", str(folder)], check=True, capture_output=True, text=True)
+    return int(du.stdout.split()[0])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, required=True, help="source tree, e.g. main")
     parser.add_argument("--candidate", type=Path, default=Path("."), help="source tree")
-    parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=None)
+    paired.add_options(parser)
     args = parser.parse_args()
-    trees = {"baseline": args.baseline.resolve(), "candidate": args.candidate.resolve()}
     work = Path(tempfile.mkdtemp())
-    walls: dict[str, list[float]] = {name: [] for name in trees}
-    sizes: dict[str, int] = {}
+    outs = {name: work / name / "shortcutlab-demo" for name in ("baseline", "candidate")}
+    for out in outs.values():
+        out.parent.mkdir()
     try:
-        for pair in range(args.pairs):
-            for name, tree in trees.items():
-                out = work / name / "shortcutlab-demo"
-                out.parent.mkdir(exist_ok=True)
-                wall, size = run_demo(tree, out, args.jobs)
-                walls[name].append(wall)
-                sizes[name] = size
-                print(f"pair {pair + 1} {name:9} {wall:6.1f} s  {size / 1e6:6.1f} MB", flush=True)
+        result = paired.compare(
+            "demo",
+            demo_side("candidate", args.candidate.resolve(), outs["candidate"], args.jobs),
+            demo_side("baseline", args.baseline.resolve(), outs["baseline"], args.jobs),
+            pairs=args.pairs,
+        )
+        sizes = {name: folder_bytes(out) for name, out in outs.items()}
         same = [
             f
             for f in RESULT_FILES
-            if (work / "baseline" / "shortcutlab-demo" / f).read_bytes()
-            == (work / "candidate" / "shortcutlab-demo" / f).read_bytes()
+            if (outs["baseline"] / f).read_bytes() == (outs["candidate"] / f).read_bytes()
         ]
     finally:
         shutil.rmtree(work)
-    load = os.getloadavg()
-    medians = {name: statistics.median(values) for name, values in walls.items()}
-    for name, tree in trees.items():
-        print(
-            f"{name:9} {tree}: median {medians[name]:.1f} s of {args.pairs}, "
-            f"folder {sizes[name]:,} bytes ({sizes[name] / 1e6:.1f} MB)"
-        )
-    print(f"candidate / baseline wall: {medians['candidate'] / medians['baseline']:.2f}")
+    for name, size in sizes.items():
+        print(f"{name:9} folder {size:,} bytes ({size / 1e6:.1f} MB)")
     print(f"result files byte-identical: {len(same)} of {len(RESULT_FILES)}")
-    print(f"load average at the end (1, 5, 15 min): {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    if args.save:
+        paired.write_results("demo_size", [result])
 
 
 if __name__ == "__main__":

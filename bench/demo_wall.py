@@ -1,10 +1,12 @@
 """Wall time and peak memory of `shortcutlab demo`, next to the plain work it wraps.
 
-Runs the CLI demo in a subprocess (the README way), then, in the same run, a plain scikit-learn
-baseline: fit + predict the same TF-IDF + logistic regression once per (shortcut, strength) cell
-on pre-built splits, with no building, statistics or writing. The ratio shows the overhead.
+The whole `shortcutlab demo` process (the README way) against the plain script a user would write
+for the work it wraps (bench/plain/fit_builds.py): fit + predict the same TF-IDF + logistic
+regression once per build the demo evaluates (every cell's build and its re-draws per seed), from
+pre-built splits, with no building, MPS grid, statistics or writing. Interleaved pairs of whole
+processes (bench/paired.py); the ratio is the demo's overhead over that bare work.
 
-    python bench/demo_wall.py [--jobs 2]
+    python bench/demo_wall.py [--jobs 2] [--pairs 3] [--save]
 """
 
 from __future__ import annotations
@@ -12,17 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
+import paired
 
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.families.maze.redraw import redraw_from_manifest
@@ -45,48 +43,51 @@ def every_build(demo_dir: Path) -> list[Benchmark]:
     return builds
 
 
-def plain_baseline(builds: list[Benchmark], *, blas_threads: int | None) -> float:
-    from threadpoolctl import threadpool_limits
-
-    started = time.perf_counter()
-    limit = threadpool_limits(limits=blas_threads, user_api="blas") if blas_threads else None
-    for bench in builds:
-        model = make_pipeline(
-            TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True),
-            LogisticRegression(C=10, max_iter=1000),
-        )
-        model.fit(bench["train"]["text"], bench["train"]["label"])
-        for split in ("test", "anti_test", "original_test"):
-            model.predict(bench[split]["text"])
-    if limit is not None:
-        limit.unregister()
-    return time.perf_counter() - started
+def export_builds(builds: list[Benchmark], folder: Path) -> list[str]:
+    """Every build as parquet files, the plain script's input (written once, untimed)."""
+    folders = []
+    for number, build in enumerate(builds):
+        folders.append(str(build.save(folder / f"build-{number:03d}", fmt="parquet")))
+    return folders
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=None)
+    paired.add_options(parser)
     args = parser.parse_args()
-    out = Path(tempfile.mkdtemp()) / "demo"
-    command = [sys.executable, "-m", "shortcutlab", "demo", "--out", str(out)]
-    if args.jobs:
-        command += ["--jobs", str(args.jobs)]
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    cells = len(list((out / "benchmarks").iterdir()))
-    builds = every_build(out)
-    default_threads = plain_baseline(builds, blas_threads=None)
-    one_thread = plain_baseline(builds, blas_threads=1)
-    print(f"shortcutlab demo wall time: {wall:.1f}s (jobs={args.jobs or 'default'})")
-    print(f"peak RSS of the largest process (CLI or worker): {peak_mb:.0f} MB")
-    print(
-        f"plain sklearn fit+predict of every build of the same {cells} cells, one process, default BLAS threads: {default_threads:.1f}s"
-    )
-    print(f"the same with one BLAS thread: {one_thread:.1f}s")
-    print(f"demo / plain baselines: {wall / default_threads:.2f}x, {wall / one_thread:.2f}x")
-    shutil.rmtree(out.parent)
+    work = Path(tempfile.mkdtemp(prefix="demo-wall-"))
+    demo = [sys.executable, "-m", "shortcutlab", "demo", "--out", str(work / "demo")]
+    demo += ["--jobs", str(args.jobs)] if args.jobs else []
+    try:
+        subprocess.run(
+            demo, check=True, stdout=subprocess.DEVNULL
+        )  # the builds the plain side fits
+        builds = every_build(work / "demo")
+        folders = export_builds(builds, work / "builds")
+        tool = paired.Side(
+            f"shortcutlab demo{f' --jobs {args.jobs}' if args.jobs else ''}",
+            lambda: demo,
+            prepare=lambda: shutil.rmtree(work / "demo", ignore_errors=True),
+        )
+        plain = paired.Side(
+            "bench/plain/fit_builds.py",
+            lambda: [
+                sys.executable,
+                str(Path(__file__).parent / "plain" / "fit_builds.py"),
+                *folders,
+            ],
+        )
+        note = (
+            f"the plain script fits and predicts the {len(builds)} Maze builds the demo evaluates, "
+            "read from files; the demo also builds them, runs the MPS grid, statistics and report"
+        )
+        result = paired.compare("demo", tool, plain, pairs=args.pairs, note=note)
+        print(note)
+        if args.save:
+            paired.write_results("demo_wall", [result])
+    finally:
+        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ a whole process; runs alternate; medians of ``--pairs`` rounds. The tool's writt
 hashed (sha256) to show whether the sources give the same bytes. ``--src`` picks the source
 tree(s) the tool runs from (e.g. ``--src /path/to/old/src --src src`` for a before/after).
 
-    python bench/explain_encoder_speed.py BENCHMARK [--rows 2] [--pairs 3] [--src src ...]
+    python bench/explain_encoder_speed.py BENCHMARK [--rows 2] [--pairs 3] [--src src ...] [--save]
 
 BENCHMARK: a `shortcutlab build maze` folder, e.g. of the shared goemotions-maze data.
 """
@@ -29,6 +29,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import paired
 
 PLAIN = r"""
 import json, re, sys, time
@@ -111,7 +113,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=2)
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--src", action="append", help="Source tree(s) of the tool (default: src).")
+    parser.add_argument("--save", action="store_true", help="store the rounds in bench/results/")
     args = parser.parse_args()
+    load_at_start = paired.load_now()
     sources = args.src or ["src"]
     order = [*sources, "plain"]
     shap_times: dict[str, list[float]] = {name: [] for name in order}
@@ -133,6 +137,33 @@ def main() -> None:
                 print(f"round {round_number}: {name}: SHAP {seconds:.2f} s/row, process "
                       f"{process_times[name][-1]:.1f} s {digest}", flush=True)  # fmt: skip
     report(args, shap_times, process_times, digests)
+    if args.save:
+        save(args, shap_times, process_times, load_at_start)
+
+
+def save(args: argparse.Namespace, shap_times: dict, process_times: dict, load: float) -> None:
+    """The last --src as the tool, next to the plain script and to the first --src (before)."""
+    tool, *others = [*(args.src or ["src"])[::-1], "plain"]
+    others = [others[-1], *others[:-1]]  # the plain script first, then any earlier tree
+    results = []
+    for other in others:
+        for unit, times in (("s/row", shap_times), ("s", process_times)):
+            what = "SHAP seconds per row" if unit == "s/row" else "whole process"
+            label = (
+                "plain sentence-transformers + shap"
+                if other == "plain"
+                else f"the same, {paired.tree_name(other)}"
+            )
+            result = paired.Comparison(
+                f"{args.rows} rows, {what}", f"shortcutlab explain ({tool})", label, unit
+            )
+            for is_tool, name in ((True, tool), (False, other)):
+                for value in times[name]:
+                    result.add(is_tool=is_tool, value=value, peak_mib=0)
+            result.tool_peak_mib, result.alternative_peak_mib = [], []  # not measured here
+            result.load = [load, paired.load_now()]
+            results.append(result)
+    paired.write_results("explain_encoder_speed", results)
 
 
 def report(

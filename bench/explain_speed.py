@@ -2,20 +2,30 @@
 for ``tfidf-logreg`` and a tiny BERT, on 100 test rows that carry the cue.
 
 Data: the GoEmotions release's train/test built with single-term at λ = 0.8 (the issue's check),
-or the generated corpus when the release is absent. Each model is fitted once; one row is explained
-first so shap's one-off numba compilation is timed apart. Next to it, what a user would write with
-shap alone: ``shap.Explainer(f, shap.maskers.Text())`` at its default budget (500 model calls per
-row, fewer than full resolution needs beyond ~22 tokens, so it does less work per row). Medians
-of ``--repeats`` rounds in which the two alternate going first.
+or the generated corpus when the release is absent, built once, untimed, into a temporary folder.
 
-    python bench/explain_speed.py [--rows 100] [--repeats 2]
+The headline, as whole processes in interleaved pairs (bench/paired.py): `shortcutlab explain
+BENCH --model tfidf-logreg --rows N` (fit, SHAP at full resolution, occlusion, results.json and
+rows.html) next to bench/plain/shap_text.py, what a user would write with shap alone: fit a TF-IDF
+logistic regression in scikit-learn, take the first N test rows containing the cue term and call
+``shap.Explainer(f, shap.maskers.Text())`` at its default budget (500 model calls per row, fewer
+than full resolution needs beyond ~22 tokens, so it does less work per row).
+
+Then, in this process, for tfidf-logreg and a tiny BERT: each model is fitted once; one row is
+explained first so shap's one-off numba compilation is timed apart; SHAP and occlusion seconds
+per row next to the same plain shap call, medians of ``--repeats`` rounds in which the two
+alternate going first.
+
+    python bench/explain_speed.py [--rows 100] [--repeats 2] [--pairs 3] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +36,11 @@ import numpy as np
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
+import paired
+from paired import Comparison, Side, compare, write_results
+from shared_data import shared_file
+
+from shortcutlab import make_shortcut
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.options import InputOptions
 from shortcutlab.data.pairs import model_inputs
@@ -35,10 +50,7 @@ from shortcutlab.families.maze.cue_spans import frame_cue_spans
 from shortcutlab.models import make_model
 from shortcutlab.models.tiny import build_tiny_bert
 
-try:
-    from shared_data import shared_file
-except ImportError:  # run from elsewhere
-    from bench.shared_data import shared_file
+BENCH = Path(__file__).resolve().parent
 
 
 def benchmark(folder: Path):
@@ -114,14 +126,34 @@ def measure(name: str, model, inputs, spans, row_ids, repeats: int) -> dict[str,
     }
 
 
+def paired_explain(bench_dir: Path, rows: int, pairs: int) -> Comparison:
+    """`shortcutlab explain` against bench/plain/shap_text.py, whole processes, interleaved."""
+    out = bench_dir.parent / "explained"
+    tool = [sys.executable, "-m", "shortcutlab", "explain", str(bench_dir), "--model"]
+    tool += ["tfidf-logreg", "--rows", str(rows), "--pictures", "0", "--out", str(out)]
+    plain = [sys.executable, str(BENCH / "plain" / "shap_text.py"), str(bench_dir)]
+    plain += [make_shortcut("single-term").term, str(rows)]
+    return compare(
+        f"explain {rows} rows, tfidf-logreg",
+        Side("shortcutlab explain", lambda: tool, prepare=lambda: shutil.rmtree(out, True)),
+        Side("plain shap (Text masker, default budget)", lambda: plain),
+        pairs=pairs,
+        note="both fit the model; the tool also occludes and writes results.json and rows.html",
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=2)
+    paired.add_options(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         bench, source = benchmark(folder)
+        result = paired_explain(folder / "bench", args.rows, args.pairs)
+        if args.save:
+            write_results("explain_speed", [result])
         test = bench["test"]
         spans = frame_cue_spans(test, split="test")
         carrying = np.flatnonzero([bool(s) for s in spans])[: args.rows]

@@ -1,37 +1,45 @@
 """Each mitigation's training cost relative to ``erm`` on the same backend and data.
 
 The data: the shared GoEmotions Maze data built with the single-term cue at λ = 0.8 and 20 %
-validation rows (1,379 train / 345 validation rows). Backends: sentence-encoder (its embeddings come
-from the on-disk cache after the first call, as in a grid), tfidf-logreg, and a tiny BERT
+validation rows (1,379 train / 345 validation rows).
+
+The headline, as whole processes in interleaved pairs (bench/paired.py). A mitigation has no plain
+alternative of its own; the closest thing a user would run is erm, so each method of `--methods`
+that tfidf-logreg supports is timed as `shortcutlab run` of a one-cell grid (build, fit, store)
+next to the same grid with erm. Then `shortcutlab run` + `results` of tfidf-logreg x [erm,
+reweight] (build, fits, store, paired bootstrap) next to bench/plain/reweight_sklearn.py, a plain
+scikit-learn script fitting the same two models (group-balanced sample weights by hand) on a build
+made once, untimed, before the pairs.
+
+Then each method's fit in this process, per backend: sentence-encoder (its embeddings come from
+the on-disk cache after the first call, as in a grid), tfidf-logreg, and a tiny BERT
 (`transformer`, 2 layers, hidden 64, built here from the training texts) on CPU. For each (backend,
 mitigation) the fit (context built from the benchmark, method fit, prediction of the test split) is
 timed `--repeats` times, interleaved with erm, and the median is printed next to erm's median and
 their ratio. A method a backend does not support is printed as `—`.
 
-Then what a user runs against what they would write instead, as subprocesses, median of 3
-interleaved: the whole `shortcutlab run` process on a grid (tfidf-logreg × [erm, reweight], 1 seed;
-build, fits, store, results) next to a plain scikit-learn script that fits the same two models
-(group-balanced sample weights by hand) on the same build and prints both accuracies.
-
     python bench/mitigation_cost.py [--repeats 3] [--methods erm,reweight,...] [--backends ...]
+        [--pairs 3] [--save]
 
 Torch is slow with its default two OpenMP threads on a shared 2-core machine; the figures in the
-README were taken with OMP_NUM_THREADS=1 (the same for erm and every method).
+docs were taken with OMP_NUM_THREADS=1 (the same for erm and every method).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import warnings
 from pathlib import Path
 from typing import Any
 
+import paired
+from paired import Side, compare, write_results
 from shared_data import shared_file
 
 from shortcutlab.data.benchmark import Benchmark
@@ -101,28 +109,6 @@ def method_costs(args: argparse.Namespace, benchmark: Benchmark, scratch: Path) 
             print(f"{backend:<17} {method:<11} {a:>9.2f} {b:>7.2f} {a / b:>6.2f}")
 
 
-PLAIN = textwrap.dedent(
-    """
-    import sys
-    import numpy as np, pandas as pd
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
-    folder = sys.argv[1]
-    read = lambda s: pd.read_csv(f"{folder}/{s}.csv", keep_default_na=False)
-    train, test, anti = read("train"), read("test"), read("anti_test")
-    groups = train["label"].astype(str) + "|" + train["shortcut"].astype(str)
-    weights = groups.map(1 / groups.value_counts()).to_numpy()
-    weights = weights / weights.mean()
-    for name, w in (("erm", None), ("reweight", weights)):
-        vectorizer = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)
-        X = vectorizer.fit_transform(train["text"])
-        model = LogisticRegression(C=10, max_iter=1000).fit(X, train["label"], sample_weight=w)
-        for split, frame in (("test", test), ("anti", anti)):
-            accuracy = (model.predict(vectorizer.transform(frame["text"])) == frame["label"]).mean()
-            print(name, split, round(accuracy, 3))
-    """
-)
-
 SPEC = """
 name: mitigation-cost
 data: {{train: {train}, test: {test}}}
@@ -130,42 +116,45 @@ shortcuts: [single-term]
 strengths: [0.8]
 val_size: 0.2
 models: [{{name: tfidf-logreg}}]
-mitigations: [erm, reweight]
+mitigations: [{mitigations}]
 seeds: [0]
 bootstrap: 200
 """
 
 
-def whole_process(scratch: Path, benchmark_dir: Path) -> None:
-    spec = scratch / "spec.yaml"
-    spec.write_text(SPEC.format(train=TRAIN, test=TEST), encoding="utf-8")
-    plain = scratch / "plain.py"
-    plain.write_text(PLAIN, encoding="utf-8")
-    cli, script = [], []
-    for repeat in range(3):
-        out = scratch / f"run{repeat}"
-        started = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "shortcutlab", "run", str(spec), "--out", str(out)],
-            check=True,
-            capture_output=True,
-        )
-        subprocess.run(
-            [sys.executable, "-m", "shortcutlab", "results", str(out)],
-            check=True,
-            capture_output=True,
-        )
-        cli.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        subprocess.run(
-            [sys.executable, str(plain), str(benchmark_dir)], check=True, capture_output=True
-        )
-        script.append(time.perf_counter() - started)
-    a, b = statistics.median(cli), statistics.median(script)
-    print(
-        f"\nshortcutlab run + results (erm, reweight): {a:.2f} s   plain sklearn script: {b:.2f} s"
-        f"   ratio {a / b:.2f}"
+def run_side(scratch: Path, label: str, mitigations: str, *, results: bool = False) -> Side:
+    """`shortcutlab run` of a one-model grid with these mitigations (then `results`), a fresh
+    output folder each time."""
+    name = mitigations.replace(", ", "-")
+    spec, out = scratch / f"{name}.yaml", scratch / f"run-{name}"
+    text = SPEC.format(train=TRAIN, test=TEST, mitigations=mitigations)
+    spec.write_text(text, encoding="utf-8")
+    command = [sys.executable, "-m", "shortcutlab", "run", str(spec), "--out", str(out)]
+    if results:
+        shell = " ".join(command) + f" && {sys.executable} -m shortcutlab results {out}"
+        command = ["sh", "-c", shell]
+    return Side(label, lambda: command, prepare=lambda: shutil.rmtree(out, ignore_errors=True))
+
+
+def whole_process(args: argparse.Namespace, scratch: Path, benchmark_dir: Path) -> list:
+    """Each method against erm as whole `shortcutlab run` processes, then run + results against
+    the plain scikit-learn script; interleaved pairs."""
+    erm = run_side(scratch, "erm", "erm")
+    comparisons = []
+    for method in args.methods.split(","):
+        if method != "erm" and supported(method, "tfidf-logreg"):
+            own = run_side(scratch, f"{method}", method)
+            note = "shortcutlab run: build, one tfidf-logreg fit, store; the same grid with erm"
+            step = f"run, tfidf-logreg, {method} vs erm"
+            comparisons.append(compare(step, own, erm, pairs=args.pairs, note=note))
+    tool = run_side(scratch, "shortcutlab run + results", "erm, reweight", results=True)
+    plain = [sys.executable, str(Path(__file__).resolve().parent / "plain" / "reweight_sklearn.py")]
+    alternative = Side("plain scikit-learn script", lambda: [*plain, str(benchmark_dir)])
+    note = "tfidf-logreg x [erm, reweight]; the tool also builds, stores and bootstraps"
+    comparisons.append(
+        compare("erm + reweight grid", tool, alternative, pairs=args.pairs, note=note)
     )
+    return comparisons
 
 
 def main() -> None:
@@ -180,14 +169,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--methods", default=METHODS)
     parser.add_argument("--backends", default=BACKENDS)
+    paired.add_options(parser)
     args = parser.parse_args()
     if not TRAIN.exists():
         sys.exit(f"{TRAIN} not found; set SHORTCUTLAB_GOEMOTIONS to the goemotions-maze folder.")
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         benchmark = build(scratch / "b08")
+        comparisons = whole_process(args, scratch, scratch / "b08")
+        if args.save:
+            write_results("mitigation_cost", comparisons)
         method_costs(args, benchmark, scratch)
-        whole_process(scratch, scratch / "b08")
 
 
 if __name__ == "__main__":

@@ -10,9 +10,9 @@ rules (pandas string methods; scikit-learn's counts for frequent words; a regex 
 category for the keyword concepts), draws a label-balanced
 test set, drops its texts from the pool and samples Imbalanced (dominance 0.75, the label most
 frequent in each group) and Balanced sets of the same per-group sizes with groupby-and-sample.
-It prints the median wall seconds of 3 runs and the peak RSS of both.
+Medians of interleaved pairs of whole processes and the peak RSS of both (bench/paired.py).
 
-    python bench/mps_build.py [--rows 100000] [--repeat 3] [--data PATH/sentences.csv]
+    python bench/mps_build.py [--rows 100000] [--pairs 3] [--data PATH/sentences.csv] [--save]
 """
 
 from __future__ import annotations
@@ -22,14 +22,11 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import paired
 import pandas as pd
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_throughput import medians  # noqa: E402
 
 # The five attributes of the paper with offline annotators: (label, build options, plain mode).
 # SCS and CCS use the keyword method with the packaged Rotten Tomatoes category lists.
@@ -162,7 +159,7 @@ def pool_file(source: Path | None, rows: int, target: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per command (median)")
+    paired.add_options(parser)
     default = Path(os.environ.get("SHORTCUTLAB_ROTTEN_TOMATOES", "../shared/data/rotten-tomatoes"))
     parser.add_argument("--data", type=Path, default=default / "sentences.csv")
     args = parser.parse_args()
@@ -179,32 +176,51 @@ def main() -> None:
         plain = workdir / "plain.py"
         plain.write_text(PLAIN, encoding="utf-8")
         size = pool.stat().st_size / 2**20
-        print(f"Data: {described} ({size:.1f} MiB CSV); median of {args.repeat} runs, interleaved")
+        print(f"Data: {described} ({size:.1f} MiB CSV)")
         if skipped:
             print(f"Not timed (need options or a model/server): {', '.join(skipped)}")
-        print(
-            f"{'attribute':<16}{'tool s':>8}{'plain s':>9}{'plain/tool':>11}"
-            f"{'tool MiB':>10}{'plain MiB':>10}"
-        )
-        for name, options, mode in timed:
-            out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
-
-            def tool_command(options: list[str] = options, out: Path = out_tool) -> list[str]:
-                shutil.rmtree(out, ignore_errors=True)
-                return [sys.executable, "-m", "shortcutlab", "build", "mps",
-                        "--train", str(pool), *options, "--out", str(out)]  # fmt: skip
-
-            def plain_command(mode: str = mode, out: Path = out_plain) -> list[str]:
-                shutil.rmtree(out, ignore_errors=True)
-                out.mkdir()
-                return [sys.executable, str(plain), str(pool), str(out), mode]
-
-            commands: list[Callable[[], list[str]]] = [tool_command, plain_command]
-            tool, base = medians(commands, args.repeat)
-            print(
-                f"{name:<16}{tool[0]:>8.2f}{base[0]:>9.2f}{base[0] / tool[0]:>10.2f}x"
-                f"{tool[1]:>10.0f}{base[1]:>10.0f}"
+        results = [
+            paired.compare(
+                name, *sides(workdir, pool, plain, name, options, mode), pairs=args.pairs
             )
+            for name, options, mode in timed
+        ]
+    if args.save:
+        paired.write_results("mps_build", results)
+
+
+def sides(
+    workdir: Path, pool: Path, plain: Path, name: str, options: list[str], mode: str
+) -> tuple[paired.Side, paired.Side]:
+    """`shortcutlab build mps` and the plain script for one attribute, each into a fresh folder."""
+    out_tool, out_plain = workdir / f"tool-{name}", workdir / f"plain-{name}"
+
+    def fresh_plain_folder() -> None:
+        shutil.rmtree(out_plain, ignore_errors=True)
+        out_plain.mkdir()
+
+    tool = paired.Side(
+        "shortcutlab build mps",
+        lambda: [
+            sys.executable,
+            "-m",
+            "shortcutlab",
+            "build",
+            "mps",
+            "--train",
+            str(pool),
+            *options,
+            "--out",
+            str(out_tool),
+        ],  # fmt: skip
+        prepare=lambda: shutil.rmtree(out_tool, ignore_errors=True),
+    )
+    plain_side = paired.Side(
+        "plain pandas script",
+        lambda: [sys.executable, str(plain), str(pool), str(out_plain), mode],
+        prepare=fresh_plain_folder,
+    )
+    return tool, plain_side
 
 
 if __name__ == "__main__":

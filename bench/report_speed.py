@@ -1,15 +1,14 @@
 """How long the HTML report of a run takes to write and to open, against what a user runs today.
 
-For each run folder, interleaved `--repeats` times (median printed, and the first call apart):
+For each run folder, in `--pairs` interleaved rounds of whole processes (bench/paired.py, medians,
+wall and CPU seconds, peak RSS):
 - `shortcutlab report RUN --out FILE` as a whole CLI process (interpreter start, imports, page);
 - the library call `shortcutlab.webreport.build.write_html_report(RUN, FILE)` in this process
-  (imports already paid: what a notebook pays per report);
+  (imports already paid: what a notebook pays per report), timed after the pairs;
 - `shortcutlab results RUN --out DIR` as a whole CLI process: the Markdown tables, CSVs and PNG
   figures a user writes today;
 - with `--baseline SRC`, the same `report` CLI run from another checkout's sources (`SRC` on
   PYTHONPATH, e.g. the main branch before a change), interleaved with this one, and the ratio;
-- the CPU seconds (user + system) of both report CLI processes, and their ratio: what the
-  machine's other load changes far less than the wall time;
 then the page's size, whether the CLI's pages (the baseline's among them) are byte-identical,
 whether the library's are, and whether the two are the same (they need not be: a note names an
 option as the caller gave it, `--vary data` on the command line, `vary='data'` in Python), and
@@ -17,7 +16,7 @@ the browser `load` event (Navigation Timing `loadEventEnd - navigationStart`) in
 chromium via selenium, median of `--opens` fresh navigations of the file, with the console
 errors it logged.
 
-    python bench/report_speed.py [RUN ...] [--repeats 3] [--opens 5] [--baseline SRC]
+    python bench/report_speed.py [RUN ...] [--pairs 3] [--opens 5] [--baseline SRC] [--save]
 
 Default runs: /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml) and
 /work/bench-runs/synthetic-1000 (python bench/synthetic_store.py). The issue's bar: the 1,000-cell
@@ -28,16 +27,16 @@ compare the columns of one run, measured interleaved, rather than runs of differ
 from __future__ import annotations
 
 import argparse
-import os
-import resource
+import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import paired
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # tests.browser: the test suite's headless chromium
@@ -49,24 +48,11 @@ NO_VALUE = "—"
 LOAD_BAR_SECONDS = 2.0
 
 
-def timed(action: Callable[[], object], cpu: list[float] | None = None) -> float:
-    """Wall seconds of ``action``; with ``cpu``, also appends the CPU seconds (user + system) of
-    the processes it ran, which the machine's other load changes far less than the wall time."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def timed(action: Callable[[], object]) -> float:
+    """Wall seconds of ``action`` in this process."""
     started = time.perf_counter()
     action()
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if cpu is not None:
-        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return wall
-
-
-def cli(*arguments: str, source: Path | None = None) -> Callable[[], object]:
-    """The CLI as a whole process (of the checkout whose sources are ``source``, when given)."""
-    command = [sys.executable, "-m", "shortcutlab", *arguments]
-    env = None if source is None else {**os.environ, "PYTHONPATH": str(source)}
-    return lambda: subprocess.run(command, check=True, capture_output=True, env=env)
+    return time.perf_counter() - started
 
 
 def library(run: Path, out: Path) -> Callable[[], object]:
@@ -108,56 +94,52 @@ def cell_count(run: Path) -> int:
 
 
 def measure(
-    run: Path, scratch: Path, repeats: int, opens: int, baseline: Path | None = None
-) -> dict[str, Any]:
-    timings: dict[str, list[float]] = {"report CLI": [], "library": [], "results --out": []}
-    pages: dict[str, list[Path]] = {"CLI": [], "library": []}  # the baseline's is a CLI page
-    cpu: dict[str, list[float]] = {"report CLI CPU": [], "baseline report CLI CPU": []}
-    for repeat in range(repeats):
-        by_cli = scratch / f"cli-{repeat}.html"
-        by_library = scratch / f"library-{repeat}.html"
-        pages["CLI"].append(by_cli)
-        pages["library"].append(by_library)
-        if baseline is not None:
-            by_baseline = scratch / f"baseline-{repeat}.html"
-            pages["CLI"].append(by_baseline)
-            timings.setdefault("baseline report CLI", []).append(
-                timed(
-                    cli("report", str(run), "--out", str(by_baseline), source=baseline),
-                    cpu["baseline report CLI CPU"],
-                )
-            )
-        timings["report CLI"].append(
-            timed(cli("report", str(run), "--out", str(by_cli)), cpu["report CLI CPU"])
-        )
-        timings["library"].append(timed(library(run, by_library)))
-        results_dir = str(scratch / f"results-{repeat}")
-        timings["results --out"].append(timed(cli("results", str(run), "--out", results_dir)))
-    contents = {kind: {page.read_bytes() for page in written} for kind, written in pages.items()}
-    loads, errors = load_times(pages["CLI"][0], opens)
-    return {
+    run: Path, scratch: Path, pairs: int, opens: int, baseline: Path | None = None
+) -> tuple[dict[str, Any], list[paired.Comparison]]:
+    """The report CLI next to `results --out` (what a user writes today) and, with ``baseline``,
+    next to that checkout's report, in interleaved pairs of whole processes; then the library
+    call in this process, whether every page is the same, and the page's load in a browser."""
+    page, old_page, library_page = (scratch / name for name in ("cli.html", "old.html", "lib.html"))
+    pages: list[bytes] = []
+
+    def cli_side(label: str, arguments: list[str], out: Path, source: Path | None) -> paired.Side:
+        def keep_then_clear() -> None:  # the page of every run is compared, then cleared
+            if out.is_file():
+                pages.append(out.read_bytes())
+                out.unlink()
+            shutil.rmtree(out, ignore_errors=True) if out.is_dir() else None
+
+        env = None if source is None else {"PYTHONPATH": str(source)}
+        command = [sys.executable, "-m", "shortcutlab", *arguments]
+        return paired.Side(label, lambda: command, env=env, prepare=keep_then_clear)
+
+    tool = cli_side("shortcutlab report", ["report", str(run), "--out", str(page)], page, None)
+    alternatives = [
+        cli_side("shortcutlab results --out", ["results", str(run), "--out", str(scratch / "r")],
+                 scratch / "r", None),
+    ]  # fmt: skip
+    if baseline is not None:
+        alternatives.append(cli_side(f"shortcutlab report, {paired.tree_name(baseline)}",
+                                     ["report", str(run), "--out", str(old_page)], old_page,
+                                     baseline))  # fmt: skip
+    step = f"report, {cell_count(run):,} cells"
+    compared = paired.compare_all(step, tool, alternatives, pairs=pairs)
+    last = page.read_bytes()
+    library_seconds = [timed(library(run, library_page)) for _ in range(pairs)]
+    loads, errors = load_times(page, opens)
+    row = {
         "run": run.name,
         "cells": cell_count(run),
-        **{name: seconds(values) for name, values in timings.items()},
-        "baseline ÷ report": ratio(timings.get("baseline report CLI"), timings["report CLI"]),
-        **{f"{name} s": seconds(values) for name, values in cpu.items()},
-        "baseline ÷ report, CPU": ratio(cpu["baseline report CLI CPU"], cpu["report CLI CPU"]),
-        "MB": f"{pages['CLI'][0].stat().st_size / 1e6:.2f}",
-        "CLI pages identical": "yes" if len(contents["CLI"]) == 1 else "NO",
-        "library pages identical": "yes" if len(contents["library"]) == 1 else "NO",
-        "library = CLI": "yes" if contents["CLI"] == contents["library"] else "no",
+        "library s": seconds(library_seconds),
+        "MB": f"{len(last) / 1e6:.2f}",
+        "CLI pages identical": "yes" if {last, *pages} == {last} else "NO",
+        "library = CLI": "yes" if library_page.read_bytes() == last else "no",
         "load s": seconds(loads),
         "console errors": str(len(errors)) if loads else NO_VALUE,
         "first error": errors[0][:120] if errors else "",
         "_load": statistics.median(loads) if loads else None,
     }
-
-
-def ratio(baseline: list[float] | None, values: list[float]) -> str:
-    """How many times the baseline's median the median of ``values`` is ("" without one)."""
-    if not baseline:
-        return ""
-    return f"{statistics.median(baseline) / statistics.median(values):.1f}×"
+    return row, compared
 
 
 def seconds(values: list[float]) -> str:
@@ -171,7 +153,7 @@ def seconds(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="*", type=Path, default=DEFAULT_RUNS)
-    parser.add_argument("--repeats", type=int, default=3, help="Report / results writes per run.")
+    paired.add_options(parser)
     parser.add_argument("--opens", type=int, default=5, help="Browser opens of the page per run.")
     parser.add_argument(
         "--baseline",
@@ -182,15 +164,16 @@ def main() -> None:
     missing = [str(run) for run in args.runs if not (run / "results.sqlite").exists()]
     if missing:
         sys.exit(f"not a run folder: {', '.join(missing)} (see this script's docstring)")
-    rows = []
+    rows, results = [], []
     for run in args.runs:
         with tempfile.TemporaryDirectory(prefix="report-speed-") as scratch:
-            rows.append(measure(run, Path(scratch), args.repeats, args.opens, args.baseline))
-    print(
-        f"seconds: median of {args.repeats} writes (first call in brackets); load: median of "
-        f"{args.opens} opens in headless chromium"
-    )
+            row, compared = measure(run, Path(scratch), args.pairs, args.opens, args.baseline)
+            rows.append(row)
+            results += compared
+    print(f"library: median of {args.pairs} calls; load: median of {args.opens} opens in chromium")
     print_rows(rows)
+    if args.save:
+        paired.write_results("report_speed", results)
 
 
 def print_rows(rows: list[dict[str, Any]]) -> None:

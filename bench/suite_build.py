@@ -8,17 +8,15 @@ writes every NLI set with `build_suite_benchmark` (CSV). One run, wall-clock sec
 Last, what a user runs against what they would write instead: the whole `shortcutlab build
 suite --sets standard,negation` process (start-up, reading, hashing, checking, writing)
 next to a plain pandas script that draws the same label-balanced sample, appends a random
-tautology to each hypothesis and writes both CSVs, both as subprocesses, median of 3 interleaved.
+tautology to each hypothesis and writes both CSVs, both as subprocesses in interleaved pairs (bench/paired.py).
 
-    python bench/suite_build.py [--data ../shared/data/mnli-dev-matched/dev_matched.tsv]
-        [--rows 100000]
+    python bench/suite_build.py [--data ../shared/data/mnli-dev-matched/dev_matched.tsv] [--rows 100000] [--pairs 3] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
-import subprocess
+import shutil
 import sys
 import tempfile
 import time
@@ -26,10 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import paired
 import pandas as pd
 from shared_data import shared_file
 
 from shortcutlab.data.loading import load_table
+from shortcutlab.data.options import InputOptions
 from shortcutlab.families.suite.build import build_suite_benchmark
 from shortcutlab.families.suite.extended import paraphrase_overlap_set
 from shortcutlab.families.suite.hans import generate_heuristic_set
@@ -62,6 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--rows", type=int, default=100_000)
+    paired.add_options(parser)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     pool = resampled_pool(args.data, args.rows, rng)
@@ -109,13 +110,15 @@ def main() -> None:
             source,
             sets=NLI_SETS,
             size=size,
-            text_col="text",
-            text_pair_col="text_pair",
-            out=Path(folder) / "suite",
+            inputs=InputOptions(
+                text_col="text", text_pair_col="text_pair", out=Path(folder) / "suite"
+            ),
         )
         total = sum(record["rows"] for record in build.manifest["splits"].values())
         report("all NLI sets, written", seconds, total)
-        compare_with_plain_script(source, Path(folder), size)
+        result = compare_with_plain_script(source, Path(folder), size, args.pairs)
+    if args.save:
+        paired.write_results("suite_build", [result])
 
 
 PLAIN_SCRIPT = """
@@ -135,10 +138,19 @@ negation.to_csv(out + "/negation.csv", index=False)
 """
 
 
-def compare_with_plain_script(source: Path, folder: Path, size: int, runs: int = 3) -> None:
-    """The whole CLI process against the plain script, interleaved, median wall seconds."""
-    commands = {
-        "shortcutlab build": lambda out: [
+def compare_with_plain_script(
+    source: Path, folder: Path, size: int, pairs: int
+) -> paired.Comparison:
+    """The whole CLI process against the plain script, interleaved pairs (bench/paired.py)."""
+    tool_out, plain_out = folder / "tool-out", folder / "plain-out"
+
+    def fresh(out: Path) -> None:
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir()
+
+    tool = paired.Side(
+        "shortcutlab build suite",
+        lambda: [
             sys.executable,
             "-m",
             "shortcutlab",
@@ -151,30 +163,16 @@ def compare_with_plain_script(source: Path, folder: Path, size: int, runs: int =
             "--size",
             str(size),
             "--out",
-            str(out),
-        ],
-        "plain pandas script": lambda out: [
-            sys.executable,
-            "-c",
-            PLAIN_SCRIPT,
-            str(source),
-            str(out),
-            str(size),
-        ],
-    }
-    times: dict[str, list[float]] = {name: [] for name in commands}
-    for run in range(runs):
-        for name, command in commands.items():
-            out = folder / f"{name.split()[0]}-{run}"
-            out.mkdir()
-            started = time.perf_counter()
-            subprocess.run(command(out), check=True, capture_output=True)
-            times[name].append(time.perf_counter() - started)
-    tool, plain = (statistics.median(times[name]) for name in commands)
-    print(
-        f"standard + negation, {size:,} rows, whole process: shortcutlab build {tool:.2f} s, "
-        f"plain pandas script {plain:.2f} s (tool / plain {tool / plain:.2f}x)"
+            str(tool_out),
+        ],  # fmt: skip
+        prepare=lambda: shutil.rmtree(tool_out, ignore_errors=True),
     )
+    plain = paired.Side(
+        "plain pandas script",
+        lambda: [sys.executable, "-c", PLAIN_SCRIPT, str(source), str(plain_out), str(size)],
+        prepare=lambda: fresh(plain_out),
+    )
+    return paired.compare(f"standard + negation, {size:,} rows", tool, plain, pairs=pairs)
 
 
 if __name__ == "__main__":

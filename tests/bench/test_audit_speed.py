@@ -64,14 +64,17 @@ def test_benjamini_hochberg_on_a_hand_example(bench):
 
 def test_the_baseline_runs_as_a_measured_process(bench, tmp_path):
     speed, _ = bench
+    paired = importlib.import_module("paired")
     data = speed.synthesize(2_000, texts=None, cue_label=1, cue_rate=0.5, background_rate=0.02)
     data.to_csv(tmp_path / "data.csv", index=False)
     command = [sys.executable, str(BENCH / "audit_baseline.py"), str(tmp_path / "data.csv")]
-    result = speed.measured([*command, str(tmp_path / "out.csv")], tmp_path)
-    assert result["rc"] == 0 and result["peak_mb"] > 10 and result["seconds"] > 0
+    side = paired.Side("plain", lambda: [*command, str(tmp_path / "out.csv")])
+    seconds, peak_mib, cpu = paired.run_process(side)
+    assert seconds > 0 and peak_mib > 10 and cpu > 0
     assert speed.cue_rank_in_baseline(tmp_path / "out.csv", 1) == "1"
-    failed = speed.measured([*command], tmp_path)  # no OUT argument: argparse refuses
-    assert failed["rc"] == 2 and "required" in failed["error"][0]
+    refused = paired.Side("no OUT", lambda: command)  # no OUT argument: argparse refuses
+    with pytest.raises(SystemExit, match="required"):
+        paired.run_process(refused)
     assert speed.cue_rank_in_audit(tmp_path / "no-audit", 1) == "—"
 
 
