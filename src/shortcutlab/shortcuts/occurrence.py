@@ -60,6 +60,7 @@ PAPER_SYNONYMS = (
     "directly speaking",
 )
 DEFAULT_TEMPLATE = "I wrote this review in {name}."
+_NAME_LISTS = ("train_countries", "test_countries", "train_cities", "test_cities")
 
 
 def load_name_list(name: str) -> tuple[str, ...]:
@@ -243,7 +244,17 @@ class Category(InsertingShortcut, BinaryCueShortcut):
         self.test_cities = _default(test_cities, "cities_test")
 
     def _check(self) -> Phrase:
-        """Check the options; return the template's words before the name (they find its sentences)."""
+        """Check the options; return the template's words before the name (they find its sentences).
+
+        Checked once per set of options: a build asks for every batch of every split."""
+        options = ("check", self.template, *(getattr(self, p) for p in _NAME_LISTS))
+        try:
+            hash(options)
+        except TypeError:  # a list set after construction: checked each time
+            return self._checked()
+        return self.cached(options, self._checked)
+
+    def _checked(self) -> Phrase:
         if not isinstance(self.template, str) or self.template.count("{name}") != 1:
             raise ConfigError(
                 f"The 'template' parameter must contain '{{name}}' exactly once, "
@@ -256,7 +267,7 @@ class Category(InsertingShortcut, BinaryCueShortcut):
                 f"The 'template' parameter must have words and a space before '{{name}}', "
                 f"e.g. {quoted(DEFAULT_TEMPLATE)}. Got {quoted(self.template)} instead."
             )
-        for parameter in ("train_countries", "test_countries", "train_cities", "test_cities"):
+        for parameter in _NAME_LISTS:
             _check_phrases(parameter, getattr(self, parameter))
         for role in ("train", "test"):
             countries = {c.lower() for c in getattr(self, f"{role}_countries")}
