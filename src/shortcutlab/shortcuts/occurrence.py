@@ -14,9 +14,10 @@ from importlib import resources
 from typing import Any, ClassVar
 
 import numpy as np
+import pyarrow.compute as pc
 
 from shortcutlab.casing import capitalize_first
-from shortcutlab.data.columns import TextColumn, int_array, string_array
+from shortcutlab.data.columns import TextColumn, int_array, numpy_of, string_array, text_scalar
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
@@ -127,6 +128,11 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value != "" for value in values], dtype=bool)
+
+    def recorded_cue_of(self, values: Any, plan: SplitPlan) -> np.ndarray:
+        if values.null_count or _overridden(self, PhraseAtSentenceStart, "recorded_cue"):
+            return super().recorded_cue_of(values, plan)
+        return numpy_of(pc.binary_length(values)) > 0
 
     def render_draws(
         self, n: int, plan: SplitPlan, rng: np.random.Generator
@@ -311,6 +317,11 @@ class Category(InsertingShortcut, BinaryCueShortcut):
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value == "country" for value in values], dtype=bool)
+
+    def recorded_cue_of(self, values: Any, plan: SplitPlan) -> np.ndarray:
+        if values.null_count or _overridden(self, Category, "recorded_cue"):
+            return super().recorded_cue_of(values, plan)
+        return numpy_of(pc.equal(values, text_scalar("country")))
 
     def render_draws(
         self, n: int, plan: SplitPlan, rng: np.random.Generator

@@ -320,7 +320,7 @@ def _rendered(
     rendered = injector.render_columns(texts, draws, plan)
     # Measured on the written text, and checked against the shortcut column.
     observed = injector.observe_rendered(texts, rendered, draws, plan)
-    recorded = injector.recorded_cue(rendered.values.to_pylist(), plan)
+    recorded = injector.recorded_cue_of(rendered.values, plan)
     row_ids = rows.column(ROW_ID).to_pylist()
     check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
     job.observed[part] = observed
