@@ -168,6 +168,8 @@ def filled(values: pa.Array | pa.ChunkedArray, value: pa.Scalar) -> pa.Array | p
 BLANK_RE2 = "^[" + "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace()) + "]*$"
 
 
+#: Up to this many texts are tested one by one in Python rather than by an RE2 kernel.
+_FEW_TEXTS = 2000
 #: UTF-8 first bytes of a text that is surely not blank: an ASCII character that is no space.
 _NOT_SPACE_FIRST = np.asarray([b < 0x80 and not chr(b).isspace() for b in range(256)])
 
@@ -201,9 +203,12 @@ def _blank_texts(texts: pa.Array) -> np.ndarray:
         first = np.frombuffer(data, np.uint8)[offsets[:-1][unsure]]
         unsure[unsure] = ~_NOT_SPACE_FIRST[first]
     rows = np.flatnonzero(unsure)
-    if len(rows):
+    if len(rows) > _FEW_TEXTS:
         matched = pc.match_substring_regex(texts.take(int_array(rows)), BLANK_RE2)
         blank[rows] = numpy_of(filled(matched, bool_scalar(False)))
+    elif len(rows):  # Python's own test: quicker than compiling the pattern
+        some = texts.take(int_array(rows)).to_pylist()
+        blank[rows] = [text is not None and not text.strip() for text in some]
     return blank
 
 
