@@ -373,7 +373,11 @@ class Category(InsertingShortcut, BinaryCueShortcut):
     def _sentences(self, plan: SplitPlan) -> list[str]:
         """The template with every name of the split's role: countries, then cities."""
         countries, cities = self._names(plan)
-        return [self.template.format(name=n) for n in (*countries, *cities)]
+        names = (*countries, *cities)
+        return self.cached(
+            ("sentences", self.template, names),
+            lambda: [self.template.format(name=n) for n in names],
+        )
 
     def _index(self, draws: RowDraws, plan: SplitPlan) -> np.ndarray:
         """Per row, its sentence in :meth:`_sentences`."""
