@@ -91,12 +91,13 @@ def csv_rows(
     cells = [
         _csv_column(table.column(i), float_format, for_people) for i in range(table.num_columns)
     ]
-    if len(cells) > 1:
-        lines = pc.binary_join_element_wise(*cells, text_scalar(","))
-    else:  # a row of one empty cell is written "" (Python's csv module)
+    if len(cells) == 1:  # a row of one empty cell is written "" (Python's csv module)
         empty = pc.equal(cells[0], text_scalar(""))
-        lines = pc.if_else(empty, text_scalar('""'), cells[0])
-    return _concatenated(pc.binary_join_element_wise(lines, text_scalar(""), text_scalar("\n")))
+        cells = [pc.if_else(empty, text_scalar('""'), cells[0])]
+    # The line end goes onto the last cell, often short (a cue span, a label): a pass over it
+    # instead of another over every line.
+    cells[-1] = pc.binary_join_element_wise(cells[-1], text_scalar("\n"), text_scalar(""))
+    return _concatenated(pc.binary_join_element_wise(*cells, text_scalar(",")))
 
 
 def csv_table(frame: pd.DataFrame) -> pa.Table:
@@ -176,13 +177,10 @@ def _csv_column(
             text = pc.if_else(
                 formula, pc.binary_join_element_wise(text_scalar("'"), text, text_scalar("")), text
             )
-            needs_quotes = pc.is_valid(text)
+            mask = pc.is_valid(text)
+            text = pc.replace_with_mask(text, mask, _quoted(text.filter(mask)))
         else:
-            needs_quotes = _holding_quote_characters(text)
-            if needs_quotes is None:  # nothing to quote (often: labels, numbers as text)
-                return filled(text, text_scalar(""))
-        mask = bool_array(needs_quotes) if isinstance(needs_quotes, np.ndarray) else needs_quotes
-        text = pc.replace_with_mask(text, mask, _quoted(text.filter(mask)))
+            text = _quoted_where_needed(text)
     else:  # each distinct value is formatted once, then the texts are taken row by row
         encoded = pc.dictionary_encode(column)
         names = [_csv_cell(t) for t in _value_texts(encoded.dictionary, float_format)]
@@ -190,10 +188,22 @@ def _csv_column(
     return filled(text, text_scalar(""))
 
 
-def _quoted(text: pa.Array) -> pa.Array:
-    """Every cell in quotes, its own quotes doubled."""
+def _quoted_where_needed(text: pa.Array) -> pa.Array:
+    """The cells holding a comma, a quote or a line break quoted, the others as they are."""
+    held = _holding_quote_characters(text)
+    if held is None:  # nothing to quote (often: labels, numbers as text)
+        return text
+    needs_quotes, has_quote = held
+    if needs_quotes.all():  # e.g. every cue span "[[0,9]]": no cell kept as it is
+        return _quoted(text, has_quote)
+    mask = bool_array(needs_quotes)
+    return pc.replace_with_mask(text, mask, _quoted(text.filter(mask), has_quote))
+
+
+def _quoted(text: pa.Array, has_quote: bool = True) -> pa.Array:
+    """Every cell in quotes, its own quotes doubled (``has_quote``: whether any cell holds one)."""
     quote = text_scalar('"')
-    escaped = pc.replace_substring(text, '"', '""')
+    escaped = pc.replace_substring(text, '"', '""') if has_quote else text
     return pc.binary_join_element_wise(quote, escaped, quote, text_scalar(""))
 
 
@@ -202,16 +212,17 @@ def _quoted(text: pa.Array) -> pa.Array:
 _QUOTE_BYTES = tuple(map(ord, '",\r\n'))
 
 
-def _holding_quote_characters(text: pa.Array) -> np.ndarray | None:
-    """Per cell, whether it holds a character that makes it quoted (None: no cell does), found
-    in the column's UTF-8 buffer with numpy (an RE2 scan of every cell takes several times as
-    long)."""
+def _holding_quote_characters(text: pa.Array) -> tuple[np.ndarray, bool] | None:
+    """Per cell, whether it holds a character that makes it quoted (None: no cell does), and
+    whether any cell holds a quote, found in the column's UTF-8 buffer with numpy (an RE2 scan
+    of every cell takes several times as long)."""
     _, offsets, data = text.buffers()
     if data is None or len(text) == 0:
         return None
     starts = np.frombuffer(offsets, np.int32)[text.offset : text.offset + len(text) + 1]
     used = np.frombuffer(data, np.uint8)[starts[0] : starts[-1]]
     hits = used == _QUOTE_BYTES[0]
+    has_quote = bool(hits.any())
     for byte in _QUOTE_BYTES[1:]:  # comparisons: several times faster than a lookup table
         hits |= used == byte
     found = np.flatnonzero(hits)
@@ -220,7 +231,7 @@ def _holding_quote_characters(text: pa.Array) -> np.ndarray | None:
     rows = np.searchsorted(starts, found + starts[0], side="right") - 1
     needs = np.zeros(len(text), dtype=bool)
     needs[rows] = True
-    return needs
+    return needs, has_quote
 
 
 def _value_texts(values: pa.Array, float_format: str | None) -> list[str]:

@@ -32,8 +32,12 @@ def held_texts(
     kept = []
     position = 0
     for texts, pairs in blocks:
-        mask = bool_array(keep[position : position + len(texts)])
+        kept_here = keep[position : position + len(texts)]
         position += len(texts)
+        if kept_here.all():  # the usual block: nothing to copy
+            kept.append((texts, pairs))
+            continue
+        mask = bool_array(kept_here)
         kept.append((texts.filter(mask), None if pairs is None else pairs.filter(mask)))
     return tuple(kept)
 

@@ -11,7 +11,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from shortcutlab.data.columns import int_array, numpy_of, string_array, text_scalar
+from shortcutlab.data.columns import (
+    int_array,
+    numpy_of,
+    string_array,
+    text_scalar,
+    value_offsets,
+)
 
 
 def prepend_column(
@@ -56,7 +62,7 @@ def insert_column(
         (['Good. Honestly, Bad.', 'Honestly,', 'Ok'], [6, 0, -1], [16, 9, -1])
     """
     n, k = len(texts), len(pieces)
-    offsets = _offsets(texts)
+    offsets = value_offsets(texts)
     empty = offsets[rows + 1] == offsets[rows]
     cut = offsets[:-1].copy()
     cut[rows] += at[1]
@@ -73,7 +79,7 @@ def insert_column(
     order[0::3], order[1::3], order[2::3] = np.arange(0, 2 * n, 2), 2 * n + np.arange(n), 1
     order[2::3] += np.arange(0, 2 * n, 2)
     laid = pa.concat_arrays([split, inserted]).take(int_array(order))
-    ends = np.ascontiguousarray(_offsets(laid)[0::3])
+    ends = np.ascontiguousarray(value_offsets(laid)[0::3])
     joined = pa.Array.from_buffers(
         pa.large_string(), n, [None, pa.py_buffer(ends), laid.buffers()[2]]
     )
@@ -83,13 +89,6 @@ def insert_column(
     start[rows] = np.where(empty, 0, at[0])
     end[rows] = start[rows] + lengths[which[rows]]
     return joined.cast(texts.type), start, end
-
-
-def _offsets(array: pa.Array) -> np.ndarray:
-    """A string array's ``len + 1`` value offsets into its data buffer, as int64."""
-    kind = np.int64 if pa.types.is_large_string(array.type) else np.int32
-    every = np.frombuffer(array.buffers()[1], dtype=kind)
-    return every[array.offset : array.offset + len(array) + 1].astype(np.int64)
 
 
 def array_of_rows(texts: pa.Array, rows: np.ndarray) -> pa.Array:

@@ -279,6 +279,10 @@ class Shortcut(ABC):
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         """Per row, whether its ``shortcut`` column value says the row got the side-A cue."""
 
+    def recorded_cue_of(self, values: Any, plan: SplitPlan) -> np.ndarray:
+        """:meth:`recorded_cue` of an Arrow column of values (what a build renders)."""
+        return self.recorded_cue(values.to_pylist(), plan)
+
 
 class InsertingShortcut(Shortcut):
     """A shortcut that inserts its cue as text: it says where while rendering, so the spans are

@@ -14,9 +14,10 @@ from importlib import resources
 from typing import Any, ClassVar
 
 import numpy as np
+import pyarrow.compute as pc
 
 from shortcutlab.casing import capitalize_first
-from shortcutlab.data.columns import TextColumn, int_array, string_array
+from shortcutlab.data.columns import TextColumn, int_array, numpy_of, string_array, text_scalar
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
@@ -60,6 +61,7 @@ PAPER_SYNONYMS = (
     "directly speaking",
 )
 DEFAULT_TEMPLATE = "I wrote this review in {name}."
+_NAME_LISTS = ("train_countries", "test_countries", "train_cities", "test_cities")
 
 
 def load_name_list(name: str) -> tuple[str, ...]:
@@ -126,6 +128,11 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value != "" for value in values], dtype=bool)
+
+    def recorded_cue_of(self, values: Any, plan: SplitPlan) -> np.ndarray:
+        if values.null_count or _overridden(self, PhraseAtSentenceStart, "recorded_cue"):
+            return super().recorded_cue_of(values, plan)
+        return numpy_of(pc.binary_length(values)) > 0
 
     def render_draws(
         self, n: int, plan: SplitPlan, rng: np.random.Generator
@@ -243,7 +250,17 @@ class Category(InsertingShortcut, BinaryCueShortcut):
         self.test_cities = _default(test_cities, "cities_test")
 
     def _check(self) -> Phrase:
-        """Check the options; return the template's words before the name (they find its sentences)."""
+        """Check the options; return the template's words before the name (they find its sentences).
+
+        Checked once per set of options: a build asks for every batch of every split."""
+        options = ("check", self.template, *(getattr(self, p) for p in _NAME_LISTS))
+        try:
+            hash(options)
+        except TypeError:  # a list set after construction: checked each time
+            return self._checked()
+        return self.cached(options, self._checked)
+
+    def _checked(self) -> Phrase:
         if not isinstance(self.template, str) or self.template.count("{name}") != 1:
             raise ConfigError(
                 f"The 'template' parameter must contain '{{name}}' exactly once, "
@@ -256,7 +273,7 @@ class Category(InsertingShortcut, BinaryCueShortcut):
                 f"The 'template' parameter must have words and a space before '{{name}}', "
                 f"e.g. {quoted(DEFAULT_TEMPLATE)}. Got {quoted(self.template)} instead."
             )
-        for parameter in ("train_countries", "test_countries", "train_cities", "test_cities"):
+        for parameter in _NAME_LISTS:
             _check_phrases(parameter, getattr(self, parameter))
         for role in ("train", "test"):
             countries = {c.lower() for c in getattr(self, f"{role}_countries")}
@@ -300,6 +317,11 @@ class Category(InsertingShortcut, BinaryCueShortcut):
 
     def recorded_cue(self, values: Sequence[str], plan: SplitPlan) -> np.ndarray:
         return np.asarray([value == "country" for value in values], dtype=bool)
+
+    def recorded_cue_of(self, values: Any, plan: SplitPlan) -> np.ndarray:
+        if values.null_count or _overridden(self, Category, "recorded_cue"):
+            return super().recorded_cue_of(values, plan)
+        return numpy_of(pc.equal(values, text_scalar("country")))
 
     def render_draws(
         self, n: int, plan: SplitPlan, rng: np.random.Generator
@@ -351,7 +373,11 @@ class Category(InsertingShortcut, BinaryCueShortcut):
     def _sentences(self, plan: SplitPlan) -> list[str]:
         """The template with every name of the split's role: countries, then cities."""
         countries, cities = self._names(plan)
-        return [self.template.format(name=n) for n in (*countries, *cities)]
+        names = (*countries, *cities)
+        return self.cached(
+            ("sentences", self.template, names),
+            lambda: [self.template.format(name=n) for n in names],
+        )
 
     def _index(self, draws: RowDraws, plan: SplitPlan) -> np.ndarray:
         """Per row, its sentence in :meth:`_sentences`."""

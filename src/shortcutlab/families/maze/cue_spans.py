@@ -52,19 +52,50 @@ def span_column(rows: Sequence[Sequence[Span]]) -> pa.Array:
 
 
 def span_column_of(start: np.ndarray, end: np.ndarray) -> pa.Array:
-    """:func:`span_column` of rows holding one span ``[start, end)`` each, or none (-1)."""
-    has = start >= 0
-    numbers = [
-        pc.cast(int_array(np.ascontiguousarray(bound[has], np.int64)), "string")
-        for bound in (start, end)
+    """:func:`span_column` of rows holding one span ``[start, end)`` each, or none (-1).
+
+    The texts are laid out as bytes with numpy: a matrix with a row per text ("[[", the start's
+    digits, ",", the end's digits, "]]", each number right-aligned in a field as wide as the
+    widest) and a mask of the bytes kept (not the fields' padding; "[" and "]" without a span).
+    Arrow's kernels that format and join the numbers took several times as long."""
+    has = np.asarray(start) >= 0
+    every = bool(has.all())
+    numbers = [np.asarray(b, np.int64) if every else np.where(has, b, 0) for b in (start, end)]
+    widths = [len(str(int(number.max(initial=0)))) for number in numbers]
+    matrix = np.empty((len(has), sum(widths) + 5), np.uint8)
+    keep = np.empty(matrix.shape, bool)
+    keep[:, :2] = True
+    keep[:, 2:] = True if every else has[:, None]
+    for at, text in ((0, "[["), (widths[0] + 2, ","), (-2, "]]")):
+        matrix[:, at : at + len(text) or None] = np.frombuffer(text.encode(), np.uint8)
+    if not every:
+        matrix[:, 1] = np.where(has, ord("["), ord("]"))  # "[]" without a span: its first bytes
+    digits = [
+        _digits_into(matrix[:, 2 : 2 + widths[0]], keep[:, 2 : 2 + widths[0]], numbers[0]),
+        _digits_into(matrix[:, 3 + widths[0] : -2], keep[:, 3 + widths[0] : -2], numbers[1]),
     ]
-    pieces = ("[[", numbers[0], ",", numbers[1], "]]", "")
-    texts = pc.binary_join_element_wise(
-        *(text_scalar(p) if isinstance(p, str) else p for p in pieces)
+    lengths = digits[0] + digits[1] + 5
+    if not every:
+        lengths[~has] = 2
+    offsets = np.zeros(len(has) + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.Array.from_buffers(
+        pa.string(), len(has), [None, pa.py_buffer(offsets), pa.py_buffer(matrix[keep])]
     )
-    # Row i takes its own text, or "[]" (entry 0) where it has no span.
-    choices = pa.concat_arrays([string_array(["[]"]), texts])
-    return choices.take(int_array(np.where(has, np.cumsum(has), 0)))
+
+
+def _digits_into(field: np.ndarray, keep: np.ndarray, numbers: np.ndarray) -> np.ndarray:
+    """Non-negative numbers as ASCII digits right-aligned in ``field`` (a column per digit):
+    ``keep`` loses the padding before them. Returns how many digits each has."""
+    digits = np.ones(len(numbers), np.int64)  # a zero has its one digit
+    rest = numbers.copy()
+    for place in range(field.shape[1] - 1, -1, -1):  # the ones first, right to left
+        field[:, place] = rest % 10 + ord("0")
+        rest //= 10
+        if place:
+            keep[:, place - 1] &= rest > 0
+            digits += rest > 0
+    return digits
 
 
 def decode_spans(value: Any, *, text: str, where: str = "a row") -> list[Span]:

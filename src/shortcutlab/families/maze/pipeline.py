@@ -320,11 +320,24 @@ def _rendered(
     rendered = injector.render_columns(texts, draws, plan)
     # Measured on the written text, and checked against the shortcut column.
     observed = injector.observe_rendered(texts, rendered, draws, plan)
-    recorded = injector.recorded_cue(rendered.values.to_pylist(), plan)
-    row_ids = rows.column(ROW_ID).to_pylist()
+    recorded = injector.recorded_cue_of(rendered.values, plan)
+    row_ids = _Values(_one_array(rows.column(ROW_ID)))  # read only to name a row in an error
     check_observed(observed, recorded, row_ids, shortcut=injector.name, split=job.name)
     job.observed[part] = observed
     return rendered
+
+
+class _Values(Sequence[Any]):
+    """An Arrow array's values as Python objects, made one at a time as they are indexed."""
+
+    def __init__(self, array: pa.Array) -> None:
+        self.array = array
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, row: Any) -> Any:
+        return self.array[row].as_py()
 
 
 def _chunk_table(rows: pa.Table, rendered: RenderedColumns, inserts_cue: bool) -> pa.Table:
