@@ -7,7 +7,8 @@ import pytest
 from shortcutlab.data import LabelSpace
 from shortcutlab.errors import ConfigError, UnknownComponentError
 from shortcutlab.shortcuts import SplitPlan, make_shortcut
-from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS, load_name_list
+from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS
+from shortcutlab.shortcuts.template_names import load_name_list
 
 TEXTS = ["The food was cold. Service was slow! We left.", "Nice place.", "Good. Bad. Ugly."] * 40
 LABELS = LabelSpace((0, 1))

@@ -4,9 +4,8 @@ import random
 
 import numpy as np
 
-from shortcutlab.shortcuts.occurrence import load_name_list
 from shortcutlab.shortcuts.phrases import parse_phrase
-from shortcutlab.shortcuts.template_names import NamedSentences
+from shortcutlab.shortcuts.template_names import NamedSentences, load_name_list
 
 LEAD = "I wrote this review in"
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,7 +32,7 @@ from shortcutlab.shortcuts.base import (
 )
 from shortcutlab.shortcuts.detection import CueDetector, clean_verified
 from shortcutlab.shortcuts.phrases import Phrase, PhraseRemover, needles, parse_phrase, phrase_regex
-from shortcutlab.shortcuts.template_names import NamedSentences
+from shortcutlab.shortcuts.template_names import NamedSentences, default_names
 from shortcutlab.shortcuts.text_ops import (
     PatternRemover,
     insert_at,
@@ -62,18 +61,6 @@ PAPER_SYNONYMS = (
 )
 DEFAULT_TEMPLATE = "I wrote this review in {name}."
 _NAME_LISTS = ("train_countries", "test_countries", "train_cities", "test_cities")
-
-
-def load_name_list(name: str) -> tuple[str, ...]:
-    """One of the packaged name lists: countries_train, countries_test, cities_train, cities_test."""
-    text = (
-        resources.files("shortcutlab.shortcuts.resources")
-        .joinpath(f"{name}.txt")
-        .read_text("utf-8")
-    )
-    return tuple(
-        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
-    )
 
 
 def _check_phrases(parameter: str, phrases: Sequence[str]) -> tuple[str, ...]:
@@ -244,10 +231,10 @@ class Category(InsertingShortcut, BinaryCueShortcut):
         test_cities: Sequence[str] | None = None,
     ) -> None:
         self.template = template
-        self.train_countries = _default(train_countries, "countries_train")
-        self.test_countries = _default(test_countries, "countries_test")
-        self.train_cities = _default(train_cities, "cities_train")
-        self.test_cities = _default(test_cities, "cities_test")
+        self.train_countries = default_names(train_countries, "countries_train")
+        self.test_countries = default_names(test_countries, "countries_test")
+        self.train_cities = default_names(train_cities, "cities_train")
+        self.test_cities = default_names(test_cities, "cities_test")
 
     def _check(self) -> Phrase:
         """Check the options; return the template's words before the name (they find its sentences).
@@ -389,12 +376,6 @@ def _overridden(shortcut: object, base: type, method: str) -> bool:
     """Whether a subclass changed ``base``'s ``method``: its column path then goes through
     that method, not through ``base``'s Arrow version of it."""
     return getattr(type(shortcut), method) is not getattr(base, method)
-
-
-def _default(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:
-    if names is None:
-        return load_name_list(list_name)
-    return tuple(names) if not isinstance(names, str) else names  # type: ignore[return-value]
 
 
 def _loose(literal: str) -> str:

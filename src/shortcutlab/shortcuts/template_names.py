@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from importlib import resources
 
 import numpy as np
 import pyarrow as pa
@@ -213,3 +214,22 @@ def _words(matrix: np.ndarray) -> np.ndarray:
 
 def _folded(name: str) -> str:
     return " ".join(name.lower().split())
+
+
+def load_name_list(name: str) -> tuple[str, ...]:
+    """One of the packaged name lists: countries_train, countries_test, cities_train, cities_test."""
+    text = (
+        resources.files("shortcutlab.shortcuts.resources")
+        .joinpath(f"{name}.txt")
+        .read_text("utf-8")
+    )
+    return tuple(
+        line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
+    )
+
+
+def default_names(names: Sequence[str] | None, list_name: str) -> tuple[str, ...]:
+    """The names given, or the packaged list ``list_name`` when none are."""
+    if names is None:
+        return load_name_list(list_name)
+    return tuple(names) if not isinstance(names, str) else names  # type: ignore[return-value]

@@ -22,7 +22,8 @@ import pyarrow.compute as pc
 from shortcutlab.attributes.words import spaced_phrases
 from shortcutlab.errors import DataError
 from shortcutlab.params import PATH_LIMIT, quoted
-from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS, load_name_list
+from shortcutlab.shortcuts.occurrence import PAPER_SYNONYMS
+from shortcutlab.shortcuts.template_names import load_name_list
 
 #: Hedges and discourse markers beyond the synonym shortcut's list.
 COMMON_MARKERS = (

@@ -23,9 +23,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from shortcutlab.data.columns import int_array, string_array, text_scalar
+from shortcutlab.data.columns import string_array
 from shortcutlab.data.loading import CUE_SPANS, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
 from shortcutlab.params import quoted

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,9 +28,9 @@ from shortcutlab.data.loading import (
     TEXT_PAIR,
     LoadedTable,
 )
-from shortcutlab.data.writing import TableWriter, split_file
 from shortcutlab.errors import DataError, knob, warn
 from shortcutlab.families.maze.cue_spans import span_column, span_column_of
+from shortcutlab.families.maze.sinks import FileSink, MemorySink
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
     InsertingShortcut,
@@ -222,38 +221,6 @@ class SplitJob:
     seed: np.random.SeedSequence | None = None
     draws: RowDraws | None = field(default=None, repr=False)
     observed: np.ndarray | None = field(default=None, repr=False)  # cue count per output text
-
-
-class MemorySink:
-    """Collect every split as an Arrow table (for :class:`Benchmark` objects held in memory)."""
-
-    def __init__(self) -> None:
-        self.parts: dict[str, list[pa.Table]] = {}
-
-    def write(self, split: str, chunk: pa.Table) -> None:
-        self.parts.setdefault(split, []).append(chunk)
-
-    def finish(self) -> dict[str, Any]:
-        return {name: pa.concat_tables(parts).to_pandas() for name, parts in self.parts.items()}
-
-
-class FileSink:
-    """Stream every split into its file in ``folder``; records each file's name and sha256."""
-
-    def __init__(self, folder: Path, fmt: str) -> None:
-        self.folder, self.fmt = folder, fmt
-        self.writers: dict[str, TableWriter] = {}
-
-    def write(self, split: str, chunk: pa.Table) -> None:
-        if split not in self.writers:
-            self.writers[split] = TableWriter(split_file(self.folder, split, self.fmt), self.fmt)
-        self.writers[split].write(chunk)
-
-    def finish(self) -> dict[str, dict[str, str]]:
-        return {
-            name: {"file": writer.path.name, "sha256": writer.close()}
-            for name, writer in self.writers.items()
-        }
 
 
 def render_splits(
