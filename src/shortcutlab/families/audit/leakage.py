@@ -33,7 +33,6 @@ from shortcutlab.attributes.lexical import text_array
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.near_duplicates import near_duplicates
 from shortcutlab.params import quoted
 
 #: Texts lower-cased and collapsed per chunk (:func:`_collapsed`).
@@ -229,6 +228,9 @@ def _near_pairs(
 ) -> list[DuplicatePair]:
     """Each test row's most similar training row, then one with the test row's label, then
     the earliest."""
+    # datasketch (and the scipy parts it loads) only when there is a test table to search.
+    from shortcutlab.families.audit.near_duplicates import near_duplicates
+
     similar = near_duplicates(
         train, test, skip_queries=skip_test_rows, threshold=threshold, num_perm=num_perm, seed=seed
     )

@@ -18,7 +18,6 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
@@ -184,6 +183,9 @@ def _measure(
     seed: int,
     table: pd.DataFrame,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    # The measurement (scipy.special, the bootstrap) loads only when a model is measured.
+    from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
+
     chosen = table[
         table["significant"].fillna(False).astype(bool) & table["kind"].isin(INDICATOR_KINDS)
     ]
