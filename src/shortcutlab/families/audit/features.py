@@ -29,6 +29,7 @@ from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
+from shortcutlab.families.audit.memory import release_freed_memory
 from shortcutlab.families.audit.surface import (
     QuantileBins,
     SurfacePlan,
@@ -41,6 +42,8 @@ from shortcutlab.params import check_positive_int, quoted, require
 
 # English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
 _CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
+#: Entries of a sparse matrix counted at once (bounds the copies counting makes).
+_ENTRIES_PER_SLICE = 1 << 20
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
 MAX_METADATA_VALUES = 10
 
@@ -118,7 +121,9 @@ class FeaturePlan:
         for block, matrix in zip(self._blocks, matrices, strict=True):
             if not len(block.kept):
                 continue
-            kept = sp.csr_matrix(matrix, dtype=np.int32)
+            kept = matrix  # (a CSR int32 matrix is taken as it is: no copy of its entries)
+            if not (sp.isspmatrix_csr(matrix) and matrix.dtype == np.int32):
+                kept = sp.csr_matrix(matrix, dtype=np.int32)
             if len(block.kept) < kept.shape[1]:  # (kept holds sorted distinct columns)
                 kept = kept[:, block.kept]
             kept_matrices.append(kept)
@@ -170,6 +175,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         texts = train.part(part)
         part_details: dict[str, Any] = {}
         fitted.append(_token_block(part, train.normalised(part), config, part_details))
+        release_freed_memory()  # each stage's peak starts from the live data (memory.py)
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
             if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
@@ -179,12 +185,14 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
                 attribute = attribute.fitted(texts)
                 fitted.append(_attribute_block(part, attribute, texts, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
+            release_freed_memory()
         if config.surface:
             measures = surface_measures(train.array(part))
             surface = fit_surface(measures)
             indicators = surface.indicators(train.array(part), measures)
             fitted.append((_surface_block(part, surface), indicators))
             part_details["surface"] = surface.config()
+            release_freed_memory()
         if lexicons:
             block = _lexicon_block(part, matcher)
             fitted.append((block, block.build(train)))
@@ -196,6 +204,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         fitted.append((block, block.build(train)))
         details["metadata"][column] = column_details
     train.release_word_views()
+    release_freed_memory()
     for block, matrix in fitted:
         block.kept = np.flatnonzero(_support(matrix) >= config.min_support)
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
@@ -370,8 +379,17 @@ def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
 
 
 def _support(matrix: sp.csr_matrix | np.ndarray) -> np.ndarray:
+    """Rows with each indicator. A sparse indicator matrix here holds at most one entry per cell
+    (the token matrices do), so its positive entries are counted by column."""
     if sp.issparse(matrix):
-        return np.asarray((matrix > 0).sum(axis=0)).ravel()
+        matrix = sp.csr_matrix(matrix)
+        support = np.zeros(matrix.shape[1], dtype=np.int64)
+        # In slices: bincount reads int32 indices as a copy in int64.
+        for start in range(0, matrix.nnz, _ENTRIES_PER_SLICE):
+            entries = slice(start, start + _ENTRIES_PER_SLICE)
+            columns = matrix.indices[entries][matrix.data[entries] > 0]
+            support += np.bincount(columns, minlength=matrix.shape[1])
+        return support
     return np.asarray(matrix, dtype=bool).sum(axis=0)
 
 

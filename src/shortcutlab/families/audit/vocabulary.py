@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
+from shortcutlab.families.audit.memory import release_freed_memory
 from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, words
 
 #: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
@@ -46,6 +47,7 @@ def frequent_ngrams(
 
     With ``max_features``, the most supported ones (equal support: alphabetical order) are kept."""
     names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern)
+    release_freed_memory()
     # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
     return _sorted_columns(names, support, levels, max_features)
 
