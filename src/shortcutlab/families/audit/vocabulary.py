@@ -32,6 +32,8 @@ from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, 
 
 #: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
 CHUNK_ROWS = 16_384
+#: Matrix entries renumbered at once (a copy of all of them would raise the peak).
+CHUNK_ENTRIES = 1 << 20
 
 
 def frequent_ngrams(
@@ -189,7 +191,9 @@ def _sorted_columns(
         # Every column kept: renumber the entries' columns in place of a reordered copy.
         position = np.empty(len(names), dtype=np.int32)
         position[order] = np.arange(len(names), dtype=np.int32)
-        matrix.indices = position[matrix.indices]
+        for start in range(0, len(matrix.indices), CHUNK_ENTRIES):  # in place, a slice at a time
+            entries = matrix.indices[start : start + CHUNK_ENTRIES]
+            entries[:] = position[entries]
         matrix.has_sorted_indices = False
     else:
         matrix = matrix[:, order]
