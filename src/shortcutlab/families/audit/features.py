@@ -26,7 +26,7 @@ from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
 from shortcutlab.attributes.words import phrase_counts, spaced_phrases
 from shortcutlab.errors import DataError
-from shortcutlab.families.audit.candidates import FeatureSet
+from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
 from shortcutlab.families.audit.memory import release_freed_memory
@@ -36,14 +36,12 @@ from shortcutlab.families.audit.surface import (
     fit_surface,
     surface_measures,
 )
-from shortcutlab.families.audit.tokens import TOKEN_PATTERN
+from shortcutlab.families.audit.tokens import TOKEN_PATTERN, spaced_from_words
 from shortcutlab.families.audit.vocabulary import frequent_ngrams
 from shortcutlab.params import check_positive_int, quoted, require
 
 # English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
 _CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
-#: Entries of a sparse matrix counted at once (bounds the copies counting makes).
-_ENTRIES_PER_SLICE = 1 << 20
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
 MAX_METADATA_VALUES = 10
 
@@ -174,7 +172,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     for part in train.parts():
         texts = train.part(part)
         part_details: dict[str, Any] = {}
-        fitted.append(_token_block(part, train.normalised(part), config, part_details))
+        fitted.append(_token_block(part, train, config, part_details))
         release_freed_memory()  # each stage's peak starts from the live data (memory.py)
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
@@ -206,7 +204,7 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     train.release_word_views()
     release_freed_memory()
     for block, matrix in fitted:
-        block.kept = np.flatnonzero(_support(matrix) >= config.min_support)
+        block.kept = np.flatnonzero(indicator_support(matrix) >= config.min_support)
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
     return plan, plan._assemble(len(train), [matrix for _, matrix in fitted])
 
@@ -232,11 +230,19 @@ def _clitics_cut(normalised_texts: pa.Array) -> pa.Array:
 
 
 def _token_block(
-    part: str, normalised_texts: pa.Array, config: FeatureConfig, details: dict
+    part: str, train: AuditInputs, config: FeatureConfig, details: dict
 ) -> tuple[_Block, sp.csr_matrix]:
-    """The word and n-gram indicators of one part, fitted on its ``normalised_texts`` (the
-    training rows' :func:`~shortcutlab.attributes.lexical.normalised` texts)."""
+    """The word and n-gram indicators of one part, fitted on the training rows'
+    :func:`~shortcutlab.attributes.lexical.normalised` texts. Their spaced-word view is made from
+    the same scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
+    normalised_texts = train.normalised(part)
     prepared = _clitics_cut(normalised_texts)
+    spaced_chunks: list[pa.Array] = []
+
+    def keep_spaced(start: int, found: pa.ListArray) -> None:
+        chunk = normalised_texts.slice(start, len(found))
+        spaced_chunks.append(spaced_from_words(found, chunk))
+
     options = dict(
         token_pattern=TOKEN_PATTERN,
         lowercase=False,
@@ -253,7 +259,10 @@ def _token_block(
             min_support=config.min_support,
             max_features=config.max_features,
             token_pattern=TOKEN_PATTERN,
+            on_words=keep_spaced,
         )
+    if spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(prepared):
+        train.keep_spaced(part, pa.concat_arrays(spaced_chunks))
     details["vocabulary"] = len(vocabulary)
 
     def build(inputs: AuditInputs) -> sp.csr_matrix:
@@ -376,21 +385,6 @@ def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
         raise DataError(
             f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
         )
-
-
-def _support(matrix: sp.csr_matrix | np.ndarray) -> np.ndarray:
-    """Rows with each indicator. A sparse indicator matrix here holds at most one entry per cell
-    (the token matrices do), so its positive entries are counted by column."""
-    if sp.issparse(matrix):
-        matrix = sp.csr_matrix(matrix)
-        support = np.zeros(matrix.shape[1], dtype=np.int64)
-        # In slices: bincount reads int32 indices as a copy in int64.
-        for start in range(0, matrix.nnz, _ENTRIES_PER_SLICE):
-            entries = slice(start, start + _ENTRIES_PER_SLICE)
-            columns = matrix.indices[entries][matrix.data[entries] > 0]
-            support += np.bincount(columns, minlength=matrix.shape[1])
-        return support
-    return np.asarray(matrix, dtype=bool).sum(axis=0)
 
 
 def _missing(value: Any) -> bool:

@@ -74,6 +74,10 @@ class AuditInputs:
             release_freed_memory()
         return self._spaced[name]
 
+    def keep_spaced(self, name: str, spaced: pa.Array) -> None:
+        """:meth:`spaced` of one part, made by a reader that had it on the way (the token scan)."""
+        self._spaced[name] = spaced
+
     def release_word_views(self) -> None:
         """Let the lower-cased and spaced texts go (they are computed again if read again): the
         indicators that read them are built, and the matrices built next need the memory."""
