@@ -75,8 +75,11 @@ class AuditInputs:
         return self._spaced[name]
 
     def keep_spaced(self, name: str, spaced: pa.Array) -> None:
-        """:meth:`spaced` of one part, made by a reader that had it on the way (the token scan)."""
+        """:meth:`spaced` of one part, made by a reader that had it on the way (the token scan,
+        which was also the last reader of the lower-cased texts: they are let go, and made again
+        if read again)."""
         self._spaced[name] = spaced
+        self._normalised.pop(name, None)
 
     def release_word_views(self) -> None:
         """Let the lower-cased and spaced texts go (they are computed again if read again): the

@@ -117,6 +117,7 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
     """Build, test, correct and rank every candidate of ``train`` (and compare with ``test``)."""
     config.check()
     check_label_counts(train)
+    release_freed_memory()  # what reading the files left (memory.py)
     plan, train_features = fit_features(train, config.features)
     test_features = plan.transform(test) if test is not None else None
     release_freed_memory()  # the indicators' building blocks are gone (memory.py)
