@@ -27,6 +27,7 @@ from shortcutlab.attributes.lexical import normalised
 from shortcutlab.attributes.words import phrase_counts, spaced_phrases
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
+from shortcutlab.families.audit.columns import join_indicator_blocks
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
 from shortcutlab.families.audit.memory import release_freed_memory
@@ -113,10 +114,14 @@ class FeaturePlan:
         return self._assemble(len(inputs), [block.build(inputs) for block in self._blocks])
 
     def _assemble(self, rows: int, matrices: list[sp.csr_matrix | np.ndarray]) -> FeatureSet:
-        """The FeatureSet of one table from each block's full (fitted names) matrix."""
+        """The FeatureSet of one table from each block's full (fitted names) matrix; ``matrices``
+        is emptied as they are read (each is let go once joined: peak memory)."""
         features = FeatureSet([], [], [], [], [], [], sp.csr_matrix((rows, 0), dtype=np.int32))
         kept_matrices = []
-        for block, matrix in zip(self._blocks, matrices, strict=True):
+        if len(matrices) != len(self._blocks):
+            raise ValueError("one matrix per block")
+        for block in self._blocks:
+            matrix = matrices.pop(0)
             if not len(block.kept):
                 continue
             kept = matrix  # (a CSR int32 matrix is taken as it is: no copy of its entries)
@@ -125,6 +130,7 @@ class FeaturePlan:
             if len(block.kept) < kept.shape[1]:  # (kept holds sorted distinct columns)
                 kept = kept[:, block.kept]
             kept_matrices.append(kept)
+            del matrix, kept
             for j in block.kept.tolist():
                 name = block.names[j]
                 kind = "ngram" if block.kind == "token" and " " in name else block.kind
@@ -136,7 +142,7 @@ class FeaturePlan:
                 features.groups.append(block.group(name) if callable(block.group) else block.group)
                 features.phrases.append(name if block.phrases else None)
         if kept_matrices:
-            features.matrix = sp.hstack(kept_matrices, format="csr", dtype=np.int32)
+            features.matrix = join_indicator_blocks(kept_matrices, rows)
         return features
 
     def config(self) -> dict[str, Any]:
@@ -205,8 +211,10 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     release_freed_memory()
     for block, matrix in fitted:
         block.kept = np.flatnonzero(indicator_support(matrix) >= config.min_support)
+    matrices = [matrix for _, matrix in fitted]
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
-    return plan, plan._assemble(len(train), [matrix for _, matrix in fitted])
+    del fitted  # the matrices are held by ``matrices`` alone, which the assembly empties
+    return plan, plan._assemble(len(train), matrices)
 
 
 def token_texts(texts: Sequence[str]) -> list[str]:

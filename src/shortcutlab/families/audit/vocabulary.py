@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
+from shortcutlab.families.audit.columns import join_indicator_blocks
 from shortcutlab.families.audit.memory import release_freed_memory
 from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, words
 
@@ -196,8 +197,9 @@ def _sorted_columns(
         # Most supported first; equal support keeps the vocabulary's alphabetical order.
         ranked = np.argsort(-support[order], kind="stable")[:max_features]
         order = [order[i] for i in np.sort(ranked).tolist()]
-    matrix = sp.hstack(levels, format="csr", dtype=np.int32)
-    levels.clear()  # the levels' own copies go before the columns are reordered
+    # Side by side, each level let go once copied (the levels are emptied), before the columns
+    # are reordered.
+    matrix = join_indicator_blocks(levels, levels[0].shape[0])
     if len(order) == len(names):
         # Every column kept: renumber the entries' columns in place of a reordered copy.
         position = np.empty(len(names), dtype=np.int32)
