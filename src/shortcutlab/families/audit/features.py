@@ -31,6 +31,7 @@ from shortcutlab.families.audit.columns import join_indicator_blocks
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
 from shortcutlab.families.audit.memory import release_freed_memory
+from shortcutlab.families.audit.metadata_values import as_numbers, is_missing, value_name
 from shortcutlab.families.audit.surface import (
     QuantileBins,
     SurfacePlan,
@@ -360,13 +361,13 @@ def _lexicon_block(part: str, matcher: LexiconMatcher) -> _Block:
 
 
 def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, dict[str, Any]]:
-    numbers = _as_numbers(train_values)
+    numbers = as_numbers(train_values)
     if numbers is not None and len(np.unique(numbers[~np.isnan(numbers)])) > MAX_METADATA_VALUES:
         integer = bool(np.all(np.mod(numbers[~np.isnan(numbers)], 1) == 0))
         bins = QuantileBins.fit(column, numbers, integer=integer)
 
         def build_bins(inputs: AuditInputs) -> np.ndarray:
-            values = _as_numbers(inputs.columns[column])
+            values = as_numbers(inputs.columns[column])
             if values is None:
                 raise DataError(
                     f"Metadata column {quoted(column)} is numeric in the training rows but not in this table; give it numbers there too."
@@ -374,11 +375,11 @@ def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, d
             return bins.indicators(values)
 
         return _Block("metadata", "", column, bins.names(), build_bins), {"binned": bins.config()}
-    values = sorted({_value_name(v) for v in train_values if not _missing(v)})
+    values = sorted({value_name(v) for v in train_values if not is_missing(v)})
 
     def build_values(inputs: AuditInputs) -> np.ndarray:
         names = np.array(
-            [None if _missing(v) else _value_name(v) for v in inputs.columns[column]], dtype=object
+            [None if is_missing(v) else value_name(v) for v in inputs.columns[column]], dtype=object
         )
         return names[:, None] == np.array(values, dtype=object)[None, :]
 
@@ -393,29 +394,3 @@ def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
         raise DataError(
             f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
         )
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and np.isnan(value)) or value == ""
-
-
-def _value_name(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
-    """The column as floats (NaN for missing), or None when some entry is not a number."""
-    out = np.empty(len(values))
-    for i, value in enumerate(values):
-        if _missing(value):
-            out[i] = np.nan
-        elif isinstance(value, bool):
-            return None
-        else:
-            try:
-                out[i] = float(value)
-            except (TypeError, ValueError):
-                return None
-    return out
