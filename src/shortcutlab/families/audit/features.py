@@ -179,7 +179,9 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     for part in train.parts():
         texts = train.part(part)
         part_details: dict[str, Any] = {}
-        fitted.append(_token_block(part, train, config, part_details))
+        # The spaced words are made on the way when an indicator reads them.
+        spaced = bool(lexicons) or any(a in WORD_SET_ATTRIBUTES for a in config.attributes)
+        fitted.append(_token_block(part, train, config, part_details, spaced))
         release_freed_memory()  # each stage's peak starts from the live data (memory.py)
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
@@ -239,11 +241,11 @@ def _clitics_cut(normalised_texts: pa.Array) -> pa.Array:
 
 
 def _token_block(
-    part: str, train: AuditInputs, config: FeatureConfig, details: dict
+    part: str, train: AuditInputs, config: FeatureConfig, details: dict, spaced: bool
 ) -> tuple[_Block, sp.csr_matrix]:
     """The word and n-gram indicators of one part, fitted on the training rows'
-    :func:`~shortcutlab.attributes.lexical.normalised` texts. Their spaced-word view is made from
-    the same scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
+    :func:`~shortcutlab.attributes.lexical.normalised` texts. With ``spaced``, their spaced-word view is
+    made from the scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
     normalised_texts = train.normalised(part)
     prepared = _clitics_cut(normalised_texts)
     spaced_chunks: list[pa.Array] = []
@@ -268,7 +270,7 @@ def _token_block(
             min_support=config.min_support,
             max_features=config.max_features,
             token_pattern=TOKEN_PATTERN,
-            on_words=keep_spaced,
+            on_words=keep_spaced if spaced else None,
         )
     if spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(prepared):
         train.keep_spaced(part, pa.concat_arrays(spaced_chunks))
