@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from shortcutlab.errors import warn
+
 _NUMPY_TYPES = {
     pa.int8(): np.int8,
     pa.int16(): np.int16,
@@ -269,3 +271,14 @@ def scalars_array(values: Sequence[Any]) -> pa.Array:
 def float_array(values: np.ndarray) -> pa.Array:
     values = np.ascontiguousarray(values, dtype=np.float64)
     return pa.Array.from_buffers(pa.float64(), len(values), [None, pa.py_buffer(values)])
+
+
+def counted_nul(with_nul: np.ndarray, name: str) -> int:
+    """How many texts held NUL bytes (read as spaces), with a warning where some did."""
+    count = int(with_nul.sum())
+    if count:
+        warn(
+            f"{name} has {count} text{'s' if count > 1 else ''} holding NUL bytes; each NUL was "
+            f"read as a space (counted as texts_with_nul where the output records its inputs)."
+        )
+    return count

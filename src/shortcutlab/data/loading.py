@@ -33,6 +33,7 @@ from shortcutlab.data.canonical import (
     find_text_columns,
 )
 from shortcutlab.data.columns import (
+    counted_nul,
     empty_values,
     int_array,
     numpy_of,
@@ -49,7 +50,7 @@ from shortcutlab.data.reading import (
     table_from_frame,
 )
 from shortcutlab.data.streaming import HOLD_BYTES, TextStream, held_texts
-from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning, warn
+from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
@@ -287,20 +288,9 @@ def load_table(
         dropped_empty_label=dropped[1],
         split=split,
         columns_found=columns_found,
-        texts_with_nul=_counted_nul(with_nul, name),
+        texts_with_nul=counted_nul(with_nul, name),
     )
     return LoadedTable(table, source_record)
-
-
-def _counted_nul(with_nul: np.ndarray, name: str) -> int:
-    """How many texts held NUL bytes (read as spaces), with a warning where some did."""
-    count = int(with_nul.sum())
-    if count:
-        warn(
-            f"{name} has {count} text{'s' if count > 1 else ''} holding NUL bytes; each NUL was "
-            f"read as a space (counted as texts_with_nul where the output records its inputs)."
-        )
-    return count
 
 
 def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
@@ -373,7 +363,7 @@ def _load_streamed(path: Path, loader: dict[str, Any]) -> LoadedTable | None:
         dropped_empty_label=dropped[1],
         split=loader["split"],
         columns_found=columns_found,
-        texts_with_nul=_counted_nul(np.concatenate(nul_parts), name),
+        texts_with_nul=counted_nul(np.concatenate(nul_parts), name),
     )
     texts = None if blocks is None else held_texts(blocks, keep)
     stream = TextStream(file, text_col, pair_col, keep, signature, texts)

@@ -142,3 +142,17 @@ def check_intact(connection: CheckedConnection) -> None:
             f"'{connection.path}' is damaged: {(lines or report)[0]} [SQLITE_CORRUPT]. "
             f"{connection.recovery}{_salvage(connection.path)}"
         )
+
+
+class WriteTransaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error (including KeyboardInterrupt)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.connection.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab._version import __version__
-from shortcutlab.data.sqlite_file import check_intact, connect
+from shortcutlab.data.sqlite_file import WriteTransaction, check_intact, connect
 from shortcutlab.engine.run_lock import check_not_in_use
 from shortcutlab.engine.stored_groups import StoredGroup, plain_number
 from shortcutlab.errors import ConfigError, DataError, InputFileError
@@ -219,8 +219,8 @@ class ResultStore:
                 )
 
     # -- cells --------------------------------------------------------------------------------
-    def transaction(self) -> _Transaction:
-        return _Transaction(self.connection)
+    def transaction(self) -> WriteTransaction:
+        return WriteTransaction(self.connection)
 
     def finished(self) -> set[str]:
         return {
@@ -388,17 +388,3 @@ STALE_GROUPS = (
     "DELETE FROM group_statistics WHERE EXISTS "
     "(SELECT 1 FROM json_each(group_statistics.cell_ids) WHERE json_each.value = ?)"
 )
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error (including KeyboardInterrupt)."""
-
-    def __init__(self, connection: sqlite3.Connection) -> None:
-        self.connection = connection
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.connection.execute("BEGIN IMMEDIATE")
-        return self.connection
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.connection.execute("ROLLBACK" if exc_type else "COMMIT")
