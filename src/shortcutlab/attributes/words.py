@@ -71,6 +71,24 @@ def word_counts(spaced: pa.Array) -> dict[str, int]:
     return dict(zip(summed["values"].to_pylist(), summed["counts_sum"].to_pylist(), strict=True))
 
 
+def word_presence(spaced: pa.Array, words: Sequence[str]) -> np.ndarray:
+    """Per text (rows) and word (columns, single words as :func:`spaced_phrases` strips them):
+    whether ``spaced`` (texts from :func:`spaced_words`) holds it. One split of the texts, in
+    slices of rows, in place of a substring search per word."""
+    present = np.zeros((len(spaced), len(words)), dtype=bool)
+    if not words:
+        return present
+    wanted = pa.array(list(words), pa.large_string())
+    for start in range(0, len(spaced), _SLICE):
+        split = pc.utf8_split_whitespace(spaced[start : start + _SLICE])
+        column = pc.index_in(pc.list_flatten(split).cast(pa.large_string()), value_set=wanted)
+        found = pc.is_valid(column)
+        rows = pc.filter(pc.list_parent_indices(split), found).to_numpy(zero_copy_only=False)
+        columns = pc.filter(column, found).to_numpy(zero_copy_only=False)
+        present[start + rows, columns] = True
+    return present
+
+
 def phrase_counts(
     spaced: pa.Array, phrases: Sequence[str], *, presence: bool = False
 ) -> np.ndarray:

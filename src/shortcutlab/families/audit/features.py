@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import phrase_counts, spaced_phrases
+from shortcutlab.attributes.words import spaced_phrases, word_presence
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
 from shortcutlab.families.audit.columns import join_indicator_blocks
@@ -322,10 +322,11 @@ def _word_presence_block(
     a word with exactly the rows of its token is folded into that token's candidate).
     """
     words = attribute.possible_values() or []
-    phrases = spaced_phrases(words)
+    # Single words, spelled as the spaced view spells them.
+    spelled = [phrase.strip() for phrase in spaced_phrases(words)]
 
     def build(inputs: AuditInputs) -> np.ndarray:
-        return phrase_counts(inputs.spaced(part), phrases, presence=True)
+        return word_presence(inputs.spaced(part), spelled)
 
     names = [f"{attribute.name} has '{word}'" for word in words]
     block = _Block("attribute", part, attribute.name, names, build)
