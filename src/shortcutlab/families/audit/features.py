@@ -167,6 +167,8 @@ class FeaturePlan:
 
 #: Annotators whose fitted values are words, scanned as "the row contains the word".
 WORD_SET_ATTRIBUTES = ("frequent-words",)
+#: Annotators that read the texts as one Arrow array as well (the table's, made once: no copy).
+ARROW_ATTRIBUTES = ("negation", "question")
 
 
 def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan, FeatureSet]:
@@ -189,8 +191,9 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
                 attribute = attribute.fitted(texts, spaced=train.spaced(part))
                 fitted.append(_word_presence_block(part, attribute, train))
             else:
-                attribute = attribute.fitted(texts)
-                fitted.append(_attribute_block(part, attribute, texts, train))
+                read = train.array(part) if name in ARROW_ATTRIBUTES else texts
+                attribute = attribute.fitted(read)
+                fitted.append(_attribute_block(part, attribute, read, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
             release_freed_memory()
         if config.surface:
@@ -304,7 +307,8 @@ def _attribute_block(
     columns = np.array(values, dtype=object)[None, :]
 
     def build(inputs: AuditInputs) -> np.ndarray:
-        return _annotated(attribute, inputs.part(part), inputs.columns)[:, None] == columns
+        read = inputs.array(part) if attribute.name in ARROW_ATTRIBUTES else inputs.part(part)
+        return _annotated(attribute, read, inputs.columns)[:, None] == columns
 
     names = [f"{attribute.name} = {value}" for value in values]
     block = _Block("attribute", part, attribute.name, names, build)
