@@ -249,13 +249,22 @@ def _token_block(
     """The word and n-gram indicators of one part, fitted on the training rows'
     :func:`~shortcutlab.attributes.lexical.normalised` texts. With ``spaced``, their spaced-word view is
     made from the scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
-    normalised_texts = train.normalised(part)
-    prepared = _clitics_cut(normalised_texts)
+    # The texts are lower-cased and their clitics cut a chunk at a time, in the scan: no copy of
+    # all of them is held next to the scan's position arrays (peak memory).
+    texts = train.array(part)
     spaced_chunks: list[pa.Array] = []
+    last_chunk: list[pa.Array] = []  # the chunk being scanned, lower-cased
+    has_word = False
+
+    def prepare(chunk: pa.Array) -> pa.Array:
+        nonlocal has_word
+        last_chunk[:] = [normalised(chunk)]
+        prepared = _clitics_cut(last_chunk[0])
+        has_word = has_word or pc.any(pc.match_substring_regex(prepared, r"\w")).as_py()
+        return prepared
 
     def keep_spaced(start: int, found: pa.ListArray) -> None:
-        chunk = normalised_texts.slice(start, len(found))
-        spaced_chunks.append(spaced_from_words(found, chunk))
+        spaced_chunks.append(spaced_from_words(found, last_chunk[0]))
 
     options = dict(
         token_pattern=TOKEN_PATTERN,
@@ -264,18 +273,19 @@ def _token_block(
         ngram_range=(1, config.ngram_max),
         dtype=np.int32,
     )
-    vocabulary: list[str] = []
-    train_matrix = sp.csr_matrix((len(prepared), 0), dtype=np.int32)
-    if pc.any(pc.match_substring_regex(prepared, r"\w")).as_py():
-        vocabulary, train_matrix = frequent_ngrams(
-            prepared,
-            ngram_max=config.ngram_max,
-            min_support=config.min_support,
-            max_features=config.max_features,
-            token_pattern=TOKEN_PATTERN,
-            on_words=keep_spaced if spaced else None,
-        )
-    if spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(prepared):
+    vocabulary, train_matrix = frequent_ngrams(
+        texts,
+        ngram_max=config.ngram_max,
+        min_support=config.min_support,
+        max_features=config.max_features,
+        token_pattern=TOKEN_PATTERN,
+        on_words=keep_spaced if spaced else None,
+        prepare=prepare,
+    )
+    last_chunk.clear()
+    if not has_word:  # no word for the vectorizer: no token indicator
+        vocabulary, train_matrix = [], sp.csr_matrix((len(texts), 0), dtype=np.int32)
+    elif spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(texts):
         train.keep_spaced(part, pa.concat_arrays(spaced_chunks))
     details["vocabulary"] = len(vocabulary)
 

@@ -33,6 +33,8 @@ from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, 
 
 #: Called with each chunk's first row and its words (see :func:`frequent_ngrams`).
 WordsSink = Callable[[int, pa.ListArray], None]
+#: Makes a chunk of the texts into what is tokenised (see :func:`frequent_ngrams`).
+ChunkPreparer = Callable[[pa.Array], pa.Array]
 #: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
 CHUNK_ROWS = 16_384
 #: Matrix entries renumbered at once (a copy of all of them would raise the peak).
@@ -47,14 +49,19 @@ def frequent_ngrams(
     max_features: int | None = None,
     token_pattern: str = TOKEN_PATTERN,
     on_words: WordsSink | None = None,
+    prepare: ChunkPreparer | None = None,
 ) -> tuple[list[str], sp.csr_matrix]:
     """The 1..``ngram_max``-grams (words joined by one space) in at least ``min_support`` of the
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
 
     With ``max_features``, the most supported ones (equal support: alphabetical order) are kept.
     ``on_words(start, words)`` is handed each chunk's words (a list array, from row ``start``)
-    where Arrow's kernels read them (:func:`~shortcutlab.families.audit.tokens.words`)."""
-    names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern, on_words)
+    where Arrow's kernels read them (:func:`~shortcutlab.families.audit.tokens.words`). With
+    ``prepare``, each chunk of ``texts`` is ``prepare(chunk)`` before it is tokenised (so no
+    prepared copy of all the texts is held)."""
+    names, support, levels = _counted_levels(
+        texts, ngram_max, min_support, token_pattern, on_words, prepare
+    )
     release_freed_memory()
     # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
     return _sorted_columns(names, support, levels, max_features)
@@ -66,10 +73,11 @@ def _counted_levels(
     min_support: int,
     token_pattern: str,
     on_words: WordsSink | None,
+    prepare: ChunkPreparer | None = None,
 ) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
     """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
     supports and the (texts × kept n-grams) counts."""
-    ids, rows, words = _token_ids(texts, token_pattern, on_words)
+    ids, rows, words = _token_ids(texts, token_pattern, on_words, prepare)
     n_rows = len(texts)
     names: list[str] = []
     supports: list[np.ndarray] = []
@@ -134,18 +142,22 @@ def _counted_levels(
 
 
 def _token_ids(
-    texts: Sequence[str] | pa.Array, token_pattern: str, on_words: WordsSink | None = None
+    texts: Sequence[str] | pa.Array,
+    token_pattern: str,
+    on_words: WordsSink | None = None,
+    prepare: ChunkPreparer | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every token of every text as (word id, row), in reading order, and the words by id."""
     if not isinstance(texts, pa.Array):
         texts = pa.array(list(texts), pa.large_string())
-    by_arrow = token_pattern == TOKEN_PATTERN and arrow_words_agree(texts)
     pattern = re.compile(token_pattern)
     dictionary: dict[str, int] = {}
     id_chunks, row_chunks = [], []
     for start in range(0, len(texts), CHUNK_ROWS):
         chunk = texts[start : start + CHUNK_ROWS]
-        if by_arrow:
+        chunk = chunk if prepare is None else prepare(chunk)
+        # Per chunk: where Arrow's words agree with findall's, both read the same words.
+        if token_pattern == TOKEN_PATTERN and arrow_words_agree(chunk):
             tokens = words(chunk)
             if on_words is not None:
                 on_words(start, tokens)
