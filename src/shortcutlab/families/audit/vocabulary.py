@@ -85,12 +85,13 @@ def _counted_levels(
 
     def keep_level(codes: np.ndarray, valid: np.ndarray | None, name_of: Callable) -> np.ndarray:
         """Keep the level's codes with ``min_support`` rows; per position, the kept n-gram's
-        index within the level (-1 where none). Without ``valid``, every position holds one and
-        the codes are already 0.. (the word ids)."""
+        index within the level (-1 where none). With ``valid``, ``codes`` are those of the valid
+        positions alone; without, every position holds one and the codes are already 0.. (the
+        word ids)."""
         if valid is None:
             inverse, distinct, at = codes, np.arange(len(words)), rows
         else:
-            found, distinct = pd.factorize(codes[valid])
+            found, distinct = pd.factorize(codes)  # the candidates' codes alone
             inverse, at = found.astype(np.int32), rows[valid]
             del found
         # The (row, code) pairs as a CSR matrix straight from the row-ordered positions: the
@@ -111,7 +112,7 @@ def _counted_levels(
         if valid is None:
             local = index[inverse]
         else:
-            local = np.full(len(codes), -1, dtype=np.int32)
+            local = np.full(len(valid), -1, dtype=np.int32)
             local[valid] = index[inverse]
         levels.append(counted[:, kept])
         supports.append(support[kept])
@@ -186,17 +187,22 @@ def _token_ids(
 def _longer_codes(
     previous: np.ndarray, last_word: np.ndarray, rows: np.ndarray, n: int, words: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per position, a code for the n-gram starting there (its first n-1 words as a frequent
-    (n-1)-gram, and its last word), and whether it is a candidate: inside one text, with both
-    its (n-1)-grams frequent."""
+    """Per position, whether an n-gram starting there is a candidate (inside one text, with both
+    its (n-1)-grams frequent), and for the candidates alone, in order, a code for the n-gram (its
+    first n-1 words as a frequent (n-1)-gram, and its last word). Only the candidates' codes are
+    made, in the narrowest integer type that holds them, with no full-length temporaries (they
+    were the scan's peak memory)."""
     size = len(previous)
-    codes = np.zeros(size, dtype=np.int64)
     valid = np.zeros(size, dtype=bool)
     span = size - n + 1
-    if span > 0:
-        head, tail = previous[:span], previous[1 : span + 1]
-        valid[:span] = (head >= 0) & (tail >= 0) & (rows[:span] == rows[n - 1 :])
-        codes[:span] = np.where(valid[:span], head.astype(np.int64) * words + last_word[n - 1 :], 0)
+    if span <= 0:
+        return np.zeros(0, dtype=np.int64), valid
+    head, tail = previous[:span], previous[1 : span + 1]
+    valid[:span] = (head >= 0) & (tail >= 0) & (rows[:span] == rows[n - 1 :])
+    wide = int(previous.max(initial=0)) * words + words >= 2**31
+    codes = head[valid[:span]].astype(np.int64 if wide else np.int32)
+    codes *= words
+    codes += last_word[n - 1 :][valid[:span]]
     return codes, valid
 
 
