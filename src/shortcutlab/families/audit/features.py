@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import spaced_phrases, word_presence
+from shortcutlab.attributes.words import SplitWords, spaced_phrases, word_presence
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
 from shortcutlab.families.audit.columns import join_indicator_blocks
@@ -188,8 +188,10 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
             if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
-                attribute = attribute.fitted(texts, spaced=train.spaced(part))
-                fitted.append(_word_presence_block(part, attribute, train))
+                split = SplitWords(train.spaced(part))  # one split: counts and presence
+                attribute = attribute.fitted(texts, spaced=train.spaced(part), split=split)
+                fitted.append(_word_presence_block(part, attribute, split))
+                del split
             else:
                 read = train.array(part) if name in ARROW_ATTRIBUTES else texts
                 attribute = attribute.fitted(read)
@@ -326,7 +328,7 @@ def _attribute_block(
 
 
 def _word_presence_block(
-    part: str, attribute: Attribute, train: AuditInputs
+    part: str, attribute: Attribute, train_words: SplitWords
 ) -> tuple[_Block, np.ndarray]:
     """One indicator per fitted word: the row contains it (as a whole word).
 
@@ -344,7 +346,7 @@ def _word_presence_block(
 
     names = [f"{attribute.name} has '{word}'" for word in words]
     block = _Block("attribute", part, attribute.name, names, build)
-    return block, build(train)
+    return block, train_words.presence(spelled)
 
 
 def _annotated(
