@@ -6,6 +6,7 @@ import pytest
 
 from shortcutlab.attributes import make_attribute
 from shortcutlab.attributes.frequent_words import FrequentWords
+from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words, word_presence
 from shortcutlab.errors import ConfigError
 
 POOL = [
@@ -127,3 +128,11 @@ def test_the_packaged_english_stop_words_are_scikit_learns():
     from shortcutlab.attributes.frequent_words import english_stop_words
 
     assert english_stop_words() == ENGLISH_STOP_WORDS
+
+
+def test_word_presence_is_the_whole_word_search():
+    texts = ["The film's plot -- it doesn't WORK!", "", "filmy film_plot plot", "work work"] * 40000
+    spaced = spaced_words(texts)
+    words = ["film", "plot", "work", "absent"]
+    expected = phrase_counts(spaced, spaced_phrases(words), presence=True)
+    assert word_presence(spaced, words).tolist() == expected.tolist()

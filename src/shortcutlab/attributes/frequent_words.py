@@ -20,7 +20,13 @@ import pyarrow as pa
 
 from shortcutlab.attributes.base import Annotation, Attribute
 from shortcutlab.attributes.lexical import DEFAULT_LEXICON, PAPER_LEXICON
-from shortcutlab.attributes.words import phrase_counts, spaced_phrases, spaced_words, word_counts
+from shortcutlab.attributes.words import (
+    SplitWords,
+    phrase_counts,
+    spaced_phrases,
+    spaced_words,
+    word_counts,
+)
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import check_positive_int, quoted
 
@@ -74,9 +80,16 @@ class FrequentWords(Attribute):
         self.pool_counts: dict[str, int] | None = None
         self._fitted_on: tuple[Sequence[str] | None, Any] = (None, None)
 
-    def fitted(self, texts: Sequence[str], *, spaced: pa.Array | None = None) -> FrequentWords:
+    def fitted(
+        self,
+        texts: Sequence[str],
+        *,
+        spaced: pa.Array | None = None,
+        split: SplitWords | None = None,
+    ) -> FrequentWords:
         """A copy with the words (unless given) and their occurrence counts taken from ``texts``
-        (``spaced``: the texts as :func:`spaced_words` gives them, when the caller has them)."""
+        (``spaced``: the texts as :func:`spaced_words` gives them, when the caller has them;
+        ``split``: their words split once, when the caller reads them too)."""
         spaced = spaced_words(texts) if spaced is None else spaced
         twin = FrequentWords(self.k, self.words, self.stop_words, self.min_length)
         # Annotating the pool right after fitting on it (what a build does) reuses its words.
@@ -85,7 +98,8 @@ class FrequentWords(Attribute):
             totals = phrase_counts(spaced, spaced_phrases(twin.words)).sum(axis=0)
             twin.pool_counts = {w: int(n) for w, n in zip(twin.words, totals, strict=True)}
             return twin
-        kept = [(w, n) for w, n in word_counts(spaced).items() if self._is_content_word(w)]
+        counts = word_counts(spaced) if split is None else split.counts()
+        kept = [(w, n) for w, n in counts.items() if self._is_content_word(w)]
         kept.sort(key=lambda pair: (-pair[1], pair[0]))
         if not kept:
             raise ConfigError(

@@ -111,7 +111,7 @@ class Question(Attribute):
     def annotate(
         self, texts: Sequence[str], columns: Mapping[str, Sequence[Any]] | None = None
     ) -> Annotation:
-        array = pa.array(list(texts), type=pa.large_string())
+        array = text_array(texts)
         # The full-width mark too: the same punctuation in CJK-typed text.
         found = pc.match_substring_regex(array, "[?\uff1f]")
         mask = found.to_numpy(zero_copy_only=False).astype(bool)

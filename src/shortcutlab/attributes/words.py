@@ -53,22 +53,65 @@ def spaced_phrases(phrases: Sequence[str]) -> list[str]:
     return [text if text.strip() else "" for text in spaced]
 
 
+class SplitWords:
+    """The words of spaced texts (from :func:`spaced_words`), split once, in slices of rows (the
+    split of all rows at once would hold every word's copy: peak memory): per slice, its distinct
+    words in the order they first occur, each word's number and its row. Counting the words and
+    finding given words both read this one split."""
+
+    def __init__(self, spaced: pa.Array) -> None:
+        self._slices: list[tuple[pa.Array, np.ndarray, np.ndarray]] = []
+        for start in range(0, len(spaced), _SLICE):
+            # Words hold no whitespace, so splitting at whitespace runs gives them without the
+            # empty pieces a split at single spaces leaves between "  " (and ~25% faster).
+            split = pc.utf8_split_whitespace(spaced[start : start + _SLICE])
+            encoded = pc.dictionary_encode(pc.list_flatten(split).cast(pa.large_string()))
+            rows = pc.list_parent_indices(split).to_numpy(zero_copy_only=False) + start
+            codes = encoded.indices.to_numpy(zero_copy_only=False)
+            self._slices.append((encoded.dictionary, codes, rows))
+        self._rows = len(spaced)
+
+    def counts(self) -> dict[str, int]:
+        """Occurrences of every word, in the order the words first occur."""
+        if not self._slices:
+            return {}
+        counted = pa.table(
+            {
+                "values": pa.concat_arrays([words for words, _, _ in self._slices]),
+                "counts": np.concatenate(
+                    [np.bincount(codes, minlength=len(words)) for words, codes, _ in self._slices]
+                ).astype(np.int64),
+            }
+        )
+        # Summed per word in the order of first occurrence (a single-threaded group_by keeps it).
+        summed = counted.group_by("values", use_threads=False).aggregate([("counts", "sum")])
+        return dict(zip(summed["values"].to_pylist(), summed["counts_sum"].to_pylist(), strict=True))
+
+    def presence(self, words: Sequence[str]) -> np.ndarray:
+        """Per text (rows) and word (columns, single words as :func:`spaced_phrases` strips
+        them): whether the text holds it."""
+        present = np.zeros((self._rows, len(words)), dtype=bool)
+        if not words:
+            return present
+        wanted = pa.array(list(words), pa.large_string())
+        for dictionary, codes, rows in self._slices:
+            column_of = pc.index_in(dictionary, value_set=wanted).fill_null(-1)
+            column = column_of.to_numpy(zero_copy_only=False)[codes]
+            found = column >= 0
+            present[rows[found], column[found]] = True
+        return present
+
+
 def word_counts(spaced: pa.Array) -> dict[str, int]:
     """Occurrences of every word in ``spaced`` (texts from :func:`spaced_words`), in the order
     the words first occur."""
-    # Words hold no whitespace, so splitting at whitespace runs gives them without the empty
-    # pieces a split at single spaces leaves between "  " (and ~25% faster). In slices of rows:
-    # the split of all rows at once would hold every word's copy (peak memory).
-    slices = [
-        pc.value_counts(pc.list_flatten(pc.utf8_split_whitespace(spaced[start : start + _SLICE])))
-        for start in range(0, len(spaced), _SLICE)
-    ]
-    if not slices:
-        return {}
-    counted = pa.Table.from_struct_array(pa.concat_arrays(slices))
-    # Summed per word in the order of first occurrence (a single-threaded group_by keeps it).
-    summed = counted.group_by("values", use_threads=False).aggregate([("counts", "sum")])
-    return dict(zip(summed["values"].to_pylist(), summed["counts_sum"].to_pylist(), strict=True))
+    return SplitWords(spaced).counts()
+
+
+def word_presence(spaced: pa.Array, words: Sequence[str]) -> np.ndarray:
+    """Per text (rows) and word (columns, single words as :func:`spaced_phrases` strips them):
+    whether ``spaced`` (texts from :func:`spaced_words`) holds it."""
+    return SplitWords(spaced).presence(words)
 
 
 def phrase_counts(

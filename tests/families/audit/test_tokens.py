@@ -6,7 +6,15 @@ import re
 
 import pyarrow as pa
 
-from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, words
+from shortcutlab.attributes.lexical import normalised
+from shortcutlab.attributes.words import spaced_normalised
+from shortcutlab.families.audit.features import _clitics_cut
+from shortcutlab.families.audit.tokens import (
+    TOKEN_PATTERN,
+    arrow_words_agree,
+    spaced_from_words,
+    words,
+)
 
 TEXTS = [
     "",
@@ -32,3 +40,18 @@ def test_a_character_this_python_does_not_know_is_told():
     text = pa.array(["a \U00011f04b"], pa.large_string())
     agree = re.fullmatch(r"(?u)\w", "\U00011f04") is not None
     assert arrow_words_agree(text) == agree
+
+
+def test_the_spaced_words_from_the_scan_are_the_regular_expressions():
+    # n't words dropped, a clitic after one ("don't's"), "_" inside words, words around n't.
+    texts = TEXTS + [
+        "don't's fine",
+        "x'sn't isn't've it'sn't o'n't",
+        "foo_bar don't",
+        "abn'tcdn't xn'ty can't won't",
+        "the film's plot -- it doesn't work",
+    ]
+    normalised_texts = normalised(pa.array(texts, pa.large_string()))
+    found = words(_clitics_cut(normalised_texts))
+    made = spaced_from_words(found, normalised_texts).to_pylist()
+    assert made == spaced_normalised(normalised_texts).to_pylist()

@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import phrase_counts, spaced_phrases
+from shortcutlab.attributes.words import SplitWords, spaced_phrases, word_presence
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
 from shortcutlab.families.audit.columns import join_indicator_blocks
@@ -167,6 +167,8 @@ class FeaturePlan:
 
 #: Annotators whose fitted values are words, scanned as "the row contains the word".
 WORD_SET_ATTRIBUTES = ("frequent-words",)
+#: Annotators that read the texts as one Arrow array as well (the table's, made once: no copy).
+ARROW_ATTRIBUTES = ("negation", "question")
 
 
 def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan, FeatureSet]:
@@ -186,11 +188,14 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
             if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
-                attribute = attribute.fitted(texts, spaced=train.spaced(part))
-                fitted.append(_word_presence_block(part, attribute, train))
+                split = SplitWords(train.spaced(part))  # one split: counts and presence
+                attribute = attribute.fitted(texts, spaced=train.spaced(part), split=split)
+                fitted.append(_word_presence_block(part, attribute, split))
+                del split
             else:
-                attribute = attribute.fitted(texts)
-                fitted.append(_attribute_block(part, attribute, texts, train))
+                read = train.array(part) if name in ARROW_ATTRIBUTES else texts
+                attribute = attribute.fitted(read)
+                fitted.append(_attribute_block(part, attribute, read, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
             release_freed_memory()
         if config.surface:
@@ -246,13 +251,22 @@ def _token_block(
     """The word and n-gram indicators of one part, fitted on the training rows'
     :func:`~shortcutlab.attributes.lexical.normalised` texts. With ``spaced``, their spaced-word view is
     made from the scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
-    normalised_texts = train.normalised(part)
-    prepared = _clitics_cut(normalised_texts)
+    # The texts are lower-cased and their clitics cut a chunk at a time, in the scan: no copy of
+    # all of them is held next to the scan's position arrays (peak memory).
+    texts = train.array(part)
     spaced_chunks: list[pa.Array] = []
+    last_chunk: list[pa.Array] = []  # the chunk being scanned, lower-cased
+    has_word = False
+
+    def prepare(chunk: pa.Array) -> pa.Array:
+        nonlocal has_word
+        last_chunk[:] = [normalised(chunk)]
+        prepared = _clitics_cut(last_chunk[0])
+        has_word = has_word or pc.any(pc.match_substring_regex(prepared, r"\w")).as_py()
+        return prepared
 
     def keep_spaced(start: int, found: pa.ListArray) -> None:
-        chunk = normalised_texts.slice(start, len(found))
-        spaced_chunks.append(spaced_from_words(found, chunk))
+        spaced_chunks.append(spaced_from_words(found, last_chunk[0]))
 
     options = dict(
         token_pattern=TOKEN_PATTERN,
@@ -261,18 +275,19 @@ def _token_block(
         ngram_range=(1, config.ngram_max),
         dtype=np.int32,
     )
-    vocabulary: list[str] = []
-    train_matrix = sp.csr_matrix((len(prepared), 0), dtype=np.int32)
-    if pc.any(pc.match_substring_regex(prepared, r"\w")).as_py():
-        vocabulary, train_matrix = frequent_ngrams(
-            prepared,
-            ngram_max=config.ngram_max,
-            min_support=config.min_support,
-            max_features=config.max_features,
-            token_pattern=TOKEN_PATTERN,
-            on_words=keep_spaced if spaced else None,
-        )
-    if spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(prepared):
+    vocabulary, train_matrix = frequent_ngrams(
+        texts,
+        ngram_max=config.ngram_max,
+        min_support=config.min_support,
+        max_features=config.max_features,
+        token_pattern=TOKEN_PATTERN,
+        on_words=keep_spaced if spaced else None,
+        prepare=prepare,
+    )
+    last_chunk.clear()
+    if not has_word:  # no word for the vectorizer: no token indicator
+        vocabulary, train_matrix = [], sp.csr_matrix((len(texts), 0), dtype=np.int32)
+    elif spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(texts):
         train.keep_spaced(part, pa.concat_arrays(spaced_chunks))
     details["vocabulary"] = len(vocabulary)
 
@@ -304,7 +319,8 @@ def _attribute_block(
     columns = np.array(values, dtype=object)[None, :]
 
     def build(inputs: AuditInputs) -> np.ndarray:
-        return _annotated(attribute, inputs.part(part), inputs.columns)[:, None] == columns
+        read = inputs.array(part) if attribute.name in ARROW_ATTRIBUTES else inputs.part(part)
+        return _annotated(attribute, read, inputs.columns)[:, None] == columns
 
     names = [f"{attribute.name} = {value}" for value in values]
     block = _Block("attribute", part, attribute.name, names, build)
@@ -312,7 +328,7 @@ def _attribute_block(
 
 
 def _word_presence_block(
-    part: str, attribute: Attribute, train: AuditInputs
+    part: str, attribute: Attribute, train_words: SplitWords
 ) -> tuple[_Block, np.ndarray]:
     """One indicator per fitted word: the row contains it (as a whole word).
 
@@ -322,14 +338,15 @@ def _word_presence_block(
     a word with exactly the rows of its token is folded into that token's candidate).
     """
     words = attribute.possible_values() or []
-    phrases = spaced_phrases(words)
+    # Single words, spelled as the spaced view spells them.
+    spelled = [phrase.strip() for phrase in spaced_phrases(words)]
 
     def build(inputs: AuditInputs) -> np.ndarray:
-        return phrase_counts(inputs.spaced(part), phrases, presence=True)
+        return word_presence(inputs.spaced(part), spelled)
 
     names = [f"{attribute.name} has '{word}'" for word in words]
     block = _Block("attribute", part, attribute.name, names, build)
-    return block, build(train)
+    return block, train_words.presence(spelled)
 
 
 def _annotated(

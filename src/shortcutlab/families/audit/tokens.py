@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -58,18 +59,32 @@ def spaced_from_words(found: pa.ListArray, normalised_texts: pa.Array) -> pa.Arr
     """:func:`~shortcutlab.attributes.words.spaced_normalised` of ``normalised_texts``, from
     ``found``, their :func:`words` after their clitics were cut (as the token scan reads them).
 
-    Where a text holds neither "n't" nor "_", both read the same words, the runs of letters and
-    digits once the clitics are cut, so its spaced form is its words joined by two spaces, with
-    one around: no regular expression to run. The other texts (an n't word is dropped there, and
-    "_" parts words) take the regular expressions' way.
+    Where a text holds no "_", both read the same words, the runs of letters and digits once the
+    clitics are cut, except the words ending in "n't", which the spaced form drops: its spaced
+    form is its other words joined by two spaces, with one around, no regular expression to run.
+    The texts with a "_" (which parts words there) or an "n't'" (where dropping the n't word
+    first lets a clitic after it stay a word) take the regular expressions' way.
     """
     space = pa.scalar(" ", pa.large_string())
-    joined = pc.binary_join(found, pa.scalar("  ", pa.large_string()))
+    joined = pc.binary_join(_without_negations(found), pa.scalar("  ", pa.large_string()))
     spaced = pc.binary_join_element_wise(space, joined, space, pa.scalar("", pa.large_string()))
     differ = pc.or_(
-        pc.match_substring(normalised_texts, "n't"), pc.match_substring(normalised_texts, "_")
+        pc.match_substring(normalised_texts, "n't'"), pc.match_substring(normalised_texts, "_")
     )
     if pc.any(differ).as_py():
         fallback = spaced_normalised(pc.filter(normalised_texts, differ))
         spaced = pc.replace_with_mask(spaced, differ, fallback)
     return spaced
+
+
+def _without_negations(found: pa.ListArray) -> pa.ListArray:
+    """Each text's words less those ending in "n't" (the spaced form drops them)."""
+    flat = pc.list_flatten(found)
+    negation = pc.ends_with(flat, "n't")
+    if not pc.any(negation).as_py():
+        return found
+    keep = pc.invert(negation)
+    parents = pc.filter(pc.list_parent_indices(found), keep).to_numpy(zero_copy_only=False)
+    offsets = np.zeros(len(found) + 1, dtype=np.int32)
+    np.cumsum(np.bincount(parents, minlength=len(found)), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), pc.filter(flat, keep))

@@ -33,6 +33,8 @@ from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, 
 
 #: Called with each chunk's first row and its words (see :func:`frequent_ngrams`).
 WordsSink = Callable[[int, pa.ListArray], None]
+#: Makes a chunk of the texts into what is tokenised (see :func:`frequent_ngrams`).
+ChunkPreparer = Callable[[pa.Array], pa.Array]
 #: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
 CHUNK_ROWS = 16_384
 #: Matrix entries renumbered at once (a copy of all of them would raise the peak).
@@ -47,14 +49,19 @@ def frequent_ngrams(
     max_features: int | None = None,
     token_pattern: str = TOKEN_PATTERN,
     on_words: WordsSink | None = None,
+    prepare: ChunkPreparer | None = None,
 ) -> tuple[list[str], sp.csr_matrix]:
     """The 1..``ngram_max``-grams (words joined by one space) in at least ``min_support`` of the
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
 
     With ``max_features``, the most supported ones (equal support: alphabetical order) are kept.
     ``on_words(start, words)`` is handed each chunk's words (a list array, from row ``start``)
-    where Arrow's kernels read them (:func:`~shortcutlab.families.audit.tokens.words`)."""
-    names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern, on_words)
+    where Arrow's kernels read them (:func:`~shortcutlab.families.audit.tokens.words`). With
+    ``prepare``, each chunk of ``texts`` is ``prepare(chunk)`` before it is tokenised (so no
+    prepared copy of all the texts is held)."""
+    names, support, levels = _counted_levels(
+        texts, ngram_max, min_support, token_pattern, on_words, prepare
+    )
     release_freed_memory()
     # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
     return _sorted_columns(names, support, levels, max_features)
@@ -66,10 +73,11 @@ def _counted_levels(
     min_support: int,
     token_pattern: str,
     on_words: WordsSink | None,
+    prepare: ChunkPreparer | None = None,
 ) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
     """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
     supports and the (texts × kept n-grams) counts."""
-    ids, rows, words = _token_ids(texts, token_pattern, on_words)
+    ids, rows, words = _token_ids(texts, token_pattern, on_words, prepare)
     n_rows = len(texts)
     names: list[str] = []
     supports: list[np.ndarray] = []
@@ -77,12 +85,13 @@ def _counted_levels(
 
     def keep_level(codes: np.ndarray, valid: np.ndarray | None, name_of: Callable) -> np.ndarray:
         """Keep the level's codes with ``min_support`` rows; per position, the kept n-gram's
-        index within the level (-1 where none). Without ``valid``, every position holds one and
-        the codes are already 0.. (the word ids)."""
+        index within the level (-1 where none). With ``valid``, ``codes`` are those of the valid
+        positions alone; without, every position holds one and the codes are already 0.. (the
+        word ids)."""
         if valid is None:
             inverse, distinct, at = codes, np.arange(len(words)), rows
         else:
-            found, distinct = pd.factorize(codes[valid])
+            found, distinct = pd.factorize(codes)  # the candidates' codes alone
             inverse, at = found.astype(np.int32), rows[valid]
             del found
         # The (row, code) pairs as a CSR matrix straight from the row-ordered positions: the
@@ -103,7 +112,7 @@ def _counted_levels(
         if valid is None:
             local = index[inverse]
         else:
-            local = np.full(len(codes), -1, dtype=np.int32)
+            local = np.full(len(valid), -1, dtype=np.int32)
             local[valid] = index[inverse]
         levels.append(counted[:, kept])
         supports.append(support[kept])
@@ -134,18 +143,22 @@ def _counted_levels(
 
 
 def _token_ids(
-    texts: Sequence[str] | pa.Array, token_pattern: str, on_words: WordsSink | None = None
+    texts: Sequence[str] | pa.Array,
+    token_pattern: str,
+    on_words: WordsSink | None = None,
+    prepare: ChunkPreparer | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every token of every text as (word id, row), in reading order, and the words by id."""
     if not isinstance(texts, pa.Array):
         texts = pa.array(list(texts), pa.large_string())
-    by_arrow = token_pattern == TOKEN_PATTERN and arrow_words_agree(texts)
     pattern = re.compile(token_pattern)
     dictionary: dict[str, int] = {}
     id_chunks, row_chunks = [], []
     for start in range(0, len(texts), CHUNK_ROWS):
         chunk = texts[start : start + CHUNK_ROWS]
-        if by_arrow:
+        chunk = chunk if prepare is None else prepare(chunk)
+        # Per chunk: where Arrow's words agree with findall's, both read the same words.
+        if token_pattern == TOKEN_PATTERN and arrow_words_agree(chunk):
             tokens = words(chunk)
             if on_words is not None:
                 on_words(start, tokens)
@@ -174,17 +187,22 @@ def _token_ids(
 def _longer_codes(
     previous: np.ndarray, last_word: np.ndarray, rows: np.ndarray, n: int, words: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per position, a code for the n-gram starting there (its first n-1 words as a frequent
-    (n-1)-gram, and its last word), and whether it is a candidate: inside one text, with both
-    its (n-1)-grams frequent."""
+    """Per position, whether an n-gram starting there is a candidate (inside one text, with both
+    its (n-1)-grams frequent), and for the candidates alone, in order, a code for the n-gram (its
+    first n-1 words as a frequent (n-1)-gram, and its last word). Only the candidates' codes are
+    made, in the narrowest integer type that holds them, with no full-length temporaries (they
+    were the scan's peak memory)."""
     size = len(previous)
-    codes = np.zeros(size, dtype=np.int64)
     valid = np.zeros(size, dtype=bool)
     span = size - n + 1
-    if span > 0:
-        head, tail = previous[:span], previous[1 : span + 1]
-        valid[:span] = (head >= 0) & (tail >= 0) & (rows[:span] == rows[n - 1 :])
-        codes[:span] = np.where(valid[:span], head.astype(np.int64) * words + last_word[n - 1 :], 0)
+    if span <= 0:
+        return np.zeros(0, dtype=np.int64), valid
+    head, tail = previous[:span], previous[1 : span + 1]
+    valid[:span] = (head >= 0) & (tail >= 0) & (rows[:span] == rows[n - 1 :])
+    wide = int(previous.max(initial=0)) * words + words >= 2**31
+    codes = head[valid[:span]].astype(np.int64 if wide else np.int32)
+    codes *= words
+    codes += last_word[n - 1 :][valid[:span]]
     return codes, valid
 
 
