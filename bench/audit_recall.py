@@ -62,8 +62,8 @@ from shared_data import shared_file
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from shortcutlab.attributes.categories import load_categories
-from shortcutlab.families.audit.features import token_texts
 from shortcutlab.families.audit.lexicons import packaged_lexicons
+from shortcutlab.families.audit.tokens import token_texts
 from shortcutlab.metrics import adjust_p
 
 CORPUS_SHORTCUTS = (

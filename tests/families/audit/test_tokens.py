@@ -8,10 +8,10 @@ import pyarrow as pa
 
 from shortcutlab.attributes.lexical import normalised
 from shortcutlab.attributes.words import spaced_normalised
-from shortcutlab.families.audit.features import _clitics_cut
 from shortcutlab.families.audit.tokens import (
     TOKEN_PATTERN,
     arrow_words_agree,
+    clitics_cut,
     spaced_from_words,
     words,
 )
@@ -52,6 +52,6 @@ def test_the_spaced_words_from_the_scan_are_the_regular_expressions():
         "the film's plot -- it doesn't work",
     ]
     normalised_texts = normalised(pa.array(texts, pa.large_string()))
-    found = words(_clitics_cut(normalised_texts))
+    found = words(clitics_cut(normalised_texts))
     made = spaced_from_words(found, normalised_texts).to_pylist()
     assert made == spaced_normalised(normalised_texts).to_pylist()

@@ -31,19 +31,27 @@ from shortcutlab.families.audit.columns import join_indicator_blocks
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
 from shortcutlab.families.audit.memory import release_freed_memory
-from shortcutlab.families.audit.metadata_values import as_numbers, is_missing, value_name
+from shortcutlab.families.audit.metadata_values import (
+    as_numbers,
+    check_metadata_columns,
+    is_missing,
+    value_name,
+)
 from shortcutlab.families.audit.surface import (
     QuantileBins,
     SurfacePlan,
     fit_surface,
     surface_measures,
 )
-from shortcutlab.families.audit.tokens import TOKEN_PATTERN, spaced_from_words
+from shortcutlab.families.audit.tokens import (
+    TOKEN_PATTERN,
+    clitics_cut,
+    spaced_from_words,
+    token_texts,
+)
 from shortcutlab.families.audit.vocabulary import frequent_ngrams
 from shortcutlab.params import check_positive_int, quoted, require
 
-# English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
-_CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
 MAX_METADATA_VALUES = 10
 
@@ -111,7 +119,7 @@ class FeaturePlan:
             raise DataError(
                 f"The table holds {have} but the features were fitted on {want}; give both tables the same text columns."
             )
-        _check_metadata(inputs, self.feature_config.metadata)
+        check_metadata_columns(inputs.columns, self.feature_config.metadata)
         return self._assemble(len(inputs), [block.build(inputs) for block in self._blocks])
 
     def _assemble(self, rows: int, matrices: list[sp.csr_matrix | np.ndarray]) -> FeatureSet:
@@ -173,7 +181,7 @@ ARROW_ATTRIBUTES = ("negation", "question")
 
 def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan, FeatureSet]:
     """Fit the indicators on the training rows; return the plan and the training rows' features."""
-    _check_metadata(train, config.metadata)
+    check_metadata_columns(train.columns, config.metadata)
     fitted: list[tuple[_Block, sp.csr_matrix | np.ndarray]] = []
     details: dict[str, Any] = {"parts": {}}
     lexicons = config.word_lists()
@@ -225,26 +233,6 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     return plan, plan._assemble(len(train), matrices)
 
 
-def token_texts(texts: Sequence[str]) -> list[str]:
-    """Texts as the vectorizer reads them: lower case, straight apostrophes, ``do n't`` joined,
-    clitics other than n't cut off.
-
-    Examples:
-        >>> token_texts(["I do n't think it’s NOT fine"])
-        ["i don't think it  not fine"]
-    """
-    return token_text_array(texts).to_pylist()
-
-
-def token_text_array(texts: Sequence[str]) -> pa.Array:
-    """:func:`token_texts` as an Arrow array."""
-    return _clitics_cut(normalised(texts))
-
-
-def _clitics_cut(normalised_texts: pa.Array) -> pa.Array:
-    return pc.replace_substring_regex(normalised_texts, _CLITIC, r"\1 \3")
-
-
 def _token_block(
     part: str, train: AuditInputs, config: FeatureConfig, details: dict, spaced: bool
 ) -> tuple[_Block, sp.csr_matrix]:
@@ -261,7 +249,7 @@ def _token_block(
     def prepare(chunk: pa.Array) -> pa.Array:
         nonlocal has_word
         last_chunk[:] = [normalised(chunk)]
-        prepared = _clitics_cut(last_chunk[0])
+        prepared = clitics_cut(last_chunk[0])
         has_word = has_word or pc.any(pc.match_substring_regex(prepared, r"\w")).as_py()
         return prepared
 
@@ -404,12 +392,3 @@ def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, d
 
     names = [f"{column} = {value}" for value in values]
     return _Block("metadata", "", column, names, build_values), {"values": values}
-
-
-def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
-    missing = [c for c in columns if c not in inputs.columns]
-    if missing:
-        there = ", ".join(sorted(inputs.columns)) or "none"
-        raise DataError(
-            f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
-        )

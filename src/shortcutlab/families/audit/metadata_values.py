@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
+
+from shortcutlab.errors import DataError
+from shortcutlab.params import quoted
 
 
 def is_missing(value: Any) -> bool:
@@ -34,3 +37,13 @@ def as_numbers(values: Sequence[Any]) -> np.ndarray | None:
             except (TypeError, ValueError):
                 return None
     return out
+
+
+def check_metadata_columns(found: Collection[str], columns: Sequence[str]) -> None:
+    """Refuse a metadata column the table (with columns ``found``) does not have."""
+    missing = [c for c in columns if c not in found]
+    if missing:
+        there = ", ".join(sorted(found)) or "none"
+        raise DataError(
+            f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
+        )

@@ -16,11 +16,13 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.attributes.lexical import normalised
 from shortcutlab.attributes.words import spaced_normalised
 
 #: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
@@ -88,3 +90,27 @@ def _without_negations(found: pa.ListArray) -> pa.ListArray:
     offsets = np.zeros(len(found) + 1, dtype=np.int32)
     np.cumsum(np.bincount(parents, minlength=len(found)), out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets), pc.filter(flat, keep))
+
+
+# English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
+_CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
+
+
+def token_texts(texts: Sequence[str]) -> list[str]:
+    """Texts as the vectorizer reads them: lower case, straight apostrophes, ``do n't`` joined,
+    clitics other than n't cut off.
+
+    Examples:
+        >>> token_texts(["I do n't think it’s NOT fine"])
+        ["i don't think it  not fine"]
+    """
+    return token_text_array(texts).to_pylist()
+
+
+def token_text_array(texts: Sequence[str]) -> pa.Array:
+    """:func:`token_texts` as an Arrow array."""
+    return clitics_cut(normalised(texts))
+
+
+def clitics_cut(normalised_texts: pa.Array) -> pa.Array:
+    return pc.replace_substring_regex(normalised_texts, _CLITIC, r"\1 \3")
