@@ -195,7 +195,7 @@ def test_push_to_hub_uploads_the_card_and_parquet_files(built, monkeypatch):
             ("missing", "--to", "hf"),
             "'{root}/missing' is not a benchmark folder: it has no manifest.json",
         ),
-        (("maze", "--to", "lm"), "Unknown export target 'lm'. Known export targets: hf."),
+        (("maze", "--to", "lm"), "Unknown export target 'lm'. Known export targets: hf, lm-eval."),
         (("maze", "--to", "hf", "--license", " "), "The 'license' parameter must name a license"),
     ],
 )

@@ -16,7 +16,12 @@ def export(
     benchmark: Annotated[
         Path, typer.Argument(help="A folder written by 'shortcutlab build maze|mps|suite'.")
     ],
-    to: Annotated[str, typer.Option(help="The target format: hf (Hugging Face datasets).")],
+    to: Annotated[
+        str,
+        typer.Option(
+            help="The target format: hf (Hugging Face datasets) or lm-eval (lm-evaluation-harness tasks)."
+        ),
+    ],
     out: Annotated[Path, typer.Option(help="Output folder (must not exist or be empty).")],
     license: Annotated[
         str, typer.Option(help="The license the dataset card names (an SPDX id, other, unknown).")
@@ -27,7 +32,8 @@ def export(
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
 ) -> None:
-    """Export a built benchmark: --to hf writes a Hugging Face DatasetDict with its dataset card."""
+    """Export a built benchmark: --to hf writes a Hugging Face DatasetDict with its dataset card,
+    --to lm-eval lm-evaluation-harness tasks that prompt and score as llm-prompt does."""
     from shortcutlab.export import export_benchmark
 
     with user_errors():

@@ -6,7 +6,7 @@ pushed to the Hugging Face Hub). A new target is one module and one line here.
 
 Examples:
     >>> EXPORT_TARGETS.names()
-    ['hf']
+    ['hf', 'lm-eval']
 """
 
 from __future__ import annotations
@@ -28,6 +28,11 @@ EXPORT_TARGETS.add(
     "shortcutlab.export.hf:write_hf",
     hub=True,
     summary="a Hugging Face DatasetDict (save_to_disk) plus the Hub's layout: README.md, data/*.parquet",
+)
+EXPORT_TARGETS.add(
+    "lm-eval",
+    "shortcutlab.export.lm_eval:write_lm_eval",
+    summary="lm-evaluation-harness tasks (one per evaluation split, in a group) with llm-prompt's prompt",
 )
 
 
