@@ -40,6 +40,9 @@ SPLIT_ORDER = (
     "anti_test",
     "original_test",
 )
+# The splits a model is fitted or tuned on; every other split of a build (Maze's test, anti_test
+# and original_test, MPS's test, each Suite set) is one it is evaluated on.
+FITTING_SPLITS = ("train", "imbalanced", "balanced", "validation")
 
 
 @dataclass
