@@ -212,18 +212,24 @@ def _value(value: Any, digits: int) -> str:
     return format_cell(value, digits)
 
 
-@lru_cache(maxsize=1)
-def _template() -> Any:
+def jinja_environment(**options: Any) -> Any:
+    """A Jinja2 environment with the settings of every shortcutlab page: autoescape on, an
+    unknown name an error, block tags leaving no blank lines (``options`` add a loader)."""
     from jinja2 import Environment, StrictUndefined
 
-    environment = Environment(
+    return Environment(
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        **options,
     )
-    return environment.from_string(TABLE_TEMPLATE)
+
+
+@lru_cache(maxsize=1)
+def _template() -> Any:
+    return jinja_environment().from_string(TABLE_TEMPLATE)
 
 
 __all__ = [
@@ -231,6 +237,7 @@ __all__ = [
     "Cell",
     "TableLayout",
     "format_cell",
+    "jinja_environment",
     "notebook_view",
     "table_block_html",
     "table_layout",

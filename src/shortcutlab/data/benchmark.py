@@ -102,13 +102,12 @@ class Benchmark:
 
     def split_sizes(self) -> pd.DataFrame:
         """Rows per split (reading each split of a folder), in all and per label."""
-        columns = ["rows", *(f"label {value}" for value in self.labels.values)]
+        labels = self.labels.values
         rows = []
-        for name in self.splits:
-            counts = self.splits[name]["label"].value_counts()
-            rows.append(
-                [len(self.splits[name]), *(int(counts.get(value, 0)) for value in self.labels.values)]
-            )
+        for frame in self.splits.values():
+            counts = frame["label"].value_counts()
+            rows.append([len(frame), *(int(counts.get(value, 0)) for value in labels)])
+        columns = ["rows", *(f"label {value}" for value in labels)]
         return pd.DataFrame(rows, index=pd.Index(list(self.splits), name="split"), columns=columns)
 
     def cue_rates(self) -> pd.DataFrame:

@@ -1,7 +1,8 @@
 """Render a :class:`~shortcutlab.reports.html.document.Report` into one self-contained HTML page.
 
 Templates are files in this package (``templates/page.html.j2`` and one
-``templates/blocks/<snake_case block class>.html.j2`` per block type); every ``static/*.css`` and
+``templates/blocks/<snake_case block class>.html.j2`` per block type, except tables, whose markup
+:mod:`shortcutlab.html_table` holds for the notebook views too); every ``static/*.css`` and
 ``static/*.js`` is inlined in sorted order, so a page needs no network and opens offline.
 Autoescape is on: data never becomes markup, except :attr:`Figure.svg`, which our own code made.
 """
@@ -21,7 +22,7 @@ from markupsafe import Markup
 
 from shortcutlab.data.writing import follow_umask
 from shortcutlab.errors import OutputExistsError, naming_path
-from shortcutlab.html_table import table_block_html
+from shortcutlab.html_table import jinja_environment, table_block_html
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
 
@@ -115,16 +116,9 @@ def _static(suffix: str) -> list[Markup]:
 
 @lru_cache(maxsize=1)
 def _environment() -> Any:
-    from jinja2 import Environment, PackageLoader, StrictUndefined
+    from jinja2 import PackageLoader
 
-    environment = Environment(
-        loader=PackageLoader("shortcutlab.reports.html"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    environment = jinja_environment(loader=PackageLoader("shortcutlab.reports.html"))
     environment.globals.update(
         as_data=_as_data, render_block=render_block, block_template=block_template
     )
