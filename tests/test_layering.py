@@ -40,6 +40,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "provenance",
             "casing",
             "torch_runtime",
+            # One table's markup: the report renders its tables with it, and a Benchmark (data)
+            # shows itself in a notebook with it.
+            "html_table",
         ),
     ),
     ("data", ("data",)),

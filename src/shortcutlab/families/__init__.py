@@ -167,7 +167,8 @@ def run_experiment(
 
 def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
     """Read a run folder's store and compute the statistics of its spec's cells (each family's
-    results object: Maze, MPS or CAT)."""
+    results object: Maze, MPS or CAT). In a notebook the object shows the tables of the run's
+    report, and ``.to_pandas()`` gives the tidy table ``shortcutlab results --format csv`` prints."""
     from shortcutlab.engine.store import ResultStore
 
     run_dir = Path(run_dir)
@@ -176,6 +177,9 @@ def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
         return family(stored_family(spec)).load_results(run_dir, store, spec, bootstrap=bootstrap)
 
 
+#: The name a notebook reaches for: ``shortcutlab.load_run(path).to_pandas()``.
+load_run = load_results
+
 __all__ = [
     "DEFAULT_FAMILY",
     "FAMILIES",
@@ -183,6 +187,7 @@ __all__ = [
     "family",
     "family_of",
     "load_results",
+    "load_run",
     "load_spec",
     "parse_spec",
     "plan_run",
