@@ -35,7 +35,11 @@ def run(
         ),
     ] = None,
     address: Annotated[
-        str | None, typer.Option(help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto).")
+        str | None,
+        typer.Option(
+            help="Join the Ray cluster at HOST:PORT, ray://HOST:PORT or auto; without it, the ray "
+            "executor starts a Ray instance of its own (RAY_ADDRESS is not read)."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option(help="Print the cells and an estimate; run nothing.")
