@@ -14,27 +14,8 @@ from typing import Any
 import yaml
 
 from shortcutlab._version import __version__
+from shortcutlab.families import family_of_manifest
 
-#: The protocol each manifest ``kind`` follows: its name and the paper to cite (CITATION.cff).
-PROTOCOLS: dict[str, tuple[str, str]] = {
-    "shortcut-maze": (
-        "Shortcut Maze",
-        "Yuqing Zhou, Ruixiang Tang, Ziyu Yao, Ziwei Zhu. Navigating the Shortcut Maze: A "
-        "Comprehensive Analysis of Shortcut Learning in Text Classification by Language Models. "
-        "Findings of EMNLP 2024, pages 2586-2614. https://aclanthology.org/2024.findings-emnlp.146/",
-    ),
-    "mps": (
-        "MPS",
-        "MPS: A Multi-Perspective Benchmark for Assessing Spurious Correlations in Text "
-        "Classification. Anonymous authors, paper under double-blind review.",
-    ),
-    "shortcut-suite": (
-        "Shortcut Suite",
-        "Yu Yuan, Lili Zhao, Kai Zhang, Guangting Zheng, Qi Liu. Do LLMs Overcome Shortcut "
-        "Learning? An Evaluation of Shortcut Challenges in Large Language Models. EMNLP 2024, "
-        "pages 12188-12200. https://aclanthology.org/2024.emnlp-main.679/",
-    ),
-}
 #: How the card names the build arguments readers look for first.
 HEADLINE_ARGUMENTS = {
     "shortcut": "shortcut",
@@ -73,7 +54,8 @@ def card_text(
     }
     front = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True)
     kind = str(manifest.get("kind", "benchmark"))
-    protocol, citation = PROTOCOLS.get(kind, (kind, ""))
+    found = family_of_manifest(kind)
+    protocol, citation = (found.title, found.citation) if found else (kind, "")
     lines = [
         "---",
         front.rstrip(),

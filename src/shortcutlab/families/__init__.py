@@ -81,6 +81,12 @@ def family_of(thing: Any) -> Family:
     return FAMILIES.get(getattr(thing, "family", None) or DEFAULT_FAMILY)
 
 
+def family_of_manifest(kind: str) -> Family | None:
+    """The family whose ``build`` writes manifests of ``kind`` (None for an unknown kind)."""
+    found = [FAMILIES.get(name) for name in FAMILIES.names()]
+    return next((f for f in found if f.manifest_kind == kind), None)
+
+
 def stored_family(spec: Mapping[str, Any]) -> str:
     """The family named by a stored (resolved) spec."""
     return str(spec.get("family") or DEFAULT_FAMILY)
