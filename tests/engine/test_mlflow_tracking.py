@@ -1,7 +1,8 @@
-"""run --track mlflow: every finished cell is one MLflow run, exactly once, even across a kill -9.
+"""run --track mlflow: every finished cell is one MLflow run, exactly once, even across a kill -9,
+and no other run: the report lies in the experiment's artifact location, named by a tag.
 
-What MLflow holds is read back with ``mlflow.search_runs`` from a local file store, as a user
-would; nothing here reaches a server.
+What MLflow holds is read back with ``mlflow.search_runs`` (unfiltered) and MLflow's artifact API
+from a local file store, as a user would; nothing here reaches a server.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -47,16 +49,18 @@ def store_uri(tmp_path, name="mlruns"):
     return (tmp_path / name).as_uri()
 
 
-def logged_runs(uri, kind="cell", experiment="two-cells"):
-    """The experiment's runs of ``kind`` (cell or grid), as mlflow.search_runs gives them."""
+def logged_runs(uri, experiment="two-cells"):
+    """Every run of the experiment, unfiltered, as mlflow.search_runs gives them."""
     mlflow.set_tracking_uri(uri)
     try:
-        frame = mlflow.search_runs(
-            experiment_names=[experiment], filter_string=f"tags.`shortcutlab.kind` = '{kind}'"
-        )
+        frame = mlflow.search_runs(experiment_names=[experiment])
     finally:
         mlflow.set_tracking_uri(None)
     return frame
+
+
+def experiment_of(uri, experiment="two-cells"):
+    return mlflow.tracking.MlflowClient(uri).get_experiment_by_name(experiment)
 
 
 def stored_cells(run):
@@ -65,13 +69,28 @@ def stored_cells(run):
         return {row[0]: row[1:] for row in db.execute(query)}
 
 
+def stored_spec_hash(run):
+    with sqlite3.connect(run / "results.sqlite") as db:
+        return db.execute("SELECT value FROM meta WHERE key = 'spec_hash'").fetchone()[0]
+
+
+def assert_logged_once(uri, run):
+    """The experiment holds exactly one finished run per stored cell, each tagged with its cell
+    id and the run folder's spec fingerprint, and nothing else."""
+    cells = logged_runs(uri)
+    stored = stored_cells(run)
+    assert len(cells) == len(stored) == 2
+    assert sorted(cells["tags.shortcutlab.cell_id"]) == sorted(stored)
+    assert set(cells["status"]) == {"FINISHED"}
+    assert set(cells["tags.shortcutlab.spec_hash"]) == {stored_spec_hash(run)}
+    return cells
+
+
 def test_two_cells_log_two_runs_with_their_params_metrics_and_cell_ids(tmp_path, spec):
     uri = store_uri(tmp_path)
     run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
-    cells = logged_runs(uri)
+    cells = assert_logged_once(uri, tmp_path / "run")
     stored = stored_cells(tmp_path / "run")
-    assert sorted(cells["tags.shortcutlab.cell_id"]) == sorted(stored)
-    assert set(cells["status"]) == {"FINISHED"}
     for _, logged in cells.iterrows():
         dataset, shortcut, strength, model, mitigation, seed, metrics = stored[
             logged["tags.shortcutlab.cell_id"]
@@ -86,21 +105,48 @@ def test_two_cells_log_two_runs_with_their_params_metrics_and_cell_ids(tmp_path,
                 logged[f"metrics.splits.{split}.accuracy"] == metrics["splits"][split]["accuracy"]
             )
         assert logged["metrics.delta.accuracy"] == metrics["delta"]["accuracy"]
-    grid = logged_runs(uri, "grid")
-    assert len(grid) == 1 and grid["status"][0] == "FINISHED"
-    assert set(cells["tags.mlflow.parentRunId"]) == {grid["run_id"][0]}
+    assert "tags.mlflow.parentRunId" not in cells.columns  # no grid run to nest under
 
 
-def test_the_report_is_an_artifact_of_the_grid_run(tmp_path, spec):
+def test_the_report_lies_in_the_experiments_artifact_location_named_by_a_tag(tmp_path, spec):
     uri = store_uri(tmp_path)
     run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
-    grid_run = logged_runs(uri, "grid")["run_id"][0]
-    folder = mlflow.artifacts.download_artifacts(
-        run_id=grid_run, artifact_path="report", dst_path=str(tmp_path / "down"), tracking_uri=uri
+    experiment = experiment_of(uri)
+    report_uri = experiment.tags["shortcutlab.report"]
+    assert report_uri == (
+        f"{experiment.artifact_location}/report/{stored_spec_hash(tmp_path / 'run')}"
     )
-    table = (tmp_path / "down" / "report" / "table1.md").read_text()
-    assert folder.endswith("report") and "single-term" in table
-    assert (tmp_path / "down" / "report" / "cells.csv").read_text().count("\n") == 3
+    assert experiment.tags["shortcutlab.report_status"] == "complete"
+    folder = Path(
+        mlflow.artifacts.download_artifacts(
+            artifact_uri=report_uri, dst_path=str(tmp_path / "down"), tracking_uri=uri
+        )
+    )
+    assert "single-term" in (folder / "table1.md").read_text()
+    assert (folder / "cells.csv").read_text().count("\n") == 3
+    assert len(logged_runs(uri)) == 2  # the report added no run
+
+
+def test_a_grid_with_a_failed_cell_says_its_report_is_incomplete(tmp_path, spec):
+    spec.write_text(
+        TWO_CELLS.replace("seeds: [0, 1]", "seeds: [0]").replace(
+            "models: [{name: tfidf-svm, cv: 2}]",
+            "models: [{name: tfidf-logreg, min_df: 100000}, majority]",
+        )
+    )
+    uri = store_uri(tmp_path)
+    report = run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
+    assert (report.done, report.failed) == (1, 1)
+    cells = logged_runs(uri)
+    assert list(cells["params.model"]) == ["majority"]  # only the finished cell
+    experiment = experiment_of(uri)
+    assert experiment.tags["shortcutlab.report_status"] == "incomplete"
+    folder = Path(
+        mlflow.artifacts.download_artifacts(
+            artifact_uri=experiment.tags["shortcutlab.report"], dst_path=str(tmp_path / "down")
+        )
+    )
+    assert (folder / "cells.csv").read_text().count("\n") == 2  # the finished cell's row
 
 
 def test_kill_nine_then_resume_still_logs_each_cell_once(tmp_path, spec):
@@ -110,12 +156,11 @@ def test_kill_nine_then_resume_still_logs_each_cell_once(tmp_path, spec):
     assert len(stored_cells(run)) < 2, "the kill should land mid-run"
     result = invoke("run", spec, "--out", run, "--track", f"mlflow:{uri}")
     assert result.exit_code == 0, result.output
-    cells = logged_runs(uri)
-    assert len(cells) == 2 and set(cells["status"]) == {"FINISHED"}
-    assert sorted(cells["tags.shortcutlab.cell_id"]) == sorted(stored_cells(run))
-    grid = logged_runs(uri, "grid")
-    assert len(grid) == 1 and grid["status"][0] == "FINISHED"
-    assert set(cells["tags.mlflow.parentRunId"]) == {grid["run_id"][0]}
+    cells = assert_logged_once(uri, run)
+    assert set(cells["params.seed"]) == {"0", "1"}
+    assert set(cells["params.model"]) == {"tfidf-svm"}
+    assert cells["metrics.delta.accuracy"].notna().all()
+    assert experiment_of(uri).tags["shortcutlab.report_status"] == "complete"
 
 
 def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec):
@@ -127,15 +172,28 @@ def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec)
     client = mlflow.tracking.MlflowClient(uri)
     experiment = client.create_experiment("two-cells")
     client.create_run(
-        experiment, tags={"shortcutlab.kind": "cell", "shortcutlab.cell_id": half_logged}
+        experiment, tags={"shortcutlab.cell_id": half_logged}
     )  # created, never finished: what a kill between create_run and set_terminated leaves
     for _ in range(2):  # the resume, then a second resume with nothing to do
         report = run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
         assert report.skipped == 2 and report.done == 0
-        cells = logged_runs(uri)
-        assert sorted(cells["tags.shortcutlab.cell_id"]) == sorted(stored_cells(tmp_path / "run"))
-        assert set(cells["status"]) == {"FINISHED"}
-        assert len(logged_runs(uri, "grid")) == 1
+        assert_logged_once(uri, tmp_path / "run")
+
+
+def test_runs_another_tool_left_in_the_experiment_are_left_alone(tmp_path, spec):
+    """Only runs tagged with a cell id are shortcutlab's: an unfinished run of the user's own
+    is neither deleted nor counted as a cell."""
+    uri = store_uri(tmp_path)
+    client = mlflow.tracking.MlflowClient(uri)
+    experiment = client.create_experiment("two-cells")
+    theirs = client.create_run(experiment, run_name="a notebook's run").info.run_id
+    run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
+    runs = logged_runs(uri)
+    assert len(runs) == 3 and theirs in set(runs["run_id"])
+    assert runs.loc[runs["run_id"] == theirs, "status"].item() == "RUNNING"
+    assert sorted(runs["tags.shortcutlab.cell_id"].dropna()) == sorted(
+        stored_cells(tmp_path / "run")
+    )
 
 
 def test_a_run_killed_inside_mlflows_file_writes_is_removed_on_resume(tmp_path, spec):
@@ -146,16 +204,13 @@ def test_a_run_killed_inside_mlflows_file_writes_is_removed_on_resume(tmp_path, 
     client = mlflow.tracking.MlflowClient(uri)
     experiment = client.create_experiment("two-cells")
     cell_id = sorted(stored_cells(tmp_path / "run"))[0]
-    torn = client.create_run(
-        experiment, tags={"shortcutlab.kind": "cell", "shortcutlab.cell_id": cell_id}
-    ).info.run_id
+    torn = client.create_run(experiment, tags={"shortcutlab.cell_id": cell_id}).info.run_id
     (tmp_path / "mlruns" / experiment / torn / "metrics" / "delta.accuracy").write_text("")
     with pytest.raises(ValueError, match="malformed"):
         logged_runs(uri)  # what the kill left: the experiment no longer reads back
     (tmp_path / "run" / ".tracking-pending.json").write_text(json.dumps({"runs": [torn]}))
     run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
-    cells = logged_runs(uri)
-    assert sorted(cells["tags.shortcutlab.cell_id"]) == sorted(stored_cells(tmp_path / "run"))
+    cells = assert_logged_once(uri, tmp_path / "run")
     assert torn not in set(cells["run_id"])
     assert not (tmp_path / "run" / ".tracking-pending.json").exists()
 
@@ -235,6 +290,7 @@ def test_an_mps_cell_logs_its_attribute_and_worst_group_metrics(tmp_path):
     uri = store_uri(tmp_path)
     run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
     cells = logged_runs(uri, experiment="tiny-mps")
+    assert len(cells) == len(stored_cells(tmp_path / "run"))
     stored = stored_cells(tmp_path / "run")
     assert sorted(cells["tags.shortcutlab.cell_id"]) == sorted(stored)
     assert set(cells["params.family"]) == {"mps"}

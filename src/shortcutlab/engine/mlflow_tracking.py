@@ -1,12 +1,15 @@
-"""The ``mlflow`` tracker: one MLflow run per finished cell, under one parent run per grid.
+"""The ``mlflow`` tracker: one MLflow run per finished cell, and the report beside them.
 
 In the experiment named after the spec:
 
-- the grid's run (tag ``shortcutlab.kind = grid``, ``shortcutlab.spec_hash``): one per spec
-  fingerprint, reused when the run folder resumes; it holds the report (artifacts ``report/``)
-  and ends FINISHED when every cell finished (FAILED otherwise);
-- one run per cell (tag ``shortcutlab.kind = cell``, ``shortcutlab.cell_id``), nested under the
-  grid's run: the cell's parameters and every number of its stored metrics.
+- one run per cell, tagged ``shortcutlab.cell_id`` (its id in the store) and
+  ``shortcutlab.spec_hash`` (the spec's fingerprint, the same on every cell of one grid): the
+  cell's parameters and every number of its stored metrics. No other run: a two-cell grid's
+  experiment holds two runs, as Ray Tune's and Optuna's MLflow callbacks log one run per trial;
+- the report, in the experiment's own artifact location under ``report/<spec fingerprint>/``,
+  named by the experiment tag ``shortcutlab.report`` (its URI); the tag
+  ``shortcutlab.report_status`` says ``complete`` when every cell finished, ``incomplete``
+  otherwise (the report then holds the finished cells only).
 
 Exactly once: a cell run is created with its tags, journalled in the run folder, filled in one
 batch, marked FINISHED, and struck from the journal. At start the journalled runs are deleted
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +37,9 @@ from shortcutlab.engine.tracking import (
 )
 from shortcutlab.errors import ConfigError, one_line
 
-KIND, CELL_ID, PARENT = "shortcutlab.kind", "shortcutlab.cell_id", "mlflow.parentRunId"
+CELL_ID = "shortcutlab.cell_id"
+#: The experiment tags naming the report's URI and whether every cell finished.
+REPORT, REPORT_STATUS = "shortcutlab.report", "shortcutlab.report_status"
 FINISHED = "FINISHED"
 #: MLflow's limits on one log_batch call.
 BATCH_METRICS, BATCH_PARAMS = 1000, 100
@@ -49,7 +54,7 @@ class MlflowTracker(Tracker):
         self.uri = uri
         self._client: Any = None
         self._experiment_id = ""
-        self._grid_run_id = ""
+        self._cell_tags: dict[str, str] = {}
         self._logged: set[str] = set()
         self._pending: PendingRuns | None = None
 
@@ -64,7 +69,7 @@ class MlflowTracker(Tracker):
             self._experiment_id = (
                 found.experiment_id if found else self._client.create_experiment(grid.experiment)
             )
-            self._grid_run_id = self._grid_run(grid.experiment, grid.tags)
+            self._cell_tags = dict(grid.tags)
             self._logged = self._finished_cell_runs()
         self.log_cells(grid.finished)
 
@@ -75,15 +80,23 @@ class MlflowTracker(Tracker):
                     self._log_cell(cell)
                     self._logged.add(cell.cell_id)
 
-    def log_report(self, folder: Path) -> None:
-        with self._refusals():
-            self._client.log_artifacts(self._grid_run_id, str(folder), artifact_path="report")
+    def log_report(self, folder: Path, *, complete: bool) -> None:
+        """Upload ``folder`` to ``report/<spec fingerprint>`` in the experiment's artifact
+        location (a resumed grid writes its files over the earlier ones), then tag the experiment
+        with its URI and whether every cell finished."""
+        from mlflow.store.artifact.artifact_repository_registry import get_artifact_repository
+        from mlflow.tracking import get_tracking_uri
 
-    def close(self, *, complete: bool) -> None:
-        if not self._grid_run_id:
-            return  # never started
         with self._refusals():
-            self._client.set_terminated(self._grid_run_id, FINISHED if complete else "FAILED")
+            location = self._client.get_experiment(self._experiment_id).artifact_location
+            path = f"report/{self._cell_tags[SPEC_HASH_TAG]}"
+            repository = get_artifact_repository(
+                location, tracking_uri=self.uri or get_tracking_uri()
+            )
+            repository.log_artifacts(str(folder), path)
+            self._client.set_experiment_tag(self._experiment_id, REPORT, f"{location}/{path}")
+            status = "complete" if complete else "incomplete"
+            self._client.set_experiment_tag(self._experiment_id, REPORT_STATUS, status)
 
     # -- MLflow calls -------------------------------------------------------------------------
     def _connect(self) -> Any:
@@ -95,23 +108,14 @@ class MlflowTracker(Tracker):
             ) from exc
         return MlflowClient(tracking_uri=self.uri)
 
-    def _grid_run(self, experiment: str, grid: Mapping[str, str]) -> str:
-        """The grid's run for this spec: the one an earlier run of it started, or a new one."""
-        query = f"tags.`{KIND}` = 'grid' and tags.`{SPEC_HASH_TAG}` = '{grid[SPEC_HASH_TAG]}'"
-        for run in self._runs(query):
-            self._client.update_run(run.info.run_id, status="RUNNING")
-            return str(run.info.run_id)
-        created = self._client.create_run(
-            self._experiment_id, tags={KIND: "grid", **grid}, run_name=experiment
-        )
-        return str(created.info.run_id)
-
     def _finished_cell_runs(self) -> set[str]:
         """The cell ids the experiment holds finished runs of; unfinished ones (a run killed
         while logging) are deleted, so their cells are logged again."""
         logged: set[str] = set()
-        for run in self._runs(f"tags.`{KIND}` = 'cell'"):
-            cell_id = run.data.tags.get(CELL_ID, "")
+        for run in self._runs():
+            cell_id = run.data.tags.get(CELL_ID)
+            if cell_id is None:
+                continue  # not a cell's run: another tool's, left alone
             if run.info.status == FINISHED and cell_id not in logged:
                 logged.add(cell_id)
             else:
@@ -126,13 +130,12 @@ class MlflowTracker(Tracker):
         except MlflowException:
             pass  # never created, or deleted already
 
-    def _runs(self, query: str) -> Iterator[Any]:
-        """The experiment's active runs matching ``query``, oldest first, page by page."""
+    def _runs(self) -> Iterator[Any]:
+        """The experiment's active runs, oldest first, page by page."""
         token = None
         while True:
             page = self._client.search_runs(
                 [self._experiment_id],
-                filter_string=query,
                 order_by=["attributes.start_time ASC"],
                 page_token=token,
             )
@@ -146,7 +149,7 @@ class MlflowTracker(Tracker):
 
         run = self._client.create_run(
             self._experiment_id,
-            tags={KIND: "cell", CELL_ID: cell.cell_id, PARENT: self._grid_run_id},
+            tags={**self._cell_tags, CELL_ID: cell.cell_id},
             run_name=cell.title(),
         )
         run_id = run.info.run_id

@@ -37,7 +37,7 @@ from shortcutlab.registry import Registry
 
 #: The spec key naming a tracking target (every grid family takes it).
 TRACKING_KEY = "tracking"
-#: The tag naming a grid's spec (its fingerprint) on the grid's own tracked record.
+#: The tag naming a grid's spec (its fingerprint) on each of its tracked cells.
 SPEC_HASH_TAG = "shortcutlab.spec_hash"
 
 
@@ -149,22 +149,19 @@ class Tracker(ABC):
 
     @abstractmethod
     def start(self, grid: GridToTrack) -> None:
-        """Open the experiment and the grid's own record, remove the runs ``grid.pending``
-        names (half written by a killed run), then log each of ``grid.finished`` that is not
-        logged yet; journal each run in ``grid.pending`` while it is written. Raise a
-        ConfigError before any cell runs when the tracker cannot be reached."""
+        """Open the experiment, remove the runs ``grid.pending`` names (half written by a
+        killed run), then log each of ``grid.finished`` that is not logged yet; journal each
+        run in ``grid.pending`` while it is written. Raise a ConfigError before any cell runs
+        when the tracker cannot be reached."""
 
     @abstractmethod
     def log_cells(self, cells: Iterable[TrackedCell]) -> None:
         """Log cells the store has just committed (each one the tracker does not hold yet)."""
 
     @abstractmethod
-    def log_report(self, folder: Path) -> None:
-        """Attach the files of ``folder`` (the run's report) to the grid's record."""
-
-    @abstractmethod
-    def close(self, *, complete: bool) -> None:
-        """End the grid's record: ``complete`` when every cell finished."""
+    def log_report(self, folder: Path, *, complete: bool) -> None:
+        """Keep the files of ``folder`` (the run's report) with the experiment, saying whether
+        every cell of the grid finished (``complete``)."""
 
 
 @dataclass(frozen=True)

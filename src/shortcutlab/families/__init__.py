@@ -158,37 +158,33 @@ def run_experiment(
         spec = _spec(spec)
         target = target or getattr(spec, "tracking", None)
         tracker = None if target is None else target.make()
-        complete = False
-        try:
-            report = family_of(spec).run(
-                spec,
-                Path(out),
-                executor=executor,
-                jobs=jobs,
-                address=address,
-                fail_fast=fail_fast,
-                force=force,
-                on_progress=on_progress,
-                tracker=tracker,
-            )
+        report = family_of(spec).run(
+            spec,
+            Path(out),
+            executor=executor,
+            jobs=jobs,
+            address=address,
+            fail_fast=fail_fast,
+            force=force,
+            on_progress=on_progress,
+            tracker=tracker,
+        )
+        if tracker is not None and report.done + report.skipped:
             complete = not report.failed and report.done + report.skipped == report.total
-            if tracker is not None and report.done + report.skipped:
-                _log_report(tracker, Path(out))
-        finally:
-            if tracker is not None:
-                tracker.close(complete=complete)
+            _log_report(tracker, Path(out), complete=complete)
     report.wall_seconds = time.perf_counter() - started
     return report
 
 
-def _log_report(tracker: Any, out: Path) -> None:
-    """Hand the tracker the run's report: the tables and figures ``results --out`` writes."""
+def _log_report(tracker: Any, out: Path, *, complete: bool) -> None:
+    """Hand the tracker the run's report: the tables and figures ``results --out`` writes;
+    ``complete`` when every cell of the grid finished."""
     import tempfile
 
     loaded = load_results(out)
     with tempfile.TemporaryDirectory(prefix="shortcutlab-report-") as folder:
         family_of(loaded).write_results(loaded, Path(folder), "md")
-        tracker.log_report(Path(folder))
+        tracker.log_report(Path(folder), complete=complete)
 
 
 def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
