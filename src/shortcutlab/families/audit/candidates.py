@@ -16,6 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+#: Entries of a sparse matrix counted at once (bounds the copies counting makes).
+_ENTRIES_PER_SLICE = 1 << 20
+
 #: Candidate kinds, in the order the tidy table lists them for equal rank.
 KINDS = (
     "token",  # a word of one part (text or text_pair)
@@ -131,3 +134,18 @@ class FeatureSet:
             fires[picked.indices[entries][picked.data[entries] != 0]] = True
             found[key] = fires
         return found
+
+
+def indicator_support(matrix: sp.csr_matrix | np.ndarray) -> np.ndarray:
+    """Rows with each indicator. A sparse indicator matrix here holds at most one entry per cell
+    (the token matrices do), so its positive entries are counted by column."""
+    if sp.issparse(matrix):
+        matrix = sp.csr_matrix(matrix)
+        support = np.zeros(matrix.shape[1], dtype=np.int64)
+        # In slices: bincount reads int32 indices as a copy in int64.
+        for start in range(0, matrix.nnz, _ENTRIES_PER_SLICE):
+            entries = slice(start, start + _ENTRIES_PER_SLICE)
+            columns = matrix.indices[entries][matrix.data[entries] > 0]
+            support += np.bincount(columns, minlength=matrix.shape[1])
+        return support
+    return np.asarray(matrix, dtype=bool).sum(axis=0)

@@ -26,16 +26,19 @@ from shortcutlab.attributes import Attribute, make_attribute
 from shortcutlab.attributes.lexical import normalised
 from shortcutlab.attributes.words import phrase_counts, spaced_phrases
 from shortcutlab.errors import DataError
-from shortcutlab.families.audit.candidates import FeatureSet
+from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
+from shortcutlab.families.audit.columns import join_indicator_blocks
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
+from shortcutlab.families.audit.memory import release_freed_memory
+from shortcutlab.families.audit.metadata_values import as_numbers, is_missing, value_name
 from shortcutlab.families.audit.surface import (
     QuantileBins,
     SurfacePlan,
     fit_surface,
     surface_measures,
 )
-from shortcutlab.families.audit.tokens import TOKEN_PATTERN
+from shortcutlab.families.audit.tokens import TOKEN_PATTERN, spaced_from_words
 from shortcutlab.families.audit.vocabulary import frequent_ngrams
 from shortcutlab.params import check_positive_int, quoted, require
 
@@ -112,16 +115,23 @@ class FeaturePlan:
         return self._assemble(len(inputs), [block.build(inputs) for block in self._blocks])
 
     def _assemble(self, rows: int, matrices: list[sp.csr_matrix | np.ndarray]) -> FeatureSet:
-        """The FeatureSet of one table from each block's full (fitted names) matrix."""
+        """The FeatureSet of one table from each block's full (fitted names) matrix; ``matrices``
+        is emptied as they are read (each is let go once joined: peak memory)."""
         features = FeatureSet([], [], [], [], [], [], sp.csr_matrix((rows, 0), dtype=np.int32))
         kept_matrices = []
-        for block, matrix in zip(self._blocks, matrices, strict=True):
+        if len(matrices) != len(self._blocks):
+            raise ValueError("one matrix per block")
+        for block in self._blocks:
+            matrix = matrices.pop(0)
             if not len(block.kept):
                 continue
-            kept = sp.csr_matrix(matrix, dtype=np.int32)
+            kept = matrix  # (a CSR int32 matrix is taken as it is: no copy of its entries)
+            if not (sp.isspmatrix_csr(matrix) and matrix.dtype == np.int32):
+                kept = sp.csr_matrix(matrix, dtype=np.int32)
             if len(block.kept) < kept.shape[1]:  # (kept holds sorted distinct columns)
                 kept = kept[:, block.kept]
             kept_matrices.append(kept)
+            del matrix, kept
             for j in block.kept.tolist():
                 name = block.names[j]
                 kind = "ngram" if block.kind == "token" and " " in name else block.kind
@@ -133,7 +143,7 @@ class FeaturePlan:
                 features.groups.append(block.group(name) if callable(block.group) else block.group)
                 features.phrases.append(name if block.phrases else None)
         if kept_matrices:
-            features.matrix = sp.hstack(kept_matrices, format="csr", dtype=np.int32)
+            features.matrix = join_indicator_blocks(kept_matrices, rows)
         return features
 
     def config(self) -> dict[str, Any]:
@@ -169,7 +179,10 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
     for part in train.parts():
         texts = train.part(part)
         part_details: dict[str, Any] = {}
-        fitted.append(_token_block(part, train.normalised(part), config, part_details))
+        # The spaced words are made on the way when an indicator reads them.
+        spaced = bool(lexicons) or any(a in WORD_SET_ATTRIBUTES for a in config.attributes)
+        fitted.append(_token_block(part, train, config, part_details, spaced))
+        release_freed_memory()  # each stage's peak starts from the live data (memory.py)
         for name in config.attributes:
             attribute = make_attribute(name, config.attribute_options.get(name))
             if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
@@ -179,12 +192,14 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
                 attribute = attribute.fitted(texts)
                 fitted.append(_attribute_block(part, attribute, texts, train))
             part_details.setdefault("attributes", {})[name] = attribute.config()
+            release_freed_memory()
         if config.surface:
             measures = surface_measures(train.array(part))
             surface = fit_surface(measures)
             indicators = surface.indicators(train.array(part), measures)
             fitted.append((_surface_block(part, surface), indicators))
             part_details["surface"] = surface.config()
+            release_freed_memory()
         if lexicons:
             block = _lexicon_block(part, matcher)
             fitted.append((block, block.build(train)))
@@ -196,10 +211,13 @@ def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan
         fitted.append((block, block.build(train)))
         details["metadata"][column] = column_details
     train.release_word_views()
+    release_freed_memory()
     for block, matrix in fitted:
-        block.kept = np.flatnonzero(_support(matrix) >= config.min_support)
+        block.kept = np.flatnonzero(indicator_support(matrix) >= config.min_support)
+    matrices = [matrix for _, matrix in fitted]
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
-    return plan, plan._assemble(len(train), [matrix for _, matrix in fitted])
+    del fitted  # the matrices are held by ``matrices`` alone, which the assembly empties
+    return plan, plan._assemble(len(train), matrices)
 
 
 def token_texts(texts: Sequence[str]) -> list[str]:
@@ -223,11 +241,19 @@ def _clitics_cut(normalised_texts: pa.Array) -> pa.Array:
 
 
 def _token_block(
-    part: str, normalised_texts: pa.Array, config: FeatureConfig, details: dict
+    part: str, train: AuditInputs, config: FeatureConfig, details: dict, spaced: bool
 ) -> tuple[_Block, sp.csr_matrix]:
-    """The word and n-gram indicators of one part, fitted on its ``normalised_texts`` (the
-    training rows' :func:`~shortcutlab.attributes.lexical.normalised` texts)."""
+    """The word and n-gram indicators of one part, fitted on the training rows'
+    :func:`~shortcutlab.attributes.lexical.normalised` texts. With ``spaced``, their spaced-word view is
+    made from the scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
+    normalised_texts = train.normalised(part)
     prepared = _clitics_cut(normalised_texts)
+    spaced_chunks: list[pa.Array] = []
+
+    def keep_spaced(start: int, found: pa.ListArray) -> None:
+        chunk = normalised_texts.slice(start, len(found))
+        spaced_chunks.append(spaced_from_words(found, chunk))
+
     options = dict(
         token_pattern=TOKEN_PATTERN,
         lowercase=False,
@@ -244,7 +270,10 @@ def _token_block(
             min_support=config.min_support,
             max_features=config.max_features,
             token_pattern=TOKEN_PATTERN,
+            on_words=keep_spaced if spaced else None,
         )
+    if spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(prepared):
+        train.keep_spaced(part, pa.concat_arrays(spaced_chunks))
     details["vocabulary"] = len(vocabulary)
 
     def build(inputs: AuditInputs) -> sp.csr_matrix:
@@ -334,13 +363,13 @@ def _lexicon_block(part: str, matcher: LexiconMatcher) -> _Block:
 
 
 def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, dict[str, Any]]:
-    numbers = _as_numbers(train_values)
+    numbers = as_numbers(train_values)
     if numbers is not None and len(np.unique(numbers[~np.isnan(numbers)])) > MAX_METADATA_VALUES:
         integer = bool(np.all(np.mod(numbers[~np.isnan(numbers)], 1) == 0))
         bins = QuantileBins.fit(column, numbers, integer=integer)
 
         def build_bins(inputs: AuditInputs) -> np.ndarray:
-            values = _as_numbers(inputs.columns[column])
+            values = as_numbers(inputs.columns[column])
             if values is None:
                 raise DataError(
                     f"Metadata column {quoted(column)} is numeric in the training rows but not in this table; give it numbers there too."
@@ -348,11 +377,11 @@ def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, d
             return bins.indicators(values)
 
         return _Block("metadata", "", column, bins.names(), build_bins), {"binned": bins.config()}
-    values = sorted({_value_name(v) for v in train_values if not _missing(v)})
+    values = sorted({value_name(v) for v in train_values if not is_missing(v)})
 
     def build_values(inputs: AuditInputs) -> np.ndarray:
         names = np.array(
-            [None if _missing(v) else _value_name(v) for v in inputs.columns[column]], dtype=object
+            [None if is_missing(v) else value_name(v) for v in inputs.columns[column]], dtype=object
         )
         return names[:, None] == np.array(values, dtype=object)[None, :]
 
@@ -367,35 +396,3 @@ def _check_metadata(inputs: AuditInputs, columns: Sequence[str]) -> None:
         raise DataError(
             f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
         )
-
-
-def _support(matrix: sp.csr_matrix | np.ndarray) -> np.ndarray:
-    if sp.issparse(matrix):
-        return np.asarray((matrix > 0).sum(axis=0)).ravel()
-    return np.asarray(matrix, dtype=bool).sum(axis=0)
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and np.isnan(value)) or value == ""
-
-
-def _value_name(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _as_numbers(values: Sequence[Any]) -> np.ndarray | None:
-    """The column as floats (NaN for missing), or None when some entry is not a number."""
-    out = np.empty(len(values))
-    for i, value in enumerate(values):
-        if _missing(value):
-            out[i] = np.nan
-        elif isinstance(value, bool):
-            return None
-        else:
-            try:
-                out[i] = float(value)
-            except (TypeError, ValueError):
-                return None
-    return out

@@ -13,6 +13,7 @@ from shortcutlab.attributes.lexical import normalised, text_array
 from shortcutlab.attributes.words import spaced_normalised
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.families.audit.memory import release_freed_memory
 
 #: The parts of a row an audit scans: ``text`` and, for paired data, ``text_pair``.
 PARTS = ("text", "text_pair")
@@ -62,6 +63,7 @@ class AuditInputs:
         computed once per table (the tokens and the spaced words both start from them)."""
         if name not in self._normalised:
             self._normalised[name] = normalised(self.array(name))
+            release_freed_memory()  # the kernels' intermediate arrays (memory.py)
         return self._normalised[name]
 
     def spaced(self, name: str) -> pa.Array:
@@ -69,7 +71,15 @@ class AuditInputs:
         computed once per table (the word-presence and word-list indicators both read them)."""
         if name not in self._spaced:
             self._spaced[name] = spaced_normalised(self.normalised(name))
+            release_freed_memory()
         return self._spaced[name]
+
+    def keep_spaced(self, name: str, spaced: pa.Array) -> None:
+        """:meth:`spaced` of one part, made by a reader that had it on the way (the token scan,
+        which was also the last reader of the lower-cased texts: they are let go, and made again
+        if read again)."""
+        self._spaced[name] = spaced
+        self._normalised.pop(name, None)
 
     def release_word_views(self) -> None:
         """Let the lower-cased and spaced texts go (they are computed again if read again): the

@@ -25,6 +25,7 @@ from shortcutlab.families.audit.candidates import SCAN_COLUMNS, FeatureSet
 from shortcutlab.families.audit.features import FeatureConfig, FeaturePlan, fit_features
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.leakage import Leakage, find_leakage
+from shortcutlab.families.audit.memory import release_freed_memory
 from shortcutlab.families.audit.partial_input import partial_input_baselines
 from shortcutlab.metrics.association import (
     association_drift,
@@ -116,11 +117,14 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
     """Build, test, correct and rank every candidate of ``train`` (and compare with ``test``)."""
     config.check()
     check_label_counts(train)
+    release_freed_memory()  # what reading the files left (memory.py)
     plan, train_features = fit_features(train, config.features)
     test_features = plan.transform(test) if test is not None else None
+    release_freed_memory()  # the indicators' building blocks are gone (memory.py)
     n_classes = len(train.labels)
     stats = feature_association(train_features.matrix, train.ranks, n_classes)
     kept, same_rows = distinct_indicators(train_features)
+    release_freed_memory()
     partial = partial_input_baselines(
         train, test, model=config.partial_input_model, seed=config.seed, folds=config.folds
     )

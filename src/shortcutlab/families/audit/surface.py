@@ -38,6 +38,8 @@ PRESENCE = (
 _SENTENCE_END = r"[.!?\x{3002}\x{FF01}\x{FF1F}]+(\s|$)"
 #: Per text: word count, sentence count, Flesch reading ease (NaN without words).
 SurfaceMeasures = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: Texts split at once by :func:`surface_measures`.
+ROWS_PER_SLICE = 65_536
 
 
 @dataclass(frozen=True)
@@ -174,19 +176,51 @@ def fit_surface(measures: SurfaceMeasures) -> SurfacePlan:
 
 def surface_measures(texts: Sequence[str] | pa.Array) -> SurfaceMeasures:
     """Word count (whitespace-separated runs), sentence count (runs of . ! ? that end a sentence,
-    at least 1 for a text with words) and readability of each text."""
+    at least 1 for a text with words) and readability of each text.
+
+    The texts are split in slices of rows (the pieces' arrays are the measures' peak memory);
+    readability then reads every distinct piece of all slices once."""
     array = text_array(texts)
-    trimmed = pc.utf8_trim_whitespace(array)
-    # One split of the lower-cased texts serves the word counts and readability (lower case
-    # changes no whitespace). Splitting is ~3x faster than counting \S+ matches; an empty text
-    # splits into one "" piece.
-    split = pc.utf8_split_whitespace(pc.utf8_lower(trimmed))
-    pieces = pc.list_value_length(split).to_numpy(zero_copy_only=False)
-    words = np.where(pc.utf8_length(trimmed).to_numpy(zero_copy_only=False) > 0, pieces, 0)
-    ends = pc.count_substring_regex(trimmed, _SENTENCE_END)
-    sentences = np.maximum(ends.to_numpy(zero_copy_only=False), (words > 0).astype(np.int64))
-    scores = _readability_of_pieces(split, sentences)
-    return words.astype(np.float64), sentences.astype(np.float64), scores
+    words, sentences, pieces, dictionaries = [], [], [], []
+    codes: list[np.ndarray | None] = []
+    for start in range(0, len(array), ROWS_PER_SLICE) or range(1):
+        # One split of the lower-cased texts serves the word counts and readability (lower case
+        # changes no whitespace and no sentence end, so one lower-cased copy serves the counts
+        # too). Splitting is ~3x faster than counting \S+ matches; an empty text splits into
+        # one "" piece.
+        trimmed = pc.utf8_trim_whitespace(pc.utf8_lower(array.slice(start, ROWS_PER_SLICE)))
+        split = pc.utf8_split_whitespace(trimmed)
+        count = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
+        found = np.where(pc.utf8_length(trimmed).to_numpy(zero_copy_only=False) > 0, count, 0)
+        ends = pc.count_substring_regex(trimmed, _SENTENCE_END).to_numpy(zero_copy_only=False)
+        del trimmed
+        words.append(found)
+        sentences.append(np.maximum(ends, (found > 0).astype(np.int64)))
+        encoded = _encoded(pc.list_flatten(split))
+        codes.append(encoded.indices.to_numpy(zero_copy_only=False))
+        dictionaries.append(encoded.dictionary)
+        pieces.append(count)
+        del split, encoded
+    # Every slice's distinct pieces, numbered once over all slices.
+    distinct = _encoded(pa.concat_arrays(dictionaries))
+    at = distinct.indices.to_numpy(zero_copy_only=False)
+    all_codes = np.empty(sum(len(local) for local in codes), dtype=np.int32)
+    filled, offset = 0, 0
+    for index, dictionary in enumerate(dictionaries):
+        local, codes[index] = codes[index], None  # each slice's codes go once renumbered
+        np.take(at, local + offset, out=all_codes[filled : filled + len(local)])
+        filled, offset = filled + len(local), offset + len(dictionary)
+        del local
+    all_sentences = np.concatenate(sentences)
+    scores = _readability_of_codes(
+        distinct.dictionary, all_codes, np.concatenate(pieces), all_sentences
+    )
+    return np.concatenate(words).astype(np.float64), all_sentences.astype(np.float64), scores
+
+
+def _encoded(values: pa.Array) -> pa.DictionaryArray:
+    encoded = pc.dictionary_encode(values)
+    return encoded.combine_chunks() if isinstance(encoded, pa.ChunkedArray) else encoded
 
 
 def readability(texts: Sequence[str] | pa.Array, sentences: np.ndarray) -> np.ndarray:
@@ -209,19 +243,24 @@ def readability(texts: Sequence[str] | pa.Array, sentences: np.ndarray) -> np.nd
 
 
 def _readability_of_pieces(split: pa.ListArray, sentences: np.ndarray) -> np.ndarray:
-    """:func:`readability` from the lower-cased texts split at whitespace.
+    """:func:`readability` from the lower-cased texts split at whitespace."""
+    encoded = _encoded(pc.list_flatten(split))
+    pieces = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    return _readability_of_codes(encoded.dictionary, codes, pieces, sentences)
+
+
+def _readability_of_codes(
+    dictionary: pa.Array, codes: np.ndarray, pieces: np.ndarray, sentences: np.ndarray
+) -> np.ndarray:
+    """:func:`readability` from the distinct whitespace pieces (``dictionary``), every text's
+    pieces as their numbers in it (``codes``, in order) and the pieces per text.
 
     A text's words are its runs of letters and apostrophes, and no run crosses whitespace, so
     each distinct whitespace piece is read once: its runs (count and syllables) are found on the
     distinct pieces, then summed per text. A text with no letter counts one empty word, as the
     split of an empty string gives one "" piece."""
-    flat = pc.list_flatten(split)
-    encoded = pc.dictionary_encode(flat)
-    if isinstance(encoded, pa.ChunkedArray):
-        encoded = encoded.combine_chunks()
-    letters = pc.utf8_trim_whitespace(
-        pc.replace_substring_regex(encoded.dictionary, r"[^\p{L}']+", " ")
-    )
+    letters = pc.utf8_trim_whitespace(pc.replace_substring_regex(dictionary, r"[^\p{L}']+", " "))
     runs = pc.utf8_split_whitespace(letters)
     run_counts = pc.list_value_length(runs).to_numpy(zero_copy_only=False).astype(np.int64)
     flat_runs = pc.list_flatten(runs)
@@ -236,8 +275,6 @@ def _readability_of_pieces(split: pa.ListArray, sentences: np.ndarray) -> np.nda
         run_counts,
         0,
     )
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    pieces = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
     counts = _per_text_sums(piece_words.astype(np.float64), codes, pieces).astype(np.int64)
     syllables = _per_text_sums(piece_syllables, codes, pieces)
     counts = np.maximum(counts, 1)  # a text without letters: one "" word (no syllable)

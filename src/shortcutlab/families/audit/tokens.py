@@ -20,6 +20,8 @@ import re
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.attributes.words import spaced_normalised
+
 #: A word, or a word ending in n't kept whole ("don't", "can't"); single characters count.
 #: :func:`words` reads exactly this pattern.
 TOKEN_PATTERN = r"(?u)\w*n't|\w+"
@@ -50,3 +52,24 @@ def arrow_words_agree(texts: pa.Array) -> bool:
         pa.array(characters, pa.large_string()), f"^{_WORD_CHARACTER}$"
     ).to_pylist()
     return python == arrow
+
+
+def spaced_from_words(found: pa.ListArray, normalised_texts: pa.Array) -> pa.Array:
+    """:func:`~shortcutlab.attributes.words.spaced_normalised` of ``normalised_texts``, from
+    ``found``, their :func:`words` after their clitics were cut (as the token scan reads them).
+
+    Where a text holds neither "n't" nor "_", both read the same words, the runs of letters and
+    digits once the clitics are cut, so its spaced form is its words joined by two spaces, with
+    one around: no regular expression to run. The other texts (an n't word is dropped there, and
+    "_" parts words) take the regular expressions' way.
+    """
+    space = pa.scalar(" ", pa.large_string())
+    joined = pc.binary_join(found, pa.scalar("  ", pa.large_string()))
+    spaced = pc.binary_join_element_wise(space, joined, space, pa.scalar("", pa.large_string()))
+    differ = pc.or_(
+        pc.match_substring(normalised_texts, "n't"), pc.match_substring(normalised_texts, "_")
+    )
+    if pc.any(differ).as_py():
+        fallback = spaced_normalised(pc.filter(normalised_texts, differ))
+        spaced = pc.replace_with_mask(spaced, differ, fallback)
+    return spaced

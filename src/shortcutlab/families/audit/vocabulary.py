@@ -27,10 +27,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
+from shortcutlab.families.audit.columns import join_indicator_blocks
+from shortcutlab.families.audit.memory import release_freed_memory
 from shortcutlab.families.audit.tokens import TOKEN_PATTERN, arrow_words_agree, words
 
+#: Called with each chunk's first row and its words (see :func:`frequent_ngrams`).
+WordsSink = Callable[[int, pa.ListArray], None]
 #: Texts tokenised per chunk: their words live as Python strings only while the chunk is encoded.
 CHUNK_ROWS = 16_384
+#: Matrix entries renumbered at once (a copy of all of them would raise the peak).
+CHUNK_ENTRIES = 1 << 20
 
 
 def frequent_ngrams(
@@ -40,22 +46,30 @@ def frequent_ngrams(
     min_support: int,
     max_features: int | None = None,
     token_pattern: str = TOKEN_PATTERN,
+    on_words: WordsSink | None = None,
 ) -> tuple[list[str], sp.csr_matrix]:
     """The 1..``ngram_max``-grams (words joined by one space) in at least ``min_support`` of the
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
 
-    With ``max_features``, the most supported ones (equal support: alphabetical order) are kept."""
-    names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern)
+    With ``max_features``, the most supported ones (equal support: alphabetical order) are kept.
+    ``on_words(start, words)`` is handed each chunk's words (a list array, from row ``start``)
+    where Arrow's kernels read them (:func:`~shortcutlab.families.audit.tokens.words`)."""
+    names, support, levels = _counted_levels(texts, ngram_max, min_support, token_pattern, on_words)
+    release_freed_memory()
     # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
     return _sorted_columns(names, support, levels, max_features)
 
 
 def _counted_levels(
-    texts: Sequence[str] | pa.Array, ngram_max: int, min_support: int, token_pattern: str
+    texts: Sequence[str] | pa.Array,
+    ngram_max: int,
+    min_support: int,
+    token_pattern: str,
+    on_words: WordsSink | None,
 ) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
     """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
     supports and the (texts × kept n-grams) counts."""
-    ids, rows, words = _token_ids(texts, token_pattern)
+    ids, rows, words = _token_ids(texts, token_pattern, on_words)
     n_rows = len(texts)
     names: list[str] = []
     supports: list[np.ndarray] = []
@@ -120,7 +134,7 @@ def _counted_levels(
 
 
 def _token_ids(
-    texts: Sequence[str] | pa.Array, token_pattern: str
+    texts: Sequence[str] | pa.Array, token_pattern: str, on_words: WordsSink | None = None
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Every token of every text as (word id, row), in reading order, and the words by id."""
     if not isinstance(texts, pa.Array):
@@ -133,6 +147,8 @@ def _token_ids(
         chunk = texts[start : start + CHUNK_ROWS]
         if by_arrow:
             tokens = words(chunk)
+            if on_words is not None:
+                on_words(start, tokens)
         else:
             tokens = pa.array([pattern.findall(text) for text in chunk.to_pylist()])
         flat = pc.list_flatten(tokens).cast(pa.large_string())
@@ -181,13 +197,16 @@ def _sorted_columns(
         # Most supported first; equal support keeps the vocabulary's alphabetical order.
         ranked = np.argsort(-support[order], kind="stable")[:max_features]
         order = [order[i] for i in np.sort(ranked).tolist()]
-    matrix = sp.hstack(levels, format="csr", dtype=np.int32)
-    levels.clear()  # the levels' own copies go before the columns are reordered
+    # Side by side, each level let go once copied (the levels are emptied), before the columns
+    # are reordered.
+    matrix = join_indicator_blocks(levels, levels[0].shape[0])
     if len(order) == len(names):
         # Every column kept: renumber the entries' columns in place of a reordered copy.
         position = np.empty(len(names), dtype=np.int32)
         position[order] = np.arange(len(names), dtype=np.int32)
-        matrix.indices = position[matrix.indices]
+        for start in range(0, len(matrix.indices), CHUNK_ENTRIES):  # in place, a slice at a time
+            entries = matrix.indices[start : start + CHUNK_ENTRIES]
+            entries[:] = position[entries]
         matrix.has_sorted_indices = False
     else:
         matrix = matrix[:, order]
