@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import TEXT_PAIR, load_table
@@ -24,10 +23,10 @@ from shortcutlab.data.writing import (
     write_table,
 )
 from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning
-from shortcutlab.html_table import notebook_view, table_block_html
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
+    import pandas as pd
     import pyarrow as pa
 
 MANIFEST = "manifest.json"
@@ -80,6 +79,10 @@ class Benchmark:
     def _repr_html_(self) -> str:
         """The notebook view: the build's settings, each split's rows per label and, where the
         build recorded it, the share of each label's rows that carry the cue."""
+        import pandas as pd  # a notebook view only: a build process never loads pandas
+
+        from shortcutlab.html_table import notebook_view, table_block_html
+
         arguments = self.manifest.get("arguments", {})
         settings = [
             (key, arguments[key]) for key in SHOWN_ARGUMENTS if arguments.get(key) is not None
@@ -105,6 +108,8 @@ class Benchmark:
 
     def split_sizes(self) -> pd.DataFrame:
         """Rows per split (reading each split of a folder), in all and per label."""
+        import pandas as pd
+
         labels = self.labels.values
         rows = []
         for frame in self.splits.values():
@@ -116,6 +121,8 @@ class Benchmark:
     def cue_rates(self) -> pd.DataFrame:
         """Per split, the share of each label's rows with the cue, as the build observed it
         (empty where the manifest records none: MPS and Suite builds)."""
+        import pandas as pd
+
         records = self.manifest.get("splits", {})
         rates = {
             name: record["observed_rate"]
