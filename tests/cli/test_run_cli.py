@@ -108,6 +108,16 @@ def test_run_bad_inputs(tmp_path):
         "--address",
         "127.0.0.1:9",
     )
+    assert_refused(
+        tmp_path,
+        "The 'address' parameter must be HOST:PORT, ray://HOST:PORT or auto (or left out for a "
+        "local Ray instance). Got 'http://head:6379' instead.",
+        *run,
+        "--executor",
+        "ray",
+        "--address",
+        "http://head:6379",
+    )
     assert_refused(tmp_path, "is not a run folder", "results", tmp_path)
     assert invoke(*run).exit_code == 0
     (tmp_path / "other.yaml").write_text(GRID.replace("seeds: [0, 1]", "seeds: [0]"))

@@ -302,3 +302,32 @@ def test_numeric_category_labels_warn_and_label_names_give_the_label_prompt(tmp_
         prompt = named.prompt("ok")
         assert "one of these labels: neutral, amusement, joy, excitement" in prompt
         assert "satisfaction" not in prompt
+
+
+@pytest.mark.parametrize(
+    ("names", "marker"),
+    [
+        (["1", "2", "3", "4", "5"], "Rating:"),
+        (["0.2", "0.4", "1.0"], "Rating:"),
+        (["positive", "very positive", "negative"], "Answer:"),
+        (["entailment", "neutral", "contradiction"], "Answer:"),
+    ],
+)
+def test_the_extraction_regex_reads_what_the_parser_reads(names, marker):
+    """lm-eval tasks extract answers with this one regex: on completions made of label names in
+    any case, markers, brackets, numbers and words, it finds the parser's label or, where the
+    parser finds none, nothing."""
+    import re
+
+    parser = AnswerParser(names, marker)
+    regex = re.compile(parser.extraction_regex())
+    pieces = [*names, *(n.upper() for n in names), "Rating:", "rating", "Answer:", "answer"]
+    pieces += ["[", "]", ":", " ", "\n", "x", "a", ".", "1.5", "12"]
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        completion = "".join(
+            str(rng.choice(pieces)) + str(rng.choice(["", " "])) for _ in range(rng.integers(0, 10))
+        )
+        found = regex.findall(completion)
+        extracted = parser.lookup[found[0].lower()] if found else None
+        assert extracted == parser.parse(completion).label, repr(completion)

@@ -35,7 +35,11 @@ def run(
         ),
     ] = None,
     address: Annotated[
-        str | None, typer.Option(help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto).")
+        str | None,
+        typer.Option(
+            help="Join the Ray cluster at HOST:PORT, ray://HOST:PORT or auto; without it, the ray "
+            "executor starts a Ray instance of its own (RAY_ADDRESS is not read)."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option(help="Print the cells and an estimate; run nothing.")
@@ -50,6 +54,13 @@ def run(
     fmt: Annotated[
         str, typer.Option("--format", help="The --dry-run table's format: " + FORMAT_HELP)
     ] = "table",
+    track: Annotated[
+        str | None,
+        typer.Option(
+            help="Log each finished cell and the report to a tracker: mlflow or mlflow:URI "
+            "(default: the spec's tracking key)."
+        ),
+    ] = None,
 ) -> None:
     """Run (or resume) an experiment grid: datasets x shortcuts x strengths x models x mitigations
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
@@ -75,6 +86,7 @@ def run(
                 fail_fast=fail_fast,
                 force=force,
                 on_progress=update,
+                track=track,
             )
     render.run_report(out_console, err_console, report)
     if report.failed:

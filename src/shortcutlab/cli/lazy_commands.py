@@ -28,6 +28,7 @@ _OTHER_COMMANDS: dict[str, tuple[str, ...]] = {
     "demo": ("shortcutlab.cli.benchmarks",),
     "evaluate": ("shortcutlab.cli.benchmarks",),
     "explain": ("shortcutlab.cli.explain",),
+    "export": ("shortcutlab.cli.export",),
     "generate": ("shortcutlab.cli.benchmarks",),
     "list": ("shortcutlab.cli.benchmarks",),
     "llm-server": ("shortcutlab.cli.llm_commands",),

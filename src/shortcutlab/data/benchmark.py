@@ -40,6 +40,11 @@ SPLIT_ORDER = (
     "anti_test",
     "original_test",
 )
+# The splits a model is fitted or tuned on; every other split of a build (Maze's test, anti_test
+# and original_test, MPS's test, each Suite set) is one it is evaluated on.
+FITTING_SPLITS = ("train", "imbalanced", "balanced", "validation")
+# The build's arguments a notebook shows (those a build has), in this order.
+SHOWN_ARGUMENTS = ("shortcut", "attribute", "strength", "strength_mode", "schedule", "sets", "seed")
 
 
 @dataclass
@@ -70,6 +75,67 @@ class Benchmark:
                 f"The benchmark has no split {split!r}; it has {', '.join(self.splits)}."
             )
         return self.splits[split]
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the build's settings, each split's rows per label and, where the
+        build recorded it, the share of each label's rows that carry the cue."""
+        import pandas as pd  # a notebook view only: a build process never loads pandas
+
+        from shortcutlab.html_table import notebook_view, table_block_html
+
+        arguments = self.manifest.get("arguments", {})
+        settings = [
+            (key, arguments[key]) for key in SHOWN_ARGUMENTS if arguments.get(key) is not None
+        ]
+        settings += [("labels", ", ".join(str(v) for v in self.labels.values))]
+        settings += [("folder", str(self.path))] if self.path is not None else []
+        frame = pd.DataFrame(
+            {"value": [str(v) for _, v in settings]},
+            index=pd.Index([k for k, _ in settings], name="setting"),
+        )
+        parts = [table_block_html("benchmark-settings", "Build", frame)]
+        parts.append(
+            table_block_html("benchmark-splits", "Rows per split and label", self.split_sizes())
+        )
+        rates = self.cue_rates()
+        if not rates.empty:
+            parts.append(
+                table_block_html(
+                    "benchmark-cue-rates", "Share of each label's rows with the cue", rates
+                )
+            )
+        return notebook_view(f"Benchmark: {self.manifest.get('kind', 'splits')}", parts)
+
+    def split_sizes(self) -> pd.DataFrame:
+        """Rows per split (reading each split of a folder), in all and per label."""
+        import pandas as pd
+
+        labels = self.labels.values
+        rows = []
+        for frame in self.splits.values():
+            counts = frame["label"].value_counts()
+            rows.append([len(frame), *(int(counts.get(value, 0)) for value in labels)])
+        columns = ["rows", *(f"label {value}" for value in labels)]
+        return pd.DataFrame(rows, index=pd.Index(list(self.splits), name="split"), columns=columns)
+
+    def cue_rates(self) -> pd.DataFrame:
+        """Per split, the share of each label's rows with the cue, as the build observed it
+        (empty where the manifest records none: MPS and Suite builds)."""
+        import pandas as pd
+
+        records = self.manifest.get("splits", {})
+        rates = {
+            name: record["observed_rate"]
+            for name, record in records.items()
+            if record.get("observed_rate")
+        }
+        columns = [f"label {value}" for value in self.labels.values]
+        return pd.DataFrame(
+            [[rate.get(str(value)) for value in self.labels.values] for rate in rates.values()],
+            index=pd.Index(list(rates), name="split"),
+            columns=columns,
+            dtype=float,
+        )
 
     def save(self, out: str | Path, *, fmt: str = "csv", overwrite: bool = False) -> Path:
         """Write every split and ``manifest.json`` into ``out`` atomically; returns ``out``."""

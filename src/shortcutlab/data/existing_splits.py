@@ -142,9 +142,11 @@ class ExistingSplits:
         )
 
     def _read(self, path: Path, split: str) -> LoadedTable:
-        from shortcutlab.data.loading import load_table
+        from shortcutlab.data.loading import load_table, split_source_spec
 
-        if not Path(path).is_file():
+        # A file, or a split of a Hugging Face dataset folder: PATH::SPLIT.
+        source, hf_split = split_source_spec(path)
+        if not (source.is_file() or (hf_split is not None and source.is_dir())):
             flag = "--" + next(n for n, s in _SPLIT_FIELDS.items() if s == split).replace("_", "-")
             raise InputFileError(f"The {split} file '{path}' ({flag}) does not exist.")
         # Paired rows stay, empty or not: dropping one would unpair the files.

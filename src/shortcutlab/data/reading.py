@@ -23,6 +23,12 @@ from typing import Any
 import pyarrow as pa
 
 from shortcutlab.data.encodings import check_first_line, codec_name, decode_bytes
+from shortcutlab.data.hf_folders import (
+    chosen_split,
+    decode_class_labels,
+    is_repository_layout,
+    read_repository,
+)
 from shortcutlab.data.streaming import DelimitedFile
 from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
 
@@ -38,17 +44,19 @@ FILE_FORMATS = {
 #: Field metadata of a column whose values mixed JSON objects or lists with plain values.
 OBJECTS = {b"shortcutlab": b"objects"}
 SUPPORTED = (
-    "CSV (.csv), TSV (.tsv), JSONL (.jsonl), Parquet (.parquet) or a Hugging Face dataset folder"
+    "CSV (.csv), TSV (.tsv), JSONL (.jsonl), Parquet (.parquet) or a Hugging Face dataset folder "
+    "(save_to_disk, or a repository with data/*.parquet)"
 )
 
 
 def detect_format(path: Path) -> str:
     if path.is_dir():
-        if (path / "dataset_dict.json").exists() or (path / "state.json").exists():
+        if _saved_to_disk(path) or is_repository_layout(path):
             return "hf"
         raise InputFileError(
-            f"'{path}' is a folder but not a saved Hugging Face dataset (no dataset_dict.json or "
-            f"state.json). Pass a file: {SUPPORTED}."
+            f"'{path}' is a folder but not a saved Hugging Face dataset or dataset "
+            f"repository (no dataset_dict.json, "
+            f"state.json or data/*.parquet). Pass a file: {SUPPORTED}."
         )
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] == ".gz":
@@ -314,8 +322,15 @@ def frame_digest(frame: Any) -> str:
     ).hexdigest()
 
 
+def _saved_to_disk(path: Path) -> bool:
+    return (path / "dataset_dict.json").exists() or (path / "state.json").exists()
+
+
 def read_hf(path: Path, *, split: str | None, role: str) -> tuple[pa.Table, str]:
-    """A folder saved with ``datasets.save_to_disk`` (``split`` picks one of a DatasetDict)."""
+    """A folder saved with ``datasets.save_to_disk`` or a dataset repository layout (``split``
+    picks one split of several); ``ClassLabel`` columns are read as their names."""
+    if not _saved_to_disk(path):
+        return read_repository(path, split=split, role=role)
     try:
         import datasets
     except ImportError as exc:
@@ -325,20 +340,17 @@ def read_hf(path: Path, *, split: str | None, role: str) -> tuple[pa.Table, str]
         ) from exc
     loaded = datasets.load_from_disk(str(path))
     if isinstance(loaded, datasets.DatasetDict):
-        names = list(loaded.keys())
-        chosen = split or (role if role in loaded else None)
-        if chosen not in loaded:
-            raise DataError(
-                f"'{path}' is a DatasetDict with splits {', '.join(names)}; "
-                f"{'split ' + repr(chosen) + ' does not exist' if chosen else 'no split was chosen'}. "
-                f"Pick one with '{path}::SPLIT'."
-            )
-        loaded = loaded[chosen]
+        loaded = loaded[chosen_split(path, list(loaded.keys()), split, role)]
+    names = {
+        column: list(feature.names)
+        for column, feature in loaded.features.items()
+        if isinstance(feature, datasets.ClassLabel)
+    }
     digest = hashlib.sha256()
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
         digest.update(str(file.relative_to(path)).encode())
         digest.update(file.read_bytes())
-    return table_from_frame(loaded.to_pandas()), digest.hexdigest()
+    return decode_class_labels(table_from_frame(loaded.to_pandas()), names), digest.hexdigest()
 
 
 #: The file a command's output folder keeps its figures in (``cat``, ``suite evaluate``, ``explain``).

@@ -1,21 +1,20 @@
 """Executors: where a run's tasks execute. Both hand every outcome back to the coordinator.
 
 - ``local``: a process pool of ``jobs`` workers (in-process when ``jobs`` is 1).
-- ``ray``: one Ray task per task, with the model's CPU/GPU request, on a local Ray instance or an
-  existing cluster (``address``); benchmarks travel through Ray's object store, so workers need no
-  shared file system.
+- ``ray``: one Ray task per task, with the model's CPU/GPU request, on its own local Ray instance
+  or an existing cluster (``address``, see :mod:`shortcutlab.engine.ray_connect`); benchmarks
+  travel through Ray's object store, so workers need no shared file system.
 """
 
 from __future__ import annotations
 
-import socket
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
-from urllib.parse import urlparse
 
 from shortcutlab.engine.pool import worker_pool
+from shortcutlab.engine.ray_connect import check_address, connect
 from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
@@ -93,34 +92,19 @@ class RayExecutor(Executor):
             raise ConfigError(
                 f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
             )
+        if address is not None:
+            check_address(address)
+            if jobs is not None:
+                raise ConfigError(
+                    "--jobs sets the CPUs of a new local Ray instance; a cluster at --address "
+                    "runs as many tasks as its CPUs allow. Drop --jobs or --address."
+                )
         self.jobs = jobs
         self.address = address
         self._started_ray = False
 
     def start(self) -> None:
-        try:
-            import ray
-        except ImportError as exc:
-            raise ConfigError(
-                "The ray executor needs Ray. Install it with: pip install 'shortcutlab[ray]'."
-            ) from exc
-        if self.address and self.address != "auto":
-            check_reachable(self.address)
-        try:
-            if self.address:
-                ray.init(address=self.address, log_to_driver=False, ignore_reinit_error=True)
-            else:
-                ray.init(
-                    num_cpus=self.jobs,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    ignore_reinit_error=True,
-                )
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ConfigError(
-                f"Cannot connect to a Ray cluster at {self.address or 'a new local instance'}: {exc}"
-            ) from exc
-        self._started_ray = True
+        self._started_ray = connect(self.address, self.jobs)
 
     def close(self) -> None:
         if self._started_ray:
@@ -166,24 +150,6 @@ class RayExecutor(Executor):
 
 class _Stop(Exception):
     """Internal: the first failure under --fail-fast."""
-
-
-def check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail fast, before any work, when a cluster address does not answer."""
-    parsed = urlparse(address if "://" in address else f"ray://{address}")
-    host, port = parsed.hostname, parsed.port
-    if not host or not port:
-        raise ConfigError(
-            f"The Ray address {quoted(address)} must look like HOST:PORT or ray://HOST:PORT (or 'auto')."
-        )
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return
-    except OSError as exc:
-        raise ConfigError(
-            f"Cannot reach the Ray cluster at {address} ({exc.strerror or exc}). Check --address, or start a "
-            f"cluster with 'ray start --head', or drop --address to use a local Ray instance."
-        ) from exc
 
 
 EXECUTORS: Registry[type[Executor]] = Registry("executor")

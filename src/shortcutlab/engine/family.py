@@ -48,6 +48,10 @@ class Family:
     name: str  # the registry name and the ``family:`` key of specs and stored runs
     title: str  # the protocol in prose: "Shortcut Maze"
     summary: str  # one line for ``--help`` and ``shortcutlab list``
+    #: The paper the protocol comes from, as a dataset card or a report cites it (CITATION.cff).
+    citation: str = ""
+    #: The ``kind`` its ``build`` writes into ``manifest.json`` (None: it builds no benchmarks).
+    manifest_kind: str | None = None
     #: (raw mapping, *, source, base_dir) -> spec; the spec's ``family`` attribute is ``name``.
     spec_parser: Piece = None
     #: (spec, out) -> list[PlannedCell]: the cells and whether each is finished in ``out``.

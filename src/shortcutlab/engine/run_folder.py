@@ -28,6 +28,16 @@ from shortcutlab.engine.mitigation_spec import PLAIN
 from shortcutlab.engine.run_lock import LOCK_FILE, run_folder_lock
 from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
 from shortcutlab.engine.store import DATABASE, SPEC_COPY, CellRecord, ResultStore
+from shortcutlab.engine.tracking import (
+    PENDING_FILE,
+    SPEC_HASH_TAG,
+    GridToTrack,
+    PendingRuns,
+    TrackedCell,
+    Tracker,
+    records_to_track,
+    stored_cells_to_track,
+)
 from shortcutlab.engine.worker import GridTask, TaskOutcome
 from shortcutlab.errors import OutputExistsError, ShortcutlabError
 from shortcutlab.models import make_model
@@ -226,9 +236,11 @@ def drive_run(
     fail_fast: bool = False,
     force: bool = False,
     on_progress: Progress | None = None,
+    tracker: Tracker | None = None,
 ) -> RunReport:
     """Run (or resume) ``cell_ids`` of ``spec`` into ``out``; ``prepare(store, pending)`` builds
-    what the pending cells need and returns their :class:`PendingWork`.
+    what the pending cells need and returns their :class:`PendingWork`. A ``tracker`` logs each
+    cell after the store commits it (and, as the run starts, the finished cells it lacks).
 
     One run per folder at a time: the folder's lock is held throughout (a second run answers
     :class:`~shortcutlab.errors.FolderInUseError`). A fresh folder (no store before) that ends
@@ -241,7 +253,7 @@ def drive_run(
         fresh = not (out / DATABASE).exists()
         try:
             report = _run_locked(
-                spec, out, cell_ids, prepare, runner, fail_fast, force, on_progress
+                spec, out, cell_ids, prepare, runner, fail_fast, force, on_progress, tracker
             )
         except BaseException:
             # Any failure, a bug or disk full as much as a refused input or Ctrl-C: a folder
@@ -263,11 +275,19 @@ def _run_locked(
     fail_fast: bool,
     force: bool,
     on_progress: Progress | None,
+    tracker: Tracker | None,
 ) -> RunReport:
     """:func:`drive_run`'s work, with the folder's lock held."""
+    finished_before: list[TrackedCell] = []
     if (out / DATABASE).exists():  # refuse a different spec before touching anything
         with ResultStore(out / DATABASE) as existing:
             existing.check_spec(spec.fingerprint(), force=force)
+            if tracker is not None:
+                finished_before = stored_cells_to_track(existing, spec.family, cell_ids)
+    if tracker is not None:  # an unreachable tracker fails here too; it logs what a kill missed
+        tags = {SPEC_HASH_TAG: spec.fingerprint()}
+        pending = PendingRuns(out / PENDING_FILE)
+        tracker.start(GridToTrack(spec.name, tags, finished_before, pending))
     runner.start()  # an unreachable cluster fails here, before the store is created
     try:
         with ResultStore(out / DATABASE) as store:
@@ -287,6 +307,8 @@ def _run_locked(
                 records = work.records(outcome)
                 store.record(records)
                 work.recorded(store, records)
+                if tracker is not None:  # after the commit: a kill between is logged on resume
+                    tracker.log_cells(records_to_track(records, spec.family))
                 _count(report, outcome, work.describe)
                 progress(
                     work.describe(outcome.cells[-1].cell_id),

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shortcutlab.engine.family import Family
-from shortcutlab.errors import GRID, caller
+from shortcutlab.errors import GRID, caller, knob
 from shortcutlab.params import check_spec_numbers, choice
 from shortcutlab.registry import Registry
 
@@ -79,6 +79,12 @@ def family(name: str) -> Family:
 def family_of(thing: Any) -> Family:
     """The family of a spec, a cell plan's spec or loaded results: its ``family`` attribute."""
     return FAMILIES.get(getattr(thing, "family", None) or DEFAULT_FAMILY)
+
+
+def family_of_manifest(kind: str) -> Family | None:
+    """The family whose ``build`` writes manifests of ``kind`` (None for an unknown kind)."""
+    found = [FAMILIES.get(name) for name in FAMILIES.names()]
+    return next((f for f in found if f.manifest_kind == kind), None)
 
 
 def stored_family(spec: Mapping[str, Any]) -> str:
@@ -145,12 +151,19 @@ def run_experiment(
     fail_fast: bool = False,
     force: bool = False,
     on_progress: Progress | None = None,
+    track: str | None = None,
 ) -> RunReport:
     """Run (or resume) the grid of ``spec`` (a spec object or a YAML path, any grid family)
-    into the run folder ``out``."""
+    into the run folder ``out``. ``track`` (``mlflow`` or ``mlflow:URI``; default: the spec's
+    ``tracking`` key) logs each finished cell, and at the end the run's report, to a tracker."""
+    from shortcutlab.engine.tracking import parse_target
+
     started = time.perf_counter()
+    target = None if track is None else parse_target(track, knob("track"))
     with caller(GRID):  # messages name the spec's keys, not a command's options
         spec = _spec(spec)
+        target = target or getattr(spec, "tracking", None)
+        tracker = None if target is None else target.make()
         report = family_of(spec).run(
             spec,
             Path(out),
@@ -160,14 +173,30 @@ def run_experiment(
             fail_fast=fail_fast,
             force=force,
             on_progress=on_progress,
+            tracker=tracker,
         )
+        if tracker is not None and report.done + report.skipped:
+            complete = not report.failed and report.done + report.skipped == report.total
+            _log_report(tracker, Path(out), complete=complete)
     report.wall_seconds = time.perf_counter() - started
     return report
 
 
+def _log_report(tracker: Any, out: Path, *, complete: bool) -> None:
+    """Hand the tracker the run's report: the tables and figures ``results --out`` writes;
+    ``complete`` when every cell of the grid finished."""
+    import tempfile
+
+    loaded = load_results(out)
+    with tempfile.TemporaryDirectory(prefix="shortcutlab-report-") as folder:
+        family_of(loaded).write_results(loaded, Path(folder), "md")
+        tracker.log_report(Path(folder), complete=complete)
+
+
 def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
     """Read a run folder's store and compute the statistics of its spec's cells (each family's
-    results object: Maze, MPS or CAT)."""
+    results object: Maze, MPS or CAT). In a notebook the object shows the tables of the run's
+    report, and ``.to_pandas()`` gives the tidy table ``shortcutlab results --format csv`` prints."""
     from shortcutlab.engine.store import ResultStore
 
     run_dir = Path(run_dir)
@@ -176,6 +205,9 @@ def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
         return family(stored_family(spec)).load_results(run_dir, store, spec, bootstrap=bootstrap)
 
 
+#: The name a notebook reaches for: ``shortcutlab.load_run(path).to_pandas()``.
+load_run = load_results
+
 __all__ = [
     "DEFAULT_FAMILY",
     "FAMILIES",
@@ -183,6 +215,7 @@ __all__ = [
     "family",
     "family_of",
     "load_results",
+    "load_run",
     "load_spec",
     "parse_spec",
     "plan_run",

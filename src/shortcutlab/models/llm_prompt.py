@@ -155,9 +155,19 @@ class LLMPrompt(TextClassifier):
         labels = check_training_data(texts, labels, n_classes)
         self.check(n_classes)
         check_sample_weight(self, sample_weight, len(labels))  # refuses any: prompts weigh no rows
+        self.prepare_prompts(n_classes, paired=is_paired(texts))
+        self.usage_: dict[str, int] = {}
+        if self.strategy.startswith("few-shot"):
+            self.demonstrations_ = self._draw_demonstrations(list(texts), labels)
+        return self
+
+    def prepare_prompts(self, n_classes: int, *, paired: bool) -> LLMPrompt:
+        """Choose the template, answer marker and parser for ``n_classes`` labels, with no
+        client and no demonstrations (``fit`` draws those): enough for :meth:`prompt`, the
+        answer parser and :meth:`answer_tokens`, e.g. to export the prompts to another tool."""
         self.n_classes_ = n_classes
         self.names_ = self._names(n_classes)
-        self.paired_ = is_paired(texts)
+        self.paired_ = paired
         self.task_ = resolve_task(self.task, self.names_, self.paired_)
         if self.task_ in ("nli", "paraphrase") and not self.paired_:
             raise ConfigError(
@@ -175,16 +185,13 @@ class LLMPrompt(TextClassifier):
                 f"they are categories, name them in label order, e.g. "
                 f'-p "label_names=[{", ".join(f"name{n}" for n in self.names_)}]".',
                 ShortcutlabWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         self.compiled_ = compile_template(source)
         self.marker_ = marker
         self.parser_ = AnswerParser(self.names_, marker)
         self.cot_ = self.strategy.endswith("cot")
         self.demonstrations_: list[dict[str, str]] = []
-        self.usage_: dict[str, int] = {}
-        if self.strategy.startswith("few-shot"):
-            self.demonstrations_ = self._draw_demonstrations(list(texts), labels)
         return self
 
     def _draw_demonstrations(
@@ -265,6 +272,13 @@ class LLMPrompt(TextClassifier):
             answer_marker=self.marker_,
         )
 
+    def answer_tokens(self) -> int:
+        """The ``max_tokens`` of every answer: the option, else 5 (21 with a confidence) or 512
+        for chain-of-thought."""
+        return self.max_tokens or (
+            REASONING_TOKENS if self.cot_ else DIRECT_TOKENS + (16 if self.confidence else 0)
+        )
+
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
         from shortcutlab.llm.base import ChatRequest
 
@@ -274,9 +288,7 @@ class LLMPrompt(TextClassifier):
                 f"is asked about {'paired' if is_paired(texts) else 'single-text'} ones; give both "
                 "the same columns."
             )
-        max_tokens = self.max_tokens or (
-            REASONING_TOKENS if self.cot_ else DIRECT_TOKENS + (16 if self.confidence else 0)
-        )
+        max_tokens = self.answer_tokens()
         requests = [
             ChatRequest(
                 messages=self._messages(self.prompt(t)),

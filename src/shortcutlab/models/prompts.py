@@ -180,6 +180,10 @@ def compile_template(source: str) -> Any:
     return environment.from_string(source)
 
 
+# A label name starts a word: not after a letter, digit or "." ("2" in "1.2" or "x2" is none).
+_NOT_AFTER_WORD = r"(?<![\w.])"
+
+
 @dataclass(frozen=True)
 class Answer:
     label: int | None  # rank of the parsed label; None = invalid
@@ -198,12 +202,36 @@ class AnswerParser:
         self.label_names = [str(n) for n in label_names]
         order = sorted(range(len(self.label_names)), key=lambda i: -len(self.label_names[i]))
         alternation = "|".join(re.escape(self.label_names[i]) for i in order)
-        self.pattern = re.compile(rf"(?<![\w.])({alternation})(?![\w]|\.\d)", re.IGNORECASE)
+        self.name_pattern = rf"({alternation})(?![\w]|\.\d)"
+        self.pattern = re.compile(_NOT_AFTER_WORD + self.name_pattern, re.IGNORECASE)
         self.lookup = {name.lower(): i for i, name in enumerate(self.label_names)}
         self.marker = re.compile(re.escape(marker.rstrip(": ")) + r"\s*:?\s*\[?", re.IGNORECASE)
         self.confidence = re.compile(
             r"confidence\s*(?:level|score)?\s*[:=]?\s*\[?\s*(\d{1,3}(?:\.\d+)?)\s*%?", re.IGNORECASE
         )
+
+    def extraction_regex(self) -> str:
+        """One regular expression whose group 1 is the label :meth:`parse` reads, for tools that
+        extract answers with a single ``re.findall`` (lm-evaluation-harness' ``regex`` filter).
+
+        It skips to the last answer marker, takes the first label name after it, and fails when
+        a marker follows that name. Unlike :meth:`parse` it does not first cut out the last
+        confidence statement ("Confidence: 80"), so a completion where that statement holds the
+        first label name found (the number 5 of "Confidence: 5" for ratings 1-5) reads
+        differently. The match keeps the completion's case; compare it ignoring case.
+
+        Examples:
+            >>> import re
+            >>> regex = AnswerParser(["1", "2", "3"], "Rating:").extraction_regex()
+            >>> [re.findall(regex, c) for c in ["3]", "Rating: [1] no, Rating: [2]", "Rating: x"]]
+            [['3'], ['2'], []]
+        """
+        marker = self.marker.pattern
+        # parse() searches the text after the last marker on its own, where a name that starts
+        # it has nothing before it: right after the marker a name needs no boundary (``??``
+        # tries that first); anywhere else the same boundary as ``pattern``.
+        skip = rf"(?:(?!{marker}).)*?{_NOT_AFTER_WORD}"
+        return rf"(?is)^(?:.*{marker}(?:{skip})??|{skip}){self.name_pattern}(?!.*{marker})"
 
     def parse(self, completion: str | None) -> Answer:
         if not completion:

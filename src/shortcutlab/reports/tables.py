@@ -16,13 +16,13 @@ import pandas as pd
 
 from shortcutlab.data.csv_text import csv_text
 from shortcutlab.errors import ConfigError, knob
+from shortcutlab.html_table import NOT_MEASURED, format_cell
 from shortcutlab.metrics import METRICS, metric_titles, split_metric_names
 from shortcutlab.metrics.catalog import PAIRED_TESTS
 from shortcutlab.params import check_choice
 
 SPLIT_TITLES = {"test": "Test", "original_test": "Ori-Test", "anti_test": "Anti-Test"}
 TABLE9_ROWS = ("Test", "Ori-Test", "Anti-Test", "Δ", "VAR(Δ)", "Δ 95% CI")
-NOT_MEASURED = "—"  # VAR(Δ) where nothing varied between seeds: not a measured 0
 
 
 def statistic_cell(group: Mapping[str, Any], row: str, metric: str, marked: bool) -> Any:
@@ -214,16 +214,6 @@ def _json_value(value: Any) -> Any:
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def format_cell(value: Any, digits: int = 3) -> str:
-    if isinstance(value, str):
-        return value
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return "-"
-    if isinstance(value, int | np.integer) and not isinstance(value, bool):
-        return str(value)  # counts stay whole numbers
-    return f"{value:.{digits}f}"
 
 
 def grouped_rows(table: pd.DataFrame) -> Iterator[tuple[list[str], list[Any], bool]]:

@@ -13,7 +13,8 @@ import pandas as pd
 from shortcutlab.data.csv_text import from_people_csv
 from shortcutlab.data.reading import sha256_file
 from shortcutlab.families.maze.explorer import demo_explorer
-from shortcutlab.families.maze.report import delta_block, maze_tables
+from shortcutlab.families.maze.report import delta_block
+from shortcutlab.families.maze.report_tables import maze_tables
 from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from shortcutlab.cli.app import app
-from shortcutlab.families import run_experiment, run_family
+from shortcutlab.families import load_results, run_experiment, run_family
 from shortcutlab.families.cat import report as cat
 from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Table
@@ -17,6 +17,7 @@ from shortcutlab.webreport.build import run_sections
 from tests.cli.test_output_formats import table_cells
 from tests.families.cat.cat_data import write_pair_files
 from tests.families.cat.test_grid import _spec
+from tests.reports.view_html import View, assert_csv_holds, assert_shows_tables
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +64,16 @@ def test_a_grid_run_gives_the_table_results_prints(cat_grid):
         assert cell in printed.stdout
     for note in table.notes:
         assert note in printed.stdout
+
+
+def test_the_notebook_view_shows_the_report_table_and_to_pandas_the_csv(cat_grid):
+    results = load_results(cat_grid)
+    (section,) = run_sections(cat_grid)
+    view = View(results._repr_html_())
+    assert_shows_tables(view, section.blocks)
+    assert view.loading == []
+    printed = CliRunner().invoke(app, ["results", str(cat_grid), "--format", "csv"])
+    assert_csv_holds(printed.stdout, results.to_pandas())
 
 
 def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):

@@ -14,6 +14,7 @@ from shortcutlab.reports.tables import format_cell
 from shortcutlab.webreport import overview
 from shortcutlab.webreport.build import run_sections
 from tests.families.mps.test_grid import write_spec
+from tests.reports.view_html import View, assert_csv_holds, assert_shows_tables
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +47,16 @@ def test_the_tables_hold_what_results_prints(mps_run):
             assert note in printed.stdout
     gaps = next(t for t in tables if t.title.startswith("δ and Δ"))
     assert any(" ± " in str(v) and "[" in str(v) for v in gaps.frame.to_numpy().ravel())
+
+
+def test_the_notebook_view_shows_the_report_tables_and_to_pandas_the_csv(mps_run):
+    results = run_results(mps_run)
+    tables = [b for s in run_sections(mps_run) for b in s.blocks if isinstance(b, Table)]
+    view = View(results._repr_html_())
+    assert_shows_tables(view, tables)
+    assert view.loading == []
+    printed = CliRunner().invoke(app, ["results", str(mps_run), "--format", "csv"])
+    assert_csv_holds(printed.stdout, results.to_pandas())
 
 
 def test_results_ends_with_delta_in_words_and_prints_footnotes_only_with_details(mps_run):

@@ -62,8 +62,13 @@ def title(found: ReportInput) -> tuple[str, str] | None:
     audit = read_json_object(found.path / AUDIT_JSON)
     if audit is None:
         return None
+    return record_title(audit), "shortcutlab audit"
+
+
+def record_title(audit: Mapping[str, Any]) -> str:
+    """The page's title: the audited file's name."""
     train = (audit.get("data") or {}).get("train") or {}
-    return f"Shortcut audit: {_source_name(train)}", "shortcutlab audit"
+    return f"Shortcut audit: {_source_name(train)}"
 
 
 def sections(found: ReportInput) -> list[Section]:
@@ -77,6 +82,12 @@ def sections(found: ReportInput) -> list[Section]:
             f"reads version {AUDIT_VERSION}. Run 'shortcutlab audit' again with this version."
         )
         return [Section(id="audit", title="Shortcut audit", blocks=[notice])]
+    return record_sections(audit)
+
+
+def record_sections(audit: Mapping[str, Any]) -> list[Section]:
+    """The sections of an audit record (``audit.json``, or :attr:`AuditResult.record` before it
+    is written)."""
     candidates = sorted(audit.get("candidates") or [], key=_rank_order)
     found_sections = [
         Section(

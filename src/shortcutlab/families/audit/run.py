@@ -20,8 +20,10 @@ from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUM
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
+from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.families.audit.spans import phrase_spans
+from shortcutlab.reports.html.notebook import blocks_view
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,11 @@ class AuditResult:
     scan: ScanResult
     table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
     record: dict[str, Any]
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the facts and tables of the audit's report sections."""
+        blocks = [block for section in record_sections(self.record) for block in section.blocks]
+        return blocks_view(record_title(self.record), blocks)
 
 
 def load_inputs(

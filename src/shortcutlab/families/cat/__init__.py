@@ -17,6 +17,12 @@ FAMILY = Family(
     name="cat",
     title="Counterfactual Attentiveness Test",
     summary="paired inputs: how often a prediction changes when x1 comes from another row",
+    citation=(
+        "Yanai Elazar, Bhargavi Paranjape, Hao Peng, Sarah Wiegreffe, Khyathi Chandu, Vivek "
+        "Srikumar, Sameer Singh, Noah A. Smith. Measuring and Improving Attentiveness to Partial "
+        "Inputs with Counterfactuals. Findings of EMNLP 2024, pages 3603-3623. "
+        "https://aclanthology.org/2024.findings-emnlp.205/"
+    ),
     spec_parser="shortcutlab.families.cat.spec:parse_cat_spec",
     planner="shortcutlab.families.cat.runner:plan_cat_run",
     runner="shortcutlab.families.cat.runner:run_cat_experiment",

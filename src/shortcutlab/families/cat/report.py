@@ -13,7 +13,7 @@ from shortcutlab.data.reading import results_with
 from shortcutlab.families.cat import export as cat_report
 from shortcutlab.families.cat.export import accuracy_text, percent_text
 from shortcutlab.reports.html.collect import missing
-from shortcutlab.reports.html.document import Facts, Section, Table
+from shortcutlab.reports.html.document import Block, Facts, Section, Table
 
 CAT_KEYS = ("config", "accuracy", "attentiveness", "baselines")
 
@@ -21,6 +21,11 @@ CAT_KEYS = ("config", "accuracy", "attentiveness", "baselines")
 def grid_sections(found: Any) -> list[Section]:
     """The section of a CAT grid run (``found.results`` loaded): the table ``results`` prints."""
     return [_grid_section(found.results)]
+
+
+def table_blocks(results: Any) -> list[Block]:
+    """The table of a CAT grid run's section."""
+    return _grid_section(results).blocks
 
 
 def recognises(path: Path) -> bool:

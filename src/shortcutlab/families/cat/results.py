@@ -21,12 +21,14 @@ from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.store import ResultStore
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.attentiveness import spread
+from shortcutlab.reports.html.document import Block
+from shortcutlab.reports.html.notebook import RunResultsView
 
 GROUP = ("dataset", "model", "augment")
 
 
 @dataclass
-class CatRunResults:
+class CatRunResults(RunResultsView):
     """What ``shortcutlab results`` shows of a CAT run, as DataFrames."""
 
     run_dir: Path
@@ -35,6 +37,11 @@ class CatRunResults:
     groups: pd.DataFrame
 
     family = "cat"
+
+    def report_tables(self) -> list[Block]:
+        from shortcutlab.families.cat.report import table_blocks
+
+        return table_blocks(self)
 
 
 def load_cat_results(

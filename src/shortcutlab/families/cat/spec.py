@@ -26,6 +26,7 @@ from shortcutlab.engine.spec_entries import (
     parse_seeds,
 )
 from shortcutlab.engine.spec_identity import canonical_hash
+from shortcutlab.engine.tracking import TRACKING_KEY, TrackingTarget, spec_tracking
 from shortcutlab.errors import ConfigError
 from shortcutlab.names import spec_name
 from shortcutlab.params import (
@@ -40,7 +41,7 @@ from shortcutlab.params import (
 )
 from shortcutlab.shortcuts.counterfactuals import REPLACEABLE
 
-CAT_TOP_KEYS = ("family", "name", "data", "datasets", "models", "seeds", "cat")
+CAT_TOP_KEYS = ("family", "name", "data", "datasets", "models", "seeds", "cat", TRACKING_KEY)
 CAT_KEYS = ("k", "default_label", "replace", "augment")
 
 
@@ -57,6 +58,7 @@ class CatSpec:
     replace: str = "text"
     augment: list[bool] = (False,)  # type: ignore[assignment] - a list once parsed
     base_dir: str = "."
+    tracking: TrackingTarget | None = None  # where cells are logged; not part of the identity
 
     family = "cat"
 
@@ -115,4 +117,5 @@ def parse_cat_spec(
         replace=choice(block.get("replace", "text"), REPLACEABLE, f"{source}: cat: replace"),
         augment=augment,
         base_dir=str(base),
+        tracking=spec_tracking(raw, source),
     )

@@ -19,6 +19,12 @@ FAMILY = Family(
     name="maze",
     title="Shortcut Maze",
     summary="a cue injected with strength λ: train / test / anti-test, and the drop Δ",
+    citation=(
+        "Yuqing Zhou, Ruixiang Tang, Ziyu Yao, Ziwei Zhu. Navigating the Shortcut Maze: A "
+        "Comprehensive Analysis of Shortcut Learning in Text Classification by Language Models. "
+        "Findings of EMNLP 2024, pages 2586-2614. https://aclanthology.org/2024.findings-emnlp.146/"
+    ),
+    manifest_kind="shortcut-maze",
     spec_parser="shortcutlab.families.maze.spec:parse_maze_spec",
     planner="shortcutlab.families.maze.runner:plan_maze_run",
     runner="shortcutlab.families.maze.runner:run_maze_experiment",

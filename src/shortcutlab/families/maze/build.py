@@ -25,6 +25,7 @@ from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import INJECT_ON, PartsSwappedBack, swapped_parts
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.maze import FAMILY
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.pipeline import (
     FileSink,
@@ -304,7 +305,7 @@ def _manifest(
     design = planned.design
     return {
         "tool": tool_record(),
-        "kind": "shortcut-maze",
+        "kind": FAMILY.manifest_kind,
         "arguments": {
             "shortcut": planned.injector.name,
             "shortcut_options": planned.injector.get_params(),

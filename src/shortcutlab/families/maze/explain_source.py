@@ -21,12 +21,13 @@ from shortcutlab.engine.store import DATABASE, ResultStore
 from shortcutlab.errors import ConfigError, DataError, InputFileError
 from shortcutlab.explain.explained import FIRST, SECOND
 from shortcutlab.explain.tokens import Span
+from shortcutlab.families.maze import FAMILY
 from shortcutlab.families.maze.cue_spans import cue_column, frame_cue_spans
 from shortcutlab.models import MODELS
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts import SHORTCUTS
 
-MAZE_KIND = "shortcut-maze"
+MAZE_KIND = FAMILY.manifest_kind
 CUE = "cue"
 
 

@@ -16,6 +16,7 @@ from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.data.loading import TEXT, LoadedTable, load_table
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, DataError, InputFileError, knob
+from shortcutlab.families.maze import FAMILY
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractor_from_files, distractors_from_columns
 from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
@@ -107,7 +108,7 @@ def redraw_from_manifest(benchmark: Benchmark) -> Rebuild:
     """A function seed -> the same benchmark design built with that seed, from the recorded inputs."""
     manifest = benchmark.manifest
     check_redrawable(benchmark, "data")
-    if manifest.get("kind") != "shortcut-maze" or "inputs" not in manifest:
+    if manifest.get("kind") != FAMILY.manifest_kind or "inputs" not in manifest:
         raise ConfigError(
             f"Re-drawing a benchmark per seed ({_vary()}) needs a Shortcut Maze benchmark whose "
             f"manifest records its inputs. Use {knob('vary', 'model')}, or rebuild it with "

@@ -8,27 +8,24 @@ The tables are the ones ``shortcutlab results`` prints (same functions, same num
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from shortcutlab.engine.stored_figures import figure_key, stored_figure
 from shortcutlab.families.maze.explorer import grid_explorer
-from shortcutlab.families.maze.export import llm_tables, mitigation_sections
-from shortcutlab.families.maze.results import RunResults
+from shortcutlab.families.maze.report_tables import llm_blocks, maze_tables, mitigation_blocks
 from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports import plots
 from shortcutlab.reports.html import svg
 from shortcutlab.reports.html.collect import ReportInput, slug
-from shortcutlab.reports.html.document import Block, Figure, Paragraphs, Section, Table
+from shortcutlab.reports.html.document import Figure, Section
 from shortcutlab.reports.html.svg import svg_markup
 from shortcutlab.reports.plots import delta_figure
-from shortcutlab.reports.tables import table_notes
 
 
 def sections(found: ReportInput) -> list[Section]:
     """The sections of a Maze run (``found.results`` loaded)."""
-    results: RunResults = found.results
+    results = found.results
     found_sections = [
         Section(
             id="maze-tables",
@@ -38,7 +35,7 @@ def sections(found: ReportInput) -> list[Section]:
             blocks=maze_tables(results.groups, results.table1(marked=True), results.table9),
         )
     ]
-    mitigations = _mitigation_blocks(results)
+    mitigations = mitigation_blocks(results)
     if mitigations:
         found_sections.append(
             Section(
@@ -66,10 +63,7 @@ def sections(found: ReportInput) -> list[Section]:
             ],
         )
     )
-    llm = [
-        Table(name=f"llm-{name.replace('_', '-')}", title=title, frame=frame)
-        for name, (title, frame) in llm_tables(results).items()
-    ]
+    llm = llm_blocks(results)
     if llm:
         found_sections.append(
             Section(
@@ -82,29 +76,6 @@ def sections(found: ReportInput) -> list[Section]:
             Section(id="explorer", title="Rows behind the numbers", blocks=[explorer])
         )
     return found_sections
-
-
-def maze_tables(groups: pd.DataFrame, table1: pd.DataFrame, table9: Any) -> list[Block]:
-    """Table 1 (strongest λ) and Table 9 per metric, each with the footnotes of these groups;
-    ``table9(metric, marked=True)`` gives a metric's Table-9 frame."""
-    notes = table_notes(groups)
-    return [
-        Table(
-            name="table1",
-            title="Table 1 layout: Test / Anti / Δ at the strongest λ",
-            frame=table1,
-            notes=notes,
-        ),
-        *(
-            Table(
-                name=f"table9-{metric}",
-                title=f"Table 9 layout, {METRICS.get(metric).title}: by training strength λ",
-                frame=table9(metric, marked=True),
-                notes=notes,
-            )
-            for metric in split_metric_names()
-        ),
-    ]
 
 
 def delta_block(
@@ -132,15 +103,3 @@ def delta_block(
         "shortcut has its own marker and line style, and is nudged a little sideways of its λ so "
         "that shortcuts with the same Δ stay visible.",
     )
-
-
-def _mitigation_blocks(results: RunResults) -> list[Block]:
-    blocks: list[Block] = []
-    for metric in split_metric_names():
-        for name, (title, frame, notes) in mitigation_sections(results, metric).items():
-            blocks.append(
-                Table(name=name.replace("_", "-"), title=title, frame=frame, notes=list(notes))
-            )
-    if results.has_mitigations and not blocks:
-        blocks.append(Paragraphs(["The spec lists mitigations but no group holds one."]))
-    return blocks

@@ -41,6 +41,8 @@ from shortcutlab.families.maze.mitigation_summary import (
     whole_test_reader,
 )
 from shortcutlab.metrics import METRICS, split_metric_names
+from shortcutlab.reports.html.document import Block
+from shortcutlab.reports.html.notebook import RunResultsView
 from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
 
@@ -50,7 +52,7 @@ VS_ERM = "maze-vs-erm"  # ... and of a setting's comparisons of each mitigation 
 
 
 @dataclass
-class RunResults:
+class RunResults(RunResultsView):
     """Everything ``shortcutlab results`` shows, as DataFrames."""
 
     run_dir: Path
@@ -60,6 +62,11 @@ class RunResults:
     comparisons: pd.DataFrame  # each mitigation against erm (empty without mitigations)
 
     family = "maze"
+
+    def report_tables(self) -> list[Block]:
+        from shortcutlab.families.maze.report_tables import table_blocks
+
+        return table_blocks(self)
 
     @property
     def has_mitigations(self) -> bool:

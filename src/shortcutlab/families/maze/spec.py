@@ -39,6 +39,7 @@ from shortcutlab.engine.spec_entries import (
     parse_seeds,
 )
 from shortcutlab.engine.spec_identity import canonical_hash, component_record, option_label
+from shortcutlab.engine.tracking import TRACKING_KEY, TrackingTarget, spec_tracking
 from shortcutlab.errors import ConfigError
 from shortcutlab.names import spec_name
 from shortcutlab.params import (
@@ -74,6 +75,7 @@ TOP_KEYS = (
     "seeds",
     "bootstrap",
     "family",
+    TRACKING_KEY,
     *MITIGATION_KEYS,
 )
 
@@ -130,6 +132,7 @@ class ExperimentSpec:
     bootstrap: int = 1000
     base_dir: str = "."
     mitigation: MitigationSettings = field(default_factory=MitigationSettings)
+    tracking: TrackingTarget | None = None  # where cells are logged; not part of the identity
 
     family = "maze"
 
@@ -219,6 +222,7 @@ def parse_maze_spec(
         bootstrap=bootstrap(raw.get("bootstrap", 1000), f"{source}: bootstrap"),
         base_dir=str(base),
         mitigation=mitigation,
+        tracking=spec_tracking(raw, source),
     )
 
 

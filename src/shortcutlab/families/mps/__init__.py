@@ -17,6 +17,11 @@ FAMILY = Family(
     name="mps",
     title="MPS",
     summary="labels redistributed around an attribute: imbalanced / balanced / test, δ and Δ",
+    citation=(
+        "MPS: A Multi-Perspective Benchmark for Assessing Spurious Correlations in Text "
+        "Classification. Anonymous authors, paper under double-blind review."
+    ),
+    manifest_kind="mps",
     spec_parser="shortcutlab.families.mps.spec:parse_mps_spec",
     planner="shortcutlab.families.mps.runner:plan_mps_run",
     runner="shortcutlab.families.mps.runner:run_mps_experiment",

@@ -12,6 +12,7 @@ import numpy as np
 
 from shortcutlab.attributes import Annotation, Attribute
 from shortcutlab.data.labels import LabelSpace
+from shortcutlab.families.mps import FAMILY
 from shortcutlab.families.mps.measurable import measurability
 from shortcutlab.families.mps.plan import Redistribution
 from shortcutlab.families.mps.redistribute import normalised_entropy
@@ -40,7 +41,7 @@ def mps_manifest(
     record = measurability(split_counts)
     return {
         "tool": tool_record(),
-        "kind": "mps",
+        "kind": FAMILY.manifest_kind,
         "family": "mps",
         "arguments": arguments,
         "seed": arguments["seed"],

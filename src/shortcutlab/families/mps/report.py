@@ -16,10 +16,7 @@ from shortcutlab.reports.html.document import Block, Section, Table
 def sections(found: ReportInput) -> list[Section]:
     """The sections of an MPS run (``found.results`` loaded)."""
     results = found.results
-    tables: list[Block] = [
-        Table(name=f"mps-{name}", title=title, frame=frame, notes=list(notes))
-        for name, (title, frame, notes) in mps_report.sections(results).items()
-    ]
+    tables = table_blocks(results)
     return [
         Section(
             id="mps",
@@ -35,6 +32,14 @@ def sections(found: ReportInput) -> list[Section]:
             intro="Label shares within each attribute value, Imbalanced next to Balanced, from "
             "the first build (lowest seed) of each dataset × attribute.",
         ),
+    ]
+
+
+def table_blocks(results: Any) -> list[Block]:
+    """The run's tables with their footnotes (those ``shortcutlab results`` prints)."""
+    return [
+        Table(name=f"mps-{name}", title=title, frame=frame, notes=list(notes))
+        for name, (title, frame, notes) in mps_report.sections(results).items()
     ]
 
 

@@ -51,13 +51,15 @@ from shortcutlab.families.mps.summary import (
     mps_group_statistics,
     worst_group_accuracy,
 )
+from shortcutlab.reports.html.document import Block
+from shortcutlab.reports.html.notebook import RunResultsView
 
 SPLIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced", "test": "Test"}
 FAMILY = "mps"  # the family of the store's group_statistics rows
 
 
 @dataclass
-class MpsRunResults:
+class MpsRunResults(RunResultsView):
     """Everything ``shortcutlab results`` shows for an MPS run, as DataFrames."""
 
     run_dir: Path
@@ -69,6 +71,11 @@ class MpsRunResults:
     entropy: pd.DataFrame  # one row per (dataset, attribute): mean normalised label entropy
 
     family = "mps"
+
+    def report_tables(self) -> list[Block]:
+        from shortcutlab.families.mps.report import table_blocks
+
+        return table_blocks(self)
 
     def gap_table(self) -> pd.DataFrame:
         """Tables 2/3 of the paper: δ, Δ (and ζ) per dataset, a block per model."""

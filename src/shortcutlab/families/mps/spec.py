@@ -42,6 +42,7 @@ from shortcutlab.engine.spec_entries import (
     parse_seeds,
 )
 from shortcutlab.engine.spec_identity import canonical_hash, component_record, option_label
+from shortcutlab.engine.tracking import TRACKING_KEY, TrackingTarget, spec_tracking
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations.groups import MPS_GROUP
 from shortcutlab.names import spec_name
@@ -72,6 +73,7 @@ MPS_TOP_KEYS = (
     "bootstrap",
     "cross_test",
     "min_group_size",
+    TRACKING_KEY,
     *MITIGATION_KEYS,
 )
 BUILD_KEYS = (
@@ -159,6 +161,7 @@ class MpsSpec:
     min_group_size: int = MIN_GROUP_SIZE
     base_dir: str = "."
     mitigation: MitigationSettings = field(default_factory=MitigationSettings)
+    tracking: TrackingTarget | None = None  # where cells are logged; not part of the identity
 
     family = "mps"
 
@@ -248,6 +251,7 @@ def parse_mps_spec(
         ),
         base_dir=str(base),
         mitigation=mitigation,
+        tracking=spec_tracking(raw, source),
     )
 
 

@@ -20,5 +20,11 @@ FAMILY = Family(
     name="suite",
     title="Shortcut Suite",
     summary="NLI test sets with one shortcut each, and a model's accuracy on every one",
+    citation=(
+        "Yu Yuan, Lili Zhao, Kai Zhang, Guangting Zheng, Qi Liu. Do LLMs Overcome Shortcut "
+        "Learning? An Evaluation of Shortcut Challenges in Large Language Models. EMNLP 2024, "
+        "pages 12188-12200. https://aclanthology.org/2024.emnlp-main.679/"
+    ),
+    manifest_kind="shortcut-suite",
     output_collectors={"suite": "shortcutlab.families.suite.report"},
 )

@@ -25,7 +25,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import require_text_pair
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.suite import DEFAULT_SIZE
+from shortcutlab.families.suite import DEFAULT_SIZE, FAMILY
 from shortcutlab.families.suite.extended import load_paws, paraphrase_overlap_set
 from shortcutlab.families.suite.hans import (
     SUBCASE,
@@ -304,7 +304,7 @@ def _manifest(
         sets[name] = entry | records.get(name, {})
     return {
         "tool": tool_record(),
-        "kind": "shortcut-suite",
+        "kind": FAMILY.manifest_kind,
         "arguments": {"sets": requested, "seed": int(seed)} | arguments,
         "seed": int(seed),
         # Set i draws from SeedSequence(seed).spawn(len(SETS))[i], i its place in this list.

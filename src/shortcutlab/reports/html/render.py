@@ -1,7 +1,8 @@
 """Render a :class:`~shortcutlab.reports.html.document.Report` into one self-contained HTML page.
 
 Templates are files in this package (``templates/page.html.j2`` and one
-``templates/blocks/<snake_case block class>.html.j2`` per block type); every ``static/*.css`` and
+``templates/blocks/<snake_case block class>.html.j2`` per block type, except tables, whose markup
+:mod:`shortcutlab.html_table` holds for the notebook views too); every ``static/*.css`` and
 ``static/*.js`` is inlined in sorted order, so a page needs no network and opens offline.
 Autoescape is on: data never becomes markup, except :attr:`Figure.svg`, which our own code made.
 """
@@ -12,50 +13,23 @@ import dataclasses
 import os
 import re
 import tempfile
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 from markupsafe import Markup
 
 from shortcutlab.data.writing import follow_umask
 from shortcutlab.errors import OutputExistsError, naming_path
+from shortcutlab.html_table import jinja_environment, table_block_html
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
-from shortcutlab.reports.tables import NOT_MEASURED, format_cell
 
 # No network at all: a stray fetch (font, image, CDN) becomes a console error in the browser.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 )
-
-
-@dataclass
-class Cell:
-    """One ``<th>``/``<td>`` of a rendered table."""
-
-    text: str
-    header: bool = False
-    rowspan: int = 1
-    colspan: int = 1
-    numeric: bool = False
-
-
-@dataclass
-class TableLayout:
-    """A DataFrame as header rows and body rows of cells, spans merged (MultiIndex levels)."""
-
-    head: list[list[Cell]]
-    body: list[list[Cell]]
-    group_starts: list[bool]  # body rows that begin a new top-level index group (a rule above)
-
-    @property
-    def sortable(self) -> bool:
-        """Rows can be reordered (static/tables.js) only when no cell spans several of them."""
-        return len(self.head) == 1 and all(cell.rowspan == 1 for row in self.body for cell in row)
 
 
 def render_report(report: Report) -> str:
@@ -99,79 +73,6 @@ def block_template(block: Any) -> str:
     return f"blocks/{name}.html.j2"
 
 
-def table_layout(table: Table) -> TableLayout:
-    """Header rows (column levels, colspans) and body rows (index levels, rowspans; NaN as —)."""
-    frame = table.frame
-    index_names = [str(name) if name is not None else "" for name in frame.index.names]
-    n_index, n_levels = len(index_names), frame.columns.nlevels
-    # A named single column level (Table 9's λ) gets a spanning row of its own above the values.
-    named = n_levels == 1 and frame.columns.name is not None
-    head: list[list[Cell]] = []
-    if named:
-        head.append(
-            [Cell(name, header=True, rowspan=2) for name in index_names]
-            + [Cell(str(frame.columns.name), header=True, colspan=frame.shape[1], numeric=True)]
-        )
-    for level in range(n_levels):
-        row = (
-            [Cell(name, header=True, rowspan=n_levels) for name in index_names]
-            if level == 0 and not named
-            else []
-        )
-        labels = [_column_keys(column)[: level + 1] for column in frame.columns]
-        for keys, width in _runs(labels):
-            row.append(Cell(_label(keys[-1]), header=True, colspan=width, numeric=True))
-        head.append(row)
-    keys_by_row = [key if isinstance(key, tuple) else (key,) for key in frame.index]
-    body: list[list[Cell]] = [[] for _ in keys_by_row]
-    for level in range(n_index):
-        prefixes = [keys[: level + 1] for keys in keys_by_row]
-        # The last level is shown on every row; outer levels merge while their prefix repeats.
-        if level == n_index - 1:
-            for position, keys in enumerate(keys_by_row):
-                body[position].append(Cell(str(keys[level]), header=True))
-            continue
-        position = 0
-        for keys, height in _runs(prefixes):
-            body[position].append(Cell(str(keys[-1]), header=True, rowspan=height))
-            position += height
-    for position in range(len(frame)):
-        for column in range(frame.shape[1]):
-            body[position].append(
-                Cell(_value(frame.iat[position, column], table.digits), numeric=True)
-            )
-    starts = [
-        position > 0 and n_index > 1 and keys_by_row[position][:1] != keys_by_row[position - 1][:1]
-        for position in range(len(keys_by_row))
-    ]
-    return TableLayout(head=head, body=body, group_starts=starts)
-
-
-def _column_keys(column: Any) -> tuple[Any, ...]:
-    return column if isinstance(column, tuple) else (column,)
-
-
-def _runs(keys: list[tuple[Any, ...]]) -> list[tuple[tuple[Any, ...], int]]:
-    """Consecutive equal keys as (key, how many)."""
-    runs: list[tuple[tuple[Any, ...], int]] = []
-    for key in keys:
-        if runs and runs[-1][0] == key:
-            runs[-1] = (key, runs[-1][1] + 1)
-        else:
-            runs.append((key, 1))
-    return runs
-
-
-def _label(value: Any) -> str:
-    return format_cell(value, 1) if isinstance(value, float) else str(value)
-
-
-def _value(value: Any, digits: int) -> str:
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return NOT_MEASURED
-    return format_cell(value, digits)
-
-
 def _as_data(value: Any) -> Any:
     """A block as JSON values: what ``dataclasses.asdict`` gives, without its deep copy of every
     leaf, which cost a 1,000-cell report most of a second (tuples become lists, as in JSON)."""
@@ -197,10 +98,10 @@ def _field_names(kind: type) -> tuple[str, ...]:
 
 def render_block(block: Any) -> Markup:
     """One block's markup, as the page renders it."""
+    if isinstance(block, Table):  # the table markup the notebook views share
+        return table_block_html(block.name, block.title, block.frame, block.notes, block.digits)
     template = _environment().get_template(block_template(block))
     context: dict[str, Any] = {"block": block}
-    if isinstance(block, Table):
-        context["layout"] = table_layout(block)
     if isinstance(block, Figure):  # the block's name is unique on the page; its SVG ids become so
         context["block"] = dataclasses.replace(block, svg=scoped_ids(block.svg, block.name))
     return Markup(template.render(**context))
@@ -215,16 +116,9 @@ def _static(suffix: str) -> list[Markup]:
 
 @lru_cache(maxsize=1)
 def _environment() -> Any:
-    from jinja2 import Environment, PackageLoader, StrictUndefined
+    from jinja2 import PackageLoader
 
-    environment = Environment(
-        loader=PackageLoader("shortcutlab.reports.html"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    environment = jinja_environment(loader=PackageLoader("shortcutlab.reports.html"))
     environment.globals.update(
         as_data=_as_data, render_block=render_block, block_template=block_template
     )

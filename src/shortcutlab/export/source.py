@@ -1,0 +1,66 @@
+"""Read any built benchmark folder (Maze, MPS, Suite) as named splits, a label order and a manifest.
+
+Every family's ``build`` writes ``manifest.json`` with a ``splits`` mapping (split or set name ->
+file), so one reader serves them all: an exporter never asks which family wrote the folder.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from shortcutlab.data.benchmark import MANIFEST, SPLIT_ORDER, SplitFiles
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.errors import DataError, InputFileError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass
+class BenchmarkFolder:
+    """A built benchmark as an exporter sees it: splits in their order, labels, the manifest."""
+
+    path: Path
+    manifest: dict[str, Any]
+    splits: Mapping[str, pd.DataFrame]
+    labels: LabelSpace
+
+    @property
+    def kind(self) -> str:
+        return str(self.manifest.get("kind", "benchmark"))
+
+
+def read_benchmark_folder(folder: str | Path) -> BenchmarkFolder:
+    """The benchmark ``build`` wrote into ``folder``; its labels are the manifest's order (Maze,
+    MPS) or, where it records none (Suite), the sorted labels its splits hold."""
+    path = Path(folder)
+    if not (path / MANIFEST).is_file():
+        raise InputFileError(
+            f"'{path}' is not a benchmark folder: it has no {MANIFEST}. Pass a folder written by "
+            "'shortcutlab build maze|mps|suite'."
+        )
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        records = manifest["splits"]
+        names = [s for s in SPLIT_ORDER if s in records] + [
+            s for s in records if s not in SPLIT_ORDER
+        ]
+        files = {name: path / records[name]["file"] for name in names}
+        arguments = manifest.get("arguments", {})
+        has_pair = arguments.get("text_pair_col") is not None
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+        raise DataError(f"'{path / MANIFEST}' is not a valid benchmark manifest ({exc}).") from exc
+    for file in files.values():
+        if not file.is_file():
+            raise InputFileError(f"The benchmark file '{file}' is missing; rebuild the benchmark.")
+    splits = SplitFiles(files, {n: records[n].get("sha256") for n in names}, has_pair)
+    if "labels" in manifest:
+        labels = LabelSpace(tuple(manifest["labels"]))
+    else:
+        found = {value for frame in splits.values() for value in frame["label"].tolist()}
+        labels = LabelSpace(tuple(sorted(found, key=str)))
+    return BenchmarkFolder(path, manifest, splits, labels)

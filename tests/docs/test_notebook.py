@@ -1,0 +1,127 @@
+"""The example notebook (docs/notebooks/quickstart.ipynb) runs from top to bottom with nbclient,
+so it cannot rot: no cell fails, and the views it shows hold the tables and numbers of what it
+built, ran and audited (read back here from the folders it wrote)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import shortcutlab
+from shortcutlab.families.maze.report_tables import table_blocks
+from shortcutlab.reports.html.document import Table
+from tests.reports.view_html import View, assert_shows_tables
+
+nbclient = pytest.importorskip("nbclient", reason="the test extra installs nbclient")
+nbformat = pytest.importorskip("nbformat", reason="the test extra installs nbformat")
+pytest.importorskip("ipykernel", reason="the test extra installs ipykernel")
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "quickstart.ipynb"
+KERNEL = "shortcutlab-tests"
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    """The notebook executed in a fresh folder (its working folder), and that folder."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    folder = tmp_path_factory.mktemp("notebook")
+    # A kernelspec of our own that runs this interpreter: a user's or system 'python3' spec
+    # could start another Python, without this checkout's shortcutlab.
+    spec = folder / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    kernel = {"argv": argv, "display_name": KERNEL, "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(kernel), encoding="utf-8")
+    specs = KernelSpecManager(kernel_dirs=[str(folder / "kernels")], ensure_native_kernel=False)
+    manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=specs)
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook, km=manager, timeout=180, resources={"metadata": {"path": str(folder)}}
+    )
+    client.execute(env=_environment())
+    return notebook, folder
+
+
+def _environment() -> dict[str, str]:
+    """This process's environment, with a relative PYTHONPATH (a checkout's ``src``) made
+    absolute: the kernel runs in the notebook's folder."""
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        parts = env["PYTHONPATH"].split(os.pathsep)
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in parts if p)
+    return env
+
+
+def _html_outputs(notebook: Any) -> list[str]:
+    return [
+        output["data"]["text/html"]
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+        if "text/html" in output.get("data", {})
+    ]
+
+
+def _view(notebook: Any, heading: str) -> View:
+    views = [View(text) for text in _html_outputs(notebook) if "shortcutlab-view" in text]
+    return next(view for view in views if view.headings[0].startswith(heading))
+
+
+def test_the_notebook_is_stored_without_outputs():
+    stored = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(stored)
+    code = [cell for cell in stored.cells if cell.cell_type == "code"]
+    assert code and all(not c.outputs and c.execution_count is None for c in code)
+
+
+def test_every_cell_runs_without_an_error(executed):
+    notebook, _ = executed
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count for cell in code)
+    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert errors == []
+
+
+def test_the_benchmark_view_shows_its_splits(executed):
+    notebook, _ = executed
+    view = _view(notebook, "Benchmark: shortcut-maze")
+    settings = view.tables["benchmark-settings"].column("value")
+    assert settings["shortcut"] == "single-term" and settings["strength"] == "0.9"
+    sizes = view.tables["benchmark-splits"].column("rows")
+    assert sizes == {"train": "400", "test": "200", "anti_test": "200", "original_test": "200"}
+    assert view.loading == []
+
+
+def test_the_run_view_shows_the_report_tables_of_the_run_it_wrote(executed):
+    notebook, folder = executed
+    run = shortcutlab.load_run(folder / "quickstart-run")
+    view = _view(notebook, "Run quickstart")
+    assert_shows_tables(view, [b for b in table_blocks(run) if isinstance(b, Table)])
+    assert view.loading == []
+
+
+def test_to_pandas_shows_the_tidy_rows(executed):
+    notebook, folder = executed
+    table = shortcutlab.load_run(folder / "quickstart-run").to_pandas()
+    (cell,) = [c for c in notebook.cells if c.cell_type == "code" and "to_pandas" in c.source]
+    (shown,) = [o["data"]["text/html"] for o in cell.outputs if "data" in o]
+    columns = ["shortcut", "strength", "test_accuracy_mean", "anti_test_accuracy_mean"]
+    with pd.option_context("display.max_columns", 20):  # a kernel's default: not a terminal
+        assert shown == table[[*columns, "delta_accuracy_mean"]]._repr_html_()
+    assert len(table) == 2  # one row per λ of the one shortcut
+
+
+def test_the_audit_view_ranks_the_injected_term_first(executed):
+    notebook, _ = executed
+    view = _view(notebook, "Shortcut audit")
+    candidates = view.tables["audit-candidates"]
+    assert candidates.rows[0][:3] == ["rank", "candidate", "kind"]
+    assert candidates.column("candidate")["1"] == "honestly"
+    assert view.loading == []
