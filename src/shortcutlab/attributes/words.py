@@ -85,7 +85,9 @@ class SplitWords:
         )
         # Summed per word in the order of first occurrence (a single-threaded group_by keeps it).
         summed = counted.group_by("values", use_threads=False).aggregate([("counts", "sum")])
-        return dict(zip(summed["values"].to_pylist(), summed["counts_sum"].to_pylist(), strict=True))
+        return dict(
+            zip(summed["values"].to_pylist(), summed["counts_sum"].to_pylist(), strict=True)
+        )
 
     def presence(self, words: Sequence[str]) -> np.ndarray:
         """Per text (rows) and word (columns, single words as :func:`spaced_phrases` strips
