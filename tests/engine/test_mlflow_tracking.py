@@ -171,13 +171,23 @@ def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec)
     half_logged = sorted(stored_cells(tmp_path / "run"))[0]
     client = mlflow.tracking.MlflowClient(uri)
     experiment = client.create_experiment("two-cells")
-    client.create_run(
-        experiment, tags={"shortcutlab.cell_id": half_logged}
-    )  # created, never finished: what a kill between create_run and set_terminated leaves
+    tags = {
+        "shortcutlab.cell_id": half_logged,
+        "shortcutlab.spec_hash": stored_spec_hash(tmp_path / "run"),
+    }
+    # Created, never finished: what a kill between create_run and set_terminated leaves.
+    client.create_run(experiment, tags=tags)
+    # Another spec's grid writing the same experiment right now: its RUNNING run is left alone.
+    other = {"shortcutlab.cell_id": half_logged, "shortcutlab.spec_hash": "another spec"}
+    theirs = client.create_run(experiment, tags=other).info.run_id
     for _ in range(2):  # the resume, then a second resume with nothing to do
         report = run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
         assert report.skipped == 2 and report.done == 0
+        runs = logged_runs(uri)
+        assert runs.loc[runs["run_id"] == theirs, "status"].item() == "RUNNING"
+        client.delete_run(theirs)
         assert_logged_once(uri, tmp_path / "run")
+        client.restore_run(theirs)
 
 
 def test_runs_another_tool_left_in_the_experiment_are_left_alone(tmp_path, spec):

@@ -55,10 +55,12 @@ def repository_splits(path: Path) -> dict[str, list[Path]]:
 def chosen_split(path: Path, names: Sequence[str], split: str | None, role: str) -> str:
     """The split to read: ``split`` when given, else the one named like the table's ``role``."""
     chosen = split or (role if role in names else None)
+    if chosen is None and len(names) == 1:
+        chosen = names[0]  # a repository with one split (most Hub repositories: train only)
     if chosen not in names:
         missing = f"split {chosen!r} does not exist" if chosen else "no split was chosen"
         raise DataError(
-            f"'{path}' is a DatasetDict with splits {', '.join(names)}; {missing}. "
+            f"'{path}' holds the splits {', '.join(names)}; {missing}. "
             f"Pick one with '{path}::SPLIT'."
         )
     return chosen
@@ -107,7 +109,10 @@ def decode_class_labels(table: pa.Table, names: Mapping[str, list[str]]) -> pa.T
     for column, labels in names.items():
         if column not in table.column_names:
             continue
-        indices = table.column(column).to_pylist()
+        # None or NaN (pandas turns an integer column with gaps into floats): missing.
+        indices = [
+            None if i is None or i != i else int(i) for i in table.column(column).to_pylist()
+        ]
         if any(i is not None and not -1 <= i < len(labels) for i in indices):
             raise DataError(
                 f"The ClassLabel column '{column}' holds an index outside its {len(labels)} names."

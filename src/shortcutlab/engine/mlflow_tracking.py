@@ -21,6 +21,7 @@ same cells. MLflow loads on :meth:`MlflowTracker.start`, never at import.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterable, Iterator
@@ -41,6 +42,7 @@ CELL_ID = "shortcutlab.cell_id"
 #: The experiment tags naming the report's URI and whether every cell finished.
 REPORT, REPORT_STATUS = "shortcutlab.report", "shortcutlab.report_status"
 FINISHED = "FINISHED"
+RUNNING = "RUNNING"
 #: MLflow's limits on one log_batch call.
 BATCH_METRICS, BATCH_PARAMS = 1000, 100
 _NOT_A_KEY_CHARACTER = re.compile(r"[^\w./ :-]")
@@ -118,9 +120,14 @@ class MlflowTracker(Tracker):
                 continue  # not a cell's run: another tool's, left alone
             if run.info.status == FINISHED and cell_id not in logged:
                 logged.add(cell_id)
-            else:
+            elif run.info.status != RUNNING or self._ours(run):
+                # Another grid of the same experiment may be writing its RUNNING runs right now.
                 self._client.delete_run(run.info.run_id)
         return logged
+
+    def _ours(self, run: Any) -> bool:
+        """Whether ``run`` was logged for this run folder's spec."""
+        return run.data.tags.get(SPEC_HASH_TAG) == self._cell_tags.get(SPEC_HASH_TAG)
 
     def _delete_if_present(self, run_id: str) -> None:
         from mlflow.exceptions import MlflowException
@@ -161,10 +168,16 @@ class MlflowTracker(Tracker):
             for key, value in numeric_leaves(cell.metrics).items()
         ]
         params = [Param(key, value) for key, value in cell.params().items()]
-        self._client.log_batch(run_id, params=params[:BATCH_PARAMS])
-        for start in range(0, len(metrics), BATCH_METRICS):
-            self._client.log_batch(run_id, metrics=metrics[start : start + BATCH_METRICS])
-        self._client.set_terminated(run_id, FINISHED)
+        try:
+            self._client.log_batch(run_id, params=params[:BATCH_PARAMS])
+            for start in range(0, len(metrics), BATCH_METRICS):
+                self._client.log_batch(run_id, metrics=metrics[start : start + BATCH_METRICS])
+            self._client.set_terminated(run_id, FINISHED)
+        except Exception:
+            # Not left RUNNING: marked FAILED (kept in the journal, so the next start deletes it).
+            with contextlib.suppress(Exception):
+                self._client.set_terminated(run_id, "FAILED")
+            raise
         self._pending.discard(run_id)
 
     def _refusals(self) -> _MlflowRefusals:

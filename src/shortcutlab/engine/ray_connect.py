@@ -61,11 +61,13 @@ def connect(address: str | None, cpus: int | None) -> bool:
     notebook that ran ``ray.init``) keeps its connection, and must not have it shut down."""
     try:
         import ray
-        from ray.exceptions import AuthenticationError
+        import ray.exceptions
     except ImportError as exc:
         raise ConfigError(
             "The ray executor needs Ray. Install it with: pip install 'shortcutlab[ray]'."
         ) from exc
+    # Ray versions before token authentication have no AuthenticationError.
+    refused = getattr(ray.exceptions, "AuthenticationError", ConnectionError)
     if ray.is_initialized():
         return False
     if address is not None:
@@ -75,7 +77,7 @@ def connect(address: str | None, cpus: int | None) -> bool:
             ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
-    except (AuthenticationError, ConnectionError, RuntimeError, ValueError) as exc:
+    except (refused, ConnectionError, RuntimeError, ValueError) as exc:
         raise connection_error(address, exc) from exc
     return True
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.export.card import card_text
 from shortcutlab.export.source import BenchmarkFolder
 
@@ -109,11 +109,17 @@ def _feature(values: pd.Series, column: str, label_names: list[str]) -> Any:
 
 def _spans(value: Any) -> list[list[int]]:
     """A ``cue_spans`` cell (JSON text in CSV files, a list in Parquet/JSONL) as a list of pairs."""
-    if isinstance(value, str):
-        value = json.loads(value) if value.strip() else []
-    if value is None or (isinstance(value, float) and pd.isna(value)):
-        return []
-    return [[int(start), int(end)] for start, end in value]
+    try:
+        if isinstance(value, str):
+            value = json.loads(value) if value.strip() else []
+        if value is None or (isinstance(value, float) and pd.isna(value)):
+            return []
+        return [[int(start), int(end)] for start, end in value]
+    except (ValueError, TypeError) as exc:
+        raise DataError(
+            f"A cue_spans cell is not a list of [start, end] pairs ({str(value)[:60]!r}); "
+            "rebuild the benchmark."
+        ) from exc
 
 
 def _datasets() -> Any:

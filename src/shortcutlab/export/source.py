@@ -52,15 +52,19 @@ def read_benchmark_folder(folder: str | Path) -> BenchmarkFolder:
         files = {name: path / records[name]["file"] for name in names}
         arguments = manifest.get("arguments", {})
         has_pair = arguments.get("text_pair_col") is not None
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+        recorded = LabelSpace(tuple(manifest["labels"])) if "labels" in manifest else None
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError) as exc:
         raise DataError(f"'{path / MANIFEST}' is not a valid benchmark manifest ({exc}).") from exc
     for file in files.values():
         if not file.is_file():
             raise InputFileError(f"The benchmark file '{file}' is missing; rebuild the benchmark.")
     splits = SplitFiles(files, {n: records[n].get("sha256") for n in names}, has_pair)
-    if "labels" in manifest:
-        labels = LabelSpace(tuple(manifest["labels"]))
+    if recorded is not None:
+        labels = recorded
     else:
+        unlabelled = [name for name, frame in splits.items() if "label" not in frame.columns]
+        if unlabelled:
+            raise DataError(f"The split {unlabelled[0]!r} of '{path}' has no label column.")
         found = {value for frame in splits.values() for value in frame["label"].tolist()}
         labels = LabelSpace(tuple(sorted(found, key=str)))
     return BenchmarkFolder(path, manifest, splits, labels)
