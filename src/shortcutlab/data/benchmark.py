@@ -146,35 +146,41 @@ class Benchmark:
     @classmethod
     def load(cls, folder: str | Path) -> Benchmark:
         """Read a benchmark folder written by :meth:`save` (or by ``shortcutlab build``)."""
-        folder = Path(folder)
-        manifest_path = folder / MANIFEST
-        if not manifest_path.exists():
-            raise InputFileError(
-                f"'{folder}' is not a benchmark folder: it has no {MANIFEST}. "
-                f"Build one with 'shortcutlab build' or pass the folder it wrote."
-            )
+        manifest, splits = read_manifest_splits(folder)
         try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
             labels = LabelSpace(tuple(manifest["labels"]))
-            records = manifest["splits"]
-            if not isinstance(manifest.get("arguments", {}), dict):
-                raise TypeError("its 'arguments' is not an object")
-            order = [s for s in SPLIT_ORDER if s in records] + [
-                s for s in records if s not in SPLIT_ORDER
-            ]
-            files = {name: folder / records[name]["file"] for name in order}
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        except (KeyError, TypeError) as exc:
             raise DataError(
-                f"'{manifest_path}' is not a valid benchmark manifest ({exc})."
+                f"'{Path(folder) / MANIFEST}' is not a valid benchmark manifest ({exc})."
             ) from exc
-        for path in files.values():
-            if not path.exists():
-                raise InputFileError(
-                    f"The benchmark file '{path}' is missing; rebuild the benchmark."
-                )
-        has_pair = manifest.get("arguments", {}).get("text_pair_col") is not None
-        splits = SplitFiles(files, {n: records[n].get("sha256") for n in order}, has_pair)
-        return cls(splits=splits, labels=labels, manifest=manifest, path=folder)
+        return cls(splits=splits, labels=labels, manifest=manifest, path=Path(folder))
+
+
+def read_manifest_splits(folder: str | Path) -> tuple[dict[str, Any], SplitFiles]:
+    """A benchmark folder's manifest and its splits in order (each read on first access)."""
+    folder = Path(folder)
+    manifest_path = folder / MANIFEST
+    if not manifest_path.exists():
+        raise InputFileError(
+            f"'{folder}' is not a benchmark folder: it has no {MANIFEST}. "
+            f"Build one with 'shortcutlab build' or pass the folder it wrote."
+        )
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        records = manifest["splits"]
+        if not isinstance(manifest.get("arguments", {}), dict):
+            raise TypeError("its 'arguments' is not an object")
+        order = [s for s in SPLIT_ORDER if s in records] + [
+            s for s in records if s not in SPLIT_ORDER
+        ]
+        files = {name: folder / records[name]["file"] for name in order}
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise DataError(f"'{manifest_path}' is not a valid benchmark manifest ({exc}).") from exc
+    for path in files.values():
+        if not path.exists():
+            raise InputFileError(f"The benchmark file '{path}' is missing; rebuild the benchmark.")
+    has_pair = manifest.get("arguments", {}).get("text_pair_col") is not None
+    return manifest, SplitFiles(files, {n: records[n].get("sha256") for n in order}, has_pair)
 
 
 class SplitFiles(Mapping[str, "pd.DataFrame"]):

@@ -6,15 +6,14 @@ file), so one reader serves them all: an exporter never asks which family wrote 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shortcutlab.data.benchmark import MANIFEST, SPLIT_ORDER, SplitFiles
+from shortcutlab.data.benchmark import MANIFEST, read_manifest_splits
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import DataError, InputFileError
+from shortcutlab.errors import DataError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -38,27 +37,11 @@ def read_benchmark_folder(folder: str | Path) -> BenchmarkFolder:
     """The benchmark ``build`` wrote into ``folder``; its labels are the manifest's order (Maze,
     MPS) or, where it records none (Suite), the sorted labels its splits hold."""
     path = Path(folder)
-    if not (path / MANIFEST).is_file():
-        raise InputFileError(
-            f"'{path}' is not a benchmark folder: it has no {MANIFEST}. Pass a folder written by "
-            "'shortcutlab build maze|mps|suite'."
-        )
+    manifest, splits = read_manifest_splits(path)
     try:
-        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
-        records = manifest["splits"]
-        names = [s for s in SPLIT_ORDER if s in records] + [
-            s for s in records if s not in SPLIT_ORDER
-        ]
-        files = {name: path / records[name]["file"] for name in names}
-        arguments = manifest.get("arguments", {})
-        has_pair = arguments.get("text_pair_col") is not None
         recorded = LabelSpace(tuple(manifest["labels"])) if "labels" in manifest else None
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError) as exc:
+    except (TypeError, ValueError) as exc:
         raise DataError(f"'{path / MANIFEST}' is not a valid benchmark manifest ({exc}).") from exc
-    for file in files.values():
-        if not file.is_file():
-            raise InputFileError(f"The benchmark file '{file}' is missing; rebuild the benchmark.")
-    splits = SplitFiles(files, {n: records[n].get("sha256") for n in names}, has_pair)
     if recorded is not None:
         labels = recorded
     else:
