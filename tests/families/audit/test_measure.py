@@ -24,7 +24,7 @@ from shortcutlab.families.audit.measure import (
     MeasureSpec,
     measure_candidates,
 )
-from shortcutlab.families.audit.spans import phrase_pattern, remove_phrase
+from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 
 SPACE = LabelSpace(("calm", "alarm"))
 

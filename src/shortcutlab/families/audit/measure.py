@@ -20,7 +20,7 @@ from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.predictor import Predictor
 from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
-from shortcutlab.families.audit.spans import phrase_pattern, remove_phrase
+from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error, mcnemar_exact
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
 from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means

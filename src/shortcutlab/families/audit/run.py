@@ -22,7 +22,7 @@ from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
-from shortcutlab.families.audit.spans import phrase_spans
+from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 from shortcutlab.reports.html.notebook import blocks_view
 
 

@@ -1,6 +1,7 @@
-"""Where a candidate sits in a text: the whole-word occurrences of a token or n-gram.
+"""Where a candidate phrase sits in a text, and the text with it removed, replaced or inserted.
 
-Highlighting in the report and counterfactual removal both need the exact characters. A phrase is
+The audit's highlighting, its counterfactual tests (removal, insertion) and the data-level
+repairs (masking, removing, counterfactual augmentation) all edit the same exact characters. A phrase is
 lower-case words separated by single spaces (what the token scan reports); it matches those words
 in that order as whole words, ignoring case, with anything that is not a word character between
 them, curly and straight apostrophes alike, and a contraction also in its tokenised spelling
@@ -23,6 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 # After a deleted word, these characters keep the text readable when the space before it goes.
+_SPACES = re.compile(r"\s+")
 _CLOSING = ".,!?;:)]}\"'\u2019"
 
 
@@ -78,3 +80,48 @@ def remove_phrase(text: str, pattern: re.Pattern[str]) -> str:
         return text
     keep = np.cumsum(drop[:-1]) == 0
     return "".join(ch for ch, kept in zip(text, keep.tolist(), strict=True) if kept)
+
+
+def replace_phrase(text: str, pattern: re.Pattern[str], replacement: str) -> str:
+    """``text`` with every match of ``pattern`` replaced by ``replacement`` (a mask token); an
+    empty replacement is :func:`remove_phrase`.
+
+    Examples:
+        >>> replace_phrase("Frankly, it works. frankly!", phrase_pattern("frankly"), "[MASK]")
+        '[MASK], it works. [MASK]!'
+    """
+    if not replacement:
+        return remove_phrase(text, pattern)
+    return pattern.sub(replacement.replace("\\", "\\\\"), text)
+
+
+def word_starts(text: str) -> list[int]:
+    """The offsets where a word may be inserted: the start and after every run of white space.
+
+    Examples:
+        >>> word_starts("Good film,  truly.")
+        [0, 5, 12]
+    """
+    return [0] + [m.end() for m in _SPACES.finditer(text) if m.end() < len(text)]
+
+
+def insert_phrase(text: str, phrase: str, choice: float) -> str:
+    """``text`` with ``phrase`` inserted as a whole word before the word that ``choice`` (in
+    [0, 1)) picks uniformly among :func:`word_starts`; an empty text becomes the phrase.
+
+    Examples:
+        >>> insert_phrase("Good film.", "frankly", 0.0), insert_phrase("Good film.", "frankly", 0.9)
+        ('frankly Good film.', 'Good frankly film.')
+    """
+    if not text:
+        return phrase
+    starts = word_starts(text)
+    at = starts[min(int(choice * len(starts)), len(starts) - 1)]
+    return f"{text[:at]}{phrase} {text[at:]}"
+
+
+def insert_phrases(texts: list[str], phrase: str, seed: int) -> list[str]:
+    """:func:`insert_phrase` on every text, each position drawn from ``seed`` (one uniform per
+    row, in order, so a row's position does not depend on later rows)."""
+    choices = np.random.default_rng(seed).random(len(texts)).tolist()
+    return [insert_phrase(t, phrase, c) for t, c in zip(texts, choices, strict=True)]
