@@ -13,6 +13,7 @@ from shortcutlab.data.loading import LABEL, TEXT, load_table
 from shortcutlab.data.writing import check_output_dir
 from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.audit.output import write_audit
+from shortcutlab.families.audit.part_names import part_names
 from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit
 from shortcutlab.families.audit.scan import ScanConfig
 
@@ -82,7 +83,13 @@ def audit_dataset(
     )
     train, test_inputs, sources = _read_inputs(data, test, columns, labels)
     result = run_audit(
-        train, test_inputs, scan_config=scan_config, measure=measure, top=top, sources=sources
+        train,
+        test_inputs,
+        scan_config=scan_config,
+        measure=measure,
+        top=top,
+        sources=sources,
+        part_names=part_names(text_col, text_pair_col),
     )
     if out is not None:
         write_audit(result, out, overwrite=overwrite)
