@@ -260,9 +260,10 @@ def candidate(name, p, significant, delta=None, delta_p=None, kind="token", **me
 #: A measured token's counterfactual tests (removal, insertion), as audit.json holds them.
 TESTS = {
     "removal_rows": 104, "removal_changed": 0.183, "removal_accuracy_before": 0.798,
-    "removal_accuracy_after": 0.663, "removal_p_adjusted": 0.00037,
-    "insertion_rows": 500, "insertion_changed": 0.424, "insertion_accuracy_before": 0.838,
-    "insertion_accuracy_after": 0.462, "insertion_p_adjusted": 1e-52,
+    "removal_accuracy_after": 0.663, "removal_p_adjusted": 0.00037, "removal_label_shift": -0.2,
+    "removal_label_p_adjusted": 2e-5, "insertion_rows": 500, "insertion_changed": 0.424,
+    "insertion_accuracy_before": 0.838, "insertion_accuracy_after": 0.462,
+    "insertion_p_adjusted": 1e-52, "insertion_label_shift": 0.3, "insertion_label_p_adjusted": 1e-60,
 }  # fmt: skip
 
 
@@ -279,9 +280,10 @@ def test_audit_top_candidates_in_words():
         "102 tests).",
         "'zebra' (token) points to pos: 0.926 of its 121 rows have that label, 1.88 times the "
         "share overall (adjusted p < 1e-25).",
-        "tfidf-logreg relies on 'zebra' (removal changed 0.183 of 104 rows' predictions, "
-        "accuracy 0.798 → 0.663, adjusted p = 0.00037; insertion changed 0.424 of 500 rows' "
-        "predictions, accuracy 0.838 → 0.462, adjusted p < 1e-51).",
+        "tfidf-logreg relies on 'zebra' (removal changed 0.183 of 104 rows' predictions, away "
+        "from its label (adjusted p < 1e-4), accuracy 0.798 → 0.663 (adjusted p = 0.00037); "
+        "insertion changed 0.424 of 500 rows' predictions, toward its label (adjusted p < "
+        "1e-59), accuracy 0.838 → 0.462 (adjusted p < 1e-51)).",
     ]
     none = audit_record([candidate("w60", 0.22, False)], 0)
     assert findings.audit_findings(none) == [
@@ -305,8 +307,9 @@ def test_audit_says_relies_on_only_from_the_counterfactual_verdict():
     sentences = findings.audit_findings(record)
     assert sentences[2] == (
         "tfidf-logreg shows no significant reliance on 'lol' (removal changed 0.183 of 104 rows' "
-        "predictions, accuracy 0.798 → 0.663, adjusted p = 0.00037; insertion changed 0.424 of "
-        "500 rows' predictions, accuracy 0.838 → 0.462, adjusted p < 1e-51)."
+        "predictions, away from its label (adjusted p < 1e-4), accuracy 0.798 → 0.663 "
+        "(adjusted p = 0.00037); insertion changed 0.424 of 500 rows' predictions, toward its "
+        "label (adjusted p < 1e-59), accuracy 0.838 → 0.462 (adjusted p < 1e-51))."
     )
     assert sentences[4] == (
         "'i' is not visible to tfidf-logreg: its tokenizer drops it or its fitted vocabulary "

@@ -126,14 +126,18 @@ def _reliance_sentence(model: str, candidate: Mapping[str, Any]) -> str:
 
 
 def _test_phrase(candidate: Mapping[str, Any], test: str) -> str:
-    """``removal changed 0.183 of 104 rows, accuracy 0.798 → 0.663, adjusted p = 0.0005``."""
+    """``removal changed 0.183 of 104 rows' predictions, away from its label (adjusted p <
+    1e-4), accuracy 0.798 → 0.663 (adjusted p = 0.00037)``."""
     rows = candidate.get(f"{test}_rows")
     if missing(rows) or not rows or missing(candidate.get(f"{test}_changed")):
         return f"no {test} rows"
     before = number(candidate[f"{test}_accuracy_before"])
     after = number(candidate[f"{test}_accuracy_after"])
+    shift = candidate.get(f"{test}_label_shift")
+    way = "toward" if not missing(shift) and shift > 0 else "away from"
+    label_p = p_phrase(candidate.get(f"{test}_label_p_adjusted"), adjusted=True)
     p = p_phrase(candidate.get(f"{test}_p_adjusted"), adjusted=True)
     return (
         f"{test} changed {number(candidate[f'{test}_changed'])} of {rows:,} rows' predictions, "
-        f"accuracy {before} → {after}, {p}"
+        f"{way} its label ({label_p}), accuracy {before} → {after} ({p})"
     )

@@ -44,7 +44,8 @@ def _audit() -> dict[str, Any]:
             removal_p=0.0013, removal_p_adjusted=0.0026, relied_on=True, visible=True,
             insertion_rows=500, insertion_changed=0.21, insertion_accuracy_before=0.7,
             insertion_accuracy_after=0.55, insertion_label_shift=0.18, insertion_shift_low=0.15,
-            insertion_shift_high=0.21, insertion_p=1e-8, insertion_p_adjusted=2e-8, anti_rows=60, anti_accuracy=0.45, removed_rows=90,
+            insertion_shift_high=0.21, insertion_p=1e-8, insertion_p_adjusted=2e-8, insertion_label_p_adjusted=3e-12,
+            anti_rows=60, anti_accuracy=0.45, removed_rows=90,
             removed_accuracy=0.6, aligned_set_rows=60, aligned_set_accuracy=0.8, anti_delta=0.35,
             anti_delta_low=0.18, anti_delta_high=0.51,
             examples=[
@@ -294,7 +295,9 @@ def test_the_measurement_table_holds_the_model_figures(page):
     assert row["ECE gap"] == "+0.160" and row["removal acc. before → after"] == "0.796 → 0.653"
     assert row["removal shift [95 %]"] == "-0.241 [-0.290, -0.190]"
     assert row["insertion acc. before → after"] == "0.700 → 0.550"
-    assert row["insertion changed"] == "0.210" and row["insertion adjusted p"] == "2e-08"
+    assert row["insertion changed"] == "0.210"
+    assert row["insertion accuracy p (adjusted)"] == "2e-08"
+    assert row["insertion label p (adjusted)"] == "3e-12"
     assert row["anti Δ [95 %]"] == "+0.350 [+0.180, +0.510]"
     assert "Reliance of tfidf-logreg on the candidates" in html
 

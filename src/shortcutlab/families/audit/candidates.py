@@ -86,6 +86,8 @@ MEASURE_COLUMNS = (
     "removal_shift_high",
     "removal_p",  # exact McNemar on paired correctness before/after removal
     "removal_p_adjusted",  # over the candidates with a removal_p (same correction)
+    "removal_label_p",  # exact McNemar on paired "predicts the candidate's label"
+    "removal_label_p_adjusted",
     "insertion_rows",  # rows of the other labels without it, the candidate inserted (<= 500)
     "insertion_changed",
     "insertion_accuracy_before",
@@ -93,8 +95,10 @@ MEASURE_COLUMNS = (
     "insertion_label_shift",  # mean change of p(candidate label) after insertion
     "insertion_shift_low",
     "insertion_shift_high",
-    "insertion_p",
+    "insertion_p",  # exact McNemar on paired correctness before/after insertion
     "insertion_p_adjusted",
+    "insertion_label_p",  # exact McNemar on paired "predicts the candidate's label"
+    "insertion_label_p_adjusted",
     "anti_rows",  # rows of the redistribution anti-test (association reversed)
     "anti_accuracy",
     "removed_rows",  # rows of the redistribution set with the association removed

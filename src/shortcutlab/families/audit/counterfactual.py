@@ -28,6 +28,8 @@ INSERTION_ROWS = 500
 #: The counterfactual tests, by column prefix: removal from rows with the candidate, insertion
 #: into rows of other labels without it.
 TESTS = ("removal", "insertion")
+#: Their p-value columns, each adjusted over the measured candidates: accuracy, and the label.
+TEST_P_COLUMNS = tuple(f"{test}_{p}" for test in TESTS for p in ("p", "label_p"))
 
 
 def model_view(predictor: Any, part: str) -> TextView | None:
@@ -93,8 +95,10 @@ def edit_figures(
     seed: int,
 ) -> dict:
     """``<test>_rows``, the share of their predictions the edit changed, accuracy before and
-    after, the mean shift of p(candidate's label) with a 95 % bootstrap, and the exact McNemar p
-    on the paired correctness."""
+    after, the mean shift of p(candidate's label) with a 95 % bootstrap, the exact McNemar p on
+    the paired correctness (``<test>_p``: does the edit cost or gain accuracy?) and on the paired
+    "predicts the candidate's label" (``<test>_label_p``: does it move predictions to or from
+    that label?)."""
     out: dict = {f"{test}_rows": len(rows)}
     if len(rows) == 0:
         return out
@@ -112,24 +116,28 @@ def edit_figures(
         f"{test}_shift_low": low,
         f"{test}_shift_high": high,
         f"{test}_p": mcnemar_exact(correct_a=right_before, correct_b=right_after)["p_value"],
+        f"{test}_label_p": mcnemar_exact(
+            correct_a=before.argmax(axis=1) == label, correct_b=after.argmax(axis=1) == label
+        )["p_value"],
     }
 
 
 def relied_on(row: dict, alpha: float) -> bool | None:
-    """True when a counterfactual test's adjusted p is below ``alpha`` and the edit moves
-    predictions the candidate's way (removal lowers p(its label) or costs accuracy; insertion
-    raises it or costs accuracy); False when a test ran and none did; None when none ran or the
-    model cannot see the candidate."""
+    """True when a counterfactual edit moves predictions the candidate's way (removal away from
+    its label, insertion toward it: ``<test>_label_p_adjusted`` < ``alpha``) or costs accuracy
+    (``<test>_p_adjusted`` < ``alpha`` with accuracy lower after); False when a test ran and
+    neither did; None when none ran or the model cannot see the candidate."""
     if row.get("visible") is False:
         return None
     tested = False
     for test, toward in (("removal", -1.0), ("insertion", 1.0)):
-        p = row.get(f"{test}_p_adjusted")
-        if p is None:
+        if row.get(f"{test}_p_adjusted") is None:
             continue
         tested = True
-        shift = row[f"{test}_label_shift"] * toward
-        cost = row[f"{test}_accuracy_before"] - row[f"{test}_accuracy_after"]
-        if p < alpha and (shift > 0 or cost > 0):
+        moved = row[f"{test}_label_shift"] * toward > 0
+        cost = row[f"{test}_accuracy_before"] > row[f"{test}_accuracy_after"]
+        if (row[f"{test}_label_p_adjusted"] < alpha and moved) or (
+            row[f"{test}_p_adjusted"] < alpha and cost
+        ):
             return True
     return False if tested else None

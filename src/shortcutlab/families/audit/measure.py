@@ -22,7 +22,7 @@ from shortcutlab.families.audit.predictor import Predictor
 from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
 from shortcutlab.families.audit.counterfactual import (
     INSERTION_ROWS,
-    TESTS,
+    TEST_P_COLUMNS,
     carried,
     edit_figures,
     inserted_rows,
@@ -55,7 +55,8 @@ INTERVAL_NOTE = (
     f"upward in small groups; it is left out below {MIN_ECE_ROWS} rows. An association Δ "
     "compares different rows, so it is no evidence of reliance: relied_on comes from the "
     "counterfactual tests alone (the candidate removed from its rows, and inserted into up to "
-    f"{INSERTION_ROWS} rows of the labels it avoids; exact McNemar, adjusted over the "
+    f"{INSERTION_ROWS} rows of the labels it avoids; exact McNemar tests on the paired "
+    "correctness and on the paired 'predicts the candidate's label', each adjusted over the "
     "candidates), for token and n-gram candidates the model can see. Attributes, surface "
     "properties, word lists and metadata values have no counterfactual edit here: relied_on "
     "is empty for them."
@@ -135,7 +136,7 @@ def measure_candidates(
             )
             row["redistribution_note"] = sets.note
         results.append(row)
-    for column in ("delta_p", *(f"{test}_p" for test in TESTS)):
+    for column in ("delta_p", *TEST_P_COLUMNS):
         _adjust(results, column, correction)
     for row in results:
         row["relied_on"] = relied_on(row, alpha)

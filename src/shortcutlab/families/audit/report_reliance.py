@@ -39,8 +39,10 @@ def measurement_blocks(
             notes=[
                 "reliance: 'relied on' when removing the candidate from the rows that have it, "
                 "or inserting it into rows of the labels it avoids (at most 500, drawn from the "
-                "seed, labels kept), changes the predictions toward its label or costs accuracy "
-                "with an exact McNemar p below alpha, adjusted over the measured candidates; "
+                "seed, labels kept), moves the predictions its way (label p: exact McNemar on "
+                "the paired 'predicts the candidate's label') or costs accuracy (accuracy p: "
+                "exact McNemar on the paired correctness), p adjusted over the measured "
+                "candidates below alpha; "
                 "'not relied on' when a test ran and none did; 'not visible to the model' when "
                 "the model's tokenizer drops it or its fitted vocabulary lacks it (no reliance "
                 "figure then); a dash where no counterfactual edit applies (attributes, surface "
@@ -131,5 +133,6 @@ def _test_cells(c: Mapping[str, Any], test: str) -> dict[str, Any]:
         f"{test} shift [95 %]": interval_text(
             c.get(f"{test}_label_shift"), c.get(f"{test}_shift_low"), c.get(f"{test}_shift_high")
         ),
-        f"{test} adjusted p": p_text(c.get(f"{test}_p_adjusted")),
+        f"{test} label p (adjusted)": p_text(c.get(f"{test}_label_p_adjusted")),
+        f"{test} accuracy p (adjusted)": p_text(c.get(f"{test}_p_adjusted")),
     }
