@@ -38,7 +38,11 @@ def test_a_one_letter_cue_is_not_visible_and_a_word_cue_is_relied_on(tmp_path):
     result = invoke("audit", train, *FAST, "--model", "tfidf-logreg", "--out", out, "--html")
     assert result.exit_code == 0, result.output
     header = _table_row(result.stdout, "candidate")
-    assert header[header.index("reliance") :][:3] == ["reliance", "removal changed", "insertion changed"]
+    assert header[header.index("reliance") :][:3] == [
+        "reliance",
+        "removal changed",
+        "insertion changed",
+    ]
     zebra, q = _table_row(result.stdout, "zebra"), _table_row(result.stdout, "q")
     assert zebra[header.index("reliance")] == "relied on"
     assert q[header.index("reliance")] == "not visible to the model"
@@ -64,14 +68,17 @@ def test_pair_candidates_are_named_by_the_users_columns(tmp_path):
     premises, hypotheses, labels = planted_pairs(600, seed=5)
     data = _write_csv(tmp_path / "p.csv", premise=premises, hypothesis=hypotheses, label=labels)
     columns = ("--text-col", "premise", "--text-pair-col", "hypothesis")
-    result = invoke("audit", data, *FAST, *columns, "--model", "tfidf-logreg", "--out", tmp_path / "o")
+    result = invoke(
+        "audit", data, *FAST, *columns, "--model", "tfidf-logreg", "--out", tmp_path / "o"
+    )
     assert result.exit_code == 0, result.output
     header = _table_row(result.stdout, "candidate")
     assert _table_row(result.stdout, "hypothesis: not")[header.index("reliance")] == "relied on"
     assert "text_pair" not in result.stdout
     assert "Partial input: hypothesis alone: " in result.stdout
     frame = pd.read_csv(tmp_path / "o" / "audit.csv")
-    assert "hypothesis: not" in set(frame["candidate"]) and "hypothesis alone" in set(frame["candidate"])
+    names = set(frame["candidate"])
+    assert "hypothesis: not" in names and "hypothesis alone" in names
     assert not frame["candidate"].str.startswith("text_pair").any()
 
 

@@ -166,12 +166,7 @@ def audit(
     out: Annotated[Path | None, typer.Option(help="Folder for audit.json and audit.csv.")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
     html: Annotated[
-        bool,
-        typer.Option(
-            "--html",
-            help="Also write the HTML report (what 'shortcutlab report' makes of the folder) to "
-            "--out/report.html; needs --out.",
-        ),
+        bool, typer.Option("--html", help="Also write --out/report.html (needs --out).")
     ] = False,
     fmt: Annotated[
         str,

@@ -119,5 +119,9 @@ def _vectorizer_steps(estimator: Any, part: str) -> list[tuple[str, Any]]:
                 steps.extend(_vectorizer_steps(step, column))
         return steps
     if hasattr(estimator, "transformer_list"):  # a FeatureUnion: several views of one part
-        return [found for _, step in estimator.transformer_list for found in _vectorizer_steps(step, part)]
+        return [
+            found
+            for _, step in estimator.transformer_list
+            for found in _vectorizer_steps(step, part)
+        ]
     return []

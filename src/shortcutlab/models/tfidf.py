@@ -20,8 +20,8 @@ from shortcutlab.models.base import (
     check_training_data,
 )
 from shortcutlab.models.heads import SklearnHead
-from shortcutlab.models.text_view import TextView, pipeline_views
 from shortcutlab.models.pair_features import PairFeatures
+from shortcutlab.models.text_view import TextView, pipeline_views
 from shortcutlab.params import check_bool, check_positive_float, check_positive_int
 
 #: Constructor parameters every TF-IDF model has, passed unchanged to ``TfidfVectorizer``.

@@ -17,9 +17,6 @@ import numpy as np
 from shortcutlab.data.pairs import TextInput
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
-from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.predictor import Predictor
-from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
 from shortcutlab.families.audit.counterfactual import (
     INSERTION_ROWS,
     TEST_P_COLUMNS,
@@ -30,6 +27,9 @@ from shortcutlab.families.audit.counterfactual import (
     relied_on,
     removed_rows,
 )
+from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.predictor import Predictor
+from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
 from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
 from shortcutlab.metrics.proportions import bootstrap_mean_difference
@@ -106,7 +106,10 @@ def measure_candidates(
     check_choice("correction", correction, CORRECTIONS)
     _check_specs(evaluation, specs)
     specs, visible = _through_model_view(predictor, evaluation, specs)
-    edits = [_edited_rows(evaluation, spec, seen, seed) for spec, seen in zip(specs, visible, strict=True)]
+    edits = [
+        _edited_rows(evaluation, spec, seen, seed)
+        for spec, seen in zip(specs, visible, strict=True)
+    ]
     edited_inputs = [inputs for spec_edits in edits for _, inputs in spec_edits.values()]
     probabilities = _predict_once(predictor, evaluation, edited_inputs)
     n = len(evaluation)
@@ -126,7 +129,13 @@ def measure_candidates(
             after = probabilities[offset : offset + len(inputs)]
             offset += len(inputs)
             row |= edit_figures(
-                test, spec.label, rows, base, after, evaluation.ranks, n_resamples,
+                test,
+                spec.label,
+                rows,
+                base,
+                after,
+                evaluation.ranks,
+                n_resamples,
                 int(seeds[1 + number]),
             )
         if redistribution:

@@ -23,8 +23,8 @@ from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
-from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 from shortcutlab.reports.html.notebook import blocks_view
+from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 
 
 @dataclass(frozen=True)
@@ -188,7 +188,11 @@ def run_audit(
     record = _record(result, scanned, test, table, measurement, top, sources or {})
     record["data"]["columns"] = names
     record["partial_input"] = [
-        row | {"candidate": shown_name(row["candidate"], names), "detail": shown_detail(row["detail"], names)}
+        row
+        | {
+            "candidate": shown_name(row["candidate"], names),
+            "detail": shown_detail(row["detail"], names),
+        }
         for row in record["partial_input"]
     ]
     return AuditResult(scan=result, table=table, record=record)
