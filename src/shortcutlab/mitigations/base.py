@@ -137,6 +137,11 @@ class Mitigation(ABC):
                 f"Models it supports: {', '.join(supported)}."
             )
 
+    def needs_recorded_cue(self) -> bool:
+        """Whether it reads the cue phrases the benchmark's build recorded
+        (:attr:`MitigationContext.cue_phrases`): a grid refuses it on builds that record none."""
+        return False
+
     def depends_on_seed(self, model_depends_on_seed: bool) -> bool:
         """Whether a cell's result can change with its seed (else the seeds share one fit)."""
         return model_depends_on_seed or bool(self.capabilities()["seeded"])

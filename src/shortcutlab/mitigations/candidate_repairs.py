@@ -73,6 +73,9 @@ class CandidateRepair(Mitigation):
         )
         check_one_of(self.name, "part", self.part, (TEXT, TEXT_PAIR))
 
+    def needs_recorded_cue(self) -> bool:
+        return self.candidate is None
+
     def fit(self, context: MitigationContext) -> Predictor:
         return fit_backend(context, self.repaired(context))
 
