@@ -97,6 +97,23 @@ class CandidateRepair(Mitigation):
         listed = [given] if isinstance(given, str) else list(given)
         return tuple(dict.fromkeys(" ".join(str(p).lower().split()) for p in listed))
 
+    def part_texts(self, context: MitigationContext) -> list[str]:
+        """The edited part of every training row."""
+        firsts, seconds = self.edited_texts(context)
+        return firsts if self.part == TEXT else seconds or []
+
+    def replaced_in_place(self, context: MitigationContext, replacement: str) -> TrainingRows:
+        """The training rows, in order, with the candidate replaced by ``replacement`` ("" deletes
+        it) in the texts that have it."""
+        texts = self.part_texts(context)
+        carried = self.carriers(context, texts)
+        phrases = self.phrases(context)
+        edited = [
+            _replaced(t, phrases, replacement) if has else t
+            for t, has in zip(texts, carried.tolist(), strict=True)
+        ]
+        return self.rows_with(context, np.arange(len(texts)), edited)
+
     def edited_texts(self, context: MitigationContext) -> tuple[list[str], list[str] | None]:
         """The training rows' first and second texts; refuses ``part: text_pair`` on single texts."""
         inputs = context.train.inputs
@@ -148,15 +165,7 @@ class RemoveCandidate(CandidateRepair):
     name = "remove-candidate"
 
     def repaired(self, context: MitigationContext) -> TrainingRows:
-        parts = dict(zip((TEXT, TEXT_PAIR), self.edited_texts(context), strict=True))
-        texts = parts[self.part] or []
-        carried = self.carriers(context, texts)
-        phrases = self.phrases(context)
-        edited = [
-            _replaced(t, phrases, "") if has else t
-            for t, has in zip(texts, carried.tolist(), strict=True)
-        ]
-        return self.rows_with(context, np.arange(len(texts)), edited)
+        return self.replaced_in_place(context, "")
 
 
 class MaskCandidate(CandidateRepair):
@@ -190,15 +199,7 @@ class MaskCandidate(CandidateRepair):
         )
 
     def repaired(self, context: MitigationContext) -> TrainingRows:
-        parts = dict(zip((TEXT, TEXT_PAIR), self.edited_texts(context), strict=True))
-        texts = parts[self.part] or []
-        carried = self.carriers(context, texts)
-        phrases = self.phrases(context)
-        edited = [
-            _replaced(t, phrases, self.mask) if has else t
-            for t, has in zip(texts, carried.tolist(), strict=True)
-        ]
-        return self.rows_with(context, np.arange(len(texts)), edited)
+        return self.replaced_in_place(context, self.mask)
 
 
 class CounterfactualAugment(CandidateRepair):
@@ -214,8 +215,7 @@ class CounterfactualAugment(CandidateRepair):
     name = "counterfactual-augment"
 
     def repaired(self, context: MitigationContext) -> TrainingRows:
-        parts = dict(zip((TEXT, TEXT_PAIR), self.edited_texts(context), strict=True))
-        texts = parts[self.part] or []
+        texts = self.part_texts(context)
         carried = self.carriers(context, texts)
         phrases = self.phrases(context)
         copies = [_replaced(t, phrases, "") for t in texts]  # rows without it get it below
