@@ -271,5 +271,7 @@ def _print_result(
     if out is not None and fmt not in ("csv", "json"):
         messages(fmt).print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
         if result.repairs:
-            messages(fmt).print(f"Wrote the repaired training sets under {out / 'fix'}", markup=False)
+            messages(fmt).print(
+                f"Wrote the repaired training sets under {out / 'fix'}", markup=False
+            )
     findings(fmt, audit_findings(result.record))

@@ -11,8 +11,8 @@ from shortcutlab.data.canonical import check_distinct_columns
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, load_table
 from shortcutlab.data.writing import check_output_dir
-from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.errors import ConfigError
+from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.audit.output import write_audit
 from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
 from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit

@@ -115,8 +115,14 @@ def repair_candidates(
         if entry["recommended"] is not None:
             repaired.append(
                 _repaired_training(
-                    target, entry, fits[entry["recommended"]], whole_train, scan_result, model,
-                    dict(model_params), seed,
+                    target,
+                    entry,
+                    fits[entry["recommended"]],
+                    whole_train,
+                    scan_result,
+                    model,
+                    dict(model_params),
+                    seed,
                 )
             )
     return record, repaired
@@ -133,14 +139,21 @@ def _repair_one(
     seed: int,
 ) -> tuple[dict[str, Any], dict[str, RepairFit]]:
     """One candidate's table: every method fitted, predicted and compared with erm."""
-    target_seed = int(np.random.SeedSequence([seed, zlib.crc32(target.key.encode())]).generate_state(1)[0])
+    target_seed = int(
+        np.random.SeedSequence([seed, zlib.crc32(target.key.encode())]).generate_state(1)[0]
+    )
     sets = evaluation_sets(target, evaluation, seed=seed)
     fits: dict[str, RepairFit] = {}
     predictions: dict[str, dict[str, np.ndarray]] = {}
     for method in methods:
         fit = fit_repair(
-            method, target, train, model=model, model_params=model_params,
-            held_out=config.held_out, seed=seed,
+            method,
+            target,
+            train,
+            model=model,
+            model_params=model_params,
+            held_out=config.held_out,
+            seed=seed,
         )
         fits[method] = fit
         if fit.predictor is not None:
@@ -189,14 +202,14 @@ def _repair_one(
     return entry, fits
 
 
-def _label_signal(
-    target: FixTarget, figures: Mapping[str, Any], methods: list[str]
-) -> str | None:
+def _label_signal(target: FixTarget, figures: Mapping[str, Any], methods: list[str]) -> str | None:
     """The warning that editing the candidate's words can remove label signal, measured on the
     evaluation rows without the candidate."""
     edits = [
-        m for m in methods
-        if m in figures and "candidate" in MITIGATIONS.parameters(m)
+        m
+        for m in methods
+        if m in figures
+        and "candidate" in MITIGATIONS.parameters(m)
         and figures[m]["without"].get("difference") is not None
     ]
     if not target.textual or not edits:
@@ -251,7 +264,9 @@ def _repaired_training(
         "recommendation": entry["recommendation"],
         "figures": {name: method_row[name] for name in SET_NAMES},
     }
-    return RepairedTraining(target.name, fit.method, change, group_names(whole, whole_train), manifest)
+    return RepairedTraining(
+        target.name, fit.method, change, group_names(whole, whole_train), manifest
+    )
 
 
 __all__ = ["RepairedTraining", "fix_methods", "repair_candidates"]

@@ -81,7 +81,9 @@ def compare(
             correct = predicted[name] == chosen.truth
             cell: dict[str, Any] = {"rows": len(correct), "accuracy": float(correct.mean())}
             if method != BASELINE:
-                cell |= _paired(correct, base[name] == chosen.truth, n_resamples, seed, method, name)
+                cell |= _paired(
+                    correct, base[name] == chosen.truth, n_resamples, seed, method, name
+                )
                 tests.append((method, name, cell["p"]))
             figures[method][name] = cell
     adjusted = adjust_p(np.array([p for _, _, p in tests], dtype=np.float64), "holm")
@@ -95,7 +97,9 @@ def _paired(
 ) -> dict[str, Any]:
     differences = correct.astype(np.float64) - baseline.astype(np.float64)
     child = np.random.SeedSequence([seed, zlib.crc32(f"{method}|{name}".encode())])
-    low, high = percentile_interval(bootstrap_means(differences, n_resamples=n_resamples, seed=child))
+    low, high = percentile_interval(
+        bootstrap_means(differences, n_resamples=n_resamples, seed=child)
+    )
     return {
         "difference": float(differences.mean()),
         "low": low,

@@ -112,7 +112,9 @@ def fit_repair(
         mitigation.check_backend(model, model_params)
     except ShortcutlabError as exc:
         return RepairFit(method, params, skipped=str(exc))
-    context, trains_on = repair_context(capabilities, target, train, model, model_params, held_out, seed)
+    context, trains_on = repair_context(
+        capabilities, target, train, model, model_params, held_out, seed
+    )
     try:
         change = training_change(mitigation, context)
         predictor = mitigation.fit(context)

@@ -50,7 +50,9 @@ def repaired_frame(
         if seconds is not None:
             frame[TEXT_PAIR] = seconds[:n]
         if change.added:
-            frame = pd.concat([frame, _added_rows(frame, change, firsts, seconds)], ignore_index=True)
+            frame = pd.concat(
+                [frame, _added_rows(frame, change, firsts, seconds)], ignore_index=True
+            )
     elif change is not None and change.kept is not None:
         frame = frame.iloc[change.kept].reset_index(drop=True)
     elif change is not None and change.weights is not None:

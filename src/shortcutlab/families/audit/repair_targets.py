@@ -73,7 +73,10 @@ def _aliases(row: Any, part_names: Mapping[str, str]) -> set[str]:
     names = {_normalised(row.candidate)}
     prefix, colon, rest = str(row.candidate).partition(": ")
     if colon and row.part in part_names:
-        names |= {_normalised(f"{row.part}: {rest}"), _normalised(f"{part_names[row.part]}: {rest}")}
+        names |= {
+            _normalised(f"{row.part}: {rest}"),
+            _normalised(f"{part_names[row.part]}: {rest}"),
+        }
     return names
 
 

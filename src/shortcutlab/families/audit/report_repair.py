@@ -37,7 +37,9 @@ def fix_frame(target: Mapping[str, Any]) -> pd.DataFrame:
     """One candidate's table: a row per method (skipped ones with dashes)."""
     rows = []
     for method in target["methods"]:
-        row = {"method": method["method"] + (" ✓" if method["method"] == target["recommended"] else "")}
+        row = {
+            "method": method["method"] + (" ✓" if method["method"] == target["recommended"] else "")
+        }
         for name, title in SET_TITLES.items():
             row[title] = NOT_MEASURED if method["skipped"] else _cell(method.get(name))
         share = method.get("changed_share")

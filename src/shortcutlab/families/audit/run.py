@@ -19,12 +19,12 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
-from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
+from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
-from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 from shortcutlab.reports.html.notebook import blocks_view
+from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 
 
 @dataclass(frozen=True)
@@ -191,8 +191,17 @@ def run_audit(
 
         features = result.test_features if evaluation is test else result.plan.transform(evaluation)
         record["fix"], repairs = repair_candidates(
-            table, result, scanned, evaluation, features, train, config=fix, model=measure.model,
-            model_params=measure.params, seed=scan_config.seed, part_names=part_names or {},
+            table,
+            result,
+            scanned,
+            evaluation,
+            features,
+            train,
+            config=fix,
+            model=measure.model,
+            model_params=measure.params,
+            seed=scan_config.seed,
+            part_names=part_names or {},
         )
     return AuditResult(scan=result, table=table, record=record, repairs=repairs)
 
