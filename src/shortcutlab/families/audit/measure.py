@@ -20,12 +20,12 @@ from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.predictor import Predictor
 from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
-from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error, mcnemar_exact
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
 from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means
 from shortcutlab.metrics.resampling import percentile_interval
 from shortcutlab.params import check_choice, quoted
+from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 
 #: Rows each group (aligned, conflicting) needs within a gold label for the label to enter Δ: a
 #: handful of rows often has an accuracy of 0 or 1, whose bootstrap has no spread.
