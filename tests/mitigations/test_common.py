@@ -21,11 +21,21 @@ from shortcutlab.mitigations.context import mitigation_context
 from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_TRAIN
 from shortcutlab.models import MODELS
 from tests.mitigations.conftest import TFIDF
+from tests.mitigations.synthetic import CUE
 from tests.mitigations.toy_mitigation import TOY, with_toy
 from tests.without_torch import WITHOUT_TORCH
 
-# Quick settings for the byte-identity check (the defaults run longer, not differently).
-QUICK = {"groupdro": {"head_epochs": 2}, "dfr": {"n_subsamples": 2}}
+# Quick settings for the byte-identity check (the defaults run longer, not differently), and the
+# candidate of the data-level repairs (the synthetic benchmark has no manifest recording its cue).
+QUICK = {
+    "groupdro": {"head_epochs": 2},
+    "dfr": {"n_subsamples": 2},
+    **{
+        n: {"candidate": CUE}
+        for n in MITIGATIONS.names()
+        if "candidate" in MITIGATIONS.parameters(n)
+    },
+}
 
 
 @pytest.mark.parametrize("name", with_toy())

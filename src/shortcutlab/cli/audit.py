@@ -23,6 +23,7 @@ from shortcutlab.params import quoted
 
 if TYPE_CHECKING:
     from shortcutlab.families.audit.features import FeatureConfig
+    from shortcutlab.families.audit.repair_config import FixConfig
     from shortcutlab.families.audit.run import AuditResult
 
 
@@ -126,10 +127,46 @@ class MeasureOptions:
         )
 
 
+@dataclass(frozen=True)
+class FixOptions:
+    """Repairs of the candidates the model relies on (or those named), each against erm."""
+
+    fix: bool = option_field(
+        False,
+        "--fix",
+        help="Refit --model under each repair for every candidate it relies on (and each "
+        "--candidate), compare with erm, recommend one, write its repaired training set to --out.",
+    )
+    methods: str | None = option_field(
+        None, help="With --fix: the methods tried, comma-separated (default: all that apply)."
+    )
+    candidate: list[str] | None = option_field(
+        None,
+        help="With --fix: a candidate to repair as the audit names it: a word or n-gram "
+        "(frankly), a pair part's (hypothesis: no) or an attribute value "
+        "(negation = with_negation); repeatable.",
+    )
+
+    def config(self) -> FixConfig | None:
+        """The API's :class:`FixConfig` (None without --fix)."""
+        from shortcutlab.errors import ConfigError
+        from shortcutlab.families.audit.repair_config import FixConfig
+
+        if not self.fix:
+            if self.methods is not None or self.candidate:
+                raise ConfigError("--methods and --candidate choose repairs; add --fix.")
+            return None
+        methods = parse_list(self.methods)
+        return FixConfig(
+            candidates=tuple(self.candidate or ()),
+            methods=None if methods is None else tuple(methods),
+        )
+
+
 @app.command(
     short_help="Scan your data for latent shortcuts, rank them, and measure a model's reliance on the top ones."
 )
-@dataclass_options(scan=ScanOptions, measure=MeasureOptions)
+@dataclass_options(scan=ScanOptions, measure=MeasureOptions, repair=FixOptions)
 def audit(
     data: Annotated[Path, typer.Argument(help="The labelled training data to audit.")],
     test: Annotated[
@@ -160,6 +197,7 @@ def audit(
         int, typer.Option(help="Candidates shown (and kept with examples in audit.json).")
     ] = 20,
     measure: MeasureOptions,
+    repair: FixOptions,
     seed: Annotated[
         int, typer.Option(help="Seed of every draw (held-out rows, bootstrap, sets).")
     ] = 0,
@@ -203,6 +241,7 @@ def audit(
             encoding=encoding,
             out=out,
             overwrite=overwrite,
+            fix=repair.config(),
         )
         report = _write_html(out) if html and out is not None else None
     _print_result(result, fmt, top=top, out=out, details=details)
@@ -249,6 +288,14 @@ def _print_result(
         from shortcutlab.cli.audit_table import print_audit
 
         print_audit(out_console, result.record, top=top, fmt=fmt, details=details)
+        if result.record.get("fix") is not None:
+            from shortcutlab.cli.audit_fix import print_fix
+
+            print_fix(out_console, result.record["fix"], fmt=fmt)
     if out is not None and fmt not in ("csv", "json"):
         messages(fmt).print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
+        if result.repairs:
+            messages(fmt).print(
+                f"Wrote the repaired training sets under {out / 'fix'}", markup=False
+            )
     findings(fmt, audit_findings(result.record))

@@ -164,11 +164,14 @@ def check_mitigation_plan(
     *,
     group_columns: Sequence[str],
     held_out: str | None,
+    cue_phrases: Mapping[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Refuse, one line each, what no cell of the grid could run.
 
     ``group_columns``: the columns every build carries that could name groups (``auto`` picks
     the first). ``held_out``: None when the builds have validation rows, else the fix to print.
+    ``cue_phrases``: each build's label and the cue phrases it will record (none for builds that
+    record no phrase cue), for the methods whose candidate defaults to them.
     """
     models = list(models)
     for i, entry in enumerate(settings.mitigations):
@@ -187,6 +190,16 @@ def check_mitigation_plan(
                 f"{where} reads groups from the column {quoted(settings.groups)}, which the builds do "
                 f"not have. Columns that would do: {', '.join(group_columns)} (groups: auto picks "
                 f"{group_columns[0]})."
+            )
+        silent = [label for label, phrases in (cue_phrases or {}).items() if not phrases]
+        if mitigation.needs_recorded_cue() and (cue_phrases is None or silent):
+            builds = (
+                f"the shortcut {quoted(silent[0])} records" if silent else "these builds record"
+            )
+            raise ConfigError(
+                f"{where}: the {entry.name} mitigation has no candidate, and {builds} "
+                "no cue phrase to default to. Give it one: {name: "
+                f"{entry.name}, candidate: PHRASE}}."
             )
         if held_out is not None and needs_held_out_rows(mitigation):
             raise ConfigError(

@@ -56,7 +56,9 @@ class MitigationContext:
     """Everything a mitigation may read: the backend, the seed and the rows.
 
     ``validation`` holds the held-out rows (the benchmark's validation split), or None.
-    ``group_names[g]`` names group code ``g`` (``"label|value"``).
+    ``group_names[g]`` names group code ``g`` (``"label|value"``). ``cue_phrases`` are the
+    phrases the benchmark's build inserted as its cue (a Maze build of a phrase shortcut), () when
+    it records none: the data-level repairs' default candidate.
     """
 
     model: str
@@ -68,6 +70,7 @@ class MitigationContext:
     validation: TrainingRows | None = None
     group_names: tuple[str, ...] = ()
     group_source: str = ""  # the column the groups came from ("" when none were read)
+    cue_phrases: tuple[str, ...] = ()
     extras: dict[str, Any] = field(default_factory=dict)
 
     def new_model(self, **overrides: Any) -> TextClassifier:
@@ -133,6 +136,11 @@ class Mitigation(ABC):
                 f"The {self.name} mitigation does not support the {model} model. "
                 f"Models it supports: {', '.join(supported)}."
             )
+
+    def needs_recorded_cue(self) -> bool:
+        """Whether it reads the cue phrases the benchmark's build recorded
+        (:attr:`MitigationContext.cue_phrases`): a grid refuses it on builds that record none."""
+        return False
 
     def depends_on_seed(self, model_depends_on_seed: bool) -> bool:
         """Whether a cell's result can change with its seed (else the seeds share one fit)."""

@@ -26,6 +26,7 @@ from shortcutlab.mitigations.groups import (
 )
 from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE, GROUPS_TRAIN
 from shortcutlab.params import quoted
+from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 
 VALIDATION = "validation"
 
@@ -98,4 +99,26 @@ def mitigation_context(
         validation=rows.get(VALIDATION),
         group_names=names,
         group_source=column,
+        cue_phrases=recorded_cue_phrases(benchmark),
     )
+
+
+def recorded_cue_phrases(benchmark: Benchmark) -> tuple[str, ...]:
+    """The phrases the benchmark's build inserted as its cue, from its manifest: a Maze build of
+    a phrase shortcut (single-term, synonym) records them; () for any other benchmark.
+
+    Examples:
+        >>> from shortcutlab.data.labels import LabelSpace
+        >>> arguments = {"shortcut": "single-term", "shortcut_options": {"term": "Frankly"}}
+        >>> recorded_cue_phrases(Benchmark({}, LabelSpace((0, 1)), {"arguments": arguments}))
+        ('frankly',)
+    """
+    arguments = benchmark.manifest.get("arguments", {})
+    name = arguments.get("shortcut")
+    options = arguments.get("shortcut_options") or {}
+    if not isinstance(name, str) or name not in SHORTCUTS.names() or not isinstance(options, dict):
+        return ()
+    try:
+        return make_shortcut(name, options).cue_phrases()
+    except ConfigError:  # options this version no longer takes: the build records no usable cue
+        return ()

@@ -47,11 +47,14 @@ class Downsample(Mitigation):
         )
 
     def fit(self, context: MitigationContext) -> Predictor:
+        return fit_backend(context, context.train.take(self.kept_rows(context)))
+
+    def kept_rows(self, context: MitigationContext) -> np.ndarray:
+        """Sorted positions of the training rows the backend is fitted on (seeded draw)."""
         groups = require_groups(context.train, self.name)
         balanced = None if self.prior is None else self._named_groups(context)
         rng = np.random.default_rng(np.random.SeedSequence(context.seed))
-        rows = balanced_rows(groups, rng, balanced=balanced)
-        return fit_backend(context, context.train.take(rows))
+        return balanced_rows(groups, rng, balanced=balanced)
 
     def _named_groups(self, context: MitigationContext) -> np.ndarray:
         """Codes of the training groups whose attribute value the prior names."""

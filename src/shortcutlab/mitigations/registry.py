@@ -116,6 +116,22 @@ MITIGATIONS.add(
     seeded=True,
     backends={"pairs": True, **LEARNING},
 )
+# Data-level repairs of a candidate phrase (mitigations/candidate_repairs.py): they change the
+# training texts, so any backend that learns from its rows can take them.
+MITIGATIONS.add(
+    "remove-candidate",
+    "shortcutlab.mitigations.candidate_repairs:RemoveCandidate",
+    backends=LEARNING,
+)
+MITIGATIONS.add(
+    "mask-candidate", "shortcutlab.mitigations.candidate_repairs:MaskCandidate", backends=LEARNING
+)
+MITIGATIONS.add(
+    "counterfactual-augment",
+    "shortcutlab.mitigations.candidate_repairs:CounterfactualAugment",
+    seeded=True,  # where the candidate is inserted
+    backends=LEARNING,
+)
 # Rationalization models (Shortcut Maze section 3.3), last in order: they rebuild the backend's
 # own network as a selector and a predictor (mitigations/rationale_settings.py, per network kind).
 MITIGATIONS.add(

@@ -8,6 +8,8 @@ weights have mean 1, so the backend's C or learning rate keeps its meaning.
 
 from __future__ import annotations
 
+import numpy as np
+
 from shortcutlab.mitigations.balancing import group_balanced_weights, require_groups
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
@@ -19,5 +21,8 @@ class Reweight(Mitigation):
     name = "reweight"
 
     def fit(self, context: MitigationContext) -> Predictor:
-        weights = group_balanced_weights(require_groups(context.train, self.name))
-        return fit_backend(context, sample_weight=weights)
+        return fit_backend(context, sample_weight=self.training_weights(context))
+
+    def training_weights(self, context: MitigationContext) -> np.ndarray:
+        """The loss weight of every training row (what a user's own training would take)."""
+        return group_balanced_weights(require_groups(context.train, self.name))

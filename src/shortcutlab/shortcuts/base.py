@@ -197,6 +197,11 @@ class Shortcut(ABC):
         names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
         return {name: _jsonable(getattr(self, name)) for name in names if not name.startswith("_")}
 
+    def cue_phrases(self) -> tuple[str, ...]:
+        """The phrases this shortcut inserts as its cue when they are a fixed set (single-term,
+        synonym), else (): what a data-level repair removes by default."""
+        return ()
+
     def clean(self, texts: Sequence[str]) -> Cleaning:
         """Remove pre-existing occurrences of the cue vocabulary, with per-row counts."""
         return Cleaning.unchanged(texts)

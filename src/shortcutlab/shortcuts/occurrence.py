@@ -100,6 +100,9 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
     def _parsed(self) -> tuple[Phrase, ...]:
         return _parsed(self._parameter, self._phrases())
 
+    def cue_phrases(self) -> tuple[str, ...]:
+        return tuple(" ".join(p.lower().split()) for p in self._phrases())
+
     def clean(self, texts: Sequence[str]) -> Cleaning:
         """Remove the phrases: one-word phrases everywhere, longer ones where they are markers."""
         remover, detector = self._tools()

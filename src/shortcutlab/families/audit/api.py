@@ -9,11 +9,12 @@ from typing import Any
 
 from shortcutlab.data.canonical import check_distinct_columns
 from shortcutlab.data.label_agreement import agree_labels
-from shortcutlab.data.loading import LABEL, TEXT, load_table
+from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, load_table
 from shortcutlab.data.writing import check_output_dir
+from shortcutlab.errors import ConfigError
 from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.audit.output import write_audit
-from shortcutlab.families.audit.part_names import part_names
+from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
 from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit
 from shortcutlab.families.audit.scan import ScanConfig
 
@@ -39,6 +40,7 @@ def audit_dataset(
     encoding: str = "utf-8",
     out: str | Path | None = None,
     overwrite: bool = False,
+    fix: FixConfig | None = None,
 ) -> AuditResult:
     """Scan ``data`` (a path, DataFrame or ``datasets.Dataset``) for latent shortcuts and, with
     ``model`` (a registered name, fitted on ``data``, or a saved scikit-learn pipeline), measure
@@ -51,6 +53,11 @@ def audit_dataset(
     (a list named like a packaged one replaces it); ``packaged_lexicons=False`` leaves the
     packaged ones out. The command line is the same: ``--lexicon NAME=PATH`` adds,
     ``--no-packaged-lexicons`` leaves out.
+
+    Repairs: ``fix=FixConfig(candidates=("frankly",))`` refits ``model`` under each repair for
+    the candidates it relies on and those named, compares them with erm on the anti-test, a
+    counterfactual test and the plain test, recommends one, and writes its repaired training
+    set under ``out/fix/`` (the command line: ``--fix --candidate frankly``).
 
     Examples:
         >>> import pandas as pd
@@ -74,6 +81,11 @@ def audit_dataset(
             model=model, params=dict(params or {}), top=measure_top, holdout=holdout
         )
         measure.check()
+    if fix is not None:
+        fix.check()
+        if model is None:
+            raise ConfigError("--fix refits the measured model under each repair; give --model.")
+        check_fix_model(model)
     columns: dict[str, Any] = dict(
         text_col=text_col,
         label_col=label_col,
@@ -81,7 +93,8 @@ def audit_dataset(
         metadata=tuple(features.metadata),
         encoding=encoding,
     )
-    train, test_inputs, sources = _read_inputs(data, test, columns, labels)
+    train, test_inputs, sources, training = _read_inputs(data, test, columns, labels)
+    names = _user_columns(columns, sources["train"])
     result = run_audit(
         train,
         test_inputs,
@@ -89,18 +102,30 @@ def audit_dataset(
         measure=measure,
         top=top,
         sources=sources,
-        part_names=part_names(text_col, text_pair_col),
+        fix=fix,
+        part_names={part: names[part] for part in (TEXT, TEXT_PAIR) if part in names},
     )
     if out is not None:
-        write_audit(result, out, overwrite=overwrite)
+        write_audit(result, out, overwrite=overwrite, training=training, columns=names)
     return result
+
+
+def _user_columns(columns: Mapping[str, Any], source: Mapping[str, Any]) -> dict[str, str]:
+    """The user's name of the text, pair and label columns (as given, or as found by name)."""
+    found = source.get("columns_found") or {}
+    names = {TEXT: found.get(TEXT, columns["text_col"]), LABEL: columns["label_col"]}
+    pair = found.get(TEXT_PAIR, columns["text_pair_col"])
+    if pair is not None:
+        names[TEXT_PAIR] = pair
+    return names
 
 
 def _read_inputs(
     data: Any, test: Any | None, columns: dict[str, Any], labels: Sequence[Any] | None
-) -> tuple[Any, Any, dict[str, Any]]:
-    """The audit's training and test inputs (their labels agreed across the files) and each
-    file's source record."""
+) -> tuple[Any, Any, dict[str, Any], Any]:
+    """The audit's training and test inputs (their labels agreed across the files), each
+    file's source record, and the training table as a DataFrame (its canonical columns and
+    the user's others)."""
     check_distinct_columns(
         [
             ("text-col", columns["text_col"]),
@@ -114,8 +139,9 @@ def _read_inputs(
     if test is not None:
         tables["test"] = load_table(test, role="test", **reading)
     tables = agree_labels(tables)  # a test file's labels meet the training file's here
-    train, _ = load_inputs(tables["train"], role="train", given_labels=labels, **columns)
+    train, loaded = load_inputs(tables["train"], role="train", given_labels=labels, **columns)
     test_inputs = None
     if test is not None:
         test_inputs, _ = load_inputs(tables["test"], role="test", labels=train.labels, **columns)
-    return train, test_inputs, {role: table.source.to_json() for role, table in tables.items()}
+    sources = {role: table.source.to_json() for role, table in tables.items()}
+    return train, test_inputs, sources, loaded.frame

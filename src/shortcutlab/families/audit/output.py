@@ -3,6 +3,7 @@ candidate tested, plus the partial-input and leakage rows), atomically."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -20,8 +21,17 @@ def audit_csv_frame(result: AuditResult) -> pd.DataFrame:
     return result.table[columns]
 
 
-def write_audit(result: AuditResult, out: str | Path, *, overwrite: bool = False) -> Path:
-    """Write both files into ``out`` (a new or, with ``overwrite``, replaced folder)."""
+def write_audit(
+    result: AuditResult,
+    out: str | Path,
+    *,
+    overwrite: bool = False,
+    training: pd.DataFrame | None = None,
+    columns: Mapping[str, str] | None = None,
+) -> Path:
+    """Write both files into ``out`` (a new or, with ``overwrite``, replaced folder), and with
+    ``audit --fix`` the repaired training sets: ``training`` is the user's training table
+    (canonical columns and its others), ``columns`` the user's name of each canonical column."""
     record = dict(result.record)
     record["provenance"] = {"tool": tool_record(), "versions": environment()}
     frame = audit_csv_frame(result)
@@ -29,4 +39,8 @@ def write_audit(result: AuditResult, out: str | Path, *, overwrite: bool = False
         write_json(folder / AUDIT_JSON, record)
         # Empty cells, never "nan": a value a kind has no meaning for is missing, not zero.
         write_table(frame, folder / AUDIT_CSV, for_people=True)
+        if result.repairs and training is not None:
+            from shortcutlab.families.audit.repair_output import write_repairs
+
+            write_repairs(folder, result.repairs, training, columns or {})
     return Path(out)

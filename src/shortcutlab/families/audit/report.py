@@ -32,6 +32,7 @@ from shortcutlab.families.audit.report_cells import (
     source_text,
 )
 from shortcutlab.families.audit.report_reliance import measurement_blocks
+from shortcutlab.families.audit.report_repair import fix_section
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.params import quoted
 from shortcutlab.reports.findings_audit import verdict
@@ -120,6 +121,8 @@ def record_sections(audit: Mapping[str, Any]) -> list[Section]:
                 blocks=measurement_blocks(audit["measurement"], candidates),
             )
         )
+    if audit.get("fix"):
+        found_sections.append(fix_section(audit["fix"]))
     return found_sections
 
 

@@ -21,6 +21,7 @@ from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
+from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.reports.html.notebook import blocks_view
@@ -56,6 +57,8 @@ class AuditResult:
     scan: ScanResult
     table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
     record: dict[str, Any]
+    #: With --fix: the recommended repair of each candidate (families/audit/repair.py).
+    repairs: list[Any] = field(default_factory=list)
 
     def _repr_html_(self) -> str:
         """The notebook view: the facts and tables of the audit's report sections."""
@@ -145,11 +148,12 @@ def run_audit(
     measure: MeasureConfig | None = None,
     top: int = 20,
     sources: Mapping[str, Any] | None = None,
+    fix: FixConfig | None = None,
     part_names: Mapping[str, str] | None = None,
 ) -> AuditResult:
-    """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates.
-    ``part_names`` ({"text": "premise", "text_pair": "hypothesis"}) names the parts of a pair
-    in the candidates' names as the user's columns (families/audit/part_names.py)."""
+    """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
+    with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
+    part, for candidate names such as "hypothesis: no", families/audit/part_names.py)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
     if measure is not None:
@@ -195,7 +199,25 @@ def run_audit(
         }
         for row in record["partial_input"]
     ]
-    return AuditResult(scan=result, table=table, record=record)
+    repairs: list[Any] = []
+    if fix is not None and measure is not None and evaluation is not None:
+        from shortcutlab.families.audit.repair import repair_candidates
+
+        features = result.test_features if evaluation is test else result.plan.transform(evaluation)
+        record["fix"], repairs = repair_candidates(
+            table,
+            result,
+            scanned,
+            evaluation,
+            features,
+            train,
+            config=fix,
+            model=measure.model,
+            model_params=measure.params,
+            seed=scan_config.seed,
+            part_names=part_names or {},
+        )
+    return AuditResult(scan=result, table=table, record=record, repairs=repairs)
 
 
 def _measure(

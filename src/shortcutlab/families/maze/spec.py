@@ -54,7 +54,7 @@ from shortcutlab.params import (
     unit_interval,
     val_size,
 )
-from shortcutlab.shortcuts import SHORTCUTS
+from shortcutlab.shortcuts import SHORTCUTS, make_shortcut
 from shortcutlab.shortcuts.schedule import SAMPLING, STRENGTH_MODES
 
 __all__ = ["ExperimentSpec", "ShortcutSpec", "parse_maze_spec"]
@@ -104,6 +104,10 @@ class ShortcutSpec:
 
     def resolved(self) -> dict[str, Any]:
         return component_record(self.name, self.options, self.files_sha256)
+
+    def cue_phrases(self) -> tuple[str, ...]:
+        """The phrases its builds insert and record as the cue (a phrase shortcut's), else ()."""
+        return make_shortcut(self.name, self.constructor_options()).cue_phrases()
 
     def constructor_options(self) -> dict[str, Any]:
         """``options`` with the rewrite files' relative paths resolved against the spec's folder."""
@@ -205,6 +209,7 @@ def parse_maze_spec(
         source,
         group_columns=(SHORTCUT,),  # a Maze build's columns: row_id, text, label, shortcut
         held_out=None if held_out > 0 else "Set val_size in the spec (e.g. 0.2).",
+        cue_phrases={s.label: s.cue_phrases() for s in shortcuts},
     )
     return ExperimentSpec(
         name=spec_name(raw.get("name", "experiment"), f"{source}: name"),

@@ -1,0 +1,80 @@
+"""What ``audit --fix`` repairs and how it judges the repairs (a light module: the CLI and the API
+build it before anything heavy is imported)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shortcutlab.errors import ConfigError
+
+#: The methods tried by default, in this order, where they are registered and apply: the plain
+#: fit, the group-aware mitigations with the candidate as the group, the data-level repairs that
+#: edit the candidate's words, and CAT's augmentation for pairs.
+DEFAULT_METHODS = (
+    "erm",
+    "reweight",
+    "downsample",
+    "groupdro",
+    "jtt",
+    "dfr",
+    "afr",
+    "llr",
+    "remove-candidate",
+    "mask-candidate",
+    "counterfactual-augment",
+    "cat-augment",
+)
+#: The baseline every repair is compared with.
+BASELINE = "erm"
+
+
+@dataclass(frozen=True)
+class FixConfig:
+    """``audit --fix``: repair the candidates the model relies on (``relied_on`` in the audit
+    table) and those named in ``candidates``, and compare each repair with erm.
+
+    ``candidates`` are names as the audit table writes them ("frankly", "hypothesis: no",
+    "negation = with_negation"); ``methods`` a subset of :data:`DEFAULT_METHODS` or any
+    registered mitigation (default: every default one that applies); ``held_out`` the seeded
+    share of the training rows that methods refitting on held-out rows (dfr, llr) set aside;
+    ``margin`` the plain-test cost a recommended repair may have (see ``RECOMMENDATION_RULE``).
+    """
+
+    candidates: tuple[str, ...] = ()
+    methods: tuple[str, ...] | None = None
+    held_out: float = 0.2
+    margin: float = 0.01
+    n_resamples: int = 1000
+
+    def check(self) -> None:
+        if not 0 < self.held_out < 1:
+            raise ConfigError(
+                f"The held-out share of --fix must be in (0, 1), e.g. 0.2. Got {self.held_out}."
+            )
+        if not 0 <= self.margin < 1:
+            raise ConfigError(
+                f"The plain-test margin of --fix must be in [0, 1), e.g. 0.01. Got {self.margin}."
+            )
+        if self.n_resamples < 100:
+            raise ConfigError(
+                f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
+            )
+        if self.methods is not None and not self.methods:
+            raise ConfigError("--methods names no method; name one or more, e.g. erm,reweight.")
+        if self.methods is not None and BASELINE not in self.methods:
+            object.__setattr__(self, "methods", (BASELINE, *self.methods))
+
+
+def check_fix_model(model: str) -> None:
+    """--fix refits the model under each repair, so it must be a registered name (a saved
+    estimator cannot be refitted)."""
+    from shortcutlab.models import MODELS  # the registry only: no backend is imported
+
+    if model not in MODELS.names():
+        raise ConfigError(
+            "--fix refits the model under each repair, so --model must be a registered model "
+            f"({', '.join(MODELS.names())}), not a saved one. Got {model!r}."
+        )
+
+
+__all__ = ["BASELINE", "DEFAULT_METHODS", "FixConfig", "check_fix_model"]

@@ -1,0 +1,179 @@
+"""Which candidates ``audit --fix`` repairs, and the rows each repair is judged on.
+
+A target is a candidate of the audit table: one the model relies on (``relied_on``; a table
+without that column relies on none) or one the user named. It is judged on four sets of the
+evaluation rows: the redistribution anti-test the audit builds, a counterfactual test (the
+candidate's words removed from the rows that have them and inserted into rows of the other
+labels, labels kept), the plain evaluation rows, and the evaluation rows without the candidate
+(what a repair costs where the candidate never was: label signal lost with its words).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.errors import ConfigError
+from shortcutlab.families.audit.candidates import INDICATOR_KINDS
+from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.redistribution import redistribution_sets
+from shortcutlab.params import close_matches, quoted
+from shortcutlab.shortcuts.phrases_in_text import insert_phrases, phrase_pattern, remove_phrase
+
+#: Kinds whose candidates are words in the text: the text repairs and the counterfactual test
+#: apply to them only.
+TEXT_KINDS = ("token", "ngram")
+#: The evaluation sets of a fix table, in column order.
+SET_NAMES = ("anti", "counterfactual", "plain", "without")
+
+
+@dataclass(frozen=True)
+class FixTarget:
+    """One candidate to repair: its row of the audit table and where it fires."""
+
+    name: str
+    key: str
+    kind: str
+    part: str
+    label: int  # label rank the candidate points to
+    phrase: str | None  # its words (token and n-gram candidates), else None
+    train_fires: np.ndarray  # over the rows the repairs train on
+    evaluation_fires: np.ndarray  # over the evaluation rows
+    reason: str  # "relied on" or "named with --candidate"
+
+    @property
+    def textual(self) -> bool:
+        return self.kind in TEXT_KINDS and bool(self.phrase)
+
+
+@dataclass
+class EvaluationSet:
+    """Inputs and gold label ranks of one evaluation set (``None`` inputs: not built; ``note``
+    says why)."""
+
+    inputs: list[TextInput] | None
+    truth: np.ndarray | None
+    note: str | None = None
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"\s*([=:])\s*", r"\1", " ".join(str(name).lower().split()))
+
+
+def _aliases(row: Any, part_names: Mapping[str, str]) -> set[str]:
+    """The spellings a user may give for a candidate: its name, and for a part-prefixed name
+    the prefix as the part (text_pair) or as the user's column (hypothesis)."""
+    names = {_normalised(row.candidate)}
+    prefix, colon, rest = str(row.candidate).partition(": ")
+    if colon and row.part in part_names:
+        names |= {
+            _normalised(f"{row.part}: {rest}"),
+            _normalised(f"{part_names[row.part]}: {rest}"),
+        }
+    return names
+
+
+def choose_targets(
+    table: pd.DataFrame, named: Sequence[str], part_names: Mapping[str, str]
+) -> list[tuple[Any, str]]:
+    """The audit table's rows to repair, each with why: those with ``relied_on`` True, then those
+    named (in the order given); a name the table lacks is an error naming close ones."""
+    usable = table[table["kind"].isin(INDICATOR_KINDS) & table["label_rank"].notna()]
+    chosen: dict[str, tuple[Any, str]] = {}
+    if "relied_on" in usable.columns:
+        for row in usable[usable["relied_on"].map(lambda v: v is True)].itertuples():
+            chosen.setdefault(row.key, (row, "relied on"))
+    by_alias: dict[str, Any] = {}
+    for row in usable.itertuples():
+        for alias in _aliases(row, part_names):
+            by_alias.setdefault(alias, row)
+    for name in named:
+        row = by_alias.get(_normalised(name))
+        if row is None:
+            raise ConfigError(_unknown_candidate(name, usable))
+        if int(row.support or 0) == 0:
+            raise ConfigError(f"--candidate {quoted(name)} has no training rows; name another.")
+        chosen.setdefault(row.key, (row, "named with --candidate"))
+    return list(chosen.values())
+
+
+def _unknown_candidate(name: str, usable: pd.DataFrame) -> str:
+    names = usable["candidate"].astype(str).tolist()
+    close = close_matches(name, names)
+    hint = f" Did you mean {', '.join(map(quoted, close))}?" if close else ""
+    return (
+        f"--candidate {quoted(name)} is not among the audit's candidates (a word or n-gram needs "
+        f"--min-support training rows to be tested; attributes read 'negation = with_negation')."
+        f"{hint} The top ones: {', '.join(map(quoted, names[:5])) or 'none'}."
+    )
+
+
+def evaluation_sets(
+    target: FixTarget, evaluation: AuditInputs, *, seed: int
+) -> dict[str, EvaluationSet]:
+    """The four evaluation sets of :data:`SET_NAMES` for one target (``seed``: the audit's, so
+    the anti-test is the one the audit measured)."""
+    rows = evaluation.model_inputs()
+    fires = target.evaluation_fires
+    sets = redistribution_sets(evaluation, fires, target.label, seed=seed)
+    anti = (
+        EvaluationSet(None, None, sets.note or "no anti set")
+        if sets.anti is None
+        else EvaluationSet([rows[i] for i in sets.anti], evaluation.ranks[sets.anti], sets.note)
+    )
+    without = np.flatnonzero(~fires)
+    return {
+        "anti": anti,
+        "counterfactual": counterfactual_set(target, evaluation, seed=seed),
+        "plain": EvaluationSet(rows, evaluation.ranks),
+        "without": EvaluationSet([rows[i] for i in without], evaluation.ranks[without]),
+    }
+
+
+def counterfactual_set(target: FixTarget, evaluation: AuditInputs, *, seed: int) -> EvaluationSet:
+    """The evaluation rows with the candidate's words removed where they occur, and rows of the
+    other labels without them with the words inserted at a seeded word boundary; labels kept."""
+    if not target.textual:
+        return EvaluationSet(None, None, f"a {target.kind} candidate has no words to edit")
+    assert target.phrase is not None
+    part = evaluation.part(target.part)
+    pattern = phrase_pattern(target.phrase)
+    removed_rows, edited = [], []
+    for i in np.flatnonzero(target.evaluation_fires).tolist():
+        text = remove_phrase(part[i], pattern)
+        if text != part[i]:
+            removed_rows.append(i)
+            edited.append(text)
+    others = np.flatnonzero(~target.evaluation_fires & (evaluation.ranks != target.label))
+    insert_seed = np.random.SeedSequence([seed, zlib.crc32(target.key.encode())])
+    edited += insert_phrases(
+        [part[i] for i in others], target.phrase, int(insert_seed.generate_state(1)[0])
+    )
+    chosen = removed_rows + others.tolist()
+    if not chosen:
+        return EvaluationSet(None, None, "no evaluation row to edit")
+    new_parts = {"text": [evaluation.texts[i] for i in chosen]}
+    if evaluation.text_pairs is not None:
+        new_parts["text_pair"] = [evaluation.text_pairs[i] for i in chosen]
+    new_parts[target.part] = edited
+    inputs = join_inputs(new_parts["text"], new_parts.get("text_pair"))
+    note = f"{len(removed_rows)} rows with the words removed, {len(others)} with them inserted"
+    return EvaluationSet(inputs, evaluation.ranks[np.array(chosen, dtype=np.int64)], note)
+
+
+__all__ = [
+    "SET_NAMES",
+    "TEXT_KINDS",
+    "EvaluationSet",
+    "FixTarget",
+    "choose_targets",
+    "counterfactual_set",
+    "evaluation_sets",
+]

@@ -1,0 +1,142 @@
+"""audit --fix: the repair table, the recommendation, the repaired training set and bad names."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from shortcutlab.cli.app import app
+from shortcutlab.errors import ConfigError
+from shortcutlab.families.audit.api import audit_dataset
+from shortcutlab.families.audit.features import FeatureConfig
+from shortcutlab.families.audit.repair_config import FixConfig
+
+FEATURES = FeatureConfig(surface=False, attributes=(), packaged_lexicons=False)
+METHODS = ("erm", "reweight", "mask-candidate")
+
+
+def _rows(n: int, seed: int, cue_share: float) -> pd.DataFrame:
+    """Two labels told apart by 'good'/'bad' words (70 % of rows); 'frankly' on label 1 rows
+    with probability ``cue_share`` and never on label 0."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 2, n)
+    texts = []
+    for label in labels.tolist():
+        words = [f"w{rng.integers(0, 40)}" for _ in range(6)]
+        if rng.random() < 0.7:
+            words.append("good" if label else "bad")
+        if label and rng.random() < cue_share:
+            words.insert(int(rng.integers(0, len(words))), "frankly")
+        texts.append(" ".join(words))
+    return pd.DataFrame({"sentence": texts, "gold": labels, "source": "forum"})
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fix")
+    _rows(600, 0, 0.9).to_csv(folder / "train.csv", index=False)
+    _rows(300, 1, 0.1).to_csv(folder / "test.csv", index=False)
+    return folder
+
+
+def _audit(planted, out, **fix):
+    return audit_dataset(
+        planted / "train.csv",
+        planted / "test.csv",
+        text_col="sentence",
+        label_col="gold",
+        features=FEATURES,
+        model="tfidf-logreg",
+        out=out,
+        fix=FixConfig(**{"candidates": ("frankly",), "methods": METHODS, **fix}),
+    )
+
+
+def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_path):
+    result = _audit(planted, tmp_path / "out")
+    # 'frankly' is named; the words the model relies on ('good', 'bad') are repaired too
+    targets = {t["candidate"]: t for t in result.record["fix"]["targets"]}
+    assert {"frankly", "good", "bad"} <= set(targets)
+    target = targets["frankly"]
+    methods = {m["method"]: m for m in target["methods"]}
+    # The model leans on 'frankly': inserting it into label-0 rows fools erm, not the masked fit.
+    erm, masked = methods["erm"]["counterfactual"], methods["mask-candidate"]["counterfactual"]
+    assert masked["accuracy"] - erm["accuracy"] > 0.15
+    assert masked["low"] > 0 and masked["p_adjusted"] < 0.05
+    assert target["recommended"] == "mask-candidate"
+    assert target["recommendation"].startswith("Recommended: mask-candidate.")
+    folder = next((tmp_path / "out" / "fix").glob("frankly-*"))
+    written = pd.read_csv(folder / "train.csv")
+    # The user's column names, every row, 'frankly' masked where it was.
+    assert {"sentence", "gold", "source", "group"} <= set(written.columns)
+    assert len(written) == 600 and not written["sentence"].str.contains("frankly").any()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["method"] == "mask-candidate" and manifest["candidate"] == "frankly"
+    assert manifest["parameters"] == {"candidate": "frankly", "part": "text"}
+    share = (pd.read_csv(planted / "train.csv")["sentence"].str.contains("frankly")).mean()
+    assert manifest["rows_changed_share"] == pytest.approx(share)
+    audit = json.loads((tmp_path / "out" / "audit.json").read_text())
+    written_targets = {t["candidate"]: t for t in audit["fix"]["targets"]}
+    assert written_targets["frankly"]["recommended"] == "mask-candidate"
+
+
+def test_fix_is_deterministic(planted, tmp_path):
+    _audit(planted, tmp_path / "a")
+    _audit(planted, tmp_path / "b")
+    for name in ("audit.json",):
+        first = json.loads((tmp_path / "a" / name).read_text())
+        second = json.loads((tmp_path / "b" / name).read_text())
+        assert first["fix"] == second["fix"]
+    folders = sorted(p.name for p in (tmp_path / "a" / "fix").iterdir())
+    assert folders == sorted(p.name for p in (tmp_path / "b" / "fix").iterdir())
+    for name in folders:
+        a, b = tmp_path / "a" / "fix" / name, tmp_path / "b" / "fix" / name
+        assert (a / "train.csv").read_bytes() == (b / "train.csv").read_bytes()
+
+
+def test_unknown_candidate_is_one_line_error(planted, tmp_path):
+    with pytest.raises(ConfigError, match="'frankyl' is not among the audit's candidates"):
+        _audit(planted, tmp_path / "out", candidates=("frankyl",))
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_path):
+    runner = CliRunner()
+    common = [
+        "audit",
+        str(planted / "train.csv"),
+        "--test",
+        str(planted / "test.csv"),
+        "--text-col",
+        "sentence",
+        "--label-col",
+        "gold",
+        "--no-attributes",
+        "--no-surface",
+        "--no-packaged-lexicons",
+    ]
+    done = runner.invoke(
+        app,
+        [
+            *common,
+            "--model",
+            "tfidf-logreg",
+            "--fix",
+            "--candidate",
+            "frankly",
+            "--methods",
+            "mask-candidate",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
+    assert done.exit_code == 0, done.output
+    assert "Repairs of frankly → 1" in done.output
+    assert "mask-candidate ✓" in done.output and "Recommended: mask-candidate." in done.output
+    refused = runner.invoke(app, [*common, "--fix", "--candidate", "frankly"])
+    assert refused.exit_code == 2
+    assert "--fix refits the measured model under each repair; give --model." in refused.output
