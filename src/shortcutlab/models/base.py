@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -24,8 +24,10 @@ from shortcutlab.data.pairs import is_paired
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.models.objectives import check_objective
 from shortcutlab.models.registry import MODELS
-from shortcutlab.models.text_view import TextView
 from shortcutlab.params import quoted
+
+if TYPE_CHECKING:
+    from shortcutlab.models.text_view import TextView
 
 
 class TextClassifier(ABC):
