@@ -69,3 +69,13 @@ def test_a_model_without_a_view_gives_none_and_a_tokenizer_view_has_no_vocabular
     assert make_model("majority", {}).fit(TEXTS, LABELS, n_classes=2).text_view("text") is None
     view = TextView(tokens=lambda text: text.lower().split())
     assert view.sees("anything at all") and view.carries("A b c", "b c")
+
+
+def test_a_transformer_reads_its_text_through_its_tokenizer(tiny_bert):
+    params = {"path": str(tiny_bert), "epochs": 1, "batch_size": 16}
+    model = make_model("transformer", params, seed=0)
+    model.fit(["a good film", "a bad film"] * 8, np.array([1, 0] * 8), n_classes=2)
+    view = model.text_view("text")
+    assert view.vocabulary is None and view.sees("i")  # subwords: no word is dropped
+    assert view.carries("A good film.", "good film")
+    assert not view.carries("good old film", "good film")
