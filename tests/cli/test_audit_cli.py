@@ -86,7 +86,9 @@ def test_a_saved_pipeline_is_measured_as_model_path(train_csv, tmp_path):
     rows = _csv_rows((out / "audit.csv").read_text(encoding="utf-8"))
     assert rows[0]["delta"] and float(rows[0]["aligned_accuracy"]) > 0.5
     assert rows[1]["delta"] == ""
-    assert f"Model Δ: {saved} on a stratified held-out 20%" in result.stdout
+    assert f"Reliance: {saved} on a stratified held-out 20%" in result.stdout
+    # the pipeline's own TfidfVectorizer reads the word: it is visible, and a test ran
+    assert rows[0]["visible"] == "True" and rows[0]["relied_on"] in {"True", "False"}
 
 
 def test_the_same_command_twice_writes_the_same_bytes(tmp_path):
@@ -101,7 +103,9 @@ def test_the_same_command_twice_writes_the_same_bytes(tmp_path):
         first, second = (tmp_path / "first" / name), (tmp_path / "second" / name)
         assert first.read_bytes() == second.read_bytes()
     record = json.loads((tmp_path / "first" / "audit.json").read_text(encoding="utf-8"))
-    assert record["candidates"][0]["candidate"] == "text_pair: not"
+    # the user's column names, not the inner part names
+    assert record["candidates"][0]["candidate"] == "hypothesis: not"
+    assert record["candidates"][0]["part"] == "text_pair"  # the part itself keeps its inner name
     assert record["candidates"][0]["delta"] is not None  # the bootstrap ran, seeded
 
 

@@ -248,18 +248,29 @@ def audit_record(candidates, significant):
     }
 
 
-def candidate(name, p, significant, delta=None, delta_p=None):
+def candidate(name, p, significant, delta=None, delta_p=None, kind="token", **measured):
     return {
-        "candidate": name, "kind": "token", "label": "pos", "support": 121,
+        "candidate": name, "kind": kind, "label": "pos", "support": 121,
         "p_label_given_candidate": 0.9256, "lift": 1.879, "p_adjusted": p,
         "significant": significant, "delta": delta, "delta_p_adjusted": delta_p,
-    }  # fmt: skip
+        "aligned_rows": None if delta is None else 90,
+    } | measured  # fmt: skip
+
+
+#: A measured token's counterfactual tests (removal, insertion), as audit.json holds them.
+TESTS = {
+    "removal_rows": 104, "removal_changed": 0.183, "removal_accuracy_before": 0.798,
+    "removal_accuracy_after": 0.663, "removal_p_adjusted": 0.00037, "removal_label_shift": -0.2,
+    "removal_label_p_adjusted": 2e-5, "insertion_rows": 500, "insertion_changed": 0.424,
+    "insertion_accuracy_before": 0.838, "insertion_accuracy_after": 0.462,
+    "insertion_p_adjusted": 1e-52, "insertion_label_shift": 0.3, "insertion_label_p_adjusted": 1e-60,
+}  # fmt: skip
 
 
 def test_audit_top_candidates_in_words():
     record = audit_record(
         [
-            candidate("zebra", 1.4e-26, True, 0.431, 1.9e-5),
+            candidate("zebra", 1.4e-26, True, 0.039, 0.6, relied_on=True, visible=True, **TESTS),
             candidate("w60", 0.22, False, 0.02, 0.6),
         ],
         1,
@@ -269,8 +280,10 @@ def test_audit_top_candidates_in_words():
         "102 tests).",
         "'zebra' (token) points to pos: 0.926 of its 121 rows have that label, 1.88 times the "
         "share overall (adjusted p < 1e-25).",
-        "tfidf-logreg relies on 'zebra': its accuracy is 0.431 higher where 'zebra' agrees with "
-        "the label than where it disagrees (Δ 0.431, adjusted p < 1e-4).",
+        "tfidf-logreg relies on 'zebra' (removal changed 0.183 of 104 rows' predictions, away "
+        "from its label (adjusted p < 1e-4), accuracy 0.798 → 0.663 (adjusted p = 0.00037); "
+        "insertion changed 0.424 of 500 rows' predictions, toward its label (adjusted p < "
+        "1e-59), accuracy 0.838 → 0.462 (adjusted p < 1e-51)).",
     ]
     none = audit_record([candidate("w60", 0.22, False)], 0)
     assert findings.audit_findings(none) == [
@@ -278,6 +291,33 @@ def test_audit_top_candidates_in_words():
         "tests).",
         "The strongest, 'w60' (token), points to pos with adjusted p = 0.22.",
     ]
+
+
+def test_audit_says_relies_on_only_from_the_counterfactual_verdict():
+    """A large significant association Δ is no reliance; an unseen word gets no reliance figure;
+    a property with no counterfactual edit is called an association."""
+    record = audit_record(
+        [
+            candidate("lol", 1e-20, True, 0.39, 4e-5, relied_on=False, visible=True, **TESTS),
+            candidate("i", 1e-10, True, 0.091, 0.0099, relied_on=None, visible=False),
+            candidate("has '!'", 1e-9, True, 0.2, 0.001, kind="surface"),
+        ],
+        3,
+    )
+    sentences = findings.audit_findings(record)
+    assert sentences[2] == (
+        "tfidf-logreg shows no significant reliance on 'lol' (removal changed 0.183 of 104 rows' "
+        "predictions, away from its label (adjusted p < 1e-4), accuracy 0.798 → 0.663 "
+        "(adjusted p = 0.00037); insertion changed 0.424 of 500 rows' predictions, toward its "
+        "label (adjusted p < 1e-59), accuracy 0.838 → 0.462 (adjusted p < 1e-51))."
+    )
+    assert sentences[4] == (
+        "'i' is not visible to tfidf-logreg: its tokenizer drops it or its fitted vocabulary "
+        "lacks it, so it gets no reliance figure (association Δ 0.091, adjusted p = 0.0099, "
+        "which compares different rows)."
+    )
+    assert sentences[6].startswith("No counterfactual test applies to 'has '!'' (surface)")
+    assert not any(sentence.startswith("tfidf-logreg relies on") for sentence in sentences)
 
 
 def test_a_partial_input_candidate_is_said_as_accuracy_against_the_majority():

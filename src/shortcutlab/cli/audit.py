@@ -203,6 +203,9 @@ def audit(
     ] = 0,
     out: Annotated[Path | None, typer.Option(help="Folder for audit.json and audit.csv.")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
+    html: Annotated[
+        bool, typer.Option("--html", help="Also write --out/report.html (needs --out).")
+    ] = False,
     fmt: Annotated[
         str,
         typer.Option(
@@ -221,6 +224,7 @@ def audit(
 
     with user_errors():
         check_format(fmt)
+        _check_html(html, out)
         result = audit_dataset(
             data,
             test,
@@ -239,7 +243,27 @@ def audit(
             overwrite=overwrite,
             fix=repair.config(),
         )
+        report = _write_html(out) if html and out is not None else None
     _print_result(result, fmt, top=top, out=out, details=details)
+    if report is not None:
+        messages(fmt).print(f"Wrote {report}", markup=False)
+
+
+def _check_html(html: bool, out: Path | None) -> None:
+    """--html writes into the --out folder: refuse it without one, before any work."""
+    if html and out is None:
+        from shortcutlab.errors import ConfigError
+
+        raise ConfigError(
+            "--html writes report.html into the audit's folder; give --out DIR as well."
+        )
+
+
+def _write_html(out: Path) -> Path:
+    """The HTML report of the audit folder just written (as 'shortcutlab report OUT' makes it)."""
+    from shortcutlab.webreport.build import write_html_report
+
+    return write_html_report(out)
 
 
 def _print_result(

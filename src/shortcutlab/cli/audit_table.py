@@ -9,7 +9,7 @@ from rich.console import Console
 
 from shortcutlab.cli.output import Section, show
 from shortcutlab.families.audit.text import interval_text, p_text
-from shortcutlab.reports.findings_audit import METHODS
+from shortcutlab.reports.findings_audit import METHODS, NOT_VISIBLE, RELIED_ON, verdict
 
 DASH = "—"
 
@@ -42,8 +42,7 @@ def audit_frame(record: dict[str, Any], *, top: int) -> pd.DataFrame:
             cells["test lift"] = _number(row["test_lift"], digits=2)
             cells["drift p adj."] = _p(row["drift_p_adjusted"])
         if measured:
-            cells["model Δ [95 %]"] = _delta(row)
-            cells["Δ p adj."] = _p(row["delta_p_adjusted"])
+            cells |= _model_cells(row)
         rows.append(cells)
     frame = pd.DataFrame(
         rows, index=pd.Index([r["rank"] for r in record["candidates"][:top]], name="#")
@@ -75,15 +74,34 @@ def audit_notes(record: dict[str, Any], *, details: bool = True) -> list[str]:
     if measured:
         measurement = record["measurement"]
         lines.append(
-            f"Model Δ: {measurement['model']} on {measurement['evaluated_on']} "
-            f"({measurement['rows']:,} rows): within each gold label, accuracy on rows where the "
-            "candidate agrees with the label (present on its label, absent on the others) minus "
-            "rows where it disagrees, averaged over labels by rows, so label difficulty cancels. "
-            f"{measurement['note']} A dash: not measured (beyond --measure-top) or too few rows. "
-            "audit.csv adds removal and "
-            "redistribution anti-test figures."
+            f"Reliance: {measurement['model']} on {measurement['evaluated_on']} "
+            f"({measurement['rows']:,} rows), read through the model's own tokenizer: "
+            f"'{RELIED_ON}' when a counterfactual test (the candidate removed from the rows that "
+            "have it, or inserted into rows of the labels it avoids) changes predictions toward "
+            "its label or costs accuracy, adjusted p < alpha; 'not visible to the model' when its "
+            "tokenizer drops the candidate or its vocabulary lacks it (no reliance figure then); "
+            "changed: share of the edited rows whose prediction changed. Association Δ: within "
+            "each gold label, accuracy on rows where the candidate agrees with the label minus "
+            "rows where it disagrees, averaged over labels by rows; it compares different rows, "
+            f"so it is no evidence of reliance. {measurement['note']} A dash: not measured "
+            "(beyond --measure-top), no test applies, or too few rows. audit.csv adds the "
+            "tests' accuracies, shifts and p-values and the redistribution anti-test figures."
         )
     return lines
+
+
+def _model_cells(row: dict[str, Any]) -> dict[str, str]:
+    """The model's columns, led by the reliance verdict the counterfactual tests give; a
+    candidate the model cannot see gets no reliance figure."""
+    shown = verdict(row.get("visible"), row.get("relied_on"))
+    unseen = shown == NOT_VISIBLE
+    return {
+        "reliance": shown or DASH,
+        "removal changed": DASH if unseen else _number(row.get("removal_changed")),
+        "insertion changed": DASH if unseen else _number(row.get("insertion_changed")),
+        "association Δ [95 %]": _delta(row),
+        "assoc. Δ p adj.": _p(row.get("delta_p_adjusted")),
+    }
 
 
 def _leakage_lines(leakage: dict[str, Any]) -> list[str]:

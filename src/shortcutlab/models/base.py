@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.models.objectives import check_objective
 from shortcutlab.models.registry import MODELS
 from shortcutlab.params import quoted
+
+if TYPE_CHECKING:
+    from shortcutlab.models.text_view import TextView
 
 
 class TextClassifier(ABC):
@@ -84,6 +87,11 @@ class TextClassifier(ABC):
 
     def set_label_values(self, values: Sequence[Any]) -> None:  # noqa: B027 - optional hook
         """Receive the benchmark's label values, in rank order (for models that verbalise labels)."""
+
+    def text_view(self, part: str = "text") -> TextView | None:
+        """How the fitted model reads the ``part`` ("text" or "text_pair") of its input: its
+        tokens and fitted vocabulary (models/text_view.py); None where it gives none."""
+        return None
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release what fitting acquired (network clients, loaded weights); called after predicting."""

@@ -30,6 +30,7 @@ from shortcutlab.models.base import (
 from shortcutlab.models.embedding_cache import CACHE_FILE, EmbeddingCache, text_key
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.hf_loading import ModelSource, model_source
+from shortcutlab.models.text_view import TextView, tokenizer_view
 from shortcutlab.params import check_bool, check_positive_float, check_positive_int, require
 from shortcutlab.torch_runtime import resolve_device
 
@@ -103,6 +104,10 @@ class SentenceEncoder(TextClassifier):
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
         check_fitted_kind(self.name, self.paired_, texts)
         return self.head_.predict_proba(self.features(texts), len(texts))
+
+    def text_view(self, part: str = "text") -> TextView | None:
+        """The encoder's tokenizer (the same for both parts of a pair)."""
+        return tokenizer_view(self._encoder().tokenizer)
 
     def features(self, inputs: Sequence[TextInput]) -> np.ndarray:
         """The head's input: the embedding of each text, or [u, v, |u - v|, u * v] for pairs."""

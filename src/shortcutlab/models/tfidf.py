@@ -21,6 +21,7 @@ from shortcutlab.models.base import (
 )
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.pair_features import PairFeatures
+from shortcutlab.models.text_view import TextView, pipeline_views
 from shortcutlab.params import check_bool, check_positive_float, check_positive_int
 
 #: Constructor parameters every TF-IDF model has, passed unchanged to ``TfidfVectorizer``.
@@ -103,6 +104,10 @@ class TfidfLogReg(TextClassifier):
         check_fitted_kind(self.name, self.paired_, texts)
         with one_blas_thread():
             return self.head_.predict_proba(list(texts), len(texts))
+
+    def text_view(self, part: str = "text") -> TextView | None:
+        """The fitted TF-IDF vectorizer's view of ``part`` (each part of a pair has its own)."""
+        return pipeline_views(self.head_.estimator).get(part)
 
     def features(self, inputs: Sequence[TextInput]) -> Any:
         """The logistic regression's input, a scipy sparse matrix: the TF-IDF vectors, or for

@@ -18,6 +18,7 @@ from shortcutlab.models.base import (
     check_training_data,
 )
 from shortcutlab.models.heads import SklearnHead
+from shortcutlab.models.text_view import TextView, pipeline_views
 from shortcutlab.models.tfidf import one_blas_thread, tfidf_features
 from shortcutlab.params import (
     check_bool,
@@ -114,6 +115,10 @@ class TfidfSvm(TextClassifier):
         check_fitted_kind(self.name, self.paired_, texts)
         with one_blas_thread():
             return self.head_.predict_proba(list(texts), len(texts))
+
+    def text_view(self, part: str = "text") -> TextView | None:
+        """The fitted TF-IDF vectorizer's view of ``part`` (each part of a pair has its own)."""
+        return pipeline_views(self.head_.estimator).get(part)
 
     def _calibrated_svm(self, labels: np.ndarray) -> Any:
         from sklearn.calibration import CalibratedClassifierCV

@@ -23,6 +23,7 @@ from shortcutlab.models.base import (
 )
 from shortcutlab.models.hf_loading import ModelSource, model_source
 from shortcutlab.models.objectives import training_objective
+from shortcutlab.models.text_view import TextView, tokenizer_view
 from shortcutlab.models.torch_utils import check_seed, checked_validation, class_targets, seeded
 from shortcutlab.params import (
     check_bool,
@@ -180,6 +181,10 @@ class TransformerClassifier(TextClassifier):
         for batch, logits in batches:
             probabilities[batch] = torch.softmax(logits, dim=-1).double().cpu().numpy()
         return expand_columns(probabilities, self.classes_, self.n_classes_)
+
+    def text_view(self, part: str = "text") -> TextView | None:
+        """The tokenizer's view (both parts of a pair go through the same tokenizer)."""
+        return tokenizer_view(self.tokenizer_)
 
     def features(self, inputs: Sequence[TextInput]) -> np.ndarray:
         """float32 (n, d): the input of the final classification ``Linear`` (BERT: the pooled

@@ -47,6 +47,19 @@ def test_pairs_name_both_parts_and_keep_negation_words_whole():
     assert json.loads(json.dumps(plan.config()))["paired"] is True
 
 
+def test_ngrams_are_made_of_adjacent_words_only():
+    """A cut clitic leaves a break: "I'm glad" makes no "i glad", on training or test rows."""
+    texts = ["I'm glad you came", "i am glad", "She's happy now", "she is happy now"] * 5
+    train = table(texts, ["pos", "neg"] * 10)
+    config = FeatureConfig(min_support=2, surface=False, attributes=(), packaged_lexicons=False)
+    plan, features = fit_features(train, config)
+    assert "i glad" not in features.names and "she happy" not in features.names
+    assert {"glad you", "i am", "am glad", "happy now", "i", "glad"} <= set(features.names)
+    assert not any("X" in name for name in features.names)  # the break mark is no candidate
+    test = plan.transform(table(["I'm glad", "i glad"], ["pos", "neg"], space=["neg", "pos"]))
+    assert _row(test, "glad") == [1, 1] and _row(test, "i") == [1, 1]
+
+
 def test_min_support_and_max_features_cut_the_vocabulary_on_training_rows():
     texts = ["alpha beta"] * 5 + ["alpha gamma"] * 3 + ["delta"]
     _, features = fit_features(

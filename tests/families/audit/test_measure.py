@@ -48,8 +48,8 @@ class KeywordRule:
 
 
 class Lookup:
-    """Predicts a fixed label per row (p = 0.8), read from the "Row <i>" at the start of the
-    text, so removing any other word changes nothing."""
+    """Predicts a fixed label per row (p = 0.8), read from the first number of the text ("Row
+    <i>" at its start), so removing or inserting any word changes nothing."""
 
     name = "lookup"
 
@@ -57,7 +57,7 @@ class Lookup:
         self.predictions, self.k = list(predictions), k
 
     def predict_proba(self, inputs: Sequence) -> np.ndarray:
-        rows = [int(re.match(r"Row (\d+)", text).group(1)) for text in inputs]
+        rows = [int(re.search(r"(\d+)", text).group(1)) for text in inputs]
         out = np.full((len(inputs), self.k), 0.2 / (self.k - 1))
         out[np.arange(len(inputs)), [self.predictions[i] for i in rows]] = 0.8
         return out
@@ -282,8 +282,11 @@ def test_every_prediction_comes_from_one_call_on_distinct_inputs(measured):
     assert len(model.calls) == 1
     (inputs,) = model.calls
     assert len(inputs) == len(set(inputs))
-    # the 400 rows, their 200 texts without zebra and 200 without apple
-    assert len(inputs) == 800
+    # the 400 rows, their 200 texts without zebra and 200 without apple, and the calm rows
+    # without each word with the word inserted
+    zebra, apple = _
+    assert len(inputs) == 800 + zebra["insertion_rows"] + apple["insertion_rows"]
+    assert zebra["insertion_rows"] == int(np.sum((table.ranks == 0) & (np.arange(400) >= 200)))
     assert "Row 1: I saw a zebra and an apple." in inputs
     assert "Row 1: I saw a and an apple." in inputs and "Row 1: I saw a zebra and an." in inputs
 

@@ -58,7 +58,10 @@ def _audit(planted, out, **fix):
 
 def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_path):
     result = _audit(planted, tmp_path / "out")
-    [target] = result.record["fix"]["targets"]
+    # 'frankly' is named; the words the model relies on ('good', 'bad') are repaired too
+    targets = {t["candidate"]: t for t in result.record["fix"]["targets"]}
+    assert {"frankly", "good", "bad"} <= set(targets)
+    target = targets["frankly"]
     methods = {m["method"]: m for m in target["methods"]}
     # The model leans on 'frankly': inserting it into label-0 rows fools erm, not the masked fit.
     erm, masked = methods["erm"]["counterfactual"], methods["mask-candidate"]["counterfactual"]
@@ -66,7 +69,7 @@ def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_p
     assert masked["low"] > 0 and masked["p_adjusted"] < 0.05
     assert target["recommended"] == "mask-candidate"
     assert target["recommendation"].startswith("Recommended: mask-candidate.")
-    folder = next((tmp_path / "out" / "fix").iterdir())
+    folder = next((tmp_path / "out" / "fix").glob("frankly-*"))
     written = pd.read_csv(folder / "train.csv")
     # The user's column names, every row, 'frankly' masked where it was.
     assert {"sentence", "gold", "source", "group"} <= set(written.columns)
@@ -77,7 +80,8 @@ def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_p
     share = (pd.read_csv(planted / "train.csv")["sentence"].str.contains("frankly")).mean()
     assert manifest["rows_changed_share"] == pytest.approx(share)
     audit = json.loads((tmp_path / "out" / "audit.json").read_text())
-    assert audit["fix"]["targets"][0]["recommended"] == "mask-candidate"
+    written_targets = {t["candidate"]: t for t in audit["fix"]["targets"]}
+    assert written_targets["frankly"]["recommended"] == "mask-candidate"
 
 
 def test_fix_is_deterministic(planted, tmp_path):
@@ -87,9 +91,11 @@ def test_fix_is_deterministic(planted, tmp_path):
         first = json.loads((tmp_path / "a" / name).read_text())
         second = json.loads((tmp_path / "b" / name).read_text())
         assert first["fix"] == second["fix"]
-    [a] = (tmp_path / "a" / "fix").iterdir()
-    [b] = (tmp_path / "b" / "fix").iterdir()
-    assert (a / "train.csv").read_bytes() == (b / "train.csv").read_bytes()
+    folders = sorted(p.name for p in (tmp_path / "a" / "fix").iterdir())
+    assert folders == sorted(p.name for p in (tmp_path / "b" / "fix").iterdir())
+    for name in folders:
+        a, b = tmp_path / "a" / "fix" / name, tmp_path / "b" / "fix" / name
+        assert (a / "train.csv").read_bytes() == (b / "train.csv").read_bytes()
 
 
 def test_unknown_candidate_is_one_line_error(planted, tmp_path):

@@ -41,7 +41,11 @@ def _audit() -> dict[str, Any]:
             conflicting_ece=0.21, calibration_gap=0.16, removal_rows=98, removal_changed=0.337,
             removal_accuracy_before=0.796, removal_accuracy_after=0.653,
             removal_label_shift=-0.241, removal_shift_low=-0.29, removal_shift_high=-0.19,
-            removal_p=0.0013, anti_rows=60, anti_accuracy=0.45, removed_rows=90,
+            removal_p=0.0013, removal_p_adjusted=0.0026, relied_on=True, visible=True,
+            insertion_rows=500, insertion_changed=0.21, insertion_accuracy_before=0.7,
+            insertion_accuracy_after=0.55, insertion_label_shift=0.18, insertion_shift_low=0.15,
+            insertion_shift_high=0.21, insertion_p=1e-8, insertion_p_adjusted=2e-8, insertion_label_p_adjusted=3e-12,
+            anti_rows=60, anti_accuracy=0.45, removed_rows=90,
             removed_accuracy=0.6, aligned_set_rows=60, aligned_set_accuracy=0.8, anti_delta=0.35,
             anti_delta_low=0.18, anti_delta_high=0.51,
             examples=[
@@ -238,11 +242,13 @@ def test_the_candidate_table_lists_every_candidate_with_dashes_where_empty(page)
     top = rows["text_pair: not"]
     assert (top["label"], top["support"], top["lift"]) == ("contradiction", "412", "2.19")
     assert top["p"] == "< 1e-300" and top["adjusted p"] == "< 1e-300*"  # underflow, not 0
-    assert top["model Δ [95 %]"] == "+0.414 [+0.231, +0.600]"
-    assert top["drift p (adjusted)"] == "0.91" and top["Δ adjusted p"] == "2.4e-05"
+    assert top["reliance"] == "relied on"
+    assert top["association Δ [95 %]"] == "+0.414 [+0.231, +0.600]"
+    assert top["drift p (adjusted)"] == "0.91" and top["assoc. Δ adjusted p"] == "2.4e-05"
     attribute = rows["negation = with_negation"]
     assert attribute["adjusted p"] == "1.1e-39*"
-    assert attribute["drift p (adjusted)"] == "—" and attribute["model Δ [95 %]"] == "—"
+    assert attribute["drift p (adjusted)"] == "—" and attribute["association Δ [95 %]"] == "—"
+    assert attribute["reliance"] == "—"
     assert rows["text: sky"]["adjusted p"] == "0.71"  # not significant: no star
     leak = rows["exact duplicates"]
     assert [leak[c] for c in ("label", "lift", "p", "adjusted p")] == ["—"] * 4
@@ -284,8 +290,14 @@ def test_the_measurement_table_holds_the_model_figures(page):
     assert row["candidate"] == "text_pair: not → contradiction"
     assert row["aligned acc. (rows)"] == "0.914 (70)"
     assert row["conflicting acc. (rows)"] == "0.500 (28)"
-    assert row["ECE gap"] == "+0.160" and row["acc. before → after"] == "0.796 → 0.653"
-    assert row["shift [95 %]"] == "-0.241 [-0.290, -0.190]"
+    assert list(row)[:2] == ["candidate", "reliance"]  # the verdict leads the model's figures
+    assert row["reliance"] == "relied on"
+    assert row["ECE gap"] == "+0.160" and row["removal acc. before → after"] == "0.796 → 0.653"
+    assert row["removal shift [95 %]"] == "-0.241 [-0.290, -0.190]"
+    assert row["insertion acc. before → after"] == "0.700 → 0.550"
+    assert row["insertion changed"] == "0.210"
+    assert row["insertion accuracy p (adjusted)"] == "2e-08"
+    assert row["insertion label p (adjusted)"] == "3e-12"
     assert row["anti Δ [95 %]"] == "+0.350 [+0.180, +0.510]"
     assert "Reliance of tfidf-logreg on the candidates" in html
 

@@ -62,11 +62,13 @@ SCAN_COLUMNS = (
 
 #: Columns a measurement adds for a candidate (empty for candidates not measured).
 MEASURE_COLUMNS = (
+    "relied_on",  # a counterfactual test says so (True/False; empty: no test applies, or unseen)
+    "visible",  # the model's tokenizer and vocabulary see the token/n-gram (empty: no view)
     "aligned_rows",  # rows where "candidate's label iff the indicator fires" is right
     "aligned_accuracy",
     "conflicting_rows",  # the other rows (indicator on another label, or off on its label)
     "conflicting_accuracy",
-    "delta",  # aligned - conflicting accuracy within each gold label, weighted by its rows
+    "delta",  # association Δ: aligned - conflicting accuracy within each gold label, by rows
     "delta_low",  # 95 % percentile bootstrap (rows within each label and group; one fit)
     "delta_high",
     "delta_p",  # Cochran–Mantel–Haenszel test over the gold labels delta uses
@@ -84,6 +86,19 @@ MEASURE_COLUMNS = (
     "removal_shift_high",
     "removal_p",  # exact McNemar on paired correctness before/after removal
     "removal_p_adjusted",  # over the candidates with a removal_p (same correction)
+    "removal_label_p",  # exact McNemar on paired "predicts the candidate's label"
+    "removal_label_p_adjusted",
+    "insertion_rows",  # rows of the other labels without it, the candidate inserted (<= 500)
+    "insertion_changed",
+    "insertion_accuracy_before",
+    "insertion_accuracy_after",
+    "insertion_label_shift",  # mean change of p(candidate label) after insertion
+    "insertion_shift_low",
+    "insertion_shift_high",
+    "insertion_p",  # exact McNemar on paired correctness before/after insertion
+    "insertion_p_adjusted",
+    "insertion_label_p",  # exact McNemar on paired "predicts the candidate's label"
+    "insertion_label_p_adjusted",
     "anti_rows",  # rows of the redistribution anti-test (association reversed)
     "anti_accuracy",
     "removed_rows",  # rows of the redistribution set with the association removed

@@ -44,6 +44,7 @@ from shortcutlab.families.audit.surface import (
     surface_measures,
 )
 from shortcutlab.families.audit.tokens import (
+    CLITIC_BREAK,
     TOKEN_PATTERN,
     clitics_cut,
     spaced_from_words,
@@ -271,6 +272,7 @@ def _token_block(
         token_pattern=TOKEN_PATTERN,
         on_words=keep_spaced if spaced else None,
         prepare=prepare,
+        breaks=(CLITIC_BREAK,),
     )
     last_chunk.clear()
     if not has_word:  # no word for the vectorizer: no token indicator

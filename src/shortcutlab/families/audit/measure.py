@@ -10,22 +10,31 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.data.pairs import TextInput
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
+from shortcutlab.families.audit.counterfactual import (
+    INSERTION_ROWS,
+    TEST_P_COLUMNS,
+    carried,
+    edit_figures,
+    inserted_rows,
+    model_view,
+    relied_on,
+    removed_rows,
+)
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.predictor import Predictor
 from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
-from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error, mcnemar_exact
+from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
-from shortcutlab.metrics.proportions import bootstrap_mean_difference, bootstrap_means
+from shortcutlab.metrics.proportions import bootstrap_mean_difference
 from shortcutlab.metrics.resampling import percentile_interval
 from shortcutlab.params import check_choice, quoted
-from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 
 #: Rows each group (aligned, conflicting) needs within a gold label for the label to enter Δ: a
 #: handful of rows often has an accuracy of 0 or 1, whose bootstrap has no spread.
@@ -36,13 +45,21 @@ MIN_ECE_ROWS = 200
 #: What the figures leave out; the audit's ``measurement.note`` carries it.
 INTERVAL_NOTE = (
     "Intervals are 95 % percentile bootstraps over evaluation rows for one fitted model: they "
-    "ignore the variance between fits (seeds, training samples). Δ compares aligned and "
+    "ignore the variance between fits (seeds, training samples). The association Δ compares "
+    "aligned and "
     f"conflicting rows within each gold label where both groups have at least {MIN_GROUP_ROWS} "
     "rows; labels below that are left out, and delta_rows counts the rows Δ rests on. Its rows "
     "are resampled independently within each label and group (a group all right or all wrong "
     "adds no spread); its p is the Cochran–Mantel–Haenszel test over the same labels. The "
     "redistribution sets are resampled independently, although they share rows. ECE is biased "
-    f"upward in small groups; it is left out below {MIN_ECE_ROWS} rows."
+    f"upward in small groups; it is left out below {MIN_ECE_ROWS} rows. An association Δ "
+    "compares different rows, so it is no evidence of reliance: relied_on comes from the "
+    "counterfactual tests alone (the candidate removed from its rows, and inserted into up to "
+    f"{INSERTION_ROWS} rows of the labels it avoids; exact McNemar tests on the paired "
+    "correctness and on the paired 'predicts the candidate's label', each adjusted over the "
+    "candidates), for token and n-gram candidates the model can see. Attributes, surface "
+    "properties, word lists and metadata values have no counterfactual edit here: relied_on "
+    "is empty for them."
 )
 #: Kinds whose candidates are words that can be deleted from the text.
 REMOVABLE_KINDS = ("token", "ngram")
@@ -69,6 +86,7 @@ def measure_candidates(
     n_resamples: int = 1000,
     seed: int = 0,
     correction: str = "bh",
+    alpha: float = 0.05,
     redistribution: bool = True,
 ) -> list[dict]:
     """One dict per spec with every ``MEASURE_COLUMNS`` key (None where it does not apply or a
@@ -77,45 +95,100 @@ def measure_candidates(
     Aligned rows are those where "the candidate's label iff the indicator fires" is right (it
     fires on a row of that label, or stays off on a row of another), conflicting rows the rest;
     their accuracies and ECEs are pooled (the ECEs only when both groups have
-    :data:`MIN_ECE_ROWS`), but ``delta`` compares them within each gold label whose groups both
-    have :data:`MIN_GROUP_ROWS` (None when no label does; ``delta_rows`` counts the rows of the
-    labels used). ``delta_p_adjusted`` and ``removal_p_adjusted`` are corrected over the specs
-    with a ``delta_p`` / ``removal_p`` (``correction``: "bh" or "holm"). See
-    :data:`INTERVAL_NOTE`."""
+    :data:`MIN_ECE_ROWS`), but the association ``delta`` compares them within each gold label
+    whose groups both have :data:`MIN_GROUP_ROWS` (None when no label does; ``delta_rows``
+    counts the rows of the labels used). Token and n-gram candidates are read through the
+    model's view (families/audit/counterfactual.py): ``visible`` says whether it sees them, a
+    row carries an n-gram only where its tokens are adjacent in the model's tokens, and the
+    counterfactual tests (removal, insertion) decide ``relied_on`` at ``alpha``.
+    ``delta_p_adjusted``, ``removal_p_adjusted`` and ``insertion_p_adjusted`` are corrected over
+    the specs with that p (``correction``: "bh" or "holm"). See :data:`INTERVAL_NOTE`."""
     check_choice("correction", correction, CORRECTIONS)
     _check_specs(evaluation, specs)
-    removals = [_removed_rows(evaluation, spec) for spec in specs]
-    removed_inputs = [inputs for _, inputs in removals]
-    probabilities = _predict_once(predictor, evaluation, removed_inputs)
+    specs, visible = _through_model_view(predictor, evaluation, specs)
+    edits = [
+        _edited_rows(evaluation, spec, seen, seed)
+        for spec, seen in zip(specs, visible, strict=True)
+    ]
+    edited_inputs = [inputs for spec_edits in edits for _, inputs in spec_edits.values()]
+    probabilities = _predict_once(predictor, evaluation, edited_inputs)
     n = len(evaluation)
     base = probabilities[:n]
     predicted = base.argmax(axis=1)
     correct = predicted == evaluation.ranks
     confidence = base.max(axis=1)
     results, offset = [], n
-    for spec, (rows, inputs) in zip(specs, removals, strict=True):
-        after = probabilities[offset : offset + len(inputs)]
-        offset += len(inputs)
-        seeds = np.random.SeedSequence([seed, zlib.crc32(spec.key.encode())]).generate_state(3)
+    for spec, seen, spec_edits in zip(specs, visible, edits, strict=True):
+        seeds = np.random.SeedSequence([seed, zlib.crc32(spec.key.encode())]).generate_state(4)
         row = dict.fromkeys(MEASURE_COLUMNS)
-        row |= {"key": spec.key, "redistribution_note": None}
+        row |= {"key": spec.key, "redistribution_note": None, "visible": seen}
         row |= _group_figures(
             spec, evaluation.ranks, correct, confidence, n_resamples, int(seeds[0])
         )
-        if rows is not None:
-            row |= _removal_figures(
-                spec, rows, base, after, evaluation.ranks, n_resamples, int(seeds[1])
+        for number, (test, (rows, inputs)) in enumerate(spec_edits.items()):
+            after = probabilities[offset : offset + len(inputs)]
+            offset += len(inputs)
+            row |= edit_figures(
+                test,
+                spec.label,
+                rows,
+                base,
+                after,
+                evaluation.ranks,
+                n_resamples,
+                int(seeds[1 + number]),
             )
         if redistribution:
             sets = redistribution_sets(evaluation, spec.fires, spec.label, seed=seed)
             row |= redistribution_figures(
-                sets, correct, n_resamples=n_resamples, seed=int(seeds[2])
+                sets, correct, n_resamples=n_resamples, seed=int(seeds[3])
             )
             row["redistribution_note"] = sets.note
         results.append(row)
-    for column in ("delta_p", "removal_p"):
+    for column in ("delta_p", *TEST_P_COLUMNS):
         _adjust(results, column, correction)
+    for row in results:
+        row["relied_on"] = relied_on(row, alpha)
     return results
+
+
+def _through_model_view(
+    predictor: Predictor, evaluation: AuditInputs, specs: Sequence[MeasureSpec]
+) -> tuple[list[MeasureSpec], list[bool | None]]:
+    """The specs with token/n-gram indicators narrowed to the rows whose model tokens carry the
+    phrase, and per spec whether the model sees it (None: no view, or not a phrase)."""
+    narrowed, visible = [], []
+    for spec in specs:
+        view = model_view(predictor, spec.part) if _editable(spec) else None
+        seen = None if view is None else view.sees(spec.phrase)
+        if seen:
+            texts = evaluation.part(spec.part)
+            spec = replace(spec, fires=carried(view, texts, spec.fires, spec.phrase))
+        narrowed.append(spec)
+        visible.append(seen)
+    return narrowed, visible
+
+
+def _editable(spec: MeasureSpec) -> bool:
+    return spec.phrase is not None and spec.kind in REMOVABLE_KINDS
+
+
+def _edited_rows(
+    evaluation: AuditInputs, spec: MeasureSpec, visible: bool | None, seed: int
+) -> dict[str, tuple[np.ndarray, list[TextInput]]]:
+    """Per counterfactual test that applies (none for a candidate the model cannot see), its
+    rows and their edited model inputs."""
+    phrase = spec.phrase
+    if phrase is None or spec.kind not in REMOVABLE_KINDS or visible is False:
+        return {}
+    entropy = [seed, zlib.crc32(spec.key.encode()), 1]
+    insertion_seed = int(np.random.SeedSequence(entropy).generate_state(1)[0])
+    return {
+        "removal": removed_rows(evaluation, spec.part, spec.fires, phrase),
+        "insertion": inserted_rows(
+            evaluation, spec.part, spec.fires, spec.label, phrase, insertion_seed
+        ),
+    }
 
 
 def _adjust(results: list[dict], column: str, correction: str) -> None:
@@ -145,27 +218,6 @@ def _check_specs(evaluation: AuditInputs, specs: Sequence[MeasureSpec]) -> None:
                 f"The candidate {quoted(spec.name)} reads the part {quoted(spec.part)}, which the evaluation "
                 f"table does not have (parts: {', '.join(evaluation.parts())})."
             )
-
-
-def _removed_rows(
-    evaluation: AuditInputs, spec: MeasureSpec
-) -> tuple[np.ndarray | None, list[TextInput]]:
-    """The rows where the spec's phrase was found and deleted, and their model inputs after."""
-    if spec.phrase is None or spec.kind not in REMOVABLE_KINDS:
-        return None, []
-    pattern = phrase_pattern(spec.phrase)
-    part = evaluation.part(spec.part)
-    rows, edited = [], []
-    for i in np.flatnonzero(spec.fires).tolist():
-        text = remove_phrase(part[i], pattern)
-        if text != part[i]:
-            rows.append(i)
-            edited.append(text)
-    index = np.asarray(rows, dtype=np.int64)
-    firsts, seconds = evaluation.texts, evaluation.text_pairs
-    if spec.part == "text_pair":
-        return index, join_inputs([firsts[i] for i in rows], edited)
-    return index, join_inputs(edited, None if seconds is None else [seconds[i] for i in rows])
 
 
 def _predict_once(
@@ -253,33 +305,4 @@ def _stratified_delta(
         "delta_high": high,
         "delta_p": cochran_mantel_haenszel(tables=tables)["p_value"],
         "delta_rows": int(sizes.sum()),
-    }
-
-
-def _removal_figures(
-    spec: MeasureSpec,
-    rows: np.ndarray,
-    base: np.ndarray,
-    after: np.ndarray,
-    ranks: np.ndarray,
-    n_resamples: int,
-    seed: int,
-) -> dict:
-    out: dict = {"removal_rows": len(rows)}
-    if len(rows) == 0:
-        return out
-    before = base[rows]
-    truth = ranks[rows]
-    right_before = before.argmax(axis=1) == truth
-    right_after = after.argmax(axis=1) == truth
-    shift = after[:, spec.label] - before[:, spec.label]
-    low, high = percentile_interval(bootstrap_means(shift, n_resamples=n_resamples, seed=seed))
-    return out | {
-        "removal_changed": float(np.mean(before.argmax(axis=1) != after.argmax(axis=1))),
-        "removal_accuracy_before": float(right_before.mean()),
-        "removal_accuracy_after": float(right_after.mean()),
-        "removal_label_shift": float(shift.mean()),
-        "removal_shift_low": low,
-        "removal_shift_high": high,
-        "removal_p": mcnemar_exact(correct_a=right_before, correct_b=right_after)["p_value"],
     }

@@ -15,6 +15,7 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.models import MODELS, make_model
 from shortcutlab.models.base import check_input_kind
+from shortcutlab.models.text_view import TextView, pipeline_views
 
 #: File endings read as a saved estimator (anything else is looked up as a model name).
 SAVED_SUFFIXES = (".joblib", ".pkl", ".pickle")
@@ -61,6 +62,11 @@ class SavedEstimator:
                 "(or a DataFrame with text and text_pair for pairs) as the pipeline's input."
             ) from exc
         return probabilities[:, self.columns]
+
+    def text_view(self, part: str = "text") -> TextView | None:
+        """The view of the text vectorizer the pipeline reads ``part`` with (for a
+        ``ColumnTransformer`` of pairs, the one on the column ``text`` or ``text_pair``)."""
+        return pipeline_views(self.estimator).get(part)
 
 
 def load_predictor(

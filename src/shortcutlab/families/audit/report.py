@@ -35,6 +35,7 @@ from shortcutlab.families.audit.report_reliance import measurement_blocks
 from shortcutlab.families.audit.report_repair import fix_section
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.params import quoted
+from shortcutlab.reports.findings_audit import verdict
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import (
     Block,
@@ -108,7 +109,7 @@ def record_sections(audit: Mapping[str, Any]) -> list[Section]:
             id="audit-examples",
             title="Example rows of the top candidates",
             intro="Training rows that carry a candidate, where it occurs marked.",
-            blocks=_example_blocks(candidates),
+            blocks=_example_blocks(candidates, (audit.get("data") or {}).get("columns")),
         ),
     ]
     if audit.get("measurement"):
@@ -173,10 +174,11 @@ def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]])
                 "p": p_text(c.get("p_value")),
                 "adjusted p": marked_p(c.get("p_adjusted"), c.get("significant")),
                 "drift p (adjusted)": p_text(c.get("drift_p_adjusted")),
-                "model Δ [95 %]": interval_text(
+                "reliance": verdict(c.get("visible"), c.get("relied_on")),
+                "association Δ [95 %]": interval_text(
                     c.get("delta"), c.get("delta_low"), c.get("delta_high")
                 ),
-                "Δ adjusted p": p_text(c.get("delta_p_adjusted")),
+                "assoc. Δ adjusted p": p_text(c.get("delta_p_adjusted")),
             }
             for c in shown
         ],
@@ -189,9 +191,11 @@ def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]])
         "* adjusted p < alpha "
         f"({plain(alpha)}) over every test of the scan.",
         "drift p: the candidate's odds ratio with its label in train against test (a different "
-        "label mix alone is not drift); model Δ: within each gold label, accuracy on rows where "
-        "the candidate agrees with the label minus rows where it disagrees, averaged over labels "
-        "by rows; 95 % bootstrap interval over rows of one fit (refitting variance not included).",
+        "label mix alone is not drift); reliance: the measured model's verdict from the "
+        "counterfactual tests (see the reliance section); association Δ: within each gold label, "
+        "accuracy on rows where the candidate agrees with the label minus rows where it "
+        "disagrees, averaged over labels by rows; 95 % bootstrap interval over rows of one fit "
+        "(refitting variance not included). It compares different rows: no evidence of reliance.",
     ]
     if len(candidates) > len(shown):
         notes.append(f"The top {len(shown)} of {len(candidates)} candidates; audit.csv holds all.")
@@ -248,7 +252,9 @@ def _partial_input_table(baselines: Sequence[Mapping[str, Any]]) -> Table:
     )
 
 
-def _example_blocks(candidates: list[dict[str, Any]]) -> list[Block]:
+def _example_blocks(
+    candidates: list[dict[str, Any]], columns: Mapping[str, str] | None
+) -> list[Block]:
     with_examples = [c for c in candidates if c.get("examples")][:CANDIDATES_WITH_EXAMPLES]
     if not with_examples:
         return [missing("The audit wrote no example rows.")]
@@ -261,7 +267,7 @@ def _example_blocks(candidates: list[dict[str, Any]]) -> list[Block]:
             ShadedRows(
                 name=f"audit-examples-{position}",
                 title=heading + ("" if label is None else f" → {label}"),
-                rows=[_example_row(example) for example in examples],
+                rows=[_example_row(example, columns) for example in examples],
                 notes=[]
                 if any(e.get("spans") for e in examples)
                 else [
@@ -273,8 +279,9 @@ def _example_blocks(candidates: list[dict[str, Any]]) -> list[Block]:
     return blocks
 
 
-def _example_row(example: Mapping[str, Any]) -> ShadedRow:
+def _example_row(example: Mapping[str, Any], columns: Mapping[str, str] | None) -> ShadedRow:
     part = example.get("part") or "text"
+    part = (columns or {}).get(part, part)
     return ShadedRow(
         row_id=str(example.get("row_id")),
         title=f"row {example.get('row_id')} · label {example.get('label')} · {part}",

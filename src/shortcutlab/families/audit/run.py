@@ -18,6 +18,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.repair_config import FixConfig
@@ -152,7 +153,7 @@ def run_audit(
 ) -> AuditResult:
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
-    part, for candidate names such as "hypothesis: no")."""
+    part, for candidate names such as "hypothesis: no", families/audit/part_names.py)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
     if measure is not None:
@@ -184,7 +185,20 @@ def run_audit(
             result, predictor, evaluation, test, measure, scan_config.seed, table
         )
         measurement["evaluated_on"] = evaluated_on
+    names = dict(part_names or {})
+    table["candidate"] = [shown_name(name, names) for name in table["candidate"]]
+    partial = table["kind"] == "partial-input"
+    table.loc[partial, "detail"] = [shown_detail(d, names) for d in table.loc[partial, "detail"]]
     record = _record(result, scanned, test, table, measurement, top, sources or {})
+    record["data"]["columns"] = names
+    record["partial_input"] = [
+        row
+        | {
+            "candidate": shown_name(row["candidate"], names),
+            "detail": shown_detail(row["detail"], names),
+        }
+        for row in record["partial_input"]
+    ]
     repairs: list[Any] = []
     if fix is not None and measure is not None and evaluation is not None:
         from shortcutlab.families.audit.repair import repair_candidates
@@ -246,6 +260,7 @@ def _measure(
         n_resamples=config.n_resamples,
         seed=seed,
         correction=result.config.correction,
+        alpha=result.config.alpha,
         redistribution=config.redistribution,
     )
     table["redistribution_note"] = None

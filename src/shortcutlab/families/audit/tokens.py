@@ -80,9 +80,10 @@ def spaced_from_words(found: pa.ListArray, normalised_texts: pa.Array) -> pa.Arr
 
 
 def _without_negations(found: pa.ListArray) -> pa.ListArray:
-    """Each text's words less those ending in "n't" (the spaced form drops them)."""
+    """Each text's words less those ending in "n't" (the spaced form drops them) and the
+    :data:`CLITIC_BREAK` marks."""
     flat = pc.list_flatten(found)
-    negation = pc.ends_with(flat, "n't")
+    negation = pc.or_(pc.ends_with(flat, "n't"), pc.equal(flat, CLITIC_BREAK))
     if not pc.any(negation).as_py():
         return found
     keep = pc.invert(negation)
@@ -94,15 +95,18 @@ def _without_negations(found: pa.ListArray) -> pa.ListArray:
 
 # English clitics other than n't are cut off their word ("film's" -> "film"), as attributes/words does.
 _CLITIC = r"([\p{L}\p{N}])'(s|m|re|ve|ll|d)([^\p{L}\p{N}]|$)"
+#: The word a cut clitic leaves in its place, so no n-gram spans it ("i'm glad" makes no "i glad"):
+#: upper case, which no lower-cased text holds. The scan keeps it out of the vocabulary.
+CLITIC_BREAK = "X"
 
 
 def token_texts(texts: Sequence[str]) -> list[str]:
     """Texts as the vectorizer reads them: lower case, straight apostrophes, ``do n't`` joined,
-    clitics other than n't cut off.
+    clitics other than n't cut off (a :data:`CLITIC_BREAK` in their place).
 
     Examples:
         >>> token_texts(["I do n't think it’s NOT fine"])
-        ["i don't think it  not fine"]
+        ["i don't think it X  not fine"]
     """
     return token_text_array(texts).to_pylist()
 
@@ -113,4 +117,4 @@ def token_text_array(texts: Sequence[str]) -> pa.Array:
 
 
 def clitics_cut(normalised_texts: pa.Array) -> pa.Array:
-    return pc.replace_substring_regex(normalised_texts, _CLITIC, r"\1 \3")
+    return pc.replace_substring_regex(normalised_texts, _CLITIC, rf"\1 {CLITIC_BREAK} \3")

@@ -19,7 +19,7 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,7 @@ def frequent_ngrams(
     token_pattern: str = TOKEN_PATTERN,
     on_words: WordsSink | None = None,
     prepare: ChunkPreparer | None = None,
+    breaks: Collection[str] = (),
 ) -> tuple[list[str], sp.csr_matrix]:
     """The 1..``ngram_max``-grams (words joined by one space) in at least ``min_support`` of the
     ``texts``, sorted, and the binary (texts × n-grams) int32 matrix of which text has which.
@@ -58,9 +59,10 @@ def frequent_ngrams(
     ``on_words(start, words)`` is handed each chunk's words (a list array, from row ``start``)
     where Arrow's kernels read them (:func:`~shortcutlab.families.audit.tokens.words`). With
     ``prepare``, each chunk of ``texts`` is ``prepare(chunk)`` before it is tokenised (so no
-    prepared copy of all the texts is held)."""
+    prepared copy of all the texts is held). Words in ``breaks`` are no n-gram and no part of
+    one: they mark where a word was cut out, so an n-gram is made of adjacent words only."""
     names, support, levels = _counted_levels(
-        texts, ngram_max, min_support, token_pattern, on_words, prepare
+        texts, ngram_max, min_support, token_pattern, on_words, prepare, breaks
     )
     release_freed_memory()
     # The positions' arrays of the pass are gone by now: only the kept columns reach the sort.
@@ -74,10 +76,12 @@ def _counted_levels(
     token_pattern: str,
     on_words: WordsSink | None,
     prepare: ChunkPreparer | None = None,
+    breaks: Collection[str] = (),
 ) -> tuple[list[str], np.ndarray, list[sp.csr_matrix]]:
     """Per n-gram length, the n-grams with ``min_support`` rows: names (in the order found),
     supports and the (texts × kept n-grams) counts."""
     ids, rows, words = _token_ids(texts, token_pattern, on_words, prepare)
+    breaking = np.array([word in breaks for word in words], dtype=bool)
     n_rows = len(texts)
     names: list[str] = []
     supports: list[np.ndarray] = []
@@ -106,7 +110,10 @@ def _counted_levels(
         )
         counted.sum_duplicates()
         support = np.bincount(counted.indices, minlength=len(distinct))
-        kept = np.flatnonzero(support >= min_support)
+        enough = support >= min_support
+        if valid is None:  # a break is no word: no n-gram is made across it
+            enough &= ~breaking
+        kept = np.flatnonzero(enough)
         index = np.full(len(distinct), -1, dtype=np.int32)
         index[kept] = np.arange(len(kept), dtype=np.int32)
         if valid is None:

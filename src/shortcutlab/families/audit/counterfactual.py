@@ -1,0 +1,143 @@
+"""Reliance through the model's own eyes: whether the model can see a candidate, and the paired
+counterfactual tests (the candidate removed from rows that carry it, inserted into rows of the
+labels it avoids) that decide whether it is relied on.
+
+An association Δ compares different rows; only a counterfactual edit of the same rows shows
+that the model's predictions follow the candidate. A candidate the model cannot see (its
+tokenizer drops it, its fitted vocabulary lacks it) gets no reliance figure at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.metrics import mcnemar_exact
+from shortcutlab.metrics.proportions import bootstrap_means
+from shortcutlab.metrics.resampling import percentile_interval
+from shortcutlab.models.text_view import TextView
+from shortcutlab.shortcuts.phrases_in_text import insert_phrases, phrase_pattern, remove_phrase
+
+#: Rows of the labels a candidate avoids that receive it in the insertion test, at most (drawn
+#: from the seed): enough for an exact McNemar test, few enough for one predict call.
+INSERTION_ROWS = 500
+#: The counterfactual tests, by column prefix: removal from rows with the candidate, insertion
+#: into rows of other labels without it.
+TESTS = ("removal", "insertion")
+#: Their p-value columns, each adjusted over the measured candidates: accuracy, and the label.
+TEST_P_COLUMNS = tuple(f"{test}_{p}" for test in TESTS for p in ("p", "label_p"))
+
+
+def model_view(predictor: Any, part: str) -> TextView | None:
+    """The predictor's view of ``part`` (``text_view`` on the model; None where it has none)."""
+    view = getattr(predictor, "text_view", None)
+    return view(part) if callable(view) else None
+
+
+def carried(view: TextView, texts: Sequence[str], fires: np.ndarray, phrase: str) -> np.ndarray:
+    """``fires`` narrowed to the rows whose model tokens hold the phrase's tokens adjacently."""
+    narrowed = np.asarray(fires, dtype=bool).copy()
+    for i in np.flatnonzero(narrowed).tolist():
+        narrowed[i] = view.carries(texts[i], phrase)
+    return narrowed
+
+
+def removed_rows(
+    evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: str
+) -> tuple[np.ndarray, list[TextInput]]:
+    """The rows where the phrase was found and deleted, and their model inputs after."""
+    pattern = phrase_pattern(phrase)
+    texts = evaluation.part(part)
+    rows, edited = [], []
+    for i in np.flatnonzero(fires).tolist():
+        text = remove_phrase(texts[i], pattern)
+        if text != texts[i]:
+            rows.append(i)
+            edited.append(text)
+    return np.asarray(rows, dtype=np.int64), _with_part(evaluation, part, rows, edited)
+
+
+def inserted_rows(
+    evaluation: AuditInputs, part: str, fires: np.ndarray, label: int, phrase: str, seed: int
+) -> tuple[np.ndarray, list[TextInput]]:
+    """Up to :data:`INSERTION_ROWS` rows of the other labels without the candidate (drawn from
+    ``seed``, kept in order), and their model inputs with the phrase inserted at a word boundary
+    (labels kept)."""
+    pool = np.flatnonzero((evaluation.ranks != label) & ~np.asarray(fires, dtype=bool))
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.permutation(pool)[:INSERTION_ROWS]).tolist()
+    texts = evaluation.part(part)
+    edited = insert_phrases([texts[i] for i in rows], phrase, seed)
+    return np.asarray(rows, dtype=np.int64), _with_part(evaluation, part, rows, edited)
+
+
+def _with_part(
+    evaluation: AuditInputs, part: str, rows: list[int], edited: list[str]
+) -> list[TextInput]:
+    firsts, seconds = evaluation.texts, evaluation.text_pairs
+    if part == "text_pair":
+        return join_inputs([firsts[i] for i in rows], edited)
+    return join_inputs(edited, None if seconds is None else [seconds[i] for i in rows])
+
+
+def edit_figures(
+    test: str,
+    label: int,
+    rows: np.ndarray,
+    base: np.ndarray,
+    after: np.ndarray,
+    ranks: np.ndarray,
+    n_resamples: int,
+    seed: int,
+) -> dict:
+    """``<test>_rows``, the share of their predictions the edit changed, accuracy before and
+    after, the mean shift of p(candidate's label) with a 95 % bootstrap, the exact McNemar p on
+    the paired correctness (``<test>_p``: does the edit cost or gain accuracy?) and on the paired
+    "predicts the candidate's label" (``<test>_label_p``: does it move predictions to or from
+    that label?)."""
+    out: dict = {f"{test}_rows": len(rows)}
+    if len(rows) == 0:
+        return out
+    before = base[rows]
+    truth = ranks[rows]
+    right_before = before.argmax(axis=1) == truth
+    right_after = after.argmax(axis=1) == truth
+    shift = after[:, label] - before[:, label]
+    low, high = percentile_interval(bootstrap_means(shift, n_resamples=n_resamples, seed=seed))
+    return out | {
+        f"{test}_changed": float(np.mean(before.argmax(axis=1) != after.argmax(axis=1))),
+        f"{test}_accuracy_before": float(right_before.mean()),
+        f"{test}_accuracy_after": float(right_after.mean()),
+        f"{test}_label_shift": float(shift.mean()),
+        f"{test}_shift_low": low,
+        f"{test}_shift_high": high,
+        f"{test}_p": mcnemar_exact(correct_a=right_before, correct_b=right_after)["p_value"],
+        f"{test}_label_p": mcnemar_exact(
+            correct_a=before.argmax(axis=1) == label, correct_b=after.argmax(axis=1) == label
+        )["p_value"],
+    }
+
+
+def relied_on(row: dict, alpha: float) -> bool | None:
+    """True when a counterfactual edit moves predictions the candidate's way (removal away from
+    its label, insertion toward it: ``<test>_label_p_adjusted`` < ``alpha``) or costs accuracy
+    (``<test>_p_adjusted`` < ``alpha`` with accuracy lower after); False when a test ran and
+    neither did; None when none ran or the model cannot see the candidate."""
+    if row.get("visible") is False:
+        return None
+    tested = False
+    for test, toward in (("removal", -1.0), ("insertion", 1.0)):
+        if row.get(f"{test}_p_adjusted") is None:
+            continue
+        tested = True
+        moved = row[f"{test}_label_shift"] * toward > 0
+        cost = row[f"{test}_accuracy_before"] > row[f"{test}_accuracy_after"]
+        if (row[f"{test}_label_p_adjusted"] < alpha and moved) or (
+            row[f"{test}_p_adjusted"] < alpha and cost
+        ):
+            return True
+    return False if tested else None

@@ -1,0 +1,43 @@
+"""The user's column names in what an audit shows: a candidate on the second part of a pair reads
+``hypothesis: no``, not ``text_pair: no``; its partial-input baseline ``hypothesis alone``.
+
+Keys (``token:text_pair:no``) and the ``part`` column keep the inner names ``text`` and
+``text_pair``, which the rest of the package (mitigations, repairs) reads.
+
+Examples:
+    >>> names = {"text": "premise", "text_pair": "hypothesis"}
+    >>> shown_name("text_pair: no", names), shown_name("text alone", names)
+    ('hypothesis: no', 'premise alone')
+    >>> shown_detail("accuracy 0.6; tfidf-logreg on text_pair alone, 5 folds", names)
+    'accuracy 0.6; tfidf-logreg on hypothesis alone, 5 folds'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_NAME = re.compile(r"^(text_pair|text)(?=: | alone$)")
+_DETAIL = re.compile(r"\bon (text_pair|text) alone\b")
+
+
+def shown_name(name: Any, names: Mapping[str, str]) -> Any:
+    """A candidate's name with its part named as the user's column (anything else unchanged)."""
+    if not names or not isinstance(name, str):
+        return name
+    return _NAME.sub(lambda match: names.get(match.group(1), match.group(1)), name)
+
+
+def shown_detail(detail: Any, names: Mapping[str, str]) -> Any:
+    """A partial-input detail sentence with its part named as the user's column."""
+    if not names or not isinstance(detail, str):
+        return detail
+    return _DETAIL.sub(lambda m: f"on {names.get(m.group(1), m.group(1))} alone", detail)
+
+
+def part_names(text_col: str, text_pair_col: str | None) -> dict[str, str]:
+    """{inner part: the user's column} for paired data; {} for single texts (no part is named)."""
+    if text_pair_col is None:
+        return {}
+    return {"text": text_col, "text_pair": text_pair_col}
