@@ -134,8 +134,8 @@ class FixOptions:
     fix: bool = option_field(
         False,
         "--fix",
-        help="Refit --model under each repair for every candidate it relies on (and each "
-        "--candidate), compare with erm, recommend one, write its repaired training set to --out.",
+        help="Refit --model under each repair for every candidate it relies on (or only "
+        "those named with --candidate), compare with erm, recommend one, write its repaired training set to --out.",
     )
     methods: str | None = option_field(
         None, help="With --fix: the methods tried, comma-separated (default: all that apply)."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -58,9 +59,9 @@ def _audit(planted, out, **fix):
 
 def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_path):
     result = _audit(planted, tmp_path / "out")
-    # 'frankly' is named; the words the model relies on ('good', 'bad') are repaired too
+    # Naming 'frankly' narrows the repairs to it, although the model relies on 'good' and 'bad'
     targets = {t["candidate"]: t for t in result.record["fix"]["targets"]}
-    assert {"frankly", "good", "bad"} <= set(targets)
+    assert set(targets) == {"frankly"}
     target = targets["frankly"]
     methods = {m["method"]: m for m in target["methods"]}
     # The model leans on 'frankly': inserting it into label-0 rows fools erm, not the masked fit.
@@ -84,13 +85,21 @@ def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_p
     assert written_targets["frankly"]["recommended"] == "mask-candidate"
 
 
+def test_fix_without_names_repairs_every_candidate_relied_on(planted, tmp_path):
+    result = _audit(planted, tmp_path / "out", candidates=())
+    written = json.loads((tmp_path / "out" / "audit.json").read_text())
+    relied = {c["candidate"] for c in written["candidates"] if c.get("relied_on") is True}
+    targets = {t["candidate"]: t["reason"] for t in written["fix"]["targets"]}
+    assert {"frankly", "good", "bad"} <= relied
+    assert set(targets) == relied and set(targets.values()) == {"relied on"}
+    assert result.record["fix"] == written["fix"]
+
+
 def test_fix_is_deterministic(planted, tmp_path):
     _audit(planted, tmp_path / "a")
     _audit(planted, tmp_path / "b")
-    for name in ("audit.json",):
-        first = json.loads((tmp_path / "a" / name).read_text())
-        second = json.loads((tmp_path / "b" / name).read_text())
-        assert first["fix"] == second["fix"]
+    for name in ("audit.json", "audit.csv"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     folders = sorted(p.name for p in (tmp_path / "a" / "fix").iterdir())
     assert folders == sorted(p.name for p in (tmp_path / "b" / "fix").iterdir())
     for name in folders:
@@ -132,11 +141,37 @@ def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_pat
             "mask-candidate",
             "--out",
             str(tmp_path / "out"),
+            "--html",
         ],
     )
     assert done.exit_code == 0, done.output
     assert "Repairs of frankly → 1" in done.output
     assert "mask-candidate ✓" in done.output and "Recommended: mask-candidate." in done.output
+    # The same table in the report written by the same command.
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "Repairs of frankly → 1" in page and "Recommended: mask-candidate." in page
+    row = re.search(r'<th scope="row">mask-candidate ✓</th>(.*?)</tr>', page, re.S)
+    assert row and re.search(r"<td[^>]*>\d\.\d{3} \([+-]\d\.\d{3} \[", row.group(1))
     refused = runner.invoke(app, [*common, "--fix", "--candidate", "frankly"])
     assert refused.exit_code == 2
     assert "--fix refits the measured model under each repair; give --model." in refused.output
+
+
+def test_a_repair_with_erm_predictions_shows_no_interval_and_no_test():
+    from shortcutlab.families.audit.repair_compare import SET_NAMES, compare
+    from shortcutlab.families.audit.repair_targets import EvaluationSet
+    from shortcutlab.families.audit.report_repair import fix_frame
+
+    truth = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    sets = {name: EvaluationSet([f"row {i}" for i in range(8)], truth) for name in SET_NAMES}
+    erm = {name: np.array([0, 1, 0, 0, 1, 1, 1, 1]) for name in SET_NAMES}
+    moved = {name: np.array([0, 1, 1, 0, 1, 0, 1, 1]) for name in SET_NAMES}
+    figures = compare(
+        {"erm": erm, "jtt": dict(erm), "mask-candidate": moved}, sets, n_resamples=200, seed=0
+    )
+    methods = [
+        {"method": m, "skipped": None, **figures[m]} for m in ("erm", "jtt", "mask-candidate")
+    ]
+    frame = fix_frame({"methods": methods, "recommended": None})
+    assert set(frame.loc["jtt"].iloc[:-1]) == {"0.750 (same predictions as erm)"}
+    assert frame.loc["mask-candidate"].iloc[0].startswith("1.000 (+0.250 [")

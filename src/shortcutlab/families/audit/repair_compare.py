@@ -80,7 +80,11 @@ def compare(
                 continue
             correct = predicted[name] == chosen.truth
             cell: dict[str, Any] = {"rows": len(correct), "accuracy": float(correct.mean())}
-            if method != BASELINE:
+            if method != BASELINE and np.array_equal(predicted[name], base[name]):
+                # Nothing varied (jtt with nothing to upweight): no interval, no test to correct.
+                cell |= {"same_as_baseline": True, "difference": 0.0, "p": 1.0, "p_adjusted": 1.0}
+                cell |= {"low": 0.0, "high": 0.0}
+            elif method != BASELINE:
                 cell |= _paired(
                     correct, base[name] == chosen.truth, n_resamples, seed, method, name
                 )

@@ -30,8 +30,9 @@ BASELINE = "erm"
 
 @dataclass(frozen=True)
 class FixConfig:
-    """``audit --fix``: repair the candidates the model relies on (``relied_on`` in the audit
-    table) and those named in ``candidates``, and compare each repair with erm.
+    """``audit --fix``: repair the candidates named in ``candidates`` or, when none is named,
+    those the model relies on (``relied_on`` in the audit table), and compare each repair with
+    erm.
 
     ``candidates`` are names as the audit table writes them ("frankly", "hypothesis: no",
     "negation = with_negation"); ``methods`` a subset of :data:`DEFAULT_METHODS` or any

@@ -83,11 +83,13 @@ def _aliases(row: Any, part_names: Mapping[str, str]) -> set[str]:
 def choose_targets(
     table: pd.DataFrame, named: Sequence[str], part_names: Mapping[str, str]
 ) -> list[tuple[Any, str]]:
-    """The audit table's rows to repair, each with why: those with ``relied_on`` True, then those
-    named (in the order given); a name the table lacks is an error naming close ones."""
+    """The audit table's rows to repair, each with why: those named (in the order given), or
+    without names those with ``relied_on`` True; a name the table lacks is an error naming
+    close ones."""
     usable = table[table["kind"].isin(INDICATOR_KINDS) & table["label_rank"].notna()]
     chosen: dict[str, tuple[Any, str]] = {}
-    if "relied_on" in usable.columns:
+    # Naming candidates narrows the repairs to them: each target refits every method.
+    if "relied_on" in usable.columns and not named:
         for row in usable[usable["relied_on"].map(lambda v: v is True)].itertuples():
             chosen.setdefault(row.key, (row, "relied on"))
     by_alias: dict[str, Any] = {}

@@ -29,6 +29,8 @@ def _cell(figures: Mapping[str, Any] | None) -> str:
     accuracy = f"{figures['accuracy']:.3f}"
     if figures.get("difference") is None:
         return accuracy
+    if figures.get("same_as_baseline"):
+        return f"{accuracy} (same predictions as erm)"
     difference = interval_text(figures["difference"], figures["low"], figures["high"])
     return f"{accuracy} ({difference}, p {p_text(figures.get('p_adjusted'))})"
 
