@@ -55,7 +55,7 @@ def audit_dataset(
     ``--no-packaged-lexicons`` leaves out.
 
     Repairs: ``fix=FixConfig(candidates=("frankly",))`` refits ``model`` under each repair for
-    the candidates it relies on and those named, compares them with erm on the anti-test, a
+    the candidates named (without names: every one it relies on), compares them with erm on the anti-test, a
     counterfactual test and the plain test, recommends one, and writes its repaired training
     set under ``out/fix/`` (the command line: ``--fix --candidate frankly``).
 
@@ -75,17 +75,7 @@ def audit_dataset(
         features = replace(features, metadata=tuple(metadata))
     scan_config = ScanConfig(features=features, correction=correction, alpha=alpha, seed=seed)
     scan_config.check()
-    measure = None
-    if model is not None:
-        measure = MeasureConfig(
-            model=model, params=dict(params or {}), top=measure_top, holdout=holdout
-        )
-        measure.check()
-    if fix is not None:
-        fix.check()
-        if model is None:
-            raise ConfigError("--fix refits the measured model under each repair; give --model.")
-        check_fix_model(model)
+    measure = _measure_config(model, params, measure_top, holdout, fix)
     columns: dict[str, Any] = dict(
         text_col=text_col,
         label_col=label_col,
@@ -108,6 +98,26 @@ def audit_dataset(
     if out is not None:
         write_audit(result, out, overwrite=overwrite, training=training, columns=names)
     return result
+
+
+def _measure_config(
+    model: str | None,
+    params: Mapping[str, Any] | None,
+    top: int,
+    holdout: float,
+    fix: FixConfig | None,
+) -> MeasureConfig | None:
+    """The checked measurement settings (None without a model), and ``fix`` checked against them."""
+    measure = None
+    if model is not None:
+        measure = MeasureConfig(model=model, params=dict(params or {}), top=top, holdout=holdout)
+        measure.check()
+    if fix is not None:
+        fix.check()
+        if model is None:
+            raise ConfigError("--fix refits the measured model under each repair; give --model.")
+        check_fix_model(model)
+    return measure
 
 
 def _user_columns(columns: Mapping[str, Any], source: Mapping[str, Any]) -> dict[str, str]:

@@ -37,8 +37,8 @@ def recommendation_rule(margin: float) -> str:
         f"the upper end of the 95 % interval of (repair − erm) plain-test accuracy is ≥ "
         f"−{margin:g}. Among eligible repairs whose gain over erm on the ranking set (the anti-"
         "test, or the counterfactual test where no anti-test could be drawn) is positive with a "
-        f"Holm-adjusted p < {ALPHA:g}, the one with the highest accuracy there is recommended; "
-        "if none, no repair helps."
+        f"McNemar p < {ALPHA:g} after Holm over the repairs compared on that set, the one with "
+        "the highest accuracy there is recommended; if none, no repair helps."
     )
 
 
@@ -132,14 +132,11 @@ def recommend(
             "No repair can be judged: neither an anti-test nor a counterfactual test could be "
             "built for this candidate."
         )
+    decision_p = _decision_p(figures, ranked_by, order)
     helping = []
-    for method in order:
-        if method == BASELINE or method not in figures:
-            continue
+    for method, p_value in decision_p.items():
         gain, plain = figures[method][ranked_by], figures[method]["plain"]
-        if gain.get("difference") is None or plain.get("high") is None:
-            continue
-        if gain["difference"] > 0 and gain["p_adjusted"] < ALPHA:
+        if plain.get("high") is not None and gain["difference"] > 0 and p_value < ALPHA:
             helping.append((method, plain["high"] >= -margin))
     set_name = "anti-test" if ranked_by == "anti" else "counterfactual test"
     if not helping:
@@ -156,10 +153,29 @@ def recommend(
     return best, (
         f"Recommended: {best}. {set_name.capitalize()} accuracy "
         f"{figures[BASELINE][ranked_by]['accuracy']:.3f} → {cell['accuracy']:.3f} "
-        f"({cell['difference']:+.3f} [{cell['low']:+.3f}, {cell['high']:+.3f}], adjusted p "
-        f"{cell['p_adjusted']:.2g}); plain test {plain['difference']:+.3f} "
+        f"({cell['difference']:+.3f} [{cell['low']:+.3f}, {cell['high']:+.3f}], p "
+        f"{decision_p[best]:.2g} after Holm over the {len(decision_p)} repairs compared there); "
+        f"plain test {plain['difference']:+.3f} "
         f"[{plain['low']:+.3f}, {plain['high']:+.3f}]."
     )
+
+
+def _decision_p(
+    figures: Mapping[str, Mapping[str, Mapping[str, Any]]], ranked_by: str, order: Sequence[str]
+) -> dict[str, float]:
+    """Each repair's McNemar p on the ranking set, Holm-adjusted over the repairs tested there:
+    the recommendation decides one question per repair ("does it raise the ranking set?"), so
+    its family is those tests, not the table's every method × set."""
+    tested = [
+        m
+        for m in order
+        if m != BASELINE
+        and m in figures
+        and figures[m][ranked_by].get("difference") is not None
+        and not figures[m][ranked_by].get("same_as_baseline")
+    ]
+    raw = np.array([figures[m][ranked_by]["p"] for m in tested], dtype=np.float64)
+    return dict(zip(tested, adjust_p(raw, "holm").tolist(), strict=True)) if tested else {}
 
 
 __all__ = ["FIX_NOTE", "compare", "predict_sets", "ranking_set", "recommend", "recommendation_rule"]

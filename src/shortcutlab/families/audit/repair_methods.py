@@ -103,7 +103,9 @@ def fit_repair(
     params: dict[str, Any] = {}
     if "candidate" in MITIGATIONS.parameters(method):
         if not target.textual:
-            return RepairFit(method, skipped=f"edits words; a {target.kind} candidate has none")
+            return RepairFit(
+                method, skipped=f"edits words, and {target.name!r} ({target.kind}) has none"
+            )
         params = {"candidate": target.phrase, "part": target.part}
     if capabilities["pairs"] and not train.paired:
         return RepairFit(method, params, skipped="needs paired data (text and text_pair)")

@@ -17,15 +17,15 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.families.audit.examples import candidate_examples
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
-from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION, EXAMPLES_PER_CANDIDATE
+from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION
 from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.reports.html.notebook import blocks_view
-from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 
 
 @dataclass(frozen=True)
@@ -276,58 +276,6 @@ def _measure(
     }
 
 
-def _examples(
-    result: ScanResult, train: AuditInputs, row: Any, column: np.ndarray | None
-) -> list[dict[str, Any]]:
-    """Up to five training rows with the candidate (``column``: its indicator) and its label;
-    the phrase's spans marked."""
-    if row.kind not in INDICATOR_KINDS or pd.isna(row.label_rank):
-        return []
-    rows = np.flatnonzero(column & (train.ranks == int(row.label_rank)))
-    rng = np.random.default_rng([result.config.seed, int(row.rank)])
-    chosen = np.sort(rng.permutation(rows)[:EXAMPLES_PER_CANDIDATE])
-    phrases = _marked_phrases(result, row)
-    part = row.part or TEXT
-    examples = []
-    for i in chosen:
-        text = train.part(part)[i]
-        spans = _merged(sorted(span for phrase in phrases for span in phrase_spans(text, phrase)))
-        examples.append(
-            {
-                "row_id": int(train.row_ids[i]),
-                "part": part,
-                "text": text,
-                "spans": spans,
-                "label": train.labels.values[int(train.ranks[i])],
-            }
-        )
-    return examples
-
-
-def _merged(spans: list[list[int]]) -> list[list[int]]:
-    """Sorted spans with overlapping ones joined ("new york" inside "new york city")."""
-    merged: list[list[int]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return merged
-
-
-def _marked_phrases(result: ScanResult, row: Any) -> list[str]:
-    """What to mark in an example: a word or n-gram itself, a word list's entries; nothing for
-    properties of the whole row (an attribute value, a length bin, a metadata value)."""
-    features = result.train_features
-    j = features.keys.index(row.key)
-    if features.phrases[j]:
-        return [features.phrases[j]]
-    if row.kind == "lexicon":
-        name = features.names[j].split("lexicon = ", 1)[-1]
-        return result.config.features.word_lists().get(name, [])
-    return []
-
-
 def _record(
     result: ScanResult,
     train: AuditInputs,
@@ -352,7 +300,7 @@ def _record(
             for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)
         }
         entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
-        entry["examples"] = _examples(result, train, row, fires.get(row.key))
+        entry["examples"] = candidate_examples(result, train, row, fires.get(row.key))
         candidates.append(entry)
     return {
         "kind": AUDIT_KIND,
