@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shortcutlab.cli.app import app
-from shortcutlab.cli.console import out_console, user_errors
+from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import Details, parse_key_values, parse_list, parse_named_paths
 from shortcutlab.cli.output import check_format, findings, messages
@@ -242,6 +242,8 @@ def audit(
             out=out,
             overwrite=overwrite,
             fix=repair.config(),
+            # Each repair refits the model (a torch head takes a minute on 7k rows): say which.
+            progress=lambda text: err_console.print(text, markup=False, style="dim"),
         )
         report = _write_html(out) if html and out is not None else None
     _print_result(result, fmt, top=top, out=out, details=details)

@@ -146,6 +146,8 @@ def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_pat
     )
     assert done.exit_code == 0, done.output
     assert "Repairs of frankly → 1" in done.output
+    assert "Repairing frankly (1 of 1): mask-candidate (2 of 2)" in done.stderr
+    assert "Repairing" not in done.stdout  # progress stays off the data
     assert "mask-candidate ✓" in done.output and "Recommended: mask-candidate." in done.output
     # The same table in the report written by the same command.
     page = (tmp_path / "out" / "report.html").read_text()

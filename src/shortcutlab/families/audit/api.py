@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ def audit_dataset(
     out: str | Path | None = None,
     overwrite: bool = False,
     fix: FixConfig | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``data`` (a path, DataFrame or ``datasets.Dataset``) for latent shortcuts and, with
     ``model`` (a registered name, fitted on ``data``, or a saved scikit-learn pipeline), measure
@@ -57,7 +58,8 @@ def audit_dataset(
     Repairs: ``fix=FixConfig(candidates=("frankly",))`` refits ``model`` under each repair for
     the candidates named (without names: every one it relies on), compares them with erm on the anti-test, a
     counterfactual test and the plain test, recommends one, and writes its repaired training
-    set under ``out/fix/`` (the command line: ``--fix --candidate frankly``).
+    set under ``out/fix/`` (the command line: ``--fix --candidate frankly``). ``progress``, if
+    given, is called with one line per method fitted (the command line prints them on stderr).
 
     Examples:
         >>> import pandas as pd
@@ -94,6 +96,7 @@ def audit_dataset(
         sources=sources,
         fix=fix,
         part_names={part: names[part] for part in (TEXT, TEXT_PAIR) if part in names},
+        progress=progress,
     )
     if out is not None:
         write_audit(result, out, overwrite=overwrite, training=training, columns=names)

@@ -10,7 +10,7 @@ applied to every row of the user's training data, is kept in :class:`RepairedTra
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +79,7 @@ def repair_candidates(
     model_params: Mapping[str, Any],
     seed: int,
     part_names: Mapping[str, str],
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], list[RepairedTraining]]:
     """The ``fix`` record and the repaired training sets (see the module docstring)."""
     methods = fix_methods(config)
@@ -94,7 +95,7 @@ def repair_candidates(
     }
     repaired: list[RepairedTraining] = []
     features = scan_result.train_features
-    for row, reason in chosen:
+    for position, (row, reason) in enumerate(chosen, start=1):
         j = features.keys.index(row.key)
         target = FixTarget(
             name=str(row.candidate),
@@ -107,8 +108,17 @@ def repair_candidates(
             evaluation_fires=evaluation_features.column(row.key),
             reason=reason,
         )
+        heard = f"Repairing {row.candidate} ({position} of {len(chosen)})"
         entry, fits = _repair_one(
-            target, fitted_on, evaluation, methods, config, model, dict(model_params), seed
+            target,
+            fitted_on,
+            evaluation,
+            methods,
+            config,
+            model,
+            dict(model_params),
+            seed,
+            progress=None if progress is None else lambda text, h=heard: progress(f"{h}: {text}"),
         )
         entry["label"] = row.label
         record["targets"].append(entry)
@@ -137,6 +147,7 @@ def _repair_one(
     model: str,
     model_params: dict[str, Any],
     seed: int,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], dict[str, RepairFit]]:
     """One candidate's table: every method fitted, predicted and compared with erm."""
     target_seed = int(
@@ -145,7 +156,9 @@ def _repair_one(
     sets = evaluation_sets(target, evaluation, seed=seed)
     fits: dict[str, RepairFit] = {}
     predictions: dict[str, dict[str, np.ndarray]] = {}
-    for method in methods:
+    for number, method in enumerate(methods, start=1):
+        if progress is not None:
+            progress(f"{method} ({number} of {len(methods)})")
         fit = fit_repair(
             method,
             target,

@@ -6,7 +6,7 @@ reads only the rest, so no row that ranks a candidate also measures it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,10 +150,12 @@ def run_audit(
     sources: Mapping[str, Any] | None = None,
     fix: FixConfig | None = None,
     part_names: Mapping[str, str] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
-    part, for candidate names such as "hypothesis: no", families/audit/part_names.py)."""
+    part, for candidate names such as "hypothesis: no", families/audit/part_names.py;
+    ``progress`` hears one line per repair fitted)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
     if measure is not None:
@@ -216,6 +218,7 @@ def run_audit(
             model_params=measure.params,
             seed=scan_config.seed,
             part_names=part_names or {},
+            progress=progress,
         )
     return AuditResult(scan=result, table=table, record=record, repairs=repairs)
 
