@@ -71,7 +71,7 @@ def test_the_audits_wide_table_scrolls_in_its_box_not_the_page(narrow, tmp_path:
     folder.mkdir()
     (folder / "audit.json").write_text(json.dumps(_audit()), encoding="utf-8")
     open_file(narrow, write_html_report(folder))
-    _assert_wide_box_scrolls(narrow, "audit-candidates", "Δ adjusted p")
+    _assert_wide_box_scrolls(narrow, "audit-candidates", "assoc. Δ adjusted p")
     assert console_errors(narrow) == []
 
 

@@ -19,7 +19,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,14 +164,15 @@ def check_mitigation_plan(
     *,
     group_columns: Sequence[str],
     held_out: str | None,
-    cue_phrases: Mapping[str, tuple[str, ...]] | None = None,
+    cue_phrases: Callable[[], Mapping[str, tuple[str, ...]]] | None = None,
 ) -> None:
     """Refuse, one line each, what no cell of the grid could run.
 
     ``group_columns``: the columns every build carries that could name groups (``auto`` picks
     the first). ``held_out``: None when the builds have validation rows, else the fix to print.
-    ``cue_phrases``: each build's label and the cue phrases it will record (none for builds that
-    record no phrase cue), for the methods whose candidate defaults to them.
+    ``cue_phrases``: gives each build's label and the cue phrases it will record (none for
+    builds that record no phrase cue), for the methods whose candidate defaults to them; called
+    only for such a method, since it builds the shortcuts from options not yet checked.
     """
     models = list(models)
     for i, entry in enumerate(settings.mitigations):
@@ -191,21 +192,26 @@ def check_mitigation_plan(
                 f"not have. Columns that would do: {', '.join(group_columns)} (groups: auto picks "
                 f"{group_columns[0]})."
             )
-        silent = [label for label, phrases in (cue_phrases or {}).items() if not phrases]
-        if mitigation.needs_recorded_cue() and (cue_phrases is None or silent):
-            builds = (
-                f"the shortcut {quoted(silent[0])} records" if silent else "these builds record"
-            )
-            raise ConfigError(
-                f"{where}: the {entry.name} mitigation has no candidate, and {builds} "
-                "no cue phrase to default to. Give it one: {name: "
-                f"{entry.name}, candidate: PHRASE}}."
-            )
+        if mitigation.needs_recorded_cue():
+            _check_recorded_cue(where, entry.name, None if cue_phrases is None else cue_phrases())
         if held_out is not None and needs_held_out_rows(mitigation):
             raise ConfigError(
                 f"{where}: the {entry.name} mitigation fits on held-out rows, but the builds have "
                 f"no validation split. {held_out}"
             )
+
+
+def _check_recorded_cue(
+    where: str, name: str, recorded: Mapping[str, tuple[str, ...]] | None
+) -> None:
+    """Refuse a method whose candidate defaults to the recorded cue where a build records none."""
+    silent = [label for label, phrases in (recorded or {}).items() if not phrases]
+    if recorded is None or silent:
+        builds = f"the shortcut {quoted(silent[0])} records" if silent else "these builds record"
+        raise ConfigError(
+            f"{where}: the {name} mitigation has no candidate, and {builds} no cue phrase to "
+            f"default to. Give it one: {{name: {name}, candidate: PHRASE}}."
+        )
 
 
 def check_paired_data(settings: MitigationSettings, paired: bool, dataset: str) -> None:

@@ -28,11 +28,15 @@ class TextView:
 
     ``tokens(text)`` is the model's token sequence of ``text``; ``vocabulary`` the n-grams of
     tokens (joined by one space) the fitted model has a feature for, None when any token sequence
-    reaches it (a subword tokenizer); ``ngram_max`` the longest n-gram it makes."""
+    reaches it (a subword tokenizer); ``ngram_max`` the longest n-gram it makes; ``subword``
+    whether it splits words into pieces that depend on their context (a Hugging Face tokenizer:
+    byte-level BPE reads "frankly" mid-sentence as 'Ġfrankly', "Frankly" as 'F' 'rankly'), so
+    that :meth:`carries` out of context is unreliable and every character is kept anyway."""
 
     tokens: Callable[[str], list[str]]
     vocabulary: Collection[str] | None = None
     ngram_max: int | None = None
+    subword: bool = False
 
     def phrase_tokens(self, phrase: str) -> list[str] | None:
         """The tokens of ``phrase`` (words separated by spaces), or None when a word leaves no
@@ -89,7 +93,7 @@ def vectorizer_view(vectorizer: Any) -> TextView | None:
 
 def tokenizer_view(tokenizer: Any) -> TextView:
     """The view of a Hugging Face tokenizer: its ``tokenize`` (subwords; no vocabulary limit)."""
-    return TextView(tokens=lambda text: list(tokenizer.tokenize(text)))
+    return TextView(tokens=lambda text: list(tokenizer.tokenize(text)), subword=True)
 
 
 def pipeline_views(estimator: Any) -> dict[str, TextView]:

@@ -64,6 +64,8 @@ SCAN_COLUMNS = (
 MEASURE_COLUMNS = (
     "relied_on",  # a counterfactual test says so (True/False; empty: no test applies, or unseen)
     "visible",  # the model's tokenizer and vocabulary see the token/n-gram (empty: no view)
+    "reliance_p",  # smallest p of the edits pointing its way, Bonferroni over the tests run
+    "reliance_p_adjusted",  # over the candidates (scan's correction); < alpha: relied_on
     "aligned_rows",  # rows where "candidate's label iff the indicator fires" is right
     "aligned_accuracy",
     "conflicting_rows",  # the other rows (indicator on another label, or off on its label)

@@ -68,10 +68,12 @@ def inserted_rows(
     ``seed``, kept in order), and their model inputs with the phrase inserted at a word boundary
     (labels kept)."""
     pool = np.flatnonzero((evaluation.ranks != label) & ~np.asarray(fires, dtype=bool))
-    rng = np.random.default_rng(seed)
+    rows_seed, positions_seed = np.random.SeedSequence(seed).spawn(2)
+    rng = np.random.default_rng(rows_seed)
     rows = np.sort(rng.permutation(pool)[:INSERTION_ROWS]).tolist()
     texts = evaluation.part(part)
-    edited = insert_phrases([texts[i] for i in rows], phrase, seed)
+    positions = int(positions_seed.generate_state(1)[0])
+    edited = insert_phrases([texts[i] for i in rows], phrase, positions)
     return np.asarray(rows, dtype=np.int64), _with_part(evaluation, part, rows, edited)
 
 
@@ -122,22 +124,24 @@ def edit_figures(
     }
 
 
-def relied_on(row: dict, alpha: float) -> bool | None:
-    """True when a counterfactual edit moves predictions the candidate's way (removal away from
-    its label, insertion toward it: ``<test>_label_p_adjusted`` < ``alpha``) or costs accuracy
-    (``<test>_p_adjusted`` < ``alpha`` with accuracy lower after); False when a test ran and
-    neither did; None when none ran or the model cannot see the candidate."""
+def reliance_p(row: dict) -> float | None:
+    """One p for "the model relies on the candidate": the smallest p of the counterfactual tests
+    that point its way (removal moving predictions away from its label or costing accuracy,
+    insertion moving them toward it or costing accuracy), Bonferroni over every test run (two
+    per edit), so that four looks at one candidate are one test; 1.0 when none points its way;
+    None when no edit ran or the model cannot see the candidate. Adjusted over the candidates,
+    it decides ``relied_on``."""
     if row.get("visible") is False:
         return None
-    tested = False
+    found, tests = [], 0
     for test, toward in (("removal", -1.0), ("insertion", 1.0)):
-        if row.get(f"{test}_p_adjusted") is None:
+        if row.get(f"{test}_p") is None:
             continue
-        tested = True
-        moved = row[f"{test}_label_shift"] * toward > 0
-        cost = row[f"{test}_accuracy_before"] > row[f"{test}_accuracy_after"]
-        if (row[f"{test}_label_p_adjusted"] < alpha and moved) or (
-            row[f"{test}_p_adjusted"] < alpha and cost
-        ):
-            return True
-    return False if tested else None
+        tests += 2
+        if row[f"{test}_label_shift"] * toward > 0:
+            found.append(row[f"{test}_label_p"])
+        if row[f"{test}_accuracy_before"] > row[f"{test}_accuracy_after"]:
+            found.append(row[f"{test}_p"])
+    if not tests:
+        return None
+    return min(1.0, tests * min(found)) if found else 1.0

@@ -24,7 +24,7 @@ from shortcutlab.families.audit.counterfactual import (
     edit_figures,
     inserted_rows,
     model_view,
-    relied_on,
+    reliance_p,
     removed_rows,
 )
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -56,8 +56,10 @@ INTERVAL_NOTE = (
     "compares different rows, so it is no evidence of reliance: relied_on comes from the "
     "counterfactual tests alone (the candidate removed from its rows, and inserted into up to "
     f"{INSERTION_ROWS} rows of the labels it avoids; exact McNemar tests on the paired "
-    "correctness and on the paired 'predicts the candidate's label', each adjusted over the "
-    "candidates), for token and n-gram candidates the model can see. Attributes, surface "
+    "correctness and on the paired 'predicts the candidate's label'; reliance_p is the "
+    "smallest p of those pointing the candidate's way, Bonferroni over the tests run, and "
+    "relied_on is its adjustment over the candidates below alpha), for token and n-gram "
+    "candidates the model can see. Attributes, surface "
     "properties, word lists and metadata values have no counterfactual edit here: relied_on "
     "is empty for them."
 )
@@ -148,7 +150,11 @@ def measure_candidates(
     for column in ("delta_p", *TEST_P_COLUMNS):
         _adjust(results, column, correction)
     for row in results:
-        row["relied_on"] = relied_on(row, alpha)
+        row["reliance_p"] = reliance_p(row)
+    _adjust(results, "reliance_p", correction)
+    for row in results:
+        adjusted = row["reliance_p_adjusted"]
+        row["relied_on"] = None if adjusted is None else bool(adjusted < alpha)
     return results
 
 
@@ -161,7 +167,10 @@ def _through_model_view(
     for spec in specs:
         view = model_view(predictor, spec.part) if _editable(spec) else None
         seen = None if view is None else view.sees(spec.phrase)
-        if seen:
+        # A word-level view (a vectorizer) drops and splits words, so its tokens decide where
+        # the phrase is; a subword tokenizer keeps every character, and matching its pieces out
+        # of context fails (byte-level BPE: 'Ġfrankly' mid-sentence, 'F'+'rankly' capitalised).
+        if seen and not view.subword:
             texts = evaluation.part(spec.part)
             spec = replace(spec, fires=carried(view, texts, spec.fires, spec.phrase))
         narrowed.append(spec)

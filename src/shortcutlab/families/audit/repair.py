@@ -22,6 +22,7 @@ from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.repair_compare import (
     FIX_NOTE,
     compare,
+    difference_text,
     predict_sets,
     ranking_set,
     recommend,
@@ -177,8 +178,9 @@ def _repair_one(
     if BASELINE not in predictions:
         raise ConfigError(f"erm could not be fitted for {target.name!r}: {fits[BASELINE].skipped}")
     figures = compare(predictions, sets, n_resamples=config.n_resamples, seed=target_seed)
-    ranked_by = ranking_set(sets)
+    ranked_by, why = ranking_set(sets, compared=len(predictions) - 1)
     recommended, sentence = recommend(figures, ranked_by, methods, config.margin)
+    sentence = why + sentence
     n = len(train)
     rows = []
     for method in methods:
@@ -223,15 +225,11 @@ def _label_signal(target: FixTarget, figures: Mapping[str, Any], methods: list[s
         for m in methods
         if m in figures
         and "candidate" in MITIGATIONS.parameters(m)
-        and figures[m]["without"].get("difference") is not None
+        and figures[m]["without"].get("accuracy") is not None
     ]
     if not target.textual or not edits:
         return None
-    parts = [
-        f"{m} {figures[m]['without']['difference']:+.3f} "
-        f"[{figures[m]['without']['low']:+.3f}, {figures[m]['without']['high']:+.3f}]"
-        for m in edits
-    ]
+    parts = [f"{m} {difference_text(figures[m]['without'])}" for m in edits]
     rows = figures[BASELINE]["without"]["rows"]
     return (
         f"Removing or masking {target.phrase!r} can remove label signal too: on the {rows} "

@@ -82,8 +82,7 @@ def compare(
             cell: dict[str, Any] = {"rows": len(correct), "accuracy": float(correct.mean())}
             if method != BASELINE and np.array_equal(predicted[name], base[name]):
                 # Nothing varied (jtt with nothing to upweight): no interval, no test to correct.
-                cell |= {"same_as_baseline": True, "difference": 0.0, "p": 1.0, "p_adjusted": 1.0}
-                cell |= {"low": 0.0, "high": 0.0}
+                cell |= {"same_as_baseline": True}
             elif method != BASELINE:
                 cell |= _paired(
                     correct, base[name] == chosen.truth, n_resamples, seed, method, name
@@ -112,12 +111,22 @@ def _paired(
     }
 
 
-def ranking_set(sets: Mapping[str, EvaluationSet]) -> str | None:
-    """The set the recommendation ranks by: the anti-test, else the counterfactual test."""
-    for name in ("anti", "counterfactual"):
-        if sets[name].inputs is not None and len(sets[name].inputs or ()):
-            return name
-    return None
+def ranking_set(sets: Mapping[str, EvaluationSet], compared: int) -> tuple[str | None, str]:
+    """The set the recommendation ranks by, and why when it is not the anti-test: the anti-test
+    where it has rows enough for an exact McNemar p below :data:`ALPHA` after Holm over the
+    ``compared`` repairs (its smallest p on n rows is 2·0.5ⁿ), else the counterfactual test."""
+    anti = len(sets["anti"].inputs or ())
+    if anti and compared * 2 * 0.5**anti < ALPHA:
+        return "anti", ""
+    why = (
+        f"The anti-test's {anti} rows cannot show a gain at p < {ALPHA:g} after Holm over "
+        f"{compared} repairs, so the counterfactual test ranks them. "
+        if anti
+        else ""
+    )
+    if len(sets["counterfactual"].inputs or ()):
+        return "counterfactual", why
+    return None, why
 
 
 def recommend(
@@ -136,8 +145,11 @@ def recommend(
     helping = []
     for method, p_value in decision_p.items():
         gain, plain = figures[method][ranked_by], figures[method]["plain"]
-        if plain.get("high") is not None and gain["difference"] > 0 and p_value < ALPHA:
-            helping.append((method, plain["high"] >= -margin))
+        if gain["difference"] > 0 and p_value < ALPHA:
+            cheap = plain.get("same_as_baseline", False) or (
+                plain.get("high") is not None and plain["high"] >= -margin
+            )
+            helping.append((method, cheap))
     set_name = "anti-test" if ranked_by == "anti" else "counterfactual test"
     if not helping:
         return None, f"No repair helps: none raises the {set_name} accuracy significantly over erm."
@@ -155,9 +167,15 @@ def recommend(
         f"{figures[BASELINE][ranked_by]['accuracy']:.3f} → {cell['accuracy']:.3f} "
         f"({cell['difference']:+.3f} [{cell['low']:+.3f}, {cell['high']:+.3f}], p "
         f"{decision_p[best]:.2g} after Holm over the {len(decision_p)} repairs compared there); "
-        f"plain test {plain['difference']:+.3f} "
-        f"[{plain['low']:+.3f}, {plain['high']:+.3f}]."
+        f"plain test {difference_text(plain)}."
     )
+
+
+def difference_text(cell: Mapping[str, Any]) -> str:
+    """A repair's difference from erm on one set with its interval, or that nothing differed."""
+    if cell.get("same_as_baseline"):
+        return "same predictions as erm"
+    return f"{cell['difference']:+.3f} [{cell['low']:+.3f}, {cell['high']:+.3f}]"
 
 
 def _decision_p(
@@ -178,4 +196,12 @@ def _decision_p(
     return dict(zip(tested, adjust_p(raw, "holm").tolist(), strict=True)) if tested else {}
 
 
-__all__ = ["FIX_NOTE", "compare", "predict_sets", "ranking_set", "recommend", "recommendation_rule"]
+__all__ = [
+    "FIX_NOTE",
+    "compare",
+    "difference_text",
+    "predict_sets",
+    "ranking_set",
+    "recommend",
+    "recommendation_rule",
+]

@@ -29,7 +29,7 @@ def folder_name(candidate: str) -> str:
 
     Examples:
         >>> folder_name("hypothesis: no")
-        'hypothesis-no-2c2b1b0e'
+        'hypothesis-no-f98bbfc1'
     """
     slug = re.sub(r"[^a-z0-9]+", "-", candidate.lower()).strip("-")[:40] or "candidate"
     return f"{slug}-{zlib.crc32(candidate.encode()):08x}"

@@ -27,10 +27,10 @@ def _cell(figures: Mapping[str, Any] | None) -> str:
     if not figures or figures.get("accuracy") is None:
         return NOT_MEASURED
     accuracy = f"{figures['accuracy']:.3f}"
-    if figures.get("difference") is None:
-        return accuracy
     if figures.get("same_as_baseline"):
         return f"{accuracy} (same predictions as erm)"
+    if figures.get("difference") is None:
+        return accuracy
     difference = interval_text(figures["difference"], figures["low"], figures["high"])
     return f"{accuracy} ({difference}, p {p_text(figures.get('p_adjusted'))})"
 

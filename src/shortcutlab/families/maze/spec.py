@@ -48,6 +48,7 @@ from shortcutlab.params import (
     check_keys,
     choice,
     natural,
+    quoted,
     refuse,
     spec_key,
     unique,
@@ -105,9 +106,16 @@ class ShortcutSpec:
     def resolved(self) -> dict[str, Any]:
         return component_record(self.name, self.options, self.files_sha256)
 
-    def cue_phrases(self) -> tuple[str, ...]:
+    def cue_phrases(self, source: str) -> tuple[str, ...]:
         """The phrases its builds insert and record as the cue (a phrase shortcut's), else ()."""
-        return make_shortcut(self.name, self.constructor_options()).cue_phrases()
+        try:
+            shortcut = make_shortcut(self.name, self.constructor_options())
+        except (TypeError, ValueError) as exc:  # options are checked later, one line each
+            raise ConfigError(
+                f"{source}: the shortcut {quoted(self.label)} cannot be built from its options "
+                f"({exc}); fix them as `shortcutlab list` shows its parameters."
+            ) from exc
+        return shortcut.cue_phrases()
 
     def constructor_options(self) -> dict[str, Any]:
         """``options`` with the rewrite files' relative paths resolved against the spec's folder."""
@@ -209,7 +217,7 @@ def parse_maze_spec(
         source,
         group_columns=(SHORTCUT,),  # a Maze build's columns: row_id, text, label, shortcut
         held_out=None if held_out > 0 else "Set val_size in the spec (e.g. 0.2).",
-        cue_phrases={s.label: s.cue_phrases() for s in shortcuts},
+        cue_phrases=lambda: {s.label: s.cue_phrases(source) for s in shortcuts},
     )
     return ExperimentSpec(
         name=spec_name(raw.get("name", "experiment"), f"{source}: name"),
