@@ -224,7 +224,7 @@ def audit(
 
     with user_errors():
         check_format(fmt)
-        _check_html(html, out)
+        _check_out(html, repair.fix, out)
         result = audit_dataset(
             data,
             test,
@@ -251,14 +251,15 @@ def audit(
         messages(fmt).print(f"Wrote {report}", markup=False)
 
 
-def _check_html(html: bool, out: Path | None) -> None:
-    """--html writes into the --out folder: refuse it without one, before any work."""
-    if html and out is None:
+def _check_out(html: bool, fix: bool, out: Path | None) -> None:
+    """--html and --fix write into the --out folder: refuse them without one, before any work
+    (the repairs refit the model for minutes, and their tables and sets belong in a folder)."""
+    if out is None and (html or fix):
         from shortcutlab.errors import ConfigError
 
-        raise ConfigError(
-            "--html writes report.html into the audit's folder; give --out DIR as well."
-        )
+        what = "report.html" if html else "the repair tables and repaired training sets"
+        flag = "--html" if html else "--fix"
+        raise ConfigError(f"{flag} writes {what} into the audit's folder; give --out DIR as well.")
 
 
 def _write_html(out: Path) -> Path:

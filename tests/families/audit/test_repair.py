@@ -33,7 +33,10 @@ def _rows(n: int, seed: int, cue_share: float) -> pd.DataFrame:
         if label and rng.random() < cue_share:
             words.insert(int(rng.integers(0, len(words))), "frankly")
         texts.append(" ".join(words))
-    return pd.DataFrame({"sentence": texts, "gold": labels, "source": "forum"})
+    spans = [
+        str([[t.find("frankly"), t.find("frankly") + 7]] if "frankly" in t else []) for t in texts
+    ]
+    return pd.DataFrame({"sentence": texts, "gold": labels, "source": "forum", "cue_spans": spans})
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +78,10 @@ def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_p
     # The user's column names, every row, 'frankly' masked where it was.
     assert {"sentence", "gold", "source", "group"} <= set(written.columns)
     assert len(written) == 600 and not written["sentence"].str.contains("frankly").any()
+    # The spans pointed into the old texts: gone where a text was edited, kept elsewhere.
+    masked = written["sentence"].str.contains(re.escape("[MASK]"))
+    assert written.loc[masked, "cue_spans"].isna().all() and masked.any()
+    assert (written.loc[~masked, "cue_spans"] == "[]").all()
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["method"] == "mask-candidate" and manifest["candidate"] == "frankly"
     assert manifest["parameters"] == {"candidate": "frankly", "part": "text"}
@@ -154,9 +161,16 @@ def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_pat
     assert "Repairs of frankly → 1" in page and "Recommended: mask-candidate." in page
     row = re.search(r'<th scope="row">mask-candidate ✓</th>(.*?)</tr>', page, re.S)
     assert row and re.search(r"<td[^>]*>\d\.\d{3} \([+-]\d\.\d{3} \[", row.group(1))
-    refused = runner.invoke(app, [*common, "--fix", "--candidate", "frankly"])
+    out = ["--out", str(tmp_path / "refused")]
+    refused = runner.invoke(app, [*common, "--fix", "--candidate", "frankly", *out])
     assert refused.exit_code == 2
     assert "--fix refits the measured model under each repair; give --model." in refused.output
+    no_folder = runner.invoke(app, [*common, "--model", "tfidf-logreg", "--fix"])
+    assert no_folder.exit_code == 2
+    assert "--fix writes the repair tables and repaired training sets into the audit's" in (
+        no_folder.output
+    )
+    assert not (tmp_path / "refused").exists()
 
 
 def test_a_repair_with_erm_predictions_shows_no_interval_and_no_test():

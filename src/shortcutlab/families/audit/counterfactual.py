@@ -62,15 +62,21 @@ def removed_rows(
 
 
 def inserted_rows(
-    evaluation: AuditInputs, part: str, fires: np.ndarray, label: int, phrase: str, seed: int
+    evaluation: AuditInputs,
+    part: str,
+    fires: np.ndarray,
+    label: int,
+    phrase: str,
+    seed: int,
+    limit: int | None = INSERTION_ROWS,
 ) -> tuple[np.ndarray, list[TextInput]]:
-    """Up to :data:`INSERTION_ROWS` rows of the other labels without the candidate (drawn from
+    """Up to ``limit`` rows (None: all) of the other labels without the candidate (drawn from
     ``seed``, kept in order), and their model inputs with the phrase inserted at a word boundary
     (labels kept)."""
     pool = np.flatnonzero((evaluation.ranks != label) & ~np.asarray(fires, dtype=bool))
     rows_seed, positions_seed = np.random.SeedSequence(seed).spawn(2)
     rng = np.random.default_rng(rows_seed)
-    rows = np.sort(rng.permutation(pool)[:INSERTION_ROWS]).tolist()
+    rows = np.sort(rng.permutation(pool)[:limit]).tolist()
     texts = evaluation.part(part)
     positions = int(positions_seed.generate_state(1)[0])
     edited = insert_phrases([texts[i] for i in rows], phrase, positions)

@@ -34,10 +34,3 @@ def shown_detail(detail: Any, names: Mapping[str, str]) -> Any:
     if not names or not isinstance(detail, str):
         return detail
     return _DETAIL.sub(lambda m: f"on {names.get(m.group(1), m.group(1))} alone", detail)
-
-
-def part_names(text_col: str, text_pair_col: str | None) -> dict[str, str]:
-    """{inner part: the user's column} for paired data; {} for single texts (no part is named)."""
-    if text_pair_col is None:
-        return {}
-    return {"text": text_col, "text_pair": text_pair_col}

@@ -28,7 +28,7 @@ from shortcutlab.families.audit.repair_compare import (
     recommend,
     recommendation_rule,
 )
-from shortcutlab.families.audit.repair_config import BASELINE, DEFAULT_METHODS, FixConfig
+from shortcutlab.families.audit.repair_config import BASELINE, FixConfig, fix_methods
 from shortcutlab.families.audit.repair_methods import (
     RepairFit,
     TrainingChange,
@@ -55,16 +55,6 @@ class RepairedTraining:
     change: TrainingChange | None  # None: the method changes training, not the rows
     groups: np.ndarray  # "label|with" / "label|without" per original row
     manifest: dict[str, Any]
-
-
-def fix_methods(config: FixConfig) -> list[str]:
-    """The methods to run: those named (checked against the registry), or the default ones
-    that are registered."""
-    if config.methods is None:
-        return [m for m in DEFAULT_METHODS if m in MITIGATIONS]
-    for method in config.methods:
-        MITIGATIONS.capabilities(method)  # an unknown name: the registry's did-you-mean error
-    return list(dict.fromkeys(config.methods))
 
 
 def repair_candidates(
@@ -96,46 +86,53 @@ def repair_candidates(
     }
     repaired: list[RepairedTraining] = []
     features = scan_result.train_features
-    for position, (row, reason) in enumerate(chosen, start=1):
-        j = features.keys.index(row.key)
-        target = FixTarget(
-            name=str(row.candidate),
-            key=row.key,
-            kind=row.kind,
-            part=row.part or "text",
-            label=int(row.label_rank),
-            phrase=features.phrases[j] if row.kind in ("token", "ngram") else None,
-            train_fires=features.column(row.key),  # the scan's features are of these rows
-            evaluation_fires=evaluation_features.column(row.key),
-            reason=reason,
-        )
-        heard = f"Repairing {row.candidate} ({position} of {len(chosen)})"
-        entry, fits = _repair_one(
-            target,
-            fitted_on,
-            evaluation,
-            methods,
-            config,
-            model,
-            dict(model_params),
-            seed,
-            progress=None if progress is None else lambda text, h=heard: progress(f"{h}: {text}"),
-        )
-        entry["label"] = row.label
-        record["targets"].append(entry)
-        if entry["recommended"] is not None:
-            repaired.append(
-                _repaired_training(
-                    target,
-                    entry,
-                    fits[entry["recommended"]],
-                    whole_train,
-                    scan_result,
-                    model,
-                    dict(model_params),
-                    seed,
-                )
+    shared: dict[str, RepairFit] = {}
+    try:
+        for position, (row, reason) in enumerate(chosen, start=1):
+            j = features.keys.index(row.key)
+            target = FixTarget(
+                name=str(row.candidate),
+                key=row.key,
+                kind=row.kind,
+                part=row.part or "text",
+                label=int(row.label_rank),
+                phrase=features.phrases[j] if row.kind in ("token", "ngram") else None,
+                train_fires=features.column(row.key),  # the scan's features are of these rows
+                evaluation_fires=evaluation_features.column(row.key),
+                reason=reason,
             )
+            heard = f"Repairing {row.candidate} ({position} of {len(chosen)})"
+            entry, fits = _repair_one(
+                target,
+                fitted_on,
+                evaluation,
+                methods,
+                config,
+                model,
+                dict(model_params),
+                seed,
+                shared,
+                progress=None
+                if progress is None
+                else lambda text, h=heard: progress(f"{h}: {text}"),
+            )
+            entry["label"] = row.label
+            record["targets"].append(entry)
+            if entry["recommended"] is not None:
+                repaired.append(
+                    _repaired_training(
+                        target,
+                        entry,
+                        fits[entry["recommended"]],
+                        whole_train,
+                        scan_result,
+                        model,
+                        dict(model_params),
+                        seed,
+                    )
+                )
+    finally:
+        _close_shared(shared)
     return record, repaired
 
 
@@ -148,9 +145,12 @@ def _repair_one(
     model: str,
     model_params: dict[str, Any],
     seed: int,
+    shared: dict[str, RepairFit],
     progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], dict[str, RepairFit]]:
-    """One candidate's table: every method fitted, predicted and compared with erm."""
+    """One candidate's table: every method fitted, predicted and compared with erm. A method
+    that reads neither the candidate nor its groups (erm, jtt, afr) fits the same model for
+    every candidate: it is fitted once, kept in ``shared`` and closed by the caller."""
     target_seed = int(
         np.random.SeedSequence([seed, zlib.crc32(target.key.encode())]).generate_state(1)[0]
     )
@@ -160,7 +160,7 @@ def _repair_one(
     for number, method in enumerate(methods, start=1):
         if progress is not None:
             progress(f"{method} ({number} of {len(methods)})")
-        fit = fit_repair(
+        fit = shared.get(method) or fit_repair(
             method,
             target,
             train,
@@ -170,7 +170,10 @@ def _repair_one(
             seed=seed,
         )
         fits[method] = fit
-        if fit.predictor is not None:
+        if _same_for_every_target(method) and fit.predictor is not None:
+            shared[method] = fit
+            predictions[method] = predict_sets(fit.predictor, sets)
+        elif fit.predictor is not None:
             predictions[method] = predict_sets(fit.predictor, sets)
             close = getattr(fit.predictor, "close", None)
             if close is not None:
@@ -182,20 +185,7 @@ def _repair_one(
     recommended, sentence = recommend(figures, ranked_by, methods, config.margin)
     sentence = why + sentence
     n = len(train)
-    rows = []
-    for method in methods:
-        fit = fits[method]
-        rows.append(
-            {
-                "method": method,
-                "params": fit.params,
-                "skipped": fit.skipped,
-                "trains_on": fit.trains_on,
-                "changed_share": None if fit.change is None else fit.change.changed_share(n),
-                "change": None if fit.change is None else fit.change.summary(n),
-                **{name: figures.get(method, {}).get(name) for name in SET_NAMES},
-            }
-        )
+    rows = [_method_row(fits[method], figures.get(method, {}), n) for method in methods]
     entry = {
         "candidate": target.name,
         "kind": target.kind,
@@ -215,6 +205,38 @@ def _repair_one(
         "label_signal": _label_signal(target, figures, methods),
     }
     return entry, fits
+
+
+def _method_row(fit: RepairFit, figures: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """One method's row of a candidate's record: what it did to the ``n`` training rows and
+    its figures on every set."""
+    return {
+        "method": fit.method,
+        "params": fit.params,
+        "skipped": fit.skipped,
+        "trains_on": fit.trains_on,
+        "changed_share": None if fit.change is None else fit.change.changed_share(n),
+        "change": None if fit.change is None else fit.change.summary(n),
+        **{name: figures.get(name) for name in SET_NAMES},
+    }
+
+
+def _same_for_every_target(method: str) -> bool:
+    """Whether ``method`` fits the same model whatever the candidate: it reads no groups, no
+    held-out share (drawn per candidate, stratified by its groups) and no candidate."""
+    capabilities = MITIGATIONS.capabilities(method)
+    return (
+        capabilities["groups"] == "none"
+        and not capabilities["held_out"]
+        and "candidate" not in MITIGATIONS.parameters(method)
+    )
+
+
+def _close_shared(shared: Mapping[str, RepairFit]) -> None:
+    for fit in shared.values():
+        close = getattr(fit.predictor, "close", None)
+        if close is not None:
+            close()
 
 
 def _label_signal(target: FixTarget, figures: Mapping[str, Any], methods: list[str]) -> str | None:
@@ -280,4 +302,4 @@ def _repaired_training(
     )
 
 
-__all__ = ["RepairedTraining", "fix_methods", "repair_candidates"]
+__all__ = ["RepairedTraining", "repair_candidates"]

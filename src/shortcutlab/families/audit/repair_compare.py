@@ -26,7 +26,10 @@ FIX_NOTE = (
     "Each method is fitted once (seeded); intervals are 95 % paired percentile bootstraps over "
     "the evaluation rows of that one fit per method, so they leave out the variance between fits. "
     "p: exact McNemar test of paired correctness against erm; adjusted: Holm over every "
-    "comparison of the candidate (methods × sets)."
+    "comparison of the candidate (methods × sets). A candidate repaired because the model "
+    "relies on it was found on these same evaluation rows, so its repairs' gains may read a "
+    "little high (the rows that selected it also judge it); name it with --candidate and "
+    "judge on another test file to avoid that."
 )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shortcutlab.errors import ConfigError
+from shortcutlab.mitigations.registry import MITIGATIONS
 
 #: The methods tried by default, in this order, where they are registered and apply: the plain
 #: fit, the group-aware mitigations with the candidate as the group, the data-level repairs that
@@ -64,6 +65,17 @@ class FixConfig:
             raise ConfigError("--methods names no method; name one or more, e.g. erm,reweight.")
         if self.methods is not None and BASELINE not in self.methods:
             object.__setattr__(self, "methods", (BASELINE, *self.methods))
+        fix_methods(self)  # an unknown name is refused before the scan, not after it
+
+
+def fix_methods(config: FixConfig) -> list[str]:
+    """The methods to run: those named (checked against the registry), or the default ones
+    that are registered."""
+    if config.methods is None:
+        return [m for m in DEFAULT_METHODS if m in MITIGATIONS]
+    for method in config.methods:
+        MITIGATIONS.capabilities(method)  # an unknown name: the registry's did-you-mean error
+    return list(dict.fromkeys(config.methods))
 
 
 def check_fix_model(model: str) -> None:
@@ -78,4 +90,4 @@ def check_fix_model(model: str) -> None:
         )
 
 
-__all__ = ["BASELINE", "DEFAULT_METHODS", "FixConfig", "check_fix_model"]
+__all__ = ["BASELINE", "DEFAULT_METHODS", "FixConfig", "check_fix_model", "fix_methods"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from shortcutlab.data.canonical import CUE_SPANS
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.pairs import split_inputs
 from shortcutlab.data.writing import write_json, write_table
@@ -46,9 +47,13 @@ def repaired_frame(
     if change is not None and change.edited is not None:
         n = len(frame)
         firsts, seconds = split_inputs(change.rows.inputs)
+        edited = frame[TEXT].to_numpy() != np.asarray(firsts[:n], dtype=object)
         frame[TEXT] = firsts[:n]
         if seconds is not None:
+            edited |= frame[TEXT_PAIR].to_numpy() != np.asarray(seconds[:n], dtype=object)
             frame[TEXT_PAIR] = seconds[:n]
+        if CUE_SPANS in frame.columns:  # offsets into the old text: wrong in an edited one
+            frame[CUE_SPANS] = frame[CUE_SPANS].astype(object).where(~edited, None)
         if change.added:
             frame = pd.concat(
                 [frame, _added_rows(frame, change, firsts, seconds)], ignore_index=True

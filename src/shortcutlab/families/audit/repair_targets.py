@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.data.pairs import TextInput
 from shortcutlab.errors import ConfigError
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS
+from shortcutlab.families.audit.counterfactual import inserted_rows, removed_rows
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.redistribution import redistribution_sets
 from shortcutlab.params import close_matches, quoted
-from shortcutlab.shortcuts.phrases_in_text import insert_phrases, phrase_pattern, remove_phrase
 
 #: Kinds whose candidates are words in the text: the text repairs and the counterfactual test
 #: apply to them only.
@@ -140,34 +140,29 @@ def evaluation_sets(
 
 
 def counterfactual_set(target: FixTarget, evaluation: AuditInputs, *, seed: int) -> EvaluationSet:
-    """The evaluation rows with the candidate's words removed where they occur, and rows of the
-    other labels without them with the words inserted at a seeded word boundary; labels kept."""
+    """The evaluation rows with the candidate's words removed where they occur, and every row of
+    the other labels without them with the words inserted at a seeded word boundary (the audit's
+    two edits, families/audit/counterfactual.py, on all rows); labels kept."""
     if not target.textual:
         return EvaluationSet(None, None, f"a {target.kind} candidate has no words to edit")
     assert target.phrase is not None
-    part = evaluation.part(target.part)
-    pattern = phrase_pattern(target.phrase)
-    removed_rows, edited = [], []
-    for i in np.flatnonzero(target.evaluation_fires).tolist():
-        text = remove_phrase(part[i], pattern)
-        if text != part[i]:
-            removed_rows.append(i)
-            edited.append(text)
-    others = np.flatnonzero(~target.evaluation_fires & (evaluation.ranks != target.label))
+    fires = target.evaluation_fires
+    removed, removed_inputs = removed_rows(evaluation, target.part, fires, target.phrase)
     insert_seed = np.random.SeedSequence([seed, zlib.crc32(target.key.encode())])
-    edited += insert_phrases(
-        [part[i] for i in others], target.phrase, int(insert_seed.generate_state(1)[0])
+    inserted, inserted_inputs = inserted_rows(
+        evaluation,
+        target.part,
+        fires,
+        target.label,
+        target.phrase,
+        int(insert_seed.generate_state(1)[0]),
+        limit=None,
     )
-    chosen = removed_rows + others.tolist()
-    if not chosen:
+    if not len(removed) + len(inserted):
         return EvaluationSet(None, None, "no evaluation row to edit")
-    new_parts = {"text": [evaluation.texts[i] for i in chosen]}
-    if evaluation.text_pairs is not None:
-        new_parts["text_pair"] = [evaluation.text_pairs[i] for i in chosen]
-    new_parts[target.part] = edited
-    inputs = join_inputs(new_parts["text"], new_parts.get("text_pair"))
-    note = f"{len(removed_rows)} rows with the words removed, {len(others)} with them inserted"
-    return EvaluationSet(inputs, evaluation.ranks[np.array(chosen, dtype=np.int64)], note)
+    note = f"{len(removed)} rows with the words removed, {len(inserted)} with them inserted"
+    truth = evaluation.ranks[np.concatenate([removed, inserted])]
+    return EvaluationSet(removed_inputs + inserted_inputs, truth, note)
 
 
 __all__ = [

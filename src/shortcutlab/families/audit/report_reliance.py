@@ -41,8 +41,10 @@ def measurement_blocks(
                 "or inserting it into rows of the labels it avoids (at most 500, drawn from the "
                 "seed, labels kept), moves the predictions its way (label p: exact McNemar on "
                 "the paired 'predicts the candidate's label') or costs accuracy (accuracy p: "
-                "exact McNemar on the paired correctness), p adjusted over the measured "
-                "candidates below alpha; "
+                "exact McNemar on the paired correctness); reliance p: the smallest p of the "
+                "tests pointing its way, Bonferroni over the tests run, adjusted over the "
+                "measured candidates, below alpha (the per-test p's are each adjusted over the "
+                "candidates, for reading); "
                 "'not relied on' when a test ran and none did; 'not visible to the model' when "
                 "the model's tokenizer drops it or its fitted vocabulary lacks it (no reliance "
                 "figure then); a dash where no counterfactual edit applies (attributes, surface "
@@ -64,31 +66,6 @@ def measurement_blocks(
         )
     )
     return blocks
-    frame = pd.DataFrame([_measured_row(c) for c in measured], dtype=object).set_index("candidate")
-    blocks.append(
-        Table(
-            name="audit-reliance",
-            title="Aligned and conflicting rows, removal, redistribution anti-test",
-            frame=frame,
-            notes=[
-                "aligned: rows where the candidate agrees with the gold label (present on its "
-                "label, absent on the others); conflicting: the other rows. Δ: within each gold "
-                "label, aligned − conflicting accuracy, averaged over labels by rows (so an "
-                "easier label cannot pose as reliance), 95 % bootstrap over rows of one fit "
-                "(refitting variance not included); its p: Cochran–Mantel–Haenszel over the "
-                "labels; Δ rows: the rows of the labels with at least 10 rows in both groups, "
-                "which alone enter Δ. ECE gap: conflicting − aligned expected calibration error "
-                "(left out below 200 rows a group: binned ECE is biased upward in small groups).",
-                "removal: the candidate's words deleted from the rows that have them (token "
-                "and n-gram candidates only); changed: share whose predicted label changed; "
-                "shift: mean change of p(candidate's label), 95 % bootstrap; p: exact McNemar, "
-                "adjusted over the measured candidates.",
-                "anti-test: rows redrawn so the candidate points away from its label (MPS "
-                "builder); anti Δ = accuracy on the aligned set − on the anti set.",
-            ],
-        )
-    )
-    return blocks
 
 
 def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,6 +73,7 @@ def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
         {
             "candidate": f"{c.get('candidate')} → {c.get('label')}",
             "reliance": verdict(c.get("visible"), c.get("relied_on")),
+            "reliance p (adjusted)": p_text(c.get("reliance_p_adjusted")),
         }
         | _test_cells(c, "removal")
         | _test_cells(c, "insertion")
