@@ -163,6 +163,23 @@ def test_kill_nine_then_resume_still_logs_each_cell_once(tmp_path, spec):
     assert experiment_of(uri).tags["shortcutlab.report_status"] == "complete"
 
 
+def test_a_run_folder_left_half_created_by_a_kill_does_not_stop_the_resume(tmp_path, spec):
+    """MLflow writes a run's meta.yaml in place: a kill -9 at that moment leaves it empty, and
+    the file store then fails every search. The resume removes that folder and logs each cell
+    once."""
+    uri = store_uri(tmp_path)
+    run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
+    experiment = experiment_of(uri).experiment_id
+    half = tmp_path / "mlruns" / experiment / "0123456789abcdef0123456789abcdef"
+    half.mkdir()
+    (half / "meta.yaml").write_text("")
+    with pytest.raises(AttributeError):  # what MLflow itself does with it
+        logged_runs(uri)
+    report = run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
+    assert report.skipped == 2 and not half.exists()
+    assert_logged_once(uri, tmp_path / "run")
+
+
 def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec):
     """The window a kill -9 can leave: the store committed, MLflow never told. A run killed
     while logging leaves an unfinished MLflow run behind; it is replaced, not counted."""

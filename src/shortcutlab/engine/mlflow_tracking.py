@@ -64,6 +64,7 @@ class MlflowTracker(Tracker):
         self._pending = grid.pending
         with self._refusals():
             self._client = self._connect()
+            drop_unreadable_local_runs(self.uri)
             for run_id in grid.pending.ids():  # half written: it may not even read back
                 self._delete_if_present(run_id)
                 grid.pending.discard(run_id)
@@ -182,6 +183,35 @@ class MlflowTracker(Tracker):
 
     def _refusals(self) -> _MlflowRefusals:
         return _MlflowRefusals(self.uri)
+
+
+def drop_unreadable_local_runs(uri: str | None) -> list[Path]:
+    """Remove the run folders of a local MLflow file store whose ``meta.yaml`` is empty or not a
+    mapping: MLflow writes it in place, so a kill -9 while a run is being created leaves one
+    behind, and the store then fails every search with "'NoneType' object has no attribute
+    'copy'". Such a run never held a logged cell (it had no id to journal yet). Returns the
+    folders removed; a server URI or a missing folder is left alone."""
+    import shutil
+    from urllib.parse import urlparse
+    from urllib.request import url2pathname
+
+    import yaml
+    from mlflow.tracking import get_tracking_uri
+
+    parsed = urlparse(uri or get_tracking_uri())
+    if parsed.scheme not in ("", "file"):
+        return []
+    root = Path(url2pathname(parsed.path))
+    removed = []
+    for meta in sorted(root.glob("*/*/meta.yaml")) if root.is_dir() else []:
+        try:
+            readable = isinstance(yaml.safe_load(meta.read_text(encoding="utf-8")), dict)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            readable = False
+        if not readable:
+            shutil.rmtree(meta.parent, ignore_errors=True)
+            removed.append(meta.parent)
+    return removed
 
 
 def _metric_key(path: str) -> str:
