@@ -10,7 +10,8 @@ valid) succeeds and writes what a careful tool writes. Run it as root on Linux: 
     python bench/hostile_cases.py --only labels   # one class
     python bench/hostile_cases.py --list
 
-The cases live in ``hostile_inputs.py`` and ``hostile_files.py`` by class (the sections of issue 21).
+The cases live in the other ``hostile_*.py`` modules beside this one, by class: ``hostile_inputs.py``
+and ``hostile_files.py`` hold issue 21's sections, ``hostile_i34_*.py`` issue 34's classes A-N.
 """
 
 from __future__ import annotations
@@ -166,8 +167,14 @@ def make_corpus(folder: Path) -> Path:
 
 
 def main() -> None:
-    import hostile_files  # noqa: F401  (registers its cases)
+    import importlib
+
     import hostile_inputs
+
+    # Every hostile_*.py beside this file registers its cases in hostile_inputs.CASES on import.
+    for module in sorted(Path(__file__).parent.glob("hostile_*.py")):
+        if module.stem not in ("hostile_cases", "hostile_inputs"):
+            importlib.import_module(module.stem)
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", help="a class name (repeatable)")
