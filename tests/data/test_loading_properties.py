@@ -88,6 +88,7 @@ def _delimited(header: list[str], rows: list[list[str]], sep: str, quoting: int)
     return buffer.getvalue()
 
 
+@pytest.mark.slow
 @given(
     header=st.lists(NAMES, min_size=1, max_size=4),
     rows=st.lists(st.lists(CELLS, max_size=5), max_size=6),  # ragged: any length per row
@@ -113,6 +114,7 @@ JSON_VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @given(
     lines=st.lists(
         st.one_of(

@@ -149,6 +149,7 @@ def test_a_grid_with_a_failed_cell_says_its_report_is_incomplete(tmp_path, spec)
     assert (folder / "cells.csv").read_text().count("\n") == 2  # the finished cell's row
 
 
+@pytest.mark.slow
 def test_kill_nine_then_resume_still_logs_each_cell_once(tmp_path, spec):
     uri = store_uri(tmp_path)
     run = tmp_path / "run"
@@ -180,6 +181,7 @@ def test_a_run_folder_left_half_created_by_a_kill_does_not_stop_the_resume(tmp_p
     assert_logged_once(uri, tmp_path / "run")
 
 
+@pytest.mark.slow
 def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec):
     """The window a kill -9 can leave: the store committed, MLflow never told. A run killed
     while logging leaves an unfinished MLflow run behind; it is replaced, not counted."""
@@ -242,6 +244,7 @@ def test_a_run_killed_inside_mlflows_file_writes_is_removed_on_resume(tmp_path, 
     assert not (tmp_path / "run" / ".tracking-pending.json").exists()
 
 
+@pytest.mark.slow
 def test_the_spec_key_tracks_and_the_option_wins(tmp_path, spec):
     spec.write_text(TWO_CELLS + f"tracking: mlflow:{store_uri(tmp_path, 'from-spec')}\n")
     result = invoke("run", spec, "--out", tmp_path / "run")

@@ -106,6 +106,7 @@ def ray_temp_dir(monkeypatch):
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("left_behind", ["ray_current_cluster", "RAY_ADDRESS"])
 def test_without_an_address_the_executor_starts_its_own_instance(
     left_behind, ray_temp_dir, monkeypatch, tmp_path
