@@ -249,6 +249,8 @@ def drive_run(
     started = time.perf_counter()
     check_run_dir(out)
     runner = make_executor(executor, jobs=jobs, address=address)
+    # A cluster's answer first, bounded: a refusal (or a kill meanwhile) leaves no folder or lock.
+    runner.check()
     with run_folder_lock(out) as created:
         fresh = not (out / DATABASE).exists()
         try:
@@ -288,7 +290,7 @@ def _run_locked(
         tags = {SPEC_HASH_TAG: spec.fingerprint()}
         pending = PendingRuns(out / PENDING_FILE)
         tracker.start(GridToTrack(spec.name, tags, finished_before, pending))
-    runner.start()  # an unreachable cluster fails here, before the store is created
+    runner.start()  # a cluster that refuses this driver fails here, before the store is created
     try:
         with ResultStore(out / DATABASE) as store:
             store.write_spec(spec.resolved(), spec.fingerprint(), cell_ids)
