@@ -2,7 +2,8 @@
 and no other run: the report lies in the experiment's artifact location, named by a tag.
 
 What MLflow holds is read back with ``mlflow.search_runs`` (unfiltered) and MLflow's artifact API
-from a local file store, as a user would; nothing here reaches a server.
+from a local file store, as a user would; nothing here reaches a server (test_mlflow_stores.py
+tests the other stores, a real server among them, and the stores that are refused).
 """
 
 from __future__ import annotations
@@ -281,18 +282,6 @@ def test_a_bad_tracking_key_names_the_spec(tmp_path, spec):
         "--out",
         tmp_path / "run",
     )
-
-
-def test_a_file_store_mlflow_refuses_is_one_line_and_leaves_no_run_folder(
-    tmp_path, spec, monkeypatch
-):
-    monkeypatch.delenv("MLFLOW_ALLOW_FILE_STORE")
-    result = invoke(
-        "run", spec, "--out", tmp_path / "run", "--track", f"mlflow:{store_uri(tmp_path)}"
-    )
-    assert_user_error(result, "MLflow refused the tracking store file:")
-    assert "MLFLOW_ALLOW_FILE_STORE=true" in result.stderr
-    assert not (tmp_path / "run").exists()
 
 
 def test_without_mlflow_installed_the_option_says_how_to_install_it(tmp_path, spec, monkeypatch):
