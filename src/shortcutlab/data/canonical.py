@@ -20,7 +20,7 @@ from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_
 from shortcutlab.data.labels import is_nested, normalize_label_array, shown
 from shortcutlab.data.pairs import named_pair_columns
 from shortcutlab.data.reading import OBJECTS
-from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
+from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, InputFileError, listed
 from shortcutlab.params import quoted
 
 #: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
@@ -57,15 +57,9 @@ def check_columns(
         if column is not None and column not in columns:
             raise DataError(
                 f"Column {quoted(column)} not found in {name}. Columns found: "
-                f"{_listed(columns)}. "
+                f"{listed(columns, limit=LISTED_NAMES)}. "
                 f"Pass the right name with --{option}."
             )
-
-
-def _listed(columns: list[str], limit: int = 300) -> str:
-    """A file's column names for a message: one line, at most ``limit`` characters."""
-    text = one_line(", ".join(map(str, columns)))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_distinct_columns(options: Sequence[tuple[str, str | None]]) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, listed
 
 DATA = "data"
 _SPLIT_FILE = re.compile(r"^(?P<split>\w+?)(?:-\d{5}-of-\d{5})?$")
@@ -60,8 +60,7 @@ def chosen_split(path: Path, names: Sequence[str], split: str | None, role: str)
     if chosen not in names:
         missing = f"split {chosen!r} does not exist" if chosen else "no split was chosen"
         raise DataError(
-            f"'{path}' holds the splits {', '.join(names)}; {missing}. "
-            f"Pick one with '{path}::SPLIT'."
+            f"'{path}' holds the splits {listed(names)}; {missing}. Pick one with '{path}::SPLIT'."
         )
     return chosen
 

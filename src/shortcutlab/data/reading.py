@@ -30,7 +30,7 @@ from shortcutlab.data.hf_folders import (
     read_repository,
 )
 from shortcutlab.data.streaming import DelimitedFile
-from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
+from shortcutlab.errors import ConfigError, DataError, InputFileError, listed, one_line
 
 FILE_FORMATS = {
     ".csv": "csv",
@@ -202,7 +202,7 @@ def check_unique_columns(names: Sequence[str], path: Path | str) -> None:
     repeated = sorted({str(name) for name in names if list(names).count(name) > 1})
     if repeated:
         raise DataError(
-            f"'{path}' has more than one column named {', '.join(map(repr, repeated))}; one "
+            f"'{path}' has more than one column named {listed(repeated, show=repr)}; one "
             f"would be read in place of the other. Give every column its own name."
         )
 
@@ -258,7 +258,7 @@ def _read_jsonl(text: str, path: Path) -> pa.Table:
                 json.loads(line, object_pairs_hook=_unique_keys)
         except _RepeatedKey as exc:
             raise DataError(
-                f"'{path}' line {number} gives the key {', '.join(map(repr, exc.keys))} more than "
+                f"'{path}' line {number} gives the key {listed(exc.keys, show=repr)} more than "
                 f"once; one value would be read in place of the other. Give every key once."
             ) from exc
         except json.JSONDecodeError as exc:
@@ -292,7 +292,7 @@ def table_from_frame(frame: Any) -> pa.Table:
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise DataError(
-            f"The table has more than one column named {', '.join(map(repr, repeated))}; a "
+            f"The table has more than one column named {listed(repeated, show=repr)}; a "
             f"column would be read in place of another. Give every column its own name."
         )
     fields, arrays = [], []

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, listed
 from shortcutlab.models.base import TextClassifier, check_sample_weight, check_training_data
 from shortcutlab.models.prompts import (
     PAIR_RATIONALE_PROMPT,
@@ -181,9 +181,9 @@ class LLMPrompt(TextClassifier):
             # scale, yet numbers get the paper's rating prompt; ratings (1-5, 0.2-1.0) do not warn.
             warnings.warn(
                 f"llm-prompt uses the Shortcut Maze rating prompt because the labels "
-                f"({', '.join(self.names_)}) are numbers, and asks for a satisfaction rating. If "
+                f"({listed(self.names_)}) are numbers, and asks for a satisfaction rating. If "
                 f"they are categories, name them in label order, e.g. "
-                f'-p "label_names=[{", ".join(f"name{n}" for n in self.names_)}]".',
+                f'-p "label_names=[{listed(f"name{n}" for n in self.names_)}]".',
                 ShortcutlabWarning,
                 stacklevel=3,
             )
