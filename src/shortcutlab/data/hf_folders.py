@@ -88,6 +88,37 @@ def read_repository(path: Path, *, split: str | None, role: str) -> tuple[pa.Tab
     return decode_class_labels(table, class_label_names(tables[0].schema)), digest.hexdigest()
 
 
+def damaged_folder(folder: Path, error: Exception) -> DataError:
+    """The refusal of a ``save_to_disk`` folder that ``datasets`` could not read (``error``): it
+    names the first damaged file (JSON that does not parse, an Arrow file cut short or with
+    overwritten bytes), else the folder with ``error``'s reason."""
+    for file in sorted(f for f in folder.rglob("*") if f.suffix in (".json", ".arrow")):
+        problem = _damage(file)
+        if problem is not None:
+            return DataError(
+                f"'{file}' is damaged ({problem}), so the Hugging Face dataset folder '{folder}' "
+                "cannot be read. Save the dataset again (save_to_disk), or restore the folder."
+            )
+    reason = " ".join(str(error).split())[:160] or type(error).__name__
+    return DataError(
+        f"The Hugging Face dataset folder '{folder}' is damaged ({reason}). Save the dataset "
+        "again (save_to_disk), or restore the folder."
+    )
+
+
+def _damage(file: Path) -> str | None:
+    """What is wrong with one file of a ``save_to_disk`` folder, or None when it reads whole."""
+    try:
+        if file.suffix == ".json":
+            json.loads(file.read_bytes())
+        else:  # the Arrow IPC stream datasets writes; full validation checks the UTF-8 of texts
+            with pa.memory_map(str(file)) as source:
+                pa.ipc.open_stream(source).read_all().validate(full=True)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        return " ".join(str(exc).split())[:160] or type(exc).__name__
+    return None
+
+
 def class_label_names(schema: pa.Schema) -> dict[str, list[str]]:
     """``ClassLabel`` columns -> their names, from the features ``datasets`` stores in a file's
     schema metadata (``huggingface``); empty for a file ``datasets`` did not write."""
