@@ -28,6 +28,7 @@ from shortcutlab.data.columns import (
 from shortcutlab.errors import (
     ConfigError,
     DataError,
+    ShortcutlabError,
     ShortcutlabWarning,
     knob,
     listed,
@@ -241,6 +242,31 @@ def _coerce_like(given: Sequence[Any], sample: Label) -> list[Label]:
     return out
 
 
+def check_case_distinct(
+    labels: Iterable[Any], source: str, error: type[ShortcutlabError] = DataError
+) -> None:
+    """Refuse text labels that differ only in case ("Pos", "pos") with ``error``: an LLM's answer
+    is read, and lm-eval's ``exact_match`` scores, ignoring case, so there they would be one label.
+
+    Examples:
+        >>> check_case_distinct(["Pos", "NEG", "pos"], "'train.csv'")
+        Traceback (most recent call last):
+        ...
+        shortcutlab.errors.DataError: 'train.csv' has labels that differ only in case: Pos/pos. An LLM's answer is read, and lm-eval's exact_match scores, ignoring case, so they would be one label there. Write each label one way (e.g. all in lower case).
+    """
+    spellings: dict[str, list[str]] = {}
+    for label in labels:
+        if isinstance(label, str):
+            spellings.setdefault(label.lower(), []).append(label)
+    clashing = ["/".join(found) for found in spellings.values() if len(found) > 1]
+    if clashing:
+        raise error(
+            f"{source} has labels that differ only in case: {listed(clashing)}. An LLM's answer "
+            "is read, and lm-eval's exact_match scores, ignoring case, so they would be one label "
+            "there. Write each label one way (e.g. all in lower case)."
+        )
+
+
 @dataclass(frozen=True)
 class LabelSpace:
     """An ordered tuple of labels; rank ``i`` is a label's index in :attr:`values`.
@@ -260,6 +286,7 @@ class LabelSpace:
             raise ConfigError(
                 f"Labels must be unique. Got {listed(self.values, show=repr)} instead."
             )
+        check_case_distinct(self.values, "The label set")
 
     def __len__(self) -> int:
         return len(self.values)
@@ -306,6 +333,7 @@ class LabelSpace:
             seen = list(dict.fromkeys(labels))
         if not seen:
             raise DataError(f"{source} has no labels.")
+        check_case_distinct(seen, source)
         if given:
             order = _coerce_like(given, seen[0])
             if len(set(order)) != len(order):
