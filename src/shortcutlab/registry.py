@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from shortcutlab.errors import ConfigError, UnknownComponentError
-from shortcutlab.params import close_matches, quoted
+from shortcutlab.params import did_you_mean, quoted
 
 T = TypeVar("T")
 REQUIRED = "(required)"  # the default shown for a parameter that has none
@@ -228,8 +228,7 @@ class Registry(Generic[T]):
 
     def unknown_message(self, name: str) -> str:
         known = self.names()
-        close = close_matches(name, known)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        hint = did_you_mean(name, known, n=3)
         return f"Unknown {self.kind} {quoted(name)}.{hint} Known {self.kind}s: {', '.join(known)}."
 
     def names(self) -> list[str]:

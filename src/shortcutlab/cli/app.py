@@ -17,7 +17,7 @@ from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.lazy_commands import LazyCommands
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
-from shortcutlab.errors import CLI, ConfigError, caller
+from shortcutlab.errors import CLI, ConfigError, caller, ended
 
 
 class AlphabeticalGroup(TyperGroup):
@@ -80,7 +80,7 @@ class ShortcutlabGroup(AlphabeticalGroup):
             if "UsageError" not in names or "NoArgsIsHelpError" in names:
                 raise
             where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
-            message = f"{error.format_message().rstrip('.')}. See '{where} --help'."
+            message = f"{ended(error.format_message())} See '{where} --help'."
         with user_errors():
             raise ConfigError(message)
 

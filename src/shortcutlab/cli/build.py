@@ -21,7 +21,7 @@ from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.output import FORMAT_HELP
 from shortcutlab.data.options import InputOptions
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, ended
 from shortcutlab.families import FAMILIES
 
 #: The shared options of every build; the command line always writes, so ``--out`` is required.
@@ -83,7 +83,7 @@ def _usage_message(ctx: Any, error: Any) -> str:
         )
     if flag == "--family":
         return f"'build {name}' names its family already: drop --family."
-    return f"{error.format_message().rstrip('.')}. See 'shortcutlab build {name} --help'."
+    return f"{ended(error.format_message())} See 'shortcutlab build {name} --help'."
 
 
 build_app = typer.Typer(
