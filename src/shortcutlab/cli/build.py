@@ -19,7 +19,8 @@ from typer.core import TyperCommand
 from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.output import FORMAT_HELP
+from shortcutlab.cli.metavars import choices
+from shortcutlab.cli.output import FORMAT_HELP, FORMATS
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, ended
 from shortcutlab.families import FAMILIES
@@ -32,6 +33,7 @@ TableFormat = Annotated[
     typer.Option(
         "--table-format",
         help="The summary table's format (--format is the written files'): " + FORMAT_HELP,
+        metavar=choices(FORMATS),
     ),
 ]
 

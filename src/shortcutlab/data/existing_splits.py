@@ -76,9 +76,13 @@ class ExistingSplits:
         None, help="Optional test rows without any cue (Ori-Test)."
     )
     dev: Path | None = option_field(None, help="Optional validation split file.")
-    text_col: str = option_field(TEXT, help="Column holding the text in the split files.")
-    label_col: str = option_field(LABEL, help="Column holding the label in the split files.")
-    encoding: str = option_field("utf-8", help="Encoding of the split files.")
+    text_col: str = option_field(
+        TEXT, help="Column holding the text in the split files.", metavar="COLUMN"
+    )
+    label_col: str = option_field(
+        LABEL, help="Column holding the label in the split files.", metavar="COLUMN"
+    )
+    encoding: str = option_field("utf-8", help="Encoding of the split files.", metavar="ENCODING")
 
     @classmethod
     def release(cls, folder: str | Path, **options: Any) -> ExistingSplits:
