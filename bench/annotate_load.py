@@ -17,9 +17,10 @@ The clients and the server share this machine's cores: the figures are a floor f
     python bench/annotate_load.py [SOURCE] [--task label] [--sample 300] [--clients 50] \
         [--seconds 30] [--stop kill|term] [--src OLD/src --src src --rounds 3 [--save]]
 
-SOURCE defaults to /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml); a
-single benchmark folder serves as well, e.g. one `shortcutlab build maze` of the shared
-goemotions-maze data (--train .../train.csv --test .../test.csv --shortcut single-term).
+SOURCE is a run or benchmark folder, or the name of one this bench makes in bench/out/ on first
+use (bench/made_inputs.py): single-term (the default: one `shortcutlab build maze` of the shared
+goemotions-maze data, or of the generated corpus) or goemotions-45 (shortcutlab run
+bench/goemotions-45.yaml).
 """
 
 from __future__ import annotations
@@ -43,12 +44,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import made_inputs
 import numpy as np
 import paired
 
 from shortcutlab.annotate.store import AnnotationStore
 
-DEFAULT_SOURCE = Path("/work/bench-runs/goemotions-45")
+DEFAULT_SOURCE = "single-term"  # made in bench/out/ on first use (bench/made_inputs.py)
 TOKEN_HEADER = "X-Token"
 URL = re.compile(r"(https?://\S+token=[\w-]+)")
 CONTENT_LENGTH = re.compile(r"\r\ncontent-length: *([0-9]+)")
@@ -255,7 +257,10 @@ def report(load: Load, stored: set[tuple[str, str]], exit_code: int | None, clie
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT_SOURCE)
+    parser.add_argument(
+        "source", nargs="?", type=made_inputs.input_folder, default=DEFAULT_SOURCE,
+        help="a run or benchmark folder, or the name of one the bench makes",
+    )  # fmt: skip
     parser.add_argument("--task", default="label")
     parser.add_argument("--sample", type=int, default=300, help="Items (each client's maximum).")
     parser.add_argument("--clients", type=int, default=50)
@@ -266,8 +271,9 @@ def main() -> None:
         help="The signal at the deadline: kill (SIGKILL, kill -9) or term (SIGTERM).",
     )  # fmt: skip
     parser.add_argument(
-        "--src", action="append",
-        help="Source tree the server runs from; repeat it to compare trees in alternating rounds.",
+        "--src", action="append", type=lambda value: str(paired.source_tree(value)),
+        help="Source tree the server runs from (a src folder or a git revision); repeat it to "
+        "compare trees in alternating rounds.",
     )  # fmt: skip
     parser.add_argument("--rounds", type=int, default=1, help="Rounds (each --src once a round).")
     parser.add_argument(

@@ -119,7 +119,9 @@ def main() -> None:
     parser.add_argument("--cue-label", type=int, default=1)
     parser.add_argument("--audit-args", default="", help="extra 'shortcutlab audit' options")
     parser.add_argument(
-        "--before", default=None, help="another source tree (its src folder) to time alongside"
+        "--before",
+        type=paired.source_tree,
+        help="another source tree (its src folder, or a git revision) to time alongside",
     )
     paired.add_options(parser)
     args = parser.parse_args()

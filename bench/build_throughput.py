@@ -200,8 +200,9 @@ def main() -> None:
     paired.add_options(parser)
     parser.add_argument(
         "--before",
-        type=Path,
-        help="another checkout's src folder: its build runs in the same rounds, for a before/after",
+        type=paired.source_tree,
+        help="another checkout's src folder (or a git revision): its build runs in the same rounds, "
+        "for a before/after",
     )
     parser.add_argument(
         "--no-families",

@@ -14,7 +14,8 @@ tree(s) the tool runs from (e.g. ``--src /path/to/old/src --src src`` for a befo
 
     python bench/explain_encoder_speed.py BENCHMARK [--rows 2] [--pairs 3] [--src src ...] [--save]
 
-BENCHMARK: a `shortcutlab build maze` folder, e.g. of the shared goemotions-maze data.
+BENCHMARK: a `shortcutlab build maze` folder, or `single-term`: one this bench makes of the shared
+goemotions-maze data (or the generated corpus) in bench/out/ (bench/made_inputs.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import made_inputs
 import paired
 
 PLAIN = r"""
@@ -109,10 +111,15 @@ def run_plain(scratch: Path) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("benchmark", type=Path)
+    parser.add_argument("benchmark", type=made_inputs.input_folder, help="a folder, or single-term")
     parser.add_argument("--rows", type=int, default=2)
     parser.add_argument("--pairs", type=int, default=3)
-    parser.add_argument("--src", action="append", help="Source tree(s) of the tool (default: src).")
+    parser.add_argument(
+        "--src",
+        action="append",
+        type=lambda value: str(paired.source_tree(value)),
+        help="Source tree(s) of the tool, src folders or git revisions (default: src).",
+    )
     parser.add_argument("--save", action="store_true", help="store the rounds in bench/results/")
     args = parser.parse_args()
     load_at_start = paired.load_now()

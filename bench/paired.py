@@ -23,6 +23,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parents[1]
+#: Source trees of git revisions a bench compares with (--before 003e8d5), exported here once.
+TREES = ROOT / "bench" / "out" / "trees"
 MIN_PAIRS = 3  # the project's rule: a figure is a median of at least three interleaved pairs
 
 
@@ -143,9 +146,45 @@ def compare_all(
     return results
 
 
+def source_tree(value: str) -> Path:
+    """A ``--before``/``--baseline``/``--src`` value as a source folder: a folder as it is, or a git
+    revision of this repository (``003e8d5``, ``main``) whose ``src`` is exported once into
+    ``bench/out/trees/`` (git-ignored), so a stored command reruns in any clone."""
+    if Path(value).is_dir():
+        return Path(value)
+    found = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(ROOT),
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--short",
+            f"{value}^{{commit}}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        raise SystemExit(f"{value!r} is neither a source folder nor a git revision of {ROOT}")
+    tree = TREES / found.stdout.strip()
+    if not (tree / "src").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", found.stdout.strip(), "src"],
+            capture_output=True,
+            check=True,
+        )
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree / "src"
+
+
 def tree_name(src: Path | str) -> str:
     """A source tree as a reader can find it again: its git commit, else its folder's name."""
     folder = Path(src).resolve()
+    if folder.parent.parent == TREES.resolve():  # exported by source_tree: named by its commit
+        return f"commit {folder.parent.name}"
     found = subprocess.run(
         ["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     )

@@ -18,8 +18,9 @@ errors it logged.
 
     python bench/report_speed.py [RUN ...] [--pairs 3] [--opens 5] [--baseline SRC] [--save]
 
-Default runs: /work/bench-runs/goemotions-45 (shortcutlab run bench/goemotions-45.yaml) and
-/work/bench-runs/synthetic-1000 (python bench/synthetic_store.py). The issue's bar: the 1,000-cell
+RUN: a run folder, or the name of one this bench makes in bench/out/ on first use
+(bench/made_inputs.py): goemotions-45 (shortcutlab run bench/goemotions-45.yaml) and
+synthetic-1000 (bench/synthetic_store.py), both by default. The issue's bar: the 1,000-cell
 page's load event in under 2 s. On a shared machine the wall times vary with the other load:
 compare the columns of one run, measured interleaved, rather than runs of different days.
 """
@@ -36,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import made_inputs
 import paired
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +45,7 @@ sys.path.insert(0, str(ROOT))  # tests.browser: the test suite's headless chromi
 
 from shortcutlab.engine.store import ResultStore  # noqa: E402
 
-DEFAULT_RUNS = [Path("/work/bench-runs/goemotions-45"), Path("/work/bench-runs/synthetic-1000")]
+DEFAULT_RUNS = ["goemotions-45", "synthetic-1000"]  # made in bench/out/ on first use
 NO_VALUE = "—"
 LOAD_BAR_SECONDS = 2.0
 
@@ -152,15 +154,19 @@ def seconds(values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="*", type=Path, default=DEFAULT_RUNS)
+    parser.add_argument(
+        "runs", nargs="*", type=made_inputs.input_folder, help="run folders, or names of made ones"
+    )
     paired.add_options(parser)
     parser.add_argument("--opens", type=int, default=5, help="Browser opens of the page per run.")
     parser.add_argument(
         "--baseline",
-        type=Path,
-        help="Another checkout's src folder: its report CLI is timed interleaved with this one's.",
+        type=paired.source_tree,
+        help="Another checkout's src folder (or a git revision): its report CLI is timed "
+        "interleaved with this one's.",
     )
     args = parser.parse_args()
+    args.runs = args.runs or [made_inputs.input_folder(name) for name in DEFAULT_RUNS]
     missing = [str(run) for run in args.runs if not (run / "results.sqlite").exists()]
     if missing:
         sys.exit(f"not a run folder: {', '.join(missing)} (see this script's docstring)")

@@ -38,7 +38,12 @@ def spec(rows: int) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", type=Path, required=True, help="source tree, e.g. main")
+    parser.add_argument(
+        "--baseline",
+        type=paired.source_tree,
+        required=True,
+        help="source tree: a src folder or a git revision, e.g. main",
+    )
     parser.add_argument("--rows", type=int, default=1000)
     paired.add_options(parser)
     args = parser.parse_args()

@@ -50,7 +50,9 @@ def corpus(workdir: Path) -> tuple[Path, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, help="another checkout's src folder")
+    parser.add_argument(
+        "--before", type=paired.source_tree, help="another checkout's src folder, or a git revision"
+    )
     paired.add_options(parser)
     options = parser.parse_args()
     results = []

@@ -16,8 +16,10 @@ Models: tfidf-logreg and tfidf-svm do not depend on their seed, so as in a real 
 seeds share one fit (one set of predictions); the three bow-mlp configurations do, so each of
 their cells has its own predictions.
 
-    python bench/synthetic_store.py --out /work/bench-runs/synthetic-1000 [--train-size 2000]
+    python bench/synthetic_store.py [--out bench/out/synthetic-1000] [--train-size 2000]
         [--test-size 1000]
+
+(bench/report_speed.py makes it there itself when it is asked for synthetic-1000.)
 """
 
 from __future__ import annotations
@@ -154,7 +156,9 @@ def write_synthetic_run(out: Path, *, train_size: int = 2000, test_size: int = 1
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parent / "out" / "synthetic-1000"
+    )
     parser.add_argument("--train-size", type=int, default=2000)
     parser.add_argument("--test-size", type=int, default=1000)
     args = parser.parse_args()

@@ -280,3 +280,15 @@ def one_line(message: str) -> str:
         char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
         for char in message
     )
+
+
+def ended(sentence: str) -> str:
+    """``sentence`` closed once: a full stop added unless it ends with ".", "?" or "!" already
+    (a message that goes on after another's ends its sentence without "?." or "..").
+
+    Examples:
+        >>> ended("No such command 'evalute'. Did you mean 'evaluate'?"), ended("No such option")
+        ("No such command 'evalute'. Did you mean 'evaluate'?", 'No such option.')
+    """
+    sentence = sentence.rstrip()
+    return sentence if sentence.endswith((".", "?", "!")) else sentence + "."

@@ -19,10 +19,11 @@ from dataclasses import MISSING, field
 from typing import Any
 
 
-def option_field(default: Any = MISSING, *flags: str, help: str) -> Any:
-    """A dataclass field with its default (none: required), its help text and, where not
-    ``--field-name``, its flags (``"--format"`` for a field ``fmt``)."""
-    return field(default=default, metadata={"help": help, "flags": flags})
+def option_field(default: Any = MISSING, *flags: str, help: str, metavar: str | None = None) -> Any:
+    """A dataclass field with its default (none: required), its help text, where not
+    ``--field-name`` its flags (``"--format"`` for a field ``fmt``), and what ``--help`` shows it
+    takes where its type says too little (``"[csv|jsonl|parquet]"``, ``"KEY=VALUE"``)."""
+    return field(default=default, metadata={"help": help, "flags": flags, "metavar": metavar})
 
 
 __all__ = ["option_field"]

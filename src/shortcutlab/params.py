@@ -110,15 +110,18 @@ def require(ok: bool, owner: str, parameter_name: str, expected: str, value: Any
         raise refuse(parameter(parameter_name, owner), expected, value)
 
 
-def did_you_mean(value: Any, allowed: Sequence[Any], cutoff: float = 0.5) -> str:
-    """The hint naming the allowed name closest to ``value`` ("" when none is close).
+def did_you_mean(value: Any, allowed: Sequence[Any], cutoff: float = 0.5, n: int = 1) -> str:
+    """The hint naming the (up to ``n``) allowed names closest to ``value`` ("" when none is
+    close). It ends its own sentence: what follows starts a new one, never after "?.".
 
     Examples:
         >>> did_you_mean("jsno", ["csv", "json"])
         " Did you mean 'json'?"
+        >>> did_you_mean("alpah", ["alpha", "alpine", "beta"], n=3)
+        " Did you mean 'alpha' or 'alpine'?"
     """
-    close = close_matches(value, [str(a) for a in allowed], n=1, cutoff=cutoff)
-    return f" Did you mean {close[0]!r}?" if close else ""
+    close = close_matches(value, [str(a) for a in allowed], n=n, cutoff=cutoff)
+    return f" Did you mean {' or '.join(map(quoted, close))}?" if close else ""
 
 
 #: The largest integer a value may take: SQLite stores integers (a cell's seed) in 64 signed

@@ -32,12 +32,25 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from shortcutlab.errors import ConfigError, UnknownComponentError, listed
-from shortcutlab.params import close_matches, quoted
+from shortcutlab.params import did_you_mean, quoted
 
 T = TypeVar("T")
 REQUIRED = "(required)"  # the default shown for a parameter that has none
 _ARGS_HEADERS = ("Args:", "Arguments:", "Parameters:")
 _ARG_ENTRY = re.compile(r"\*{0,2}(\w+)\s*(?:\([^)]*\))?:\s*(.*)")
+# reST's inline markup in a docstring: ``literal`` and :role:`target` (~ shows the last name).
+_LITERAL = re.compile(r"``(.+?)``")
+_ROLE = re.compile(r":\w+:`~?(?:[\w.]+\.)?([^`.]+)`")
+
+
+def plain_text(text: str) -> str:
+    """A docstring's words as a reader sees them, without reST's inline markup.
+
+    Examples:
+        >>> plain_text("The features of ``tfidf-logreg`` in a :class:`~sklearn.svm.LinearSVC`.")
+        'The features of tfidf-logreg in a LinearSVC.'
+    """
+    return _ROLE.sub(r"\1", _LITERAL.sub(r"\1", text))
 
 
 def docstring_args(doc: str | None) -> dict[str, str]:
@@ -175,7 +188,8 @@ class Registry(Generic[T]):
         }
 
     def option_help(self, name: str) -> dict[str, str]:
-        """Each option of :meth:`defaults` and its description ("" where none is written).
+        """Each option of :meth:`defaults` and its description, as plain text ("" where none is
+        written).
 
         A description is the option's entry in the ``Args:`` section of a class docstring: the
         component's own or, for an inherited constructor, that of the first class in the method
@@ -204,13 +218,13 @@ class Registry(Generic[T]):
             docs = [getattr(component, "__doc__", None)]
         sections = [docstring_args(doc) for doc in docs]
         return {
-            option: next((s[option] for s in sections if s.get(option)), "")
+            option: plain_text(next((s[option] for s in sections if s.get(option)), ""))
             for option in self.defaults(name)
         }
 
     def summary(self, name: str) -> str:
-        """The first sentence of the component's docstring ("" without one)."""
-        text = " ".join((inspect.getdoc(self.get(name)) or "").split("\n\n")[0].split())
+        """The first sentence of the component's docstring, as plain text ("" without one)."""
+        text = plain_text(" ".join((inspect.getdoc(self.get(name)) or "").split("\n\n")[0].split()))
         return text.split(". ")[0].rstrip(".") + "." if text else ""
 
     def create(
@@ -228,8 +242,7 @@ class Registry(Generic[T]):
 
     def unknown_message(self, name: str) -> str:
         known = self.names()
-        close = close_matches(name, known)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        hint = did_you_mean(name, known, n=3)
         return f"Unknown {self.kind} {quoted(name)}.{hint} Known {self.kind}s: {', '.join(known)}."
 
     def names(self) -> list[str]:

@@ -231,3 +231,16 @@ def test_a_bad_command_line_of_any_command_is_one_line(tmp_path):
         "status",
     )
     assert "Usage:" in invoke("annotate").output  # a bare group still shows its help
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["evalute"], "Error: No such command 'evalute'. Did you mean 'evaluate'? See 'shortcutlab --help'."),
+        (["build", "mze"], "Error: No such command 'mze'. Did you mean 'maze'? See 'shortcutlab build --help'."),
+        (["list", "--bogus"], "Error: No such option: --bogus. See 'shortcutlab list --help'."),
+    ],
+)  # fmt: skip
+def test_a_usage_error_ends_each_sentence_once(tmp_path, args, line):
+    result = assert_refused(tmp_path, line, *args)
+    assert result.stderr.strip() == line  # never "?." nor ".."

@@ -152,6 +152,33 @@ def test_what_to_evaluate_must_be_named_once(tmp_path):
     )  # fmt: skip
 
 
+def test_a_split_file_given_as_the_benchmark_names_the_split_options(tmp_path):
+    folder = write_release(tmp_path / "r")
+    named = (
+        f"--train {folder / 'train.csv'} --test {folder / 'test.csv'} "
+        f"--anti-test {folder / 'test_anti-shortcut.csv'} --out DIR."
+    )
+    assert_refused(
+        tmp_path,
+        f"Error: '{folder / 'train.csv'}' is a file, not a benchmark folder. Pass a folder written "
+        f"by 'shortcutlab build maze', or evaluate split files as they are: {named}",
+        "evaluate", folder / "train.csv",
+    )  # fmt: skip
+    assert_refused(
+        tmp_path, f"'{folder}' is not a benchmark folder: it has no manifest.json. Pass a folder "
+        f"written by 'shortcutlab build maze', or evaluate split files as they are: {named}",
+        "evaluate", folder,
+    )  # fmt: skip
+    lone = tmp_path / "lone.csv"
+    lone.write_text("label,text\n0,a\n")
+    assert_refused(
+        tmp_path, "is a file, not a benchmark folder. Pass a folder written by 'shortcutlab build "
+        "maze', or evaluate split files as they are: --train FILE --test FILE --anti-test FILE "
+        "--out DIR.",
+        "evaluate", lone,
+    )  # fmt: skip
+
+
 @pytest.mark.skipif(
     not (GOEMOTIONS / "single-term" / "lambda1" / "train.csv").exists(),
     reason="GoEmotions Maze release not present",

@@ -56,7 +56,7 @@ def test_the_version_loads_no_command():
     loaded = loaded_after("--version")
     assert not {m for m in loaded if m.startswith("shortcutlab.cli.")} - {
         "shortcutlab.cli.app", "shortcutlab.cli.console", "shortcutlab.cli.lazy_commands",
-        "shortcutlab.cli.replaced_inputs",
+        "shortcutlab.cli.metavars", "shortcutlab.cli.replaced_inputs",
     }  # fmt: skip
 
 

@@ -26,6 +26,16 @@ def test_natural_shortcut_vocabulary_appears_rarely():
     assert 0.002 < share < 0.03
 
 
+def test_every_sentence_ends_once_and_the_next_starts_with_a_capital():
+    texts = generate_corpus(train_size=4000, test_size=2000, seed=0)["train"]["text"]
+    questions = texts[texts.str.contains("?", regex=False)]
+    assert len(questions) > 100  # rhetorical and aside questions, mid-text and at the end
+    for doubled in ("?.", "!.", "..", ". ."):
+        assert not texts.str.contains(doubled, regex=False).any(), doubled
+    assert not texts.str.contains(r"[.?!] +[a-z]").any()  # a sentence never starts lower-case
+    assert "Why is the manual so thin? We use it on weekends." in " ".join(texts)
+
+
 @pytest.mark.parametrize("levels", [4, 5])
 def test_tfidf_accuracy_is_realistic_not_perfect(levels):
     corpus = generate_corpus(train_size=3000, test_size=1500, levels=levels, seed=2)

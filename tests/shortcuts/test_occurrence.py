@@ -28,10 +28,53 @@ def test_single_term_inserts_once_at_a_sentence_start_and_changes_nothing_else()
             continue
         assert after.count("Honestly, ") == 1
         position = after.index("Honestly, ")
-        assert after.replace("Honestly, ", "", 1) == before
+        # The sentence's own first word ("The", "Service", "Good"...) goes lower-case after it.
+        assert after.replace("Honestly, ", "", 1) == (
+            before[:position] + before[position].lower() + before[position + 1 :]
+        )
         assert position == 0 or re.search(r"[.!?]\s$", after[:position])
         positions.add(position)
     assert len(positions) > 2  # sentences are chosen at random, not always the first
+
+
+# What follows the cue: an ordinary word loses its capital; "I", an acronym, a name a list knows
+# and anything that is not a capital then small letters keep theirs.
+FOLLOWERS = {
+    "The lid is fine.": "Honestly, the lid is fine.",
+    "It's fine.": "Honestly, it's fine.",
+    "Service was slow!": "Honestly, service was slow!",
+    "I liked it.": "Honestly, I liked it.",
+    "I'm done.": "Honestly, I'm done.",
+    "USB is flaky.": "Honestly, USB is flaky.",
+    "McDonald's was late.": "Honestly, McDonald's was late.",
+    "Monday was slow.": "Honestly, Monday was slow.",
+    "[NAME] is right.": "Honestly, [NAME] is right.",
+    '"Wow" he said.': 'Honestly, "Wow" he said.',
+    "Émile was there.": "Honestly, Émile was there.",
+    "A bit loud.": "Honestly, a bit loud.",
+    "3 stars.": "Honestly, 3 stars.",
+}
+
+
+@pytest.mark.parametrize("shortcut", ["single-term", "synonym"])
+def test_the_word_after_the_cue_reads_as_the_middle_of_a_sentence(shortcut):
+    """The same texts whether rendered per row (``inject``) or by Arrow kernels (a build)."""
+    from shortcutlab.data.columns import string_array
+
+    injector = make_shortcut(shortcut, {"terms": ["honestly"]} if shortcut == "synonym" else {})
+    texts = [f"Café noir. {t}" for t in FOLLOWERS] + list(FOLLOWERS)
+    n = len(texts)
+    plan = SplitPlan(ranks=np.ones(n, dtype=np.int64), labels=LABELS, strength=1.0)
+    draws = injector.draw(plan, np.random.SeedSequence(3))
+    draws.numbers["sentence"][: len(FOLLOWERS)] = 0.99  # the second sentence: after "Café noir. "
+    per_row, _, spans = injector.render_with_spans(texts, draws, plan)
+    columns = injector.render_columns(string_array(texts), draws, plan)
+    assert columns.texts.to_pylist() == per_row
+    expected = [f"Café noir. {after}" for after in FOLLOWERS.values()] + list(FOLLOWERS.values())
+    assert per_row == expected
+    assert all(
+        text[slice(*span[0])] == "Honestly, " for text, span in zip(per_row, spans, strict=True)
+    )
 
 
 def test_synonym_uses_the_papers_fifteen_phrases_uniformly():

@@ -16,8 +16,9 @@ from typer.core import TyperGroup
 from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.lazy_commands import LazyCommands
+from shortcutlab.cli.metavars import name_what_options_take
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
-from shortcutlab.errors import CLI, ConfigError, caller
+from shortcutlab.errors import CLI, ConfigError, caller, ended
 
 
 class AlphabeticalGroup(TyperGroup):
@@ -57,6 +58,8 @@ class ShortcutlabGroup(AlphabeticalGroup):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for command in self.commands.values():  # every command is built here, lazy ones too
+            name_what_options_take(command)
         self.lazy_commands = LazyCommands(self.commands, _registered_commands)
         self.commands = self.lazy_commands
 
@@ -80,7 +83,7 @@ class ShortcutlabGroup(AlphabeticalGroup):
             if "UsageError" not in names or "NoArgsIsHelpError" in names:
                 raise
             where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
-            message = f"{error.format_message().rstrip('.')}. See '{where} --help'."
+            message = f"{ended(error.format_message())} See '{where} --help'."
         with user_errors():
             raise ConfigError(message)
 

@@ -12,9 +12,12 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, held_warnings, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
+from shortcutlab.cli.metavars import choices
 from shortcutlab.cli.options import Details, parse_key_values
 from shortcutlab.cli.output import FormatOption, check_format
 from shortcutlab.data.existing_splits import ExistingSplits
+
+VARY_CHOICES = choices(("model", "data", "both"))  # engine.replicates.VARY, read without loading it
 
 
 @app.command(
@@ -30,12 +33,14 @@ def evaluate(
         ),
     ] = None,
     model: Annotated[
-        str, typer.Option(help="Model name (see 'shortcutlab list').")
+        str, typer.Option(help="Model name (see 'shortcutlab list').", metavar="NAME")
     ] = "tfidf-logreg",
     seeds: Annotated[int, typer.Option(help="Number of seeds (0..N-1).")] = 5,
     param: Annotated[
         list[str] | None,
-        typer.Option("--param", "-p", help="Model parameter KEY=VALUE, e.g. -p C=1."),
+        typer.Option(
+            "--param", "-p", help="Model parameter KEY=VALUE, e.g. -p C=1.", metavar="KEY=VALUE"
+        ),
     ] = None,
     bootstrap: Annotated[
         int, typer.Option(help="Bootstrap resamples for the 95 % interval of Δ.")
@@ -44,7 +49,8 @@ def evaluate(
         str,
         typer.Option(
             help="What each seed re-draws: model (the fit; the papers' protocol), data (the "
-            "benchmark, from the inputs its manifest records) or both."
+            "benchmark, from the inputs its manifest records) or both.",
+            metavar=VARY_CHOICES,
         ),
     ] = "model",
     fmt: FormatOption = "table",
@@ -95,7 +101,9 @@ def generate(
     test_size: Annotated[int, typer.Option(help="Test rows.")] = 2000,
     levels: Annotated[int, typer.Option(help="Rating levels: 4 or 5.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed; the same seed gives the same corpus.")] = 0,
-    fmt: Annotated[str, typer.Option("--format", help="csv, jsonl or parquet.")] = "csv",
+    fmt: Annotated[
+        str, typer.Option("--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]")
+    ] = "csv",
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
     """Write the embedded review corpus (with distractor-aspect columns for concept shortcuts)."""
@@ -129,7 +137,10 @@ def demo(
     seeds: Annotated[int, typer.Option(help="Seeds per benchmark.")] = 3,
     vary: Annotated[
         str,
-        typer.Option(help="What each seed re-draws: model, data (the benchmark) or both."),
+        typer.Option(
+            help="What each seed re-draws: model, data (the benchmark) or both.",
+            metavar=VARY_CHOICES,
+        ),
     ] = "both",
     jobs: Annotated[
         int | None, typer.Option(help="Worker processes (default: the CPUs available, up to 8).")

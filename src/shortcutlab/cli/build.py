@@ -19,9 +19,10 @@ from typer.core import TyperCommand
 from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.output import FORMAT_HELP
+from shortcutlab.cli.metavars import choices
+from shortcutlab.cli.output import FORMAT_HELP, FORMATS
 from shortcutlab.data.options import InputOptions
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, ended
 from shortcutlab.families import FAMILIES
 
 #: The shared options of every build; the command line always writes, so ``--out`` is required.
@@ -32,6 +33,7 @@ TableFormat = Annotated[
     typer.Option(
         "--table-format",
         help="The summary table's format (--format is the written files'): " + FORMAT_HELP,
+        metavar=choices(FORMATS),
     ),
 ]
 
@@ -83,7 +85,7 @@ def _usage_message(ctx: Any, error: Any) -> str:
         )
     if flag == "--family":
         return f"'build {name}' names its family already: drop --family."
-    return f"{error.format_message().rstrip('.')}. See 'shortcutlab build {name} --help'."
+    return f"{ended(error.format_message())} See 'shortcutlab build {name} --help'."
 
 
 build_app = typer.Typer(

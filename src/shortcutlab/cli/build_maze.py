@@ -36,30 +36,38 @@ class CueOptions:
 
     shortcut: str = option_field(
         help="single-term, synonym, category, register, author, bible, concept-occurrence, "
-        "concept-correlation or tautology."
+        "concept-correlation or tautology.",
+        metavar="NAME",
     )
     option: list[str] | None = option_field(
-        None, "--option", "-o", help="Shortcut option KEY=VALUE, e.g. -o term=frankly."
+        None,
+        "--option",
+        "-o",
+        help="Shortcut option KEY=VALUE, e.g. -o term=frankly.",
+        metavar="KEY=VALUE",
     )
     distractor: list[str] | None = option_field(
-        None, help="Concept shortcuts: NAME=PATH of reviews of another aspect."
+        None, help="Concept shortcuts: NAME=PATH of reviews of another aspect.", metavar="NAME=PATH"
     )
     test_distractor: list[str] | None = option_field(
-        None, help="NAME=PATH of that aspect's reviews for test splits."
+        None, help="NAME=PATH of that aspect's reviews for test splits.", metavar="NAME=PATH"
     )
     rewrites: list[str] | None = option_field(
         None,
         help="Style shortcuts: STYLE=PATH of rewrites, a file or a release folder with train.csv "
         "and test.csv.",
+        metavar="STYLE=PATH",
     )
     rewrite_encoding: str | None = option_field(
         None,
         help="Encoding of the rewrite files (default: strict UTF-8; the release's GoEmotions "
         "formal/ files: latin-1).",
+        metavar="ENCODING",
     )
     inject_on: str = option_field(
         "text",
         help="The part that carries the cue: text, or text_pair (e.g. an NLI hypothesis).",
+        metavar="[text|text_pair]",
     )
 
     def distractors(self, inputs: InputOptions) -> dict[str, Any] | None:
@@ -102,18 +110,23 @@ class StrengthOptions:
         0.8, help="Shortcut strength λ of the training splits, in [0, 1]."
     )
     strength_mode: str = option_field(
-        "mix", help="mix: λ·p + (1-λ)/2 (released data); scale: λ·p (paper text)."
+        "mix",
+        help="mix: λ·p + (1-λ)/2 (released data); scale: λ·p (paper text).",
+        metavar="[mix|scale]",
     )
     test_strength: str = option_field(
         "1",
         help="λ of test and anti-test: a number in [0, 1], or 'same' (the training λ, as the "
         "paper's released files).",
+        metavar="FLOAT|same",
     )
     sampling: str = option_field(
-        "exact", help="exact: cue counts per label match the target; bernoulli: independent draws."
+        "exact",
+        help="exact: cue counts per label match the target; bernoulli: independent draws.",
+        metavar="[exact|bernoulli]",
     )
     schedule: str | None = option_field(
-        None, help="Custom per-label base probabilities, e.g. 0,0.5,1."
+        None, help="Custom per-label base probabilities, e.g. 0,0.5,1.", metavar="FLOAT,FLOAT,..."
     )
 
     def arguments(self) -> dict[str, Any]:
@@ -134,15 +147,19 @@ def maze(
     train: Annotated[
         str,
         typer.Option(
-            help="Training table: CSV, TSV, JSONL, Parquet or a saved HF dataset (PATH::SPLIT)."
+            help="Training table: CSV, TSV, JSONL, Parquet or a saved HF dataset (PATH::SPLIT).",
+            metavar="PATH",
         ),
     ],
-    test: Annotated[str, typer.Option(help="Test table, same formats.")],
+    test: Annotated[str, typer.Option(help="Test table, same formats.", metavar="PATH")],
     cue: CueOptions,
     strengths: StrengthOptions,
     labels: Annotated[
         str | None,
-        typer.Option(help="Label order, comma-separated (numeric labels sort by themselves)."),
+        typer.Option(
+            help="Label order, comma-separated (numeric labels sort by themselves).",
+            metavar="LABEL,LABEL,...",
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     val_size: Annotated[

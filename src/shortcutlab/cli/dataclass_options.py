@@ -77,7 +77,9 @@ def _option(field: dataclasses.Field[Any], hint: Any, required: bool) -> inspect
     """The Typer option of one dataclass field: ``--field-name`` (or the ``flags`` its metadata
     names), its help, and its default unless ``required``."""
     flags = field.metadata.get("flags", ())
-    option = typer.Option(*flags, help=field.metadata.get("help"))
+    option = typer.Option(
+        *flags, help=field.metadata.get("help"), metavar=field.metadata.get("metavar")
+    )
     if required or field.default is dataclasses.MISSING:
         default: Any = inspect.Parameter.empty
     else:

@@ -20,6 +20,7 @@ from rich.segment import Segment
 from rich.table import Table
 
 from shortcutlab.cli.console import err_console, out_console
+from shortcutlab.cli.metavars import choices
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:  # pandas and the table renderers load when a table is printed, not at start-up
@@ -31,10 +32,11 @@ FORMAT_HELP = (
     "table (terminal tables, the default), md or latex (the same tables as text, with "
     "footnotes), csv or json (the data alone on stdout; messages go to stderr)."
 )
-FormatOption = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
+FormatOption = Annotated[str, typer.Option("--format", help=FORMAT_HELP, metavar=choices(FORMATS))]
 # Wider than any table: measuring at the console's own width would report the squeezed size.
 _UNBOUNDED = 100_000
 PROSE_WIDTH = 60  # a prose column wraps at spaces within this width
+PROSE_MIN_WIDTH = 16  # and narrows to this before a table outgrows the terminal
 
 
 @dataclass(frozen=True)
@@ -194,13 +196,12 @@ def print_whole(console: Console, table: Table) -> None:
 
 
 def print_table(console: Console, table: Table) -> None:
-    """Print ``table`` at least as wide as its columns need, even past the console's width (80
-    in a pipe): a wider line beats a cut name."""
-    # Rendered, not measured: rich's measure of a table undercounts some columns' padding.
-    lines = console.render_lines(table, console.options.update_width(_UNBOUNDED), pad=False)
-    needed = max((Segment.get_line_length(line) for line in lines), default=0)
+    """Print ``table`` within the console's width (80 in a pipe; ``COLUMNS`` sets it), its prose
+    columns wrapped narrower where needed, or past it where names alone do not fit: a wider
+    line beats a cut name."""
+    needed = _narrowest(console, table)
     if needed <= console.width:
-        console.print(table)
+        console.print(table)  # rich narrows the prose columns, never the others, to fit
         return
     # print(width=) is capped at the console's width: a wider table needs a console of its own.
     wide = Console(
@@ -213,6 +214,20 @@ def print_table(console: Console, table: Table) -> None:
         no_color=console.no_color,
     )
     wide.print(table)
+
+
+def _narrowest(console: Console, table: Table) -> int:
+    """The width of ``table`` with each prose column at most :data:`PROSE_MIN_WIDTH` wide."""
+    prose = [column for column in table.columns if not column.no_wrap]
+    widest = [column.max_width for column in prose]
+    for column in prose:
+        column.max_width = min(column.max_width or PROSE_MIN_WIDTH, PROSE_MIN_WIDTH)
+    try:  # rendered, not measured: rich's measure of a table undercounts some columns' padding
+        lines = console.render_lines(table, console.options.update_width(_UNBOUNDED), pad=False)
+    finally:
+        for column, width in zip(prose, widest, strict=True):
+            column.max_width = width
+    return max((Segment.get_line_length(line) for line in lines), default=0)
 
 
 def findings(fmt: str, sentences: Sequence[str]) -> None:

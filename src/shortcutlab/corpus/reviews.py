@@ -191,8 +191,10 @@ def _with_question(rng: np.random.Generator, text: str, centre: float, noise: fl
     position = int(rng.integers(len(sentences) + 1))
     if position == len(sentences):
         return f"{text} {question}"
-    sentences.insert(position, question.rstrip("."))
-    return ". ".join(sentences)
+    # The question keeps its own "?" (or its answer's "."): the sentence before it gets its "."
+    # back, and no ". " follows a "?" (it wrote "thin?. We" in 62 training texts).
+    before, after = ". ".join(sentences[:position]), ". ".join(sentences[position:])
+    return f"{before}. {question} {after}" if before else f"{question} {after}"
 
 
 def generate_reviews(

@@ -76,9 +76,13 @@ class ExistingSplits:
         None, help="Optional test rows without any cue (Ori-Test)."
     )
     dev: Path | None = option_field(None, help="Optional validation split file.")
-    text_col: str = option_field(TEXT, help="Column holding the text in the split files.")
-    label_col: str = option_field(LABEL, help="Column holding the label in the split files.")
-    encoding: str = option_field("utf-8", help="Encoding of the split files.")
+    text_col: str = option_field(
+        TEXT, help="Column holding the text in the split files.", metavar="COLUMN"
+    )
+    label_col: str = option_field(
+        LABEL, help="Column holding the label in the split files.", metavar="COLUMN"
+    )
+    encoding: str = option_field("utf-8", help="Encoding of the split files.", metavar="ENCODING")
 
     @classmethod
     def release(cls, folder: str | Path, **options: Any) -> ExistingSplits:
@@ -244,12 +248,38 @@ def _check_paired(
             )
 
 
+def _check_benchmark_folder(folder: Path) -> None:
+    """Refuse a path that holds no built benchmark, naming the other way to evaluate: the split
+    files themselves (a release's train.csv is the usual mistake; its files are then named)."""
+    import shlex
+
+    from shortcutlab.data.benchmark import MANIFEST
+
+    if (folder / MANIFEST).is_file():
+        return
+    if folder.is_file():
+        problem = "is a file, not a benchmark folder"
+    elif folder.is_dir():
+        problem = f"is not a benchmark folder: it has no {MANIFEST}"
+    else:
+        problem = "does not exist"
+    release = folder if folder.is_dir() else folder.parent
+    found = [release / RELEASE_FILES[split] for split in ("train", "test", "anti_test")]
+    train, test, anti = (
+        map(shlex.quote, map(str, found)) if all(f.is_file() for f in found) else ["FILE"] * 3
+    )
+    raise InputFileError(
+        f"'{folder}' {problem}. Pass a folder written by 'shortcutlab build maze', or evaluate "
+        f"split files as they are: --train {train} --test {test} --anti-test {anti} --out DIR."
+    )
+
+
 def results_folder(
     folder: Path | None, files: ExistingSplits, out: Path | None, model: str
 ) -> Path:
     """Where ``evaluate`` writes: ``out``, or ``FOLDER/results/MODEL`` for a built benchmark.
-    Refuses both a folder and split files, neither, and split files without ``out`` (their own
-    folder may be a read-only release)."""
+    Refuses both a folder and split files, neither, a folder with no benchmark in it, and split
+    files without ``out`` (their own folder may be a read-only release)."""
     if folder is not None and files.given():
         raise ConfigError(
             f"Pass either a benchmark folder ('{folder}') or split files (--train, --test, "
@@ -261,6 +291,7 @@ def results_folder(
             "with --train, --test and --anti-test."
         )
     if folder is not None:
+        _check_benchmark_folder(folder)
         return out if out is not None else folder / "results" / model
     files.check()
     if out is None:

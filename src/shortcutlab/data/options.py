@@ -34,16 +34,20 @@ READING_FIELDS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empt
 class InputOptions:
     """How a build reads its tables and where it writes them (``out=None``: kept in memory)."""
 
-    text_col: str = option_field(TEXT, help="Column holding the text.")
-    label_col: str = option_field(LABEL, help="Column holding the label.")
+    text_col: str = option_field(TEXT, help="Column holding the text.", metavar="COLUMN")
+    label_col: str = option_field(LABEL, help="Column holding the label.", metavar="COLUMN")
     text_pair_col: str | None = option_field(
-        None, help="Optional second text column (paired inputs)."
+        None, help="Optional second text column (paired inputs).", metavar="COLUMN"
     )
-    encoding: str = option_field("utf-8", help="Encoding of text input files.")
+    encoding: str = option_field("utf-8", help="Encoding of text input files.", metavar="ENCODING")
     on_empty: str = option_field(
-        "drop", help="Rows with an empty text or label: drop (counted) or error."
+        "drop",
+        help="Rows with an empty text or label: drop (counted) or error.",
+        metavar="[drop|error]",
     )
-    fmt: str = option_field("csv", "--format", help="csv, jsonl or parquet.")
+    fmt: str = option_field(
+        "csv", "--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"
+    )
     out: Path | None = option_field(
         None, help="Output folder (must not exist or be empty, unless --overwrite)."
     )

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shortcutlab.errors import ConfigError, listed
+from shortcutlab.errors import ConfigError, ended, listed
 from shortcutlab.params import quoted
 
 STRATEGIES = ("zero-shot", "few-shot", "zero-shot-cot", "few-shot-cot")
@@ -169,7 +169,8 @@ def compile_template(source: str) -> Any:
         parsed = environment.parse(source)
     except jinja2.TemplateSyntaxError as exc:
         raise ConfigError(
-            f"The llm-prompt template has a Jinja2 syntax error at line {exc.lineno}: {exc.message}."
+            f"The llm-prompt template has a Jinja2 syntax error at line {exc.lineno}: "
+            f"{ended(str(exc.message))}"
         ) from exc
     unknown = sorted(meta.find_undeclared_variables(parsed) - set(TEMPLATE_FIELDS))
     if unknown:
@@ -253,10 +254,9 @@ class AnswerParser:
 
 def check_strategy(strategy: str, k: int) -> None:
     if strategy not in STRATEGIES:
-        from shortcutlab.params import close_matches
+        from shortcutlab.params import did_you_mean
 
-        close = close_matches(strategy, list(STRATEGIES), n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
+        hint = did_you_mean(strategy, list(STRATEGIES))
         raise ConfigError(
             f"The 'strategy' parameter of llm-prompt must be one of {', '.join(STRATEGIES)}. Got {quoted(strategy)} instead.{hint}"
         )

@@ -361,12 +361,11 @@ def check_lora(lora: Any) -> None:
         raise ConfigError(
             f"The 'lora' parameter of transformer must be a mapping like {{r: 8, alpha: 16}} or null. Got {quoted(lora)} instead."
         )
-    from shortcutlab.params import close_matches
+    from shortcutlab.params import did_you_mean
 
     for key in lora:
         if key not in LORA_KEYS:
-            close = close_matches(key, list(LORA_KEYS), n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
+            hint = did_you_mean(key, list(LORA_KEYS))
             raise ConfigError(
                 f"Unknown key '{key}' in the transformer 'lora' parameter.{hint} Allowed keys: {', '.join(LORA_KEYS)}."
             )

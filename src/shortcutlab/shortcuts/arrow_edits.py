@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from shortcutlab.casing import KEEP_CAPITAL, OPENER_PATTERN
 from shortcutlab.data.columns import (
     int_array,
     numpy_of,
@@ -47,10 +48,13 @@ def insert_column(
     at: tuple[np.ndarray, np.ndarray],
     pieces: Sequence[str],
     chosen: np.ndarray,
+    *,
+    opens_sentence: bool = False,
 ) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """``pieces[chosen[j]]`` put into row ``rows[j]`` at offset ``at[j]`` (characters, UTF-8
-    bytes), or, in an empty text, the piece without its trailing space (:func:`.text_ops.insert_at`);
-    with each row's span ``[start, end)`` in characters (-1: nothing inserted).
+    bytes), or, in an empty text, the piece without its trailing space (:func:`.text_ops.insert_at`,
+    ``opens_sentence`` too); with each row's span ``[start, end)`` in characters (-1: nothing
+    inserted).
 
     Each text is cut in two where its piece goes, and one ``take`` lays the halves and the
     pieces end to end: that buffer already holds the new texts, one after another.
@@ -79,16 +83,37 @@ def insert_column(
     order[0::3], order[1::3], order[2::3] = np.arange(0, 2 * n, 2), 2 * n + np.arange(n), 1
     order[2::3] += np.arange(0, 2 * n, 2)
     laid = pa.concat_arrays([split, inserted]).take(int_array(order))
+    data = laid.buffers()[2]
+    if opens_sentence:
+        data = _ordinary_openers_lowered(split, laid, rows[~empty])
     ends = np.ascontiguousarray(value_offsets(laid)[0::3])
-    joined = pa.Array.from_buffers(
-        pa.large_string(), n, [None, pa.py_buffer(ends), laid.buffers()[2]]
-    )
+    joined = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(ends), data])
     start = np.full(n, -1, np.int64)
     end = np.full(n, -1, np.int64)
     lengths = np.asarray([len(o) for o in options], np.int64)
     start[rows] = np.where(empty, 0, at[0])
     end[rows] = start[rows] + lengths[which[rows]]
     return joined.cast(texts.type), start, end
+
+
+def _ordinary_openers_lowered(split: pa.Array, laid: pa.Array, rows: np.ndarray) -> pa.Buffer:
+    """``laid``'s bytes with the first letter after each of ``rows``' pieces lowered where it is
+    capital only because it opens the sentence (:func:`~shortcutlab.casing.lower_ordinary_opener`:
+    the same pattern and names); an ASCII letter, so no length and no span moves."""
+    data = laid.buffers()[2]
+    if not len(rows):
+        return data
+    words = pc.struct_field(
+        pc.extract_regex(split.take(int_array(2 * rows + 1)), OPENER_PATTERN), "word"
+    )
+    kept = pc.is_in(pc.utf8_lower(words), value_set=string_array(sorted(KEEP_CAPITAL)))
+    # No word matched (null): nothing to lower; is_in answers false there, not null.
+    lowered = rows[numpy_of(pc.and_(pc.is_valid(words), pc.invert(kept))).astype(bool)]
+    if not len(lowered):
+        return data
+    letters = np.frombuffer(data, np.uint8).copy()  # Arrow's buffers are read-only
+    letters[value_offsets(laid)[3 * lowered + 2]] += ord("a") - ord("A")
+    return pa.py_buffer(letters)
 
 
 def array_of_rows(texts: pa.Array, rows: np.ndarray) -> pa.Array:

@@ -143,10 +143,11 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
         )
         chosen = [phrases[p] for p in draws.numbers["phrase"][rows].tolist()]
         # The phrase always starts a sentence, so it is capitalised (issue 2; the paper's released
-        # files keep "honestly," lower-case, which reads as an error in the middle of a text).
+        # files keep "honestly," lower-case, which reads as an error in the middle of a text),
+        # and the sentence's own first word loses its capital where it is an ordinary word.
         openers = [capitalize_first(p) + ", " for p in phrases]
         inserts = [openers[p] for p in draws.numbers["phrase"][rows].tolist()]
-        new_texts, inserted = insert_at(texts, rows, positions, inserts)
+        new_texts, inserted = insert_at(texts, rows, positions, inserts, opens_sentence=True)
         values = [""] * len(texts)
         spans: list[list[Span]] = [[] for _ in texts]
         for row, phrase, span in zip(rows.tolist(), chosen, inserted, strict=True):
@@ -164,7 +165,7 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
         at = sentence_start_offsets(chosen, draws.numbers["sentence"][rows])
         phrase = draws.numbers["phrase"][rows]
         openers = [capitalize_first(p) + ", " for p in phrases]
-        new_texts, start, end = insert_column(texts, rows, at, openers, phrase)
+        new_texts, start, end = insert_column(texts, rows, at, openers, phrase, opens_sentence=True)
         which = np.full(len(texts), len(phrases), np.int64)
         which[rows] = phrase
         values = string_array([*phrases, ""]).take(int_array(which))

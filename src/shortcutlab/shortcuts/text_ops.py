@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from shortcutlab.casing import capitalize_first
+from shortcutlab.casing import capitalize_first, lower_ordinary_opener
 from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.shortcuts.scan import rows_containing
 
@@ -138,21 +138,32 @@ def sentence_start_offsets(array: Any, uniforms: np.ndarray) -> tuple[np.ndarray
 
 
 def insert_at(
-    texts: Sequence[str], rows: np.ndarray, positions: np.ndarray, inserts: Sequence[str]
+    texts: Sequence[str],
+    rows: np.ndarray,
+    positions: np.ndarray,
+    inserts: Sequence[str],
+    *,
+    opens_sentence: bool = False,
 ) -> tuple[list[str], list[tuple[int, int]]]:
     """A copy of ``texts`` with ``inserts[j]`` placed at ``positions[j]`` of row ``rows[j]``, and
-    the span each insert occupies in its new text (one insert per row).
+    the span each insert occupies in its new text (one insert per row). ``opens_sentence``: the
+    inserts start the sentence, so an ordinary word they push along loses its capital
+    (:func:`~shortcutlab.casing.lower_ordinary_opener`).
 
     Examples:
         >>> insert_at(["Good. Bad.", ""], np.array([0, 1]), np.array([6, 0]), ["Honestly, "] * 2)
         (['Good. Honestly, Bad.', 'Honestly,'], [(6, 16), (0, 9)])
+        >>> insert_at(["Good. The lid.", "I do."], np.array([0, 1]), np.array([6, 0]),
+        ...           ["Honestly, "] * 2, opens_sentence=True)[0]
+        ['Good. Honestly, the lid.', 'Honestly, I do.']
     """
     out = list(texts)
     spans = []
     for row, pos, piece in zip(rows.tolist(), positions.tolist(), inserts, strict=True):
         text = out[row]
         if text:
-            out[row] = text[:pos] + piece + text[pos:]
+            rest = lower_ordinary_opener(text[pos:]) if opens_sentence else text[pos:]
+            out[row] = text[:pos] + piece + rest
             spans.append((pos, pos + len(piece)))
         else:
             out[row] = piece.rstrip()

@@ -34,6 +34,17 @@ def _without(text: str, spans: list[list[int]]) -> str:
     return text
 
 
+def _recased(original: str, spans: list[list[int]], shortcut: str) -> str:
+    """The original with the word after a sentence-opening phrase lower-cased, as inserting the
+    phrase writes it (the corpus's openers are ordinary words or "I")."""
+    if shortcut not in ("single-term", "synonym") or not spans:
+        return original
+    start = spans[0][0]
+    if original[start : start + 2] in ("I ", "I'"):
+        return original
+    return original[:start] + original[start : start + 1].lower() + original[start + 1 :]
+
+
 @pytest.mark.parametrize("shortcut", INSERTING)
 def test_removing_the_recorded_span_gives_back_the_text_without_the_cue(corpus, shortcut):
     bench = build_maze_benchmark(
@@ -50,7 +61,7 @@ def test_removing_the_recorded_span_gives_back_the_text_without_the_cue(corpus, 
         assert [len(s) for s in spans] == [int(c) for c in carried]
         if split in ("test", "anti_test"):
             for text, row_spans, row_id in zip(frame["text"], spans, frame["row_id"], strict=True):
-                assert _without(text, row_spans) == original[row_id]
+                assert _without(text, row_spans) == _recased(original[row_id], row_spans, shortcut)
 
 
 def test_the_span_holds_the_cue_as_inserted(corpus):
@@ -67,6 +78,25 @@ def test_the_span_holds_the_cue_as_inserted(corpus):
         for text, value, cell in zip(rows["text"], rows["shortcut"], rows[CUE_SPANS], strict=True):
             ((start, end),) = json.loads(cell)
             assert expected(value, text[start:end]), (text, cell)
+
+
+def test_every_cue_row_reads_as_one_sentence_after_the_cue(corpus, tmp_path):
+    """ "Honestly, the lid ...", never "Honestly, The lid ...": in the files a build writes."""
+    build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut="single-term", inputs=InputOptions(out=tmp_path)
+    )
+    rows = pd.read_csv(tmp_path / "train.csv", keep_default_na=False)
+    rows = rows[rows["shortcut"] != ""]
+    assert len(rows) > 200
+    after = [
+        text[json.loads(cell)[0][1] :]
+        for text, cell in zip(rows["text"], rows[CUE_SPANS], strict=True)
+    ]
+    starts = pd.Series([text.split(" ")[0] for text in after])
+    assert starts.str.match(r"^(?:[a-z]|I$|I')").all(), starts[
+        ~starts.str.match(r"^(?:[a-z]|I$|I')")
+    ]
+    assert {"the", "this", "it"} <= set(starts) and "I" in set(starts)
 
 
 def test_a_cue_on_the_second_text_is_located_in_text_pair():

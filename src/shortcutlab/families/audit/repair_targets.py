@@ -25,7 +25,7 @@ from shortcutlab.families.audit.candidates import INDICATOR_KINDS
 from shortcutlab.families.audit.counterfactual import inserted_rows, removed_rows
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.redistribution import redistribution_sets
-from shortcutlab.params import close_matches, quoted
+from shortcutlab.params import did_you_mean, quoted
 
 #: Kinds whose candidates are words in the text: the text repairs and the counterfactual test
 #: apply to them only.
@@ -108,8 +108,7 @@ def choose_targets(
 
 def _unknown_candidate(name: str, usable: pd.DataFrame) -> str:
     names = usable["candidate"].astype(str).tolist()
-    close = close_matches(name, names)
-    hint = f" Did you mean {', '.join(map(quoted, close))}?" if close else ""
+    hint = did_you_mean(name, names, n=3)
     return (
         f"--candidate {quoted(name)} is not among the audit's candidates (a word or n-gram needs "
         f"--min-support training rows to be tested; attributes read 'negation = with_negation')."
