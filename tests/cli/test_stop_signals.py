@@ -24,7 +24,6 @@ vary: data
 """
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_stopped_fresh_run_leaves_no_folder(tmp_path: Path, stop: signal.Signals) -> None:
     (tmp_path / "spec.yaml").write_text(SPEC)
