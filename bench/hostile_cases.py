@@ -171,6 +171,12 @@ def main() -> None:
 
     import hostile_inputs
 
+    # Each case runs in a folder of its own: PYTHONPATH=src must still name this checkout's sources
+    # there, not fall back to whichever tree the installed package points at.
+    if os.environ.get("PYTHONPATH"):
+        parts = os.environ["PYTHONPATH"].split(os.pathsep)
+        os.environ["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in parts if p)
+
     # Every hostile_*.py beside this file registers its cases in hostile_inputs.CASES on import.
     for module in sorted(Path(__file__).parent.glob("hostile_*.py")):
         if module.stem not in ("hostile_cases", "hostile_inputs"):

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import yaml
+from hypothesis import given
 
 from shortcutlab.attributes.categories import load_categories
 from shortcutlab.errors import ConfigError
 from shortcutlab.yaml_reading import MAX_ALIAS_VALUES, MAX_DEPTH, read_yaml
+from tests.number_spellings import FLOAT_SPELLINGS
 
 ORDINARY = """
 base: &base {name: tfidf-logreg, C: 1.0}
@@ -68,3 +72,24 @@ def test_a_category_file_goes_through_the_reader(tmp_path):
         match=f"The category file {path} of sentence-concept gives the key 'taste' twice",
     ):
         load_categories(str(path), "sentence-concept")
+
+
+@given(spelled=FLOAT_SPELLINGS)
+def test_every_spelling_python_reads_as_a_float_reads_as_that_float(spelled):
+    number = float(spelled)  # the spelling is one Python reads
+    read = [
+        read_yaml(f"lr: {spelled}", "f")["lr"],
+        read_yaml(f"lr: [{spelled}, x]", "f")["lr"][0],  # in a list (a grid's values)
+        read_yaml(f"model: {{lr: {spelled}}}", "f")["model"]["lr"],  # in a flow mapping
+    ]
+    assert [(type(value), value) for value in read] == [(float, number)] * 3
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("5e-5", 5e-5), ("1.0e5", 1e5), (".5E3", 500.0), ("+2.", 2.0), ("1_000.5", 1000.5)]
+    + [("inf", "inf"), ("nan", "nan"), ("1e", "1e"), ("e5", "e5"), ("1.2.3", "1.2.3")]
+    + [("010", 8), ("1_000", 1000), (".inf", math.inf)],
+)
+def test_numbers_yaml_1_1_missed_read_as_numbers_and_everything_else_as_before(text, value):
+    assert read_yaml(f"v: {text}", "f") == {"v": value}

@@ -73,6 +73,41 @@ def readme_block(readme: str) -> str:
     return block.removeprefix("```text\n").removesuffix("\n```")
 
 
+# A printed figure: a decimal, or a number in scientific notation (VAR(Δ), "p < 1e-12").
+_FIGURE = re.compile(r"\d+(?:\.(\d+))?(e[-+]?\d+)?")
+
+
+def figures_apart(expected: str, printed: str) -> str | None:
+    """None when ``printed`` is ``expected`` up to the rounding of another machine, else the first
+    line that differs more.
+
+    The demo is byte-identical on one machine under the lock, but another CPU's floating-point
+    kernels (AVX2 against AVX-512 OpenBLAS, say) round lbfgs's steps differently, and a few of
+    its thousands of test predictions flip: an accuracy or Δ moves by a unit or two of its last
+    digit, and VAR(Δ) of three seeds, or a p-value's order, by a factor of a few. The text must
+    be the same; a decimal may move two units of its last digit, and a number in scientific
+    notation by less than a factor of 10.
+    """
+    expected_lines, printed_lines = expected.splitlines(), printed.splitlines()
+    if len(expected_lines) != len(printed_lines):
+        return f"{len(expected_lines)} lines where the demo prints {len(printed_lines)}"
+    for old, new in zip(expected_lines, printed_lines, strict=True):
+        if " ".join(_FIGURE.sub("#", old).split()) != " ".join(_FIGURE.sub("#", new).split()):
+            return f"{old!r} became {new!r}"
+        for was, now in zip(_FIGURE.finditer(old), _FIGURE.finditer(new), strict=True):
+            if not _close(was, now):
+                return f"{was[0]} became {now[0]} in {new.strip()!r}"
+    return None
+
+
+def _close(was: re.Match[str], now: re.Match[str]) -> bool:
+    old, new = float(was[0]), float(now[0])
+    if was[2] or now[2]:  # scientific notation: the same order of magnitude, give or take
+        return old == new or (old > 0 and new > 0 and max(old, new) < 10 * min(old, new))
+    unit = 10.0 ** -len(was[1] or "")
+    return abs(old - new) <= 2 * unit + 1e-12
+
+
 def with_block(readme: str, text: str) -> str:
     before, rest = readme.split(START, 1)
     after = rest.split(END, 1)[1]

@@ -27,7 +27,7 @@ import errno
 import os
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
@@ -227,6 +227,41 @@ def naming_path(path: str | os.PathLike[str]) -> Iterator[None]:
 
 def _path_text(path: object) -> str:
     return repr(os.fsdecode(path)) if isinstance(path, str | bytes | os.PathLike) else repr(path)
+
+
+#: Values a message lists before "and N more" (:func:`listed`).
+LISTED_VALUES = 5
+#: ... and column names, where the fix is to pick one of them (``--text-col``).
+LISTED_NAMES = 12
+#: The most characters of one listed value (a label or column name from a user's file).
+LISTED_WIDTH = 60
+
+
+def listed(
+    values: Iterable[Any],
+    *,
+    limit: int = LISTED_VALUES,
+    show: Callable[[Any], str] = str,
+    separator: str = ", ",
+    width: int = LISTED_WIDTH,
+) -> str:
+    """``values`` for a one-line message: the first ``limit``, each as ``show`` writes it (one
+    line, cut at ``width`` characters), joined by ``separator``, then "and N more". Every
+    message that lists values from users' data goes through it: a file may hold 10,000 labels.
+
+    Examples:
+        >>> listed(["neg", "pos"])
+        'neg, pos'
+        >>> listed(range(10_000))
+        '0, 1, 2, 3, 4 and 9,995 more'
+        >>> listed(["two\\nlines", "x" * 500], show=repr)
+        "'two\\\\nlines', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
+    """
+    items = list(values)
+    texts = [one_line(show(value)) for value in items[:limit]]
+    shown = separator.join(t if len(t) <= width else t[: width - 1] + "…" for t in texts)
+    rest = len(items) - limit
+    return shown if rest <= 0 else f"{shown} and {rest:,} more"
 
 
 def one_line(message: str) -> str:

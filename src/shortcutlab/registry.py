@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
-from shortcutlab.errors import ConfigError, UnknownComponentError
+from shortcutlab.errors import ConfigError, UnknownComponentError, listed
 from shortcutlab.params import close_matches, quoted
 
 T = TypeVar("T")
@@ -221,7 +221,7 @@ class Registry(Generic[T]):
         unknown = sorted(set(params or {}) - set(allowed))
         if unknown:
             raise ConfigError(
-                f"The {name} {self.kind} has no {noun} {', '.join(map(repr, unknown))}. "
+                f"The {name} {self.kind} has no {noun} {listed(unknown, show=repr)}. "
                 f"Its {noun}s are: {', '.join(allowed) or 'none'}."
             )
         return self.get(name)(**dict(params or {}))

@@ -1,7 +1,9 @@
 """The one YAML reader: every spec file, category list and YAML option goes through it.
 
-It is PyYAML's safe loader with three refusals the safe loader lacks, each a one-line
-:class:`~shortcutlab.errors.ConfigError` naming the file:
+It is PyYAML's safe loader, reading every spelling of a finite number that Python's ``float()``
+reads as that number (YAML 1.1 reads ``5e-5``, ``1.0e5`` and ``.5e3`` as text, so ``lr: 5e-5``
+was refused as "not a positive float"), with three refusals the safe loader lacks, each a
+one-line :class:`~shortcutlab.errors.ConfigError` naming the file:
 
 - aliases (``*name``) that expand to more than :data:`MAX_ALIAS_VALUES` values, and an alias inside
   the value it names (an "alias bomb" of nine nested aliases reads as millions of values, and every
@@ -10,12 +12,15 @@ It is PyYAML's safe loader with three refusals the safe loader lacks, each a one
 - a key given twice in one mapping (the safe loader silently keeps the last). A merge key
   (``<<: *base``) may still be overridden: that is what it is for.
 
-Everything else reads as ``yaml.safe_load`` reads it. A neutral module (it imports ``errors`` and
+Everything else reads as ``yaml.safe_load`` reads it (``inf`` and ``nan`` stay text; YAML spells
+them ``.inf`` and ``.nan``). A neutral module (it imports ``errors`` and
 ``params``), so every package may use it.
 
 Examples:
     >>> read_yaml("seeds: [0, 1]\\nname: t\\n", "'spec.yaml'")
     {'seeds': [0, 1], 'name': 't'}
+    >>> read_yaml("lr: [5e-5, 1.0E5, .5e3, +2., 1_000.5]", "'spec.yaml'")
+    {'lr': [5e-05, 100000.0, 500.0, 2.0, 1000.5]}
     >>> read_yaml("name: a\\nname: b\\n", "'spec.yaml'")
     Traceback (most recent call last):
     ...
@@ -24,6 +29,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +43,13 @@ MAX_ALIAS_VALUES = 10_000
 #: Levels of nesting (a spec needs about five).
 MAX_DEPTH = 64
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+# Python's float() spellings of finite numbers in ASCII digits (PEP 515 underscores included);
+# tried after YAML 1.1's own float and int patterns, so what those read stays as it was.
+_DIGITS = "[0-9](?:_?[0-9])*"
+PYTHON_FLOAT = re.compile(
+    rf"^[-+]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][-+]?{_DIGITS})?$"
+)
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -52,6 +65,9 @@ class _BoundedLoader(yaml.SafeLoader):
         if isinstance(node, yaml.MappingNode):
             _check_unique_keys(self, node)
         return super().construct_mapping(node, deep=deep)
+
+
+_BoundedLoader.add_implicit_resolver(_FLOAT_TAG, PYTHON_FLOAT, list("-+0123456789."))
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:

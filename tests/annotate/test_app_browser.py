@@ -15,6 +15,9 @@ from tests.annotate.served import ServedTask, serve_toy
 from tests.annotate.toy_kind import KEY_VALUES, TOY, XSS_TEXTS, write_toy_source
 from tests.browser import console_errors
 
+# Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
+pytestmark = pytest.mark.slow
+
 SAMPLE = 4
 
 

@@ -150,6 +150,7 @@ async def _load_then_kill(
     return acknowledged
 
 
+@pytest.mark.slow
 def test_kill_9_under_50_clients_keeps_every_acknowledged_answer(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source", rows=60)
     served = serve_toy(source, "--sample", "60")

@@ -22,6 +22,9 @@ from tests.annotate.served import ServedTask, run_cli, serve_task
 from tests.annotate.task_sources import MAZE_SPEC
 from tests.browser import console_errors
 
+# Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def numeric_build(tmp_path_factory: pytest.TempPathFactory) -> Path:

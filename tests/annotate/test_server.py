@@ -38,6 +38,7 @@ def test_a_stop_signal_stops_the_server_cleanly(tmp_path: Path, sig: signal.Sign
     assert not (source / "annotations" / TOY / "annotations.sqlite-wal").exists()
 
 
+@pytest.mark.slow
 def test_kill_9_mid_round_loses_no_acknowledged_answer(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source")
     served = serve_toy(source)
@@ -89,6 +90,7 @@ def test_kill_9_mid_round_loses_no_acknowledged_answer(tmp_path: Path) -> None:
     assert sum(answered.values()) == len(stored) >= len(acknowledged)
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source")
     served = serve_toy(source)
@@ -180,6 +182,7 @@ def test_a_request_without_origin_is_left_to_the_token(tmp_path: Path) -> None:
         assert served.stop() == 0
 
 
+@pytest.mark.slow
 def test_a_host_beyond_loopback_warns_in_one_line(tmp_path: Path) -> None:
     source = write_toy_source(tmp_path / "source")
     exposed = serve_toy(source, "--host", "0.0.0.0")

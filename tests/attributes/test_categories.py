@@ -82,7 +82,7 @@ def test_fewer_than_two_categories_is_a_config_error(spec):
     ("content", "message"),
     [
         ("categories: [Comedy, Drama]", "must map category names to descriptions"),
-        ("categories: {A: x, B: y}\ncolour: red", r"has unknown keys \['colour'\]"),
+        ("categories: {A: x, B: y}\ncolour: red", r"has unknown keys 'colour'; it takes"),
         ("categories: {yes: x, B: y}", "quote the name"),
         (
             "categories: {A: {description: x, words: [a]}, B: y}",

@@ -62,6 +62,7 @@ def test_benjamini_hochberg_on_a_hand_example(bench):
     np.testing.assert_allclose(adjusted, [0.02, 0.04, 0.04, 0.02])
 
 
+@pytest.mark.slow
 def test_the_baseline_runs_as_a_measured_process(bench, tmp_path):
     speed, _ = bench
     paired = importlib.import_module("paired")

@@ -91,6 +91,7 @@ def test_a_saved_pipeline_is_measured_as_model_path(train_csv, tmp_path):
     assert rows[0]["visible"] == "True" and rows[0]["relied_on"] in {"True", "False"}
 
 
+@pytest.mark.slow
 def test_the_same_command_twice_writes_the_same_bytes(tmp_path):
     premises, hypotheses, labels = planted_pairs(400, seed=5)
     data = _write_csv(tmp_path / "pairs.csv", premise=premises, hypothesis=hypotheses, label=labels)

@@ -4,6 +4,7 @@ import io
 import json
 
 import pandas as pd
+import pytest
 
 from shortcutlab._version import __version__
 from tests.cli.refusals import build_args, invoke
@@ -111,6 +112,7 @@ def test_concept_shortcut_with_distractor_files(tmp_path, corpus):
     assert manifest["arguments"]["shortcut_options"]["aspects"] == ["appearance", "delivery"]
 
 
+@pytest.mark.slow
 def test_demo_command(tmp_path):
     result = invoke(
         "demo",

@@ -69,6 +69,7 @@ def test_out_on_a_read_only_file_system(corpus_files, tmp_path, run_folder):
             assert_refused(tmp_path, "Read-only file system [EROFS]. That file system", *command)
 
 
+@pytest.mark.slow
 def test_a_full_disk_in_build_results_and_report(corpus_files, tmp_path, run_folder):
     before = tree_state(run_folder)
     with tmpfs(tmp_path / "disk") as disk:

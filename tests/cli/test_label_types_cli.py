@@ -193,7 +193,7 @@ def test_a_distractor_file_with_names_against_numbered_labels_is_refused(tmp_pat
         pool.to_csv(tmp_path / f"{aspect}.csv", index=False)
     assert_refused(
         tmp_path,
-        "the label set has whole-number labels (1, 2, 3, ...), the distractor pool 'appearance'",
+        "the label set has whole-number labels (1, 2, 3 and 2 more), the distractor pool 'appearance'",
         "build", "maze", "--train", corpus_files["train"], "--test", corpus_files["test"],
         "--shortcut", "concept-correlation",
         *(

@@ -49,6 +49,7 @@ def test_results_prints_terminal_tables_with_whole_names_at_80_columns(run_dir, 
     assert "| model |" not in shown.stdout  # Markdown only when asked for
 
 
+@pytest.mark.slow
 def test_results_csv_and_json_hold_the_numbers_of_the_table(run_dir):
     shown = table_cells(invoke("results", run_dir).stdout)
     deltas = [row[-2:] for row in shown if "Δ" in row]  # Table 9: the Δ row, a cell per λ
@@ -61,6 +62,7 @@ def test_results_csv_and_json_hold_the_numbers_of_the_table(run_dir):
     assert [round(r["delta_accuracy_mean"], 3) for r in records] == printed
 
 
+@pytest.mark.slow
 def test_results_latex_and_md(run_dir):
     latex = invoke("results", run_dir, "--format", "latex").stdout
     assert r"\begin{tabular}" in latex and r"\toprule" in latex and "concept-occurrence" in latex

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from shortcutlab.data.csv_text import from_people_csv
 from tests.cli.refusals import invoke
@@ -128,6 +129,7 @@ def test_results_csv_and_the_written_tables_are_for_people(tmp_path: Path) -> No
     assert pd.api.types.is_float_dtype(table["delta_accuracy_ci_low"])
 
 
+@pytest.mark.slow
 def test_the_demo_summary_csv_is_for_people_and_its_report_reads_it(quick_demo) -> None:
     folder, ran = quick_demo
     assert ran.exit_code == 0, ran.output

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from tests.cli.refusals import assert_refused, invoke
 
 SPEC = """
@@ -27,6 +29,7 @@ def write(folder, shortcuts="[{name: single-term, term: frankly}]"):
     return path
 
 
+@pytest.mark.slow
 def test_a_grid_runs_resumes_and_tables_the_repairs(tmp_path):
     spec = write(tmp_path)
     ran = invoke("run", spec, "--out", tmp_path / "run")

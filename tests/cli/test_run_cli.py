@@ -19,6 +19,7 @@ bootstrap: 100
 """
 
 
+@pytest.mark.slow
 def test_run_dry_run_and_results_in_every_format(tmp_path):
     (tmp_path / "spec.yaml").write_text(GRID)
     dry = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run", "--dry-run")
@@ -91,6 +92,7 @@ def test_run_dry_run_and_results_in_every_format(tmp_path):
     assert "| VAR(Δ) | — | — |" in md.stdout and "— : nothing varied between seeds" in md.stdout
 
 
+@pytest.mark.slow
 def test_run_bad_inputs(tmp_path):
     (tmp_path / "spec.yaml").write_text(GRID.replace("strengths", "strenghts"))
     run = ("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")

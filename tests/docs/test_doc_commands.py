@@ -2,8 +2,8 @@
 
 One test per page (docs/**/*.md and README.md): the page's set-up and then its commands run in
 order in one bash process, in one fresh temporary folder, with this Python environment's
-``shortcutlab`` first on PATH. Every command must exit 0; a failure names the command, its exit
-code and the end of its output. See tests/docs/doc_pages.py for the convention.
+``shortcutlab`` first on PATH and as ``.venv`` in the folder. Every command must exit 0; a failure names the command, its exit
+code and the end of its output. See tools/doc_pages.py for the convention.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.doc_pages import DocPage, parse_page
+from tools.doc_pages import DocPage, parse_page
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -51,6 +51,10 @@ def environment() -> dict[str, str]:
 
 def run_page(page: DocPage, folder: Path) -> tuple[int | None, str]:
     """The exit code (None when the page ran out of time) and the merged output."""
+    # The README's commands run in the clone beside the quick start's .venv (.venv/bin/shortcutlab):
+    # here that is this Python environment.
+    if not (folder / ".venv").exists():
+        (folder / ".venv").symlink_to(sys.prefix, target_is_directory=True)
     process = subprocess.Popen(
         ["bash", "-c", page_script(page)],
         cwd=folder,
@@ -82,6 +86,7 @@ def failure_report(page: DocPage, code: int | None, output: str) -> str:
     return f"{where}\n$ {commands[number]}\n{ending}; the end of its output:\n{tail}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", pages_with_commands(), ids=lambda path: str(path.relative_to(ROOT))
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.docs.doc_pages import DEFAULT_TIMEOUT, DocPage, DocPageError, parse_page
+from tools.doc_pages import DEFAULT_TIMEOUT, DocPage, DocPageError, parse_page
 
 FENCE = "```"
 

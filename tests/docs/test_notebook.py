@@ -18,6 +18,9 @@ from shortcutlab.families.maze.report_tables import table_blocks
 from shortcutlab.reports.html.document import Table
 from tests.reports.view_html import View, assert_shows_tables
 
+# Starts a Jupyter kernel and runs the quick-start notebook. The quick loop (-m "not slow") leaves it out.
+pytestmark = pytest.mark.slow
+
 nbclient = pytest.importorskip("nbclient", reason="the test extra installs nbclient")
 nbformat = pytest.importorskip("nbformat", reason="the test extra installs nbformat")
 pytest.importorskip("ipykernel", reason="the test extra installs ipykernel")

@@ -14,6 +14,9 @@ import pytest
 
 import shortcutlab
 
+# Builds the whole MkDocs site. The quick loop (-m "not slow") leaves it out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -36,6 +39,7 @@ def site(tmp_path_factory) -> tuple[subprocess.CompletedProcess[str], Path]:
     return build, out
 
 
+@pytest.mark.slow
 def test_the_site_builds_without_a_warning(site):
     build, out = site
     warnings = [line for line in build.stderr.splitlines() if "WARNING" in line]

@@ -84,6 +84,7 @@ def uninterrupted(tmp_path_factory):
     return results_text(folder / "clean")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_kill_nine_then_resume(tmp_path, jobs, uninterrupted):
     (tmp_path / "spec.yaml").write_text(SPEC)

@@ -4,6 +4,7 @@ uninterrupted results, and no prompt whose answer was cached is ever requested a
 import sqlite3
 
 import pandas as pd
+import pytest
 import yaml
 
 from shortcutlab.corpus import generate_corpus
@@ -16,6 +17,7 @@ from tests.engine.test_kill_resume import run_and_kill
 CONCURRENCY = 3
 
 
+@pytest.mark.slow
 def test_llm_grid_killed_and_resumed(tmp_path):
     corpus = generate_corpus(train_size=300, test_size=120, seed=0)
     classifier = ClassifierAnswers.from_table(corpus["train"])

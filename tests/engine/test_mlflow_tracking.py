@@ -2,7 +2,8 @@
 and no other run: the report lies in the experiment's artifact location, named by a tag.
 
 What MLflow holds is read back with ``mlflow.search_runs`` (unfiltered) and MLflow's artifact API
-from a local file store, as a user would; nothing here reaches a server.
+from a local file store, as a user would; nothing here reaches a server (test_mlflow_stores.py
+tests the other stores, a real server among them, and the stores that are refused).
 """
 
 from __future__ import annotations
@@ -149,6 +150,7 @@ def test_a_grid_with_a_failed_cell_says_its_report_is_incomplete(tmp_path, spec)
     assert (folder / "cells.csv").read_text().count("\n") == 2  # the finished cell's row
 
 
+@pytest.mark.slow
 def test_kill_nine_then_resume_still_logs_each_cell_once(tmp_path, spec):
     uri = store_uri(tmp_path)
     run = tmp_path / "run"
@@ -180,6 +182,7 @@ def test_a_run_folder_left_half_created_by_a_kill_does_not_stop_the_resume(tmp_p
     assert_logged_once(uri, tmp_path / "run")
 
 
+@pytest.mark.slow
 def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec):
     """The window a kill -9 can leave: the store committed, MLflow never told. A run killed
     while logging leaves an unfinished MLflow run behind; it is replaced, not counted."""
@@ -242,6 +245,7 @@ def test_a_run_killed_inside_mlflows_file_writes_is_removed_on_resume(tmp_path, 
     assert not (tmp_path / "run" / ".tracking-pending.json").exists()
 
 
+@pytest.mark.slow
 def test_the_spec_key_tracks_and_the_option_wins(tmp_path, spec):
     spec.write_text(TWO_CELLS + f"tracking: mlflow:{store_uri(tmp_path, 'from-spec')}\n")
     result = invoke("run", spec, "--out", tmp_path / "run")
@@ -278,18 +282,6 @@ def test_a_bad_tracking_key_names_the_spec(tmp_path, spec):
         "--out",
         tmp_path / "run",
     )
-
-
-def test_a_file_store_mlflow_refuses_is_one_line_and_leaves_no_run_folder(
-    tmp_path, spec, monkeypatch
-):
-    monkeypatch.delenv("MLFLOW_ALLOW_FILE_STORE")
-    result = invoke(
-        "run", spec, "--out", tmp_path / "run", "--track", f"mlflow:{store_uri(tmp_path)}"
-    )
-    assert_user_error(result, "MLflow refused the tracking store file:")
-    assert "MLFLOW_ALLOW_FILE_STORE=true" in result.stderr
-    assert not (tmp_path / "run").exists()
 
 
 def test_without_mlflow_installed_the_option_says_how_to_install_it(tmp_path, spec, monkeypatch):

@@ -71,6 +71,7 @@ def cluster_groups(folder: Path) -> list[int]:
     return json.loads(groups_file.read_text()) if groups_file.exists() else []
 
 
+@pytest.mark.slow
 def test_a_grid_on_an_existing_cluster_matches_the_local_executor(tmp_path):
     pytest.importorskip("ray")
     why_not = loopback_only_namespace()

@@ -1,17 +1,28 @@
-"""The ray executor's addresses: the three accepted forms, the refusals, and its own local instance
-whatever RAY_ADDRESS or a stale ``ray start`` address file says."""
+"""The ray executor's addresses: the three accepted forms, the refusals (an address that is not a
+Ray server among them, in bounded time), and its own local instance whatever RAY_ADDRESS or a stale
+``ray start`` address file says."""
 
 import shutil
 import sqlite3
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
-from shortcutlab.engine.ray_connect import check_address, connection_error
+from shortcutlab.engine.ray_connect import check_address, check_reachable, connection_error
 from shortcutlab.errors import ConfigError
 from shortcutlab.families import parse_spec, run_experiment
+from tests.cli.refusals import assert_refused
+from tests.engine.tcp_servers import (
+    HTTP1_BAD_REQUEST,
+    HTTP2_SETTINGS,
+    closed_port,
+    tcp_server,
+    tls_context,
+)
 from tests.engine.test_runner import SPEC, results_text
 
 # Two cells, two fits: enough to see that two runs store the same results.
@@ -106,6 +117,7 @@ def ray_temp_dir(monkeypatch):
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("left_behind", ["ray_current_cluster", "RAY_ADDRESS"])
 def test_without_an_address_the_executor_starts_its_own_instance(
     left_behind, ray_temp_dir, monkeypatch, tmp_path
@@ -120,3 +132,74 @@ def test_without_an_address_the_executor_starts_its_own_instance(
     report = run_experiment(parse_spec(SMALL), tmp_path / "ray", executor="ray", jobs=1)
     assert (report.done, report.failed) == (2, 0)
     assert_same_results(tmp_path / "ray", tmp_path / "local")
+
+
+# -- An address that is not a Ray server: refused in bounded time, before anything is written -----
+BOUND_SECONDS = 10  # the probe waits ANSWER_SECONDS (5 s) at most
+NOT_RAY_FIX = (
+    "Check --address (a head's GCS port, 6379 unless 'ray start --port' said otherwise, or "
+    "ray://HOST:10001 for Ray Client)."
+)
+
+
+def refused_in_time(tmp_path, message, address):
+    """``run --executor ray --address ADDRESS`` is refused with ``message`` within the bound,
+    leaving no run folder (and so no lock file)."""
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(SMALL))
+    args = ("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    started = time.monotonic()
+    result = assert_refused(tmp_path, message, *args, "--executor", "ray", "--address", address)
+    assert time.monotonic() - started < BOUND_SECONDS
+    assert not (tmp_path / "run").exists()
+    return result
+
+
+def test_a_port_that_accepts_but_never_answers_is_refused_within_seconds(tmp_path):
+    with tcp_server() as server:
+        refused_in_time(
+            tmp_path,
+            f"Error: The server at 127.0.0.1:{server.port} is not a Ray cluster: it gave a Ray "
+            f"client no answer within 5 s. {NOT_RAY_FIX}",
+            f"127.0.0.1:{server.port}",
+        )
+        assert server.accepted.is_set()
+
+
+def test_a_server_speaking_another_protocol_is_refused_at_once(tmp_path):
+    with tcp_server(HTTP1_BAD_REQUEST) as server:
+        result = refused_in_time(
+            tmp_path,
+            f"Error: The server at ray://127.0.0.1:{server.port} is not a Ray cluster: it "
+            f"answered, but not in Ray's protocol (gRPC). {NOT_RAY_FIX}",
+            f"ray://127.0.0.1:{server.port}",
+        )
+    assert "Traceback" not in result.output
+
+
+def test_a_closed_port_is_refused_as_unreachable(tmp_path):
+    port = closed_port()
+    refused_in_time(
+        tmp_path,
+        f"Error: Cannot reach the Ray cluster at 127.0.0.1:{port} (Connection refused).",
+        f"127.0.0.1:{port}",
+    )
+
+
+def test_a_server_that_answers_as_grpc_passes_the_check():
+    with tcp_server(HTTP2_SETTINGS) as server:
+        check_reachable(f"127.0.0.1:{server.port}")  # what a Ray head's GCS answers
+
+
+def test_with_ray_tls_the_check_asks_for_a_tls_handshake(tmp_path, monkeypatch):
+    context = tls_context(tmp_path)
+    if context is None:
+        pytest.skip("no openssl here to make the TLS server's certificate")
+    monkeypatch.setenv("RAY_USE_TLS", "1")
+    with tcp_server(tls=context) as server:
+        check_reachable(f"127.0.0.1:{server.port}")
+    with tcp_server(HTTP1_BAD_REQUEST) as server, pytest.raises(ConfigError) as refused:
+        check_reachable(f"127.0.0.1:{server.port}")
+    assert str(refused.value) == (
+        f"The server at 127.0.0.1:{server.port} is not a Ray cluster: it answered, but not in "
+        f"Ray's protocol (gRPC over TLS). {NOT_RAY_FIX}"
+    )

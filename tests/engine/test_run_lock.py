@@ -62,6 +62,7 @@ def run_in_flight(tmp_path):
         first.wait(timeout=120)
 
 
+@pytest.mark.slow
 def test_a_second_run_on_a_locked_folder_is_refused_and_the_first_finishes(run_in_flight):
     run, first, gate = run_in_flight
     second = subprocess.run(
@@ -86,6 +87,7 @@ def test_a_second_run_on_a_locked_folder_is_refused_and_the_first_finishes(run_i
     assert not list((run / "benchmarks").glob(".*.partial"))
 
 
+@pytest.mark.slow
 def test_results_and_report_on_a_folder_being_written_name_the_holder(run_in_flight):
     run, first, _ = run_in_flight
     for command in (["results", run], ["report", run]):

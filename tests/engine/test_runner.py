@@ -104,6 +104,7 @@ def test_tables_and_holm(finished):
     assert (loaded.groups["delta_accuracy_ci_low"] <= loaded.groups["delta_accuracy_mean"]).all()
 
 
+@pytest.mark.slow
 def test_local_pool_gives_identical_results(finished, tmp_path):
     run_experiment(spec(), tmp_path / "pool", jobs=2)
     assert results_text(tmp_path / "pool") == results_text(finished[0])
@@ -131,6 +132,7 @@ def test_failed_cells_are_recorded_and_the_grid_goes_on(tmp_path):
     )  # the failing fit comes first and stops the grid
 
 
+@pytest.mark.slow
 def test_a_different_spec_is_refused_unless_forced(finished, tmp_path):
     out, _ = finished
     before = tree_state(out)
@@ -167,6 +169,7 @@ def test_unreachable_ray_address_fails_before_anything_is_written(tmp_path):
         run_experiment(spec(), tmp_path / "run", executor="rya")
 
 
+@pytest.mark.slow
 def test_ray_executor_gives_identical_results(finished, tmp_path):
     pytest.importorskip("ray")
     report = run_experiment(spec(), tmp_path / "ray", executor="ray", jobs=2)

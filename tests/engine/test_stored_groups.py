@@ -42,6 +42,7 @@ def test_a_finished_run_stores_the_statistics_of_every_group(finished):
     assert sorted(json.loads(key)[1] for key in rows) == sorted(loaded.groups["model"])
 
 
+@pytest.mark.slow
 def test_stored_and_fresh_statistics_write_the_same_bytes(finished, tmp_path):
     run = stored.copy(finished, tmp_path)
     from_store = stored.written(run, tmp_path / "stored")
@@ -74,6 +75,7 @@ def test_another_bootstrap_is_not_stored_in_place_of_the_runs_rows(finished, tmp
     assert stored.rows(run) == stored.rows(finished)
 
 
+@pytest.mark.slow
 def test_the_report_draws_its_figures_once_and_then_reads_them(finished, tmp_path):
     run = stored.copy(finished, tmp_path)
     first = stored.written(run, tmp_path / "first")["report.html"]

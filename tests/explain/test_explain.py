@@ -17,6 +17,9 @@ from tests.conftest import folder_bytes
 from tests.families.suite.suite_helpers import tautology_on_hypothesis
 from tests.registration import registered_for
 
+# Its module fixture fits and explains a model (about 20 s on two cores). The quick loop (-m "not slow") leaves it out.
+pytestmark = pytest.mark.slow
+
 
 class CueBlindPredictor:
     """The backend fitted on texts without "Honestly, ", reading each row's words but its first."""
@@ -61,6 +64,7 @@ def plain(cue_build, tmp_path_factory):
     return explain(cue_build, model="tfidf-logreg", rows=12, pictures=3, out=out)
 
 
+@pytest.mark.slow
 def test_the_plain_fit_puts_its_attribution_on_the_cue(plain):
     summary = plain.results["methods"]["erm"]
     shap = summary["mean_abs_shap"]

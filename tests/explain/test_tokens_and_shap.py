@@ -55,6 +55,7 @@ def test_removing_spans_and_counting_visible_characters():
     assert visible_characters(text, [(6, 16)]) == set(range(6, 15))
 
 
+@pytest.mark.slow
 def test_shap_gives_the_cue_everything_a_cue_reading_model_uses():
     text = "The food was cold. Honestly, the service was slow."
     values = TextExplainer().explain(text, cue_reader)
@@ -66,6 +67,7 @@ def test_shap_gives_the_cue_everything_a_cue_reading_model_uses():
     assert values.base + values.values.sum(axis=0) == pytest.approx(cue_reader([text])[0])
 
 
+@pytest.mark.slow
 def test_every_token_gets_its_own_value_by_default_and_shares_one_under_a_small_budget():
     text = " ".join(f"word{i}" for i in range(30))
     full = TextExplainer().explain(text, word_counter)

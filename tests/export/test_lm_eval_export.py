@@ -90,6 +90,7 @@ def _run_lm_eval(maze: Path, url: str) -> Path:
     return out / "shortcutlab-test"
 
 
+@pytest.mark.slow
 def test_lm_eval_scores_test_and_anti_test_as_llm_prompt_does(maze, server):
     pytest.importorskip("lm_eval")
     pytest.importorskip("tenacity", reason="lm-eval's API models need lm-eval[api]")

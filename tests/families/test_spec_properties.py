@@ -140,6 +140,7 @@ def _mutated(spec: dict, place: tuple, action: str, value: Any, key: Any) -> dic
     return spec
 
 
+@pytest.mark.slow
 @given(data=st.data(), family=st.sampled_from(sorted(VALID)))
 def test_a_valid_spec_with_one_part_changed_is_parsed_or_refused(folder, data, family):
     spec = VALID[family]
@@ -151,6 +152,7 @@ def test_a_valid_spec_with_one_part_changed_is_parsed_or_refused(folder, data, f
     assert _problem(lambda: parse_spec(changed, source="spec.yaml", base_dir=folder)) is None
 
 
+@pytest.mark.slow
 @given(raw=st.dictionaries(KEYS, VALUES, max_size=8))
 def test_a_random_mapping_is_parsed_or_refused(folder, raw):
     assert _problem(lambda: parse_spec(raw, source="spec.yaml", base_dir=folder)) is None

@@ -103,6 +103,7 @@ def _tidy(run: Path) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(shown.stdout))
 
 
+@pytest.mark.slow
 def test_a_registered_toy_metric_appears_in_results(tmp_path):
     invoke("generate", "--out", tmp_path / "corpus", "--train-size", 400, "--test-size", 300)
     before = _grid(tmp_path, "before")  # run before the metric existed

@@ -127,6 +127,7 @@ def test_only_methods_declared_to_read_held_out_rows_need_a_validation_split(cue
         anti_test_bytes(bench, name)
 
 
+@pytest.mark.slow
 def test_methods_declared_with_torch_are_refused_without_it_and_the_others_fit():
     """A method declared with ``torch`` is refused when it is made, naming the extra; the others
     fit on tfidf-logreg without it (the single-text ones; QUICK settings)."""

@@ -32,6 +32,7 @@ def settings(path: str, **overrides) -> dict:
     return {"path": path, "epochs": 5, "lr": 3e-3, "batch_size": 16, **overrides}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["a2r", "cr"])
 def test_the_rationale_covers_the_cue_with_a_tiny_bert(tiny_bert, name):
     """Seed 0 (the context's). With a random tiny BERT, cr at some seeds locks into encoding one

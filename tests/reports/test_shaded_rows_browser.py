@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from importlib.resources import files
 
+import pytest
+
 from shortcutlab.reports.html.document import ShadedRow, ShadedRows, ShadedToken
 from tests.browser import console_errors, open_file
 from tests.reports.shaded_rendering import render_shaded
+
+# Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
+pytestmark = pytest.mark.slow
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 HOSTILE = "<script>alert(1)</script>"

@@ -59,6 +59,7 @@ def _port(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/")[0])
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_command_line_server_cleanly():
     process, url = _start_cli_server("--rate-500", "0.5")
     statuses = {

@@ -18,6 +18,9 @@ from tests.browser import console_errors, open_file
 from tests.reports.test_html_render import IMAGE, SCRIPT, hostile_report
 from tests.webreport.conftest import SPEC_NAME
 
+# Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
+pytestmark = pytest.mark.slow
+
 
 def _by(name: str) -> Any:
     from selenium.webdriver.common.by import By

@@ -15,6 +15,9 @@ from shortcutlab.webreport.build import write_html_report
 from tests.browser import console_errors, open_file
 from tests.families.audit.test_report import _audit
 
+# Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
+pytestmark = pytest.mark.slow
+
 NARROW = (700, 900)
 
 

@@ -36,7 +36,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import ResultStore
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, listed
 from shortcutlab.families import FAMILIES, run_family
 from shortcutlab.families.cat.run import CHECK, RESULTS, counterfactual_seed
 from shortcutlab.families.cat.runner import PLAIN
@@ -68,9 +68,7 @@ class VerifyCounterfactualTask(ChoiceTask):
             pairs = check_pairs(source)
         defaults = sorted(set(pairs["default_label"]))
         if len(defaults) != 1:
-            raise DataError(
-                f"'{source}' names several default labels ({', '.join(defaults)}); {FIX}."
-            )
+            raise DataError(f"'{source}' names several default labels ({listed(defaults)}); {FIX}.")
         chosen = pairs.iloc[seeded_sample(len(pairs), sample, seed)]
         items = [
             Item(

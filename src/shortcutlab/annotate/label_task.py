@@ -31,7 +31,7 @@ from shortcutlab.annotate.task_base import (
     seeded_sample,
 )
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families import FAMILIES, run_family
 from shortcutlab.metrics.classification import accuracy
 from shortcutlab.metrics.worst_group import worst_label_accuracy
@@ -219,12 +219,12 @@ def label_names(given: str | Sequence[str] | None, labels: Sequence[str]) -> lis
     if len(names) != len(labels) or not all(names):
         raise ConfigError(
             f"--label-names gives {len(names)} names for the {len(labels)} labels "
-            f"{', '.join(labels)}; give one non-empty name per label, in that order."
+            f"{listed(labels)}; give one non-empty name per label, in that order."
         )
     repeated = sorted({str(n) for n in names if [str(m) for m in names].count(str(n)) > 1})
     if repeated:  # two buttons with one word: an answer could not say which label was meant
         raise ConfigError(
-            f"--label-names gives the name {', '.join(map(repr, repeated))} to more than one of "
-            f"the labels {', '.join(labels)}; give each label its own name."
+            f"--label-names gives the name {listed(repeated, show=repr)} to more than one of "
+            f"the labels {listed(labels)}; give each label its own name."
         )
     return [str(name) for name in names]

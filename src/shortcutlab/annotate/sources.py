@@ -21,7 +21,7 @@ from shortcutlab.data.benchmark import MANIFEST, Benchmark
 from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import DATABASE, ResultStore
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families import family, stored_family
 
 TEST = "test"  # the split a task samples, and whose stored rows the predictions follow
@@ -67,7 +67,7 @@ def source_builds(source: Path, *, benchmark: str | None = None) -> list[Build]:
     if benchmark is not None:
         chosen = cells[cells["benchmark_id"] == benchmark]
         if chosen.empty:
-            known = ", ".join(sorted(cells["benchmark_id"].unique()))
+            known = listed(sorted(cells["benchmark_id"].unique()))
             raise ConfigError(f"The run has no build {benchmark!r}; its builds: {known}.")
         cells = chosen
     ordered = cells.sort_values(["seed", "strength"], ascending=[True, False], kind="stable")

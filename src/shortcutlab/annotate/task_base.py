@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.annotate.kinds import Choice, Field, Form, TaskKind
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.metrics.attentiveness import wilson_interval
 
 YES, NO, UNSURE = "yes", "no", "unsure"
@@ -82,7 +82,7 @@ class ChoiceTask(TaskKind):
         if missing or unknown:
             raise DataError(
                 f"The answer must give exactly the fields {', '.join(names)}; "
-                + (f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}")
+                + (f"missing {listed(missing)}" if missing else f"unknown {listed(unknown)}")
                 + "."
             )
         checked = {}
@@ -91,7 +91,7 @@ class ChoiceTask(TaskKind):
             allowed = [c.value for c in field.choices]
             if not isinstance(value, str) or value not in allowed:
                 raise DataError(
-                    f"The field '{field.name}' takes one of {', '.join(allowed)}; got {value!r}."
+                    f"The field '{field.name}' takes one of {listed(allowed)}; got {value!r}."
                 )
             checked[field.name] = value
         return checked

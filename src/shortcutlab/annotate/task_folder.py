@@ -21,7 +21,7 @@ import pandas as pd
 from shortcutlab.annotate.kinds import TaskKind, TaskPlan
 from shortcutlab.annotate.store import AnnotationStore
 from shortcutlab.data.writing import check_no_file_above, follow_umask
-from shortcutlab.errors import ConfigError, DataError, InputFileError, OutputExistsError
+from shortcutlab.errors import ConfigError, DataError, InputFileError, OutputExistsError, listed
 
 
 def default_folder(source: Path, kind: str) -> Path:
@@ -108,7 +108,7 @@ def check_same_draw(
         )
         raise ConfigError(
             f"'{folder}' holds a task drawn with {stored_values}; omit "
-            f"{', '.join(map(_flag, differing))} to resume it as stored, or choose another "
+            f"{listed(map(_flag, differing))} to resume it as stored, or choose another "
             "--folder for a new draw."
         )
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.attributes.words import spaced_phrases
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.params import PATH_LIMIT, quoted
 from shortcutlab.yaml_reading import read_yaml, read_yaml_file
 
@@ -108,7 +108,7 @@ def _from_content(content: Any, owner: str, source: str) -> CategoryList:
         unknown = sorted(set(map(str, content)) - set(_FILE_KEYS))
         if unknown:
             raise ConfigError(
-                f"The category list of {owner} ({source}) has unknown keys {unknown}; "
+                f"The category list of {owner} ({source}) has unknown keys {listed(unknown, show=repr)}; "
                 f"it takes {', '.join(_FILE_KEYS)}."
             )
         dataset_name = content.get("dataset_name")
@@ -126,7 +126,7 @@ def _from_content(content: Any, owner: str, source: str) -> CategoryList:
     if len(categories) < 2:
         raise ConfigError(
             f"{owner} needs at least two categories to tell rows apart; {source} lists "
-            f"{len(categories)} ({', '.join(c.name for c in categories) or 'none'}). Add categories."
+            f"{len(categories)} ({listed(c.name for c in categories) or 'none'}). Add categories."
         )
     seen: dict[str, str] = {}
     for category in categories:

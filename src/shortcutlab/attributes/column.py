@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.attributes.base import Annotation, Attribute
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
 from shortcutlab.params import quoted
 
 # Columns every MPS split already has; an attribute column of the same name gets the prefix attr_.
@@ -56,10 +56,10 @@ class ColumnAttribute(Attribute):
     ) -> Annotation:
         available = list(columns or {})
         if self.source not in available:
-            listed = ", ".join(available) if available else "none besides the text"
+            names = listed(available, limit=LISTED_NAMES) if available else "none besides the text"
             raise DataError(
                 f"The column attribute reads the column {quoted(self.source)}, which the input does not "
-                f"have. Its columns are: {listed}. Set column= to one of them."
+                f"have. Its columns are: {names}. Set column= to one of them."
             )
         entries = list(columns[self.source])  # type: ignore[index]
         if len(entries) != len(texts):

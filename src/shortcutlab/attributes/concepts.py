@@ -38,7 +38,7 @@ from shortcutlab.attributes.concept_llm import (
     llm_values,
 )
 from shortcutlab.attributes.words import spaced_phrases, spaced_words
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.llm import LLM_CLIENTS
 from shortcutlab.params import (
     check_non_negative_float,
@@ -200,7 +200,7 @@ class ConceptAttribute(Attribute):
             if bare:
                 raise ConfigError(
                     f"Method 'keywords' of {self.name} needs keywords for every category; "
-                    f"{', '.join(map(repr, bare))} has none. Add 'keywords: [...]' to the "
+                    f"{listed(bare, show=repr)} has none. Add 'keywords: [...]' to the "
                     "category, or use method: embedding."
                 )
         elif self.method == "embedding":

@@ -22,7 +22,7 @@ from shortcutlab.data.writing import (
     write_json,
     write_table,
 )
-from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, InputFileError, ShortcutlabWarning, listed
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
@@ -71,9 +71,7 @@ class Benchmark:
 
     def __getitem__(self, split: str) -> pd.DataFrame:
         if split not in self.splits:
-            raise DataError(
-                f"The benchmark has no split {split!r}; it has {', '.join(self.splits)}."
-            )
+            raise DataError(f"The benchmark has no split {split!r}; it has {listed(self.splits)}.")
         return self.splits[split]
 
     def _repr_html_(self) -> str:

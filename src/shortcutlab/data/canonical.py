@@ -16,11 +16,18 @@ import pyarrow.compute as pc
 
 from shortcutlab.data.column_names import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.column_names import SHORTCUT as SHORTCUT  # re-exported with the others
-from shortcutlab.data.columns import bool_array, empty_values, int_array, numpy_of
+from shortcutlab.data.columns import (
+    bool_array,
+    bool_scalar,
+    empty_values,
+    filled,
+    int_array,
+    numpy_of,
+)
 from shortcutlab.data.labels import is_nested, normalize_label_array, shown
 from shortcutlab.data.pairs import named_pair_columns
 from shortcutlab.data.reading import OBJECTS
-from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
+from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, InputFileError, listed
 from shortcutlab.params import quoted
 
 #: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
@@ -57,15 +64,9 @@ def check_columns(
         if column is not None and column not in columns:
             raise DataError(
                 f"Column {quoted(column)} not found in {name}. Columns found: "
-                f"{_listed(columns)}. "
+                f"{listed(columns, limit=LISTED_NAMES)}. "
                 f"Pass the right name with --{option}."
             )
-
-
-def _listed(columns: list[str], limit: int = 300) -> str:
-    """A file's column names for a message: one line, at most ``limit`` characters."""
-    text = one_line(", ".join(map(str, columns)))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_distinct_columns(options: Sequence[tuple[str, str | None]]) -> None:
@@ -163,9 +164,30 @@ def canonical_rows(
         table = table.filter(bool_array(keep))
     if table.num_rows == 0:
         raise DataError(f"{name} has no rows with a non-empty text and label.")
+    refuse_control_labels(table.column(LABEL), table.column(ROW_ID), name, label_col)
     position = table.schema.get_field_index(LABEL)
     table = table.set_column(position, LABEL, normalize_label_array(table.column(LABEL)))
     return table, (int(empty_text.sum()), int(empty_label.sum()))
+
+
+def refuse_control_labels(
+    labels: pa.ChunkedArray, ids: pa.ChunkedArray, name: str, label_col: str
+) -> None:
+    """Refuse a text label holding a control character (a NUL, an escape) inside it: a damaged
+    cell would be a label of its own ("3\\x00" beside 3), and with it the label order and the cue
+    schedule change. White space at either end is trimmed from labels, so it may stay."""
+    if not (pa.types.is_string(labels.type) or pa.types.is_large_string(labels.type)):
+        return
+    found = pc.match_substring_regex(pc.utf8_trim_whitespace(labels), r"\p{Cc}")
+    rows = np.flatnonzero(numpy_of(filled(found, bool_scalar(False))))
+    if len(rows):
+        first = int(rows[0])
+        more = f" ({len(rows) - 1:,} more rows hold one too)" if len(rows) > 1 else ""
+        raise DataError(
+            f"{name} row {ids[first].as_py()}, column {quoted(label_col)}: the label "
+            f"{quoted(labels[first].as_py())} holds a control character{more}; it would be a "
+            f"label of its own. Fix the cell (a damaged export?), or remove the row."
+        )
 
 
 def row_ids(raw: pa.Table) -> pa.Array:

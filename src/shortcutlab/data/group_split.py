@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from shortcutlab.data.canonical import as_text
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
 from shortcutlab.params import is_finite_number, quoted
 
 SIDES = ("train", "dev", "test")
@@ -184,6 +184,5 @@ def _loaded_column(table: LoadedTable, by: str, columns: Mapping[str, str | None
         next((g for g, c in renamed.items() if c == n and g), n) for n in present if n != ROW_ID
     ]
     raise DataError(
-        f"The data has no column {by!r} to split by (columns: {', '.join(map(str, inputs))}). "
-        "Name one of them."
+        f"The data has no column {by!r} to split by (columns: {listed(inputs, limit=LISTED_NAMES)}). Name one of them."
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, listed
 
 DATA = "data"
 _SPLIT_FILE = re.compile(r"^(?P<split>\w+?)(?:-\d{5}-of-\d{5})?$")
@@ -60,8 +60,7 @@ def chosen_split(path: Path, names: Sequence[str], split: str | None, role: str)
     if chosen not in names:
         missing = f"split {chosen!r} does not exist" if chosen else "no split was chosen"
         raise DataError(
-            f"'{path}' holds the splits {', '.join(names)}; {missing}. "
-            f"Pick one with '{path}::SPLIT'."
+            f"'{path}' holds the splits {listed(names)}; {missing}. Pick one with '{path}::SPLIT'."
         )
     return chosen
 
@@ -87,6 +86,37 @@ def read_repository(path: Path, *, split: str | None, role: str) -> tuple[pa.Tab
     except pa.ArrowInvalid as exc:
         raise DataError(f"The shards of split {files[0]} have different columns ({exc}).") from exc
     return decode_class_labels(table, class_label_names(tables[0].schema)), digest.hexdigest()
+
+
+def damaged_folder(folder: Path, error: Exception) -> DataError:
+    """The refusal of a ``save_to_disk`` folder that ``datasets`` could not read (``error``): it
+    names the first damaged file (JSON that does not parse, an Arrow file cut short or with
+    overwritten bytes), else the folder with ``error``'s reason."""
+    for file in sorted(f for f in folder.rglob("*") if f.suffix in (".json", ".arrow")):
+        problem = _damage(file)
+        if problem is not None:
+            return DataError(
+                f"'{file}' is damaged ({problem}), so the Hugging Face dataset folder '{folder}' "
+                "cannot be read. Save the dataset again (save_to_disk), or restore the folder."
+            )
+    reason = " ".join(str(error).split())[:160] or type(error).__name__
+    return DataError(
+        f"The Hugging Face dataset folder '{folder}' is damaged ({reason}). Save the dataset "
+        "again (save_to_disk), or restore the folder."
+    )
+
+
+def _damage(file: Path) -> str | None:
+    """What is wrong with one file of a ``save_to_disk`` folder, or None when it reads whole."""
+    try:
+        if file.suffix == ".json":
+            json.loads(file.read_bytes())
+        else:  # the Arrow IPC stream datasets writes; full validation checks the UTF-8 of texts
+            with pa.memory_map(str(file)) as source:
+                pa.ipc.open_stream(source).read_all().validate(full=True)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        return " ".join(str(exc).split())[:160] or type(exc).__name__
+    return None
 
 
 def class_label_names(schema: pa.Schema) -> dict[str, list[str]]:

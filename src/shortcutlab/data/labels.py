@@ -25,7 +25,15 @@ from shortcutlab.data.columns import (
     scalars_array,
     string_array,
 )
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, knob, one_line
+from shortcutlab.errors import (
+    ConfigError,
+    DataError,
+    ShortcutlabError,
+    ShortcutlabWarning,
+    knob,
+    listed,
+    one_line,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -216,9 +224,8 @@ def _inline(name: str) -> str:
     return "the" + name[3:] if name.startswith("The ") else name
 
 
-def _examples(values: Sequence[Any], count: int = 3) -> str:
-    listed = ", ".join(shown(v) for v in list(values)[:count])
-    return listed + (", ..." if len(values) > count else "")
+def _examples(values: Sequence[Any]) -> str:
+    return listed(values, limit=3, show=shown)
 
 
 def _pandas_dtype(kind: pa.DataType) -> str:
@@ -233,6 +240,31 @@ def _coerce_like(given: Sequence[Any], sample: Label) -> list[Label]:
     elif isinstance(sample, float):
         out = [float(v) for v in out] if all(isinstance(v, int | float) for v in out) else out
     return out
+
+
+def check_case_distinct(
+    labels: Iterable[Any], source: str, error: type[ShortcutlabError] = DataError
+) -> None:
+    """Refuse text labels that differ only in case ("Pos", "pos") with ``error``: an LLM's answer
+    is read, and lm-eval's ``exact_match`` scores, ignoring case, so there they would be one label.
+
+    Examples:
+        >>> check_case_distinct(["Pos", "NEG", "pos"], "'train.csv'")
+        Traceback (most recent call last):
+        ...
+        shortcutlab.errors.DataError: 'train.csv' has labels that differ only in case: Pos/pos. An LLM's answer is read, and lm-eval's exact_match scores, ignoring case, so they would be one label there. Write each label one way (e.g. all in lower case).
+    """
+    spellings: dict[str, list[str]] = {}
+    for label in labels:
+        if isinstance(label, str):
+            spellings.setdefault(label.lower(), []).append(label)
+    clashing = ["/".join(found) for found in spellings.values() if len(found) > 1]
+    if clashing:
+        raise error(
+            f"{source} has labels that differ only in case: {listed(clashing)}. An LLM's answer "
+            "is read, and lm-eval's exact_match scores, ignoring case, so they would be one label "
+            "there. Write each label one way (e.g. all in lower case)."
+        )
 
 
 @dataclass(frozen=True)
@@ -251,7 +283,10 @@ class LabelSpace:
 
     def __post_init__(self) -> None:
         if len(set(self.values)) != len(self.values):
-            raise ConfigError(f"Labels must be unique. Got {list(self.values)!r} instead.")
+            raise ConfigError(
+                f"Labels must be unique. Got {listed(self.values, show=repr)} instead."
+            )
+        check_case_distinct(self.values, "The label set")
 
     def __len__(self) -> int:
         return len(self.values)
@@ -271,8 +306,8 @@ class LabelSpace:
             values = array.filter(bool_array(missing)).to_pylist()
             unknown = sorted({str(v) for v in values})
             raise DataError(
-                f"{where} has labels {', '.join(unknown)} that are not in the label set "
-                f"{', '.join(map(str, self.values))}."
+                f"{where} has labels {listed(unknown)} that are not in the label set "
+                f"{listed(self.values)}."
             )
         return numpy_of(ranks).astype(np.int64)
 
@@ -298,15 +333,19 @@ class LabelSpace:
             seen = list(dict.fromkeys(labels))
         if not seen:
             raise DataError(f"{source} has no labels.")
+        check_case_distinct(seen, source)
         if given:
             order = _coerce_like(given, seen[0])
             if len(set(order)) != len(order):
-                raise ConfigError(f"The 'labels' parameter repeats a label: {list(given)!r}.")
-            missing = [v for v in seen if v not in set(order)]
+                raise ConfigError(
+                    f"The 'labels' parameter repeats a label: {listed(given, show=repr)}."
+                )
+            ordered = set(order)
+            missing = [v for v in seen if v not in ordered]
             if missing:
                 raise DataError(
-                    f"{source} has labels {', '.join(map(str, missing))} that are missing from "
-                    f"labels={', '.join(map(str, order))}. List every label in "
+                    f"{source} has labels {listed(missing)} that are missing from "
+                    f"labels={listed(order)}. List every label in "
                     f"{knob('labels', section='data')}."
                 )
             space = cls(tuple(order))
@@ -315,16 +354,17 @@ class LabelSpace:
         else:
             warnings.warn(
                 f"Labels of {source} are not numeric; using their order of first appearance "
-                f"({', '.join(map(str, seen))}). The label schedule is by rank: give the order "
+                f"({listed(seen)}). The label schedule is by rank: give the order "
                 f"with {knob('labels', section='data')}.",
                 ShortcutlabWarning,
                 stacklevel=2,
             )
             space = cls(tuple(seen))
-        present = [v for v in space.values if v in set(seen)]
+        observed = set(seen)  # once: a set per label made 10,000 labels take 20 s
+        present = [v for v in space.values if v in observed]
         if len(present) < 2:
             raise DataError(
-                f"{source} has fewer than two labels ({', '.join(map(str, seen))}); "
+                f"{source} has fewer than two labels ({listed(seen)}); "
                 f"a classifier needs at least two. Check --label-col."
             )
         return space

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Union
 
 from shortcutlab.data.column_names import TEXT, TEXT_PAIR
-from shortcutlab.errors import DataError
+from shortcutlab.errors import LISTED_NAMES, DataError, listed
 
 TextInput = Union[str, tuple[str, str]]  # noqa: UP007 - a runtime alias, read by type checkers
 
@@ -68,10 +68,10 @@ def join_inputs(firsts: Sequence[str], seconds: Sequence[str] | None) -> list[Te
 def require_pairs(inputs: Sequence[TextInput], what: str, columns: Sequence[str] = ()) -> None:
     """Raise a DataError when ``what`` (a feature that reads both parts) gets single texts."""
     if len(inputs) and not is_paired(inputs):
-        listed = f" Columns found: {', '.join(columns)}." if columns else ""
+        found = f" Columns found: {listed(columns, limit=LISTED_NAMES)}." if columns else ""
         raise DataError(
             f"{what} needs paired inputs (e.g. premise and hypothesis) but the data has one text "
-            f"per row.{listed} Name the second text with --text-pair-col."
+            f"per row.{found} Name the second text with --text-pair-col."
         )
 
 

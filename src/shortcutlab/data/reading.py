@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import gzip
 import hashlib
 import io
 import json
@@ -23,14 +22,16 @@ from typing import Any
 import pyarrow as pa
 
 from shortcutlab.data.encodings import check_first_line, codec_name, decode_bytes
+from shortcutlab.data.gzipped import gunzipped
 from shortcutlab.data.hf_folders import (
     chosen_split,
+    damaged_folder,
     decode_class_labels,
     is_repository_layout,
     read_repository,
 )
 from shortcutlab.data.streaming import DelimitedFile
-from shortcutlab.errors import ConfigError, DataError, InputFileError, one_line
+from shortcutlab.errors import ConfigError, DataError, InputFileError, listed, one_line
 
 FILE_FORMATS = {
     ".csv": "csv",
@@ -88,13 +89,11 @@ def read_file(path: Path, fmt: str, *, encoding: str) -> tuple[pa.Table, str]:
             table = _read_delimited_arrow(str(path), head, sep=sep, encoding=encoding)
             if table is not None:
                 return table, digest.result()
-    raw = path.read_bytes()
-    digest_text = hashlib.sha256(raw).hexdigest()
-    if gzipped:
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputFileError(f"'{path}' is not a valid gzip file ({exc}).") from exc
+    if gzipped:  # the digest is of the file's own (compressed) bytes
+        digest_text, raw = sha256_file(path), gunzipped(path)
+    else:
+        raw = path.read_bytes()
+        digest_text = hashlib.sha256(raw).hexdigest()
     if not raw.strip():
         raise InputFileError(
             f"'{path}' is empty. Provide a file with a header and at least one row."
@@ -202,7 +201,7 @@ def check_unique_columns(names: Sequence[str], path: Path | str) -> None:
     repeated = sorted({str(name) for name in names if list(names).count(name) > 1})
     if repeated:
         raise DataError(
-            f"'{path}' has more than one column named {', '.join(map(repr, repeated))}; one "
+            f"'{path}' has more than one column named {listed(repeated, show=repr)}; one "
             f"would be read in place of the other. Give every column its own name."
         )
 
@@ -258,7 +257,7 @@ def _read_jsonl(text: str, path: Path) -> pa.Table:
                 json.loads(line, object_pairs_hook=_unique_keys)
         except _RepeatedKey as exc:
             raise DataError(
-                f"'{path}' line {number} gives the key {', '.join(map(repr, exc.keys))} more than "
+                f"'{path}' line {number} gives the key {listed(exc.keys, show=repr)} more than "
                 f"once; one value would be read in place of the other. Give every key once."
             ) from exc
         except json.JSONDecodeError as exc:
@@ -292,7 +291,7 @@ def table_from_frame(frame: Any) -> pa.Table:
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise DataError(
-            f"The table has more than one column named {', '.join(map(repr, repeated))}; a "
+            f"The table has more than one column named {listed(repeated, show=repr)}; a "
             f"column would be read in place of another. Give every column its own name."
         )
     fields, arrays = [], []
@@ -338,9 +337,16 @@ def read_hf(path: Path, *, split: str | None, role: str) -> tuple[pa.Table, str]
             f"Reading the Hugging Face dataset folder '{path}' needs the 'datasets' package. "
             f"Install it with: pip install 'shortcutlab[hf]'."
         ) from exc
-    loaded = datasets.load_from_disk(str(path))
-    if isinstance(loaded, datasets.DatasetDict):
-        loaded = loaded[chosen_split(path, list(loaded.keys()), split, role)]
+    try:
+        loaded = datasets.load_from_disk(str(path))
+        if isinstance(loaded, datasets.DatasetDict):
+            loaded = loaded[chosen_split(path, list(loaded.keys()), split, role)]
+        loaded.data.table.validate(full=True)  # bytes overwritten inside a text: invalid UTF-8
+        frame = loaded.to_pandas()
+    except (OSError, ValueError, KeyError, pa.ArrowException) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None or isinstance(exc, DataError):
+            raise  # a missing or unreadable file names itself; a wrong split is refused already
+        raise damaged_folder(path, exc) from exc
     names = {
         column: list(feature.names)
         for column, feature in loaded.features.items()
@@ -350,7 +356,7 @@ def read_hf(path: Path, *, split: str | None, role: str) -> tuple[pa.Table, str]
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
         digest.update(str(file.relative_to(path)).encode())
         digest.update(file.read_bytes())
-    return decode_class_labels(table_from_frame(loaded.to_pandas()), names), digest.hexdigest()
+    return decode_class_labels(table_from_frame(frame), names), digest.hexdigest()
 
 
 #: The file a command's output folder keeps its figures in (``cat``, ``suite evaluate``, ``explain``).

@@ -22,7 +22,7 @@ from shortcutlab.data.group_split import GroupSplit, check_sizes, split_by_group
 from shortcutlab.data.loading import split_source_spec
 from shortcutlab.data.reading import detect_format, read_file, read_hf
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
-from shortcutlab.errors import DataError, InputFileError
+from shortcutlab.errors import LISTED_NAMES, DataError, InputFileError, listed
 
 RECORD = "split.json"
 #: The format each input format is written in (a saved HF dataset folder becomes Parquet).
@@ -76,7 +76,7 @@ def write_group_split(
     if by not in table.column_names:
         raise DataError(
             f"'{source}' has no column {by!r} to split by (columns: "
-            f"{', '.join(table.column_names)}). Pass --by with one of them."
+            f"{listed(table.column_names, limit=LISTED_NAMES)}). Pass --by with one of them."
         )
     split = split_by_group(
         table.column(by), test_size=test_size, dev_size=dev_size, seed=seed, column=f"'{by}'"

@@ -13,7 +13,8 @@
 ``worker``        what runs in a worker: a family's task, its outcomes, thread pinning
 ``store``         the run's SQLite store (WAL): cells, probabilities, rows, meta
 ``tracking``      experiment trackers (``run --track``): the protocol, the registry, the targets;
-                  ``mlflow_tracking``: MLflow, one run per finished cell, loaded only when used
+                  ``mlflow_tracking``: MLflow, one run per finished cell, loaded only when used;
+                  ``mlflow_store``: reaching its store in bounded time, its refusals as one line
 ``cell``          fitting a model under a mitigation; scoring by the metric registry
 ``summary``       one group of seeds per registered metric (Δ, bootstrap interval and p, Holm)
 ================  ================================================================================

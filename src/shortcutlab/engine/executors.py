@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
 from shortcutlab.engine.pool import check_jobs, worker_pool
-from shortcutlab.engine.ray_connect import check_address, connect
+from shortcutlab.engine.ray_connect import check_address, check_reachable, connect
 from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import quoted
@@ -27,6 +27,10 @@ class Executor(ABC):
     """Runs tasks and calls ``on_outcome`` in the coordinating process as each one finishes."""
 
     name: str
+
+    def check(self) -> None:  # noqa: B027 - optional hook
+        """Refuse, in bounded time and before the run folder is touched, where :meth:`start`
+        would wait long and then fail (an address that does not answer)."""
 
     def start(self) -> None:  # noqa: B027 - optional hook
         """Acquire resources; raise a ConfigError before any work if that is impossible."""
@@ -99,6 +103,10 @@ class RayExecutor(Executor):
         self.jobs = jobs
         self.address = address
         self._started_ray = False
+
+    def check(self) -> None:
+        if self.address is not None:
+            check_reachable(self.address)
 
     def start(self) -> None:
         self._started_ray = connect(self.address, self.jobs)

@@ -26,7 +26,7 @@ from typing import Any
 from shortcutlab.engine.cell import ERM
 from shortcutlab.engine.spec_entries import ModelSpec, named_entry
 from shortcutlab.engine.spec_identity import canonical_hash
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, listed
 from shortcutlab.mitigations import MITIGATIONS, Mitigation, make_mitigation
 from shortcutlab.mitigations.context import check_group_settings
 from shortcutlab.mitigations.groups import AUTO, GROUP_LABELS
@@ -189,7 +189,7 @@ def check_mitigation_plan(
         ):
             raise ConfigError(
                 f"{where} reads groups from the column {quoted(settings.groups)}, which the builds do "
-                f"not have. Columns that would do: {', '.join(group_columns)} (groups: auto picks "
+                f"not have. Columns that would do: {listed(group_columns, limit=LISTED_NAMES)} (groups: auto picks "
                 f"{group_columns[0]})."
             )
         if mitigation.needs_recorded_cue():

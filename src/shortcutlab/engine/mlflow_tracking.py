@@ -16,7 +16,10 @@ batch, marked FINISHED, and struck from the journal. At start the journalled run
 (a kill -9 inside MLflow's file store leaves a metric file that no search can read past), then
 the experiment's cell runs are read once: an unfinished one is deleted (and its cell logged
 again), and a finished one is never logged again, from this run folder or another holding the
-same cells. MLflow loads on :meth:`MlflowTracker.start`, never at import.
+same cells.
+
+:meth:`MlflowTracker.connect` opens the store before the run folder is touched, in bounded time
+(:mod:`~shortcutlab.engine.mlflow_store`). MLflow loads there, never at import.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from shortcutlab.engine.mlflow_store import MlflowRefusals, drop_unreadable_local_runs, open_store
 from shortcutlab.engine.tracking import (
     SPEC_HASH_TAG,
     GridToTrack,
@@ -36,7 +40,6 @@ from shortcutlab.engine.tracking import (
     Tracker,
     numeric_leaves,
 )
-from shortcutlab.errors import ConfigError, one_line
 
 CELL_ID = "shortcutlab.cell_id"
 #: The experiment tags naming the report's URI and whether every cell finished.
@@ -60,10 +63,15 @@ class MlflowTracker(Tracker):
         self._logged: set[str] = set()
         self._pending: PendingRuns | None = None
 
+    def connect(self) -> None:
+        if self._client is None:
+            with self._refusals():
+                self._client = open_store(self.uri)
+
     def start(self, grid: GridToTrack) -> None:
+        self.connect()
         self._pending = grid.pending
         with self._refusals():
-            self._client = self._connect()
             drop_unreadable_local_runs(self.uri)
             for run_id in grid.pending.ids():  # half written: it may not even read back
                 self._delete_if_present(run_id)
@@ -102,15 +110,6 @@ class MlflowTracker(Tracker):
             self._client.set_experiment_tag(self._experiment_id, REPORT_STATUS, status)
 
     # -- MLflow calls -------------------------------------------------------------------------
-    def _connect(self) -> Any:
-        try:
-            from mlflow.tracking import MlflowClient
-        except ImportError as exc:
-            raise ConfigError(
-                "--track mlflow needs MLflow. Install it with: pip install 'shortcutlab[mlflow]'."
-            ) from exc
-        return MlflowClient(tracking_uri=self.uri)
-
     def _finished_cell_runs(self) -> set[str]:
         """The cell ids the experiment holds finished runs of; unfinished ones (a run killed
         while logging) are deleted, so their cells are logged again."""
@@ -181,64 +180,10 @@ class MlflowTracker(Tracker):
             raise
         self._pending.discard(run_id)
 
-    def _refusals(self) -> _MlflowRefusals:
-        return _MlflowRefusals(self.uri)
-
-
-def drop_unreadable_local_runs(uri: str | None) -> list[Path]:
-    """Remove the run folders of a local MLflow file store whose ``meta.yaml`` is empty or not a
-    mapping: MLflow writes it in place, so a kill -9 while a run is being created leaves one
-    behind, and the store then fails every search with "'NoneType' object has no attribute
-    'copy'". Such a run never held a logged cell (it had no id to journal yet). Returns the
-    folders removed; a server URI or a missing folder is left alone."""
-    import shutil
-    from urllib.parse import urlparse
-    from urllib.request import url2pathname
-
-    import yaml
-    from mlflow.tracking import get_tracking_uri
-
-    parsed = urlparse(uri or get_tracking_uri())
-    if parsed.scheme not in ("", "file"):
-        return []
-    root = Path(url2pathname(parsed.path))
-    removed = []
-    for meta in sorted(root.glob("*/*/meta.yaml")) if root.is_dir() else []:
-        try:
-            readable = isinstance(yaml.safe_load(meta.read_text(encoding="utf-8")), dict)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            readable = False
-        if not readable:
-            shutil.rmtree(meta.parent, ignore_errors=True)
-            removed.append(meta.parent)
-    return removed
+    def _refusals(self) -> MlflowRefusals:
+        return MlflowRefusals(self.uri)
 
 
 def _metric_key(path: str) -> str:
     """A metric path as an MLflow key: characters MLflow refuses (in label names) become ``_``."""
     return _NOT_A_KEY_CHARACTER.sub("_", path)
-
-
-class _MlflowRefusals:
-    """Turns MLflow's exceptions (a refused store, an unreachable server) into one-line
-    ConfigErrors naming the URI."""
-
-    def __init__(self, uri: str | None) -> None:
-        self.uri = uri
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
-        if exc is None or isinstance(exc, ConfigError):
-            return
-        try:
-            from mlflow.exceptions import MlflowException
-        except ImportError:
-            return
-
-        # ValueError: MLflow's own checks (a malformed setting or metric file) raise it too
-        if isinstance(exc, MlflowException | OSError | ValueError):
-            where = f"the tracking store {self.uri}" if self.uri else "its default tracking store"
-            message = exc.message if isinstance(exc, MlflowException) else str(exc)
-            raise ConfigError(f"MLflow refused {where}: {one_line(message)}") from exc

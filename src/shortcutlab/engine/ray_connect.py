@@ -9,12 +9,19 @@ An address takes one of three forms: ``HOST:PORT`` (the head's GCS port), ``ray:
 Ray 2.60 enable token authentication by default. A driver joining one needs ``RAY_AUTH_MODE=token``
 and the cluster's token, in ``RAY_AUTH_TOKEN`` or in the file ``RAY_AUTH_TOKEN_PATH`` names
 (default ``~/.ray/auth_token``). A refusal is translated into one line that names this fix.
+
+Before the run folder is touched, a ``HOST:PORT`` address must answer as a Ray server does within
+:data:`ANSWER_SECONDS`: ``ray.init`` waits minutes on a port that accepts connections but is not
+Ray's (it retries its GCS connection about twenty times).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import ssl
+import time
 from typing import Any
 
 from shortcutlab.errors import ConfigError
@@ -40,19 +47,83 @@ def check_address(address: str) -> tuple[str, int] | None:
     return match["host"].strip("[]"), int(match["port"])
 
 
-def check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail fast, before any work, when a cluster address does not answer."""
+#: How long an address gets to answer before the run is refused.
+ANSWER_SECONDS = 5.0
+# Ray's GCS and Ray Client servers speak gRPC, that is HTTP/2: a client opens with this preface and
+# an empty SETTINGS frame (RFC 9113 section 3.4), and the server's first frame is a SETTINGS frame.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_FRAME_HEADER, _SETTINGS = 9, 4
+_FIX = (
+    "Check --address (a head's GCS port, 6379 unless 'ray start --port' said otherwise, or "
+    "ray://HOST:10001 for Ray Client)."
+)
+
+
+def check_reachable(address: str, timeout: float = ANSWER_SECONDS) -> None:
+    """Fail fast, before any work, when a cluster address does not answer within ``timeout``
+    seconds as a Ray server does (``auto`` is left to Ray)."""
     host_port = check_address(address)
     if host_port is None:
         return
+    deadline = time.monotonic() + timeout
     try:
-        with socket.create_connection(host_port, timeout=timeout):
-            return
+        with socket.create_connection(host_port, timeout=timeout) as connection:
+            answered = _answers_as_ray(connection, host_port[0], deadline)
     except OSError as exc:
         raise ConfigError(
             f"Cannot reach the Ray cluster at {address} ({exc.strerror or exc}). Check --address, or start a "
             f"cluster with 'ray start --head', or drop --address to use a local Ray instance."
         ) from exc
+    if answered is None:
+        raise ConfigError(
+            f"The server at {address} is not a Ray cluster: it gave a Ray client no answer within "
+            f"{timeout:g} s. {_FIX}"
+        )
+    if not answered:
+        raise ConfigError(
+            f"The server at {address} is not a Ray cluster: it answered, but not in Ray's "
+            f"protocol (gRPC{' over TLS' if _tls() else ''}). {_FIX}"
+        )
+
+
+def _answers_as_ray(connection: socket.socket, host: str, deadline: float) -> bool | None:
+    """Whether the server on ``connection`` answers the opening of a gRPC conversation as a gRPC
+    server does; None when it says nothing before ``deadline``."""
+    try:
+        if _tls():
+            return _answers_tls(connection, host, deadline)
+        connection.sendall(_HTTP2_PREFACE)
+        header = b""
+        while len(header) < _FRAME_HEADER:
+            connection.settimeout(max(deadline - time.monotonic(), 0.01))
+            received = connection.recv(_FRAME_HEADER - len(header))
+            if not received:
+                return False  # closed on us
+            header += received
+    except TimeoutError:
+        return None
+    except ConnectionError:
+        return False
+    return header[3] == _SETTINGS
+
+
+def _tls() -> bool:
+    """Whether Ray's gRPC runs over TLS here (Ray's own test of ``RAY_USE_TLS``)."""
+    return os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true")
+
+
+def _answers_tls(connection: socket.socket, host: str, deadline: float) -> bool:
+    """Whether the server answers a TLS handshake: it completes, or the server sends an alert
+    (a cluster of mutual TLS refuses a client without its certificate)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # whether it speaks TLS, not whom to trust
+    connection.settimeout(max(deadline - time.monotonic(), 0.01))
+    try:
+        context.wrap_socket(connection, server_hostname=host).close()
+    except ssl.SSLError as exc:
+        return "ALERT" in (exc.reason or "")
+    return True
 
 
 def connect(address: str | None, cpus: int | None) -> bool:
@@ -70,8 +141,6 @@ def connect(address: str | None, cpus: int | None) -> bool:
     refused = getattr(ray.exceptions, "AuthenticationError", ConnectionError)
     if ray.is_initialized():
         return False
-    if address is not None:
-        check_reachable(address)
     try:
         if address is None:
             ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False)

@@ -250,6 +250,10 @@ def drive_run(
     started = time.perf_counter()
     check_run_dir(out)
     runner = make_executor(executor, jobs=jobs, address=address)
+    # Network answers first, each bounded: a refusal (or a kill meanwhile) leaves no folder or lock.
+    runner.check()
+    if tracker is not None:
+        tracker.connect()
     with run_folder_lock(out) as created:
         fresh = not (out / DATABASE).exists()
         try:
@@ -285,11 +289,11 @@ def _run_locked(
             existing.check_spec(spec.fingerprint(), force=force)
             if tracker is not None:
                 finished_before = stored_cells_to_track(existing, spec.family, cell_ids)
-    if tracker is not None:  # an unreachable tracker fails here too; it logs what a kill missed
+    if tracker is not None:  # it logs what a kill missed
         tags = {SPEC_HASH_TAG: spec.fingerprint()}
         pending = PendingRuns(out / PENDING_FILE)
         tracker.start(GridToTrack(spec.name, tags, finished_before, pending))
-    runner.start()  # an unreachable cluster fails here, before the store is created
+    runner.start()  # a cluster that refuses this driver fails here, before the store is created
     try:
         with ResultStore(out / DATABASE) as store:
             store.write_spec(spec.resolved(), spec.fingerprint(), cell_ids)

@@ -148,11 +148,15 @@ class Tracker(ABC):
     """Logs a grid's finished cells (one tracked run each) and, at the end, its report."""
 
     @abstractmethod
+    def connect(self) -> None:
+        """Reach the tracker's store, in bounded time, before the run folder is touched: raise a
+        ConfigError when it does not answer or refuses. :meth:`start` calls it when no one has."""
+
+    @abstractmethod
     def start(self, grid: GridToTrack) -> None:
         """Open the experiment, remove the runs ``grid.pending`` names (half written by a
         killed run), then log each of ``grid.finished`` that is not logged yet; journal each
-        run in ``grid.pending`` while it is written. Raise a ConfigError before any cell runs
-        when the tracker cannot be reached."""
+        run in ``grid.pending`` while it is written."""
 
     @abstractmethod
     def log_cells(self, cells: Iterable[TrackedCell]) -> None:

@@ -22,7 +22,7 @@ import yaml
 
 from shortcutlab.data.benchmark import FITTING_SPLITS
 from shortcutlab.data.pairs import model_inputs
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.export.hf import split_name
 from shortcutlab.export.source import BenchmarkFolder
 from shortcutlab.models.llm_prompt import LLMPrompt
@@ -70,7 +70,7 @@ def write_lm_eval(benchmark: BenchmarkFolder, folder: Path, *, license: str) -> 
     if not splits:
         raise ConfigError(
             f"The benchmark '{benchmark.path}' has no evaluation split (it has "
-            f"{', '.join(benchmark.splits) or 'none'}); lm-eval tasks evaluate test, anti_test, "
+            f"{listed(benchmark.splits) or 'none'}); lm-eval tasks evaluate test, anti_test, "
             "original_test or Suite sets. Export it with --to hf instead."
         )
     group = group_name(benchmark)

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from shortcutlab.errors import BackendError, ConfigError
+from shortcutlab.errors import BackendError, ConfigError, listed
 from shortcutlab.llm.base import ChatRequest, ChatResponse, LLMClient
 from shortcutlab.llm.http import (
     ChatReply,
@@ -122,7 +122,7 @@ class OpenAIChatClient(LLMClient):
         if served is not None and self.model not in served:
             raise ConfigError(
                 f"The server at {self._base()} has no model {quoted(self.model)}. Models it serves: "
-                f"{', '.join(served) or 'none'}. Set the 'model' parameter to one of them."
+                f"{listed(served) or 'none'}. Set the 'model' parameter to one of them."
             )
 
     def close(self) -> None:

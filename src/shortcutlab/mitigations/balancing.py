@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.mitigations.base import TrainingRows
 from shortcutlab.mitigations.groups import group_counts
 
@@ -118,7 +118,7 @@ def require_labels_covered(
     could never predict it."""
     missing = np.setdiff1d(np.unique(train_labels), np.unique(held_out_labels))
     if len(missing):
-        names = ", ".join(repr(label_values[rank]) for rank in missing)
+        names = listed(repr(label_values[rank]) for rank in missing)
         raise DataError(
             f"The {method} mitigation refits on the held-out rows, but they have no row with "
             f"label {names}, which the training rows have. Use a larger (or stratified) "

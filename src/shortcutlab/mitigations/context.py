@@ -14,7 +14,7 @@ from typing import Any
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import LABEL
 from shortcutlab.data.pairs import model_inputs
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, listed
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, TrainingRows
 from shortcutlab.mitigations.fitting import missing_held_out
 from shortcutlab.mitigations.groups import (
@@ -81,7 +81,7 @@ def mitigation_context(
             raise ConfigError(
                 f"The {mitigation.name} mitigation needs groups, but the data has no group column "
                 "(a Maze build's 'shortcut' or an MPS build's 'group'). Name one with groups: COLUMN; "
-                f"columns that would do: {', '.join(group_candidates(frames['train'])) or 'none'}."
+                f"columns that would do: {listed(group_candidates(frames['train']), limit=LISTED_NAMES) or 'none'}."
             )
         column = found
         codes, names = group_codes(frames, column)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.mitigations.balancing import balanced_rows, require_groups
 from shortcutlab.mitigations.base import Mitigation, MitigationContext, Predictor
 from shortcutlab.mitigations.fitting import fit_backend
@@ -64,7 +64,7 @@ class Downsample(Mitigation):
         unknown = sorted(named - set(present))
         if unknown:
             raise ConfigError(
-                f"The 'prior' parameter of downsample names {', '.join(map(repr, unknown))}, which "
-                f"no training group has; the attribute values are {', '.join(present)}."
+                f"The 'prior' parameter of downsample names {listed(unknown, show=repr)}, which "
+                f"no training group has; the attribute values are {listed(present)}."
             )
         return np.array([code for code, value in enumerate(values) if value in named])

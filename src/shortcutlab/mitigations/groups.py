@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, listed
 from shortcutlab.params import quoted
 
 AUTO = "auto"
@@ -31,7 +31,7 @@ def resolve_group_column(frame: pd.DataFrame, source: str = AUTO) -> str | None:
         if source not in frame.columns:
             raise ConfigError(
                 f"The group column {quoted(source)} is not in the data; its columns are "
-                f"{', '.join(map(str, frame.columns))}. Name one of them, or use groups: auto."
+                f"{listed(frame.columns, limit=LISTED_NAMES)}. Name one of them, or use groups: auto."
             )
         return source
     for column in (MPS_GROUP, MAZE_SHORTCUT):
@@ -71,4 +71,4 @@ def group_codes(
 def group_counts(codes: np.ndarray, names: Sequence[str]) -> str:
     """``0|none: 120, 0|honestly: 14, ...``: the counts quoted in errors about too few rows."""
     counts = np.bincount(codes[codes >= 0], minlength=len(names))
-    return ", ".join(f"{name}: {int(n)}" for name, n in zip(names, counts, strict=True))
+    return listed(f"{name}: {int(n)}" for name, n in zip(names, counts, strict=True))

@@ -182,6 +182,19 @@ def check_sample_weight(
     return weights / weights.mean()
 
 
+def no_words(owner: str, kept: str, part: str = "text") -> DataError:
+    """The refusal of a word-based model (TF-IDF, bag of words) whose training texts (``part``:
+    "text" or "text_pair") hold no term it keeps (``kept``: "a word of two or more letters or
+    digits"), so its vocabulary would be empty: texts of emoji, symbols or zero-width characters."""
+    texts = "text" if part == "text" else "second text (text_pair)"
+    return DataError(
+        f"No training {texts} has a term that {owner} keeps ({kept}), so its vocabulary is "
+        "empty (texts of emoji, symbols, punctuation or invisible characters have none). Check "
+        "that the text column holds the texts, or use a model that reads any character, such "
+        "as transformer."
+    )
+
+
 def check_input_kind(model: TextClassifier, inputs: Sequence[Any]) -> None:
     """Raise a ConfigError when paired inputs reach a model that reads one text per row."""
     check_pair_support(model, paired=is_paired(inputs))

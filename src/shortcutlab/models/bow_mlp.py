@@ -27,6 +27,7 @@ from shortcutlab.models.base import (
     check_training_data,
     expand_columns,
     expand_last_layer,
+    no_words,
 )
 from shortcutlab.models.objectives import objective_loss, training_objective
 from shortcutlab.models.torch_utils import check_seed, checked_validation, class_targets, seeded
@@ -154,6 +155,9 @@ class BowMlp(TextClassifier):
             self.min_count,
             self.max_vocab,
         )
+        if not self.vocabulary_:  # an empty bag for every row: nothing to learn from
+            seen = f"seen {self.min_count} times or more" if self.min_count > 1 else "seen once"
+            raise no_words(self.name, f"a word of letters a-z or digits, {seen}")
         train = self._encode(texts), class_targets(labels, self.classes_)[0]
         if validation is not None:
             positions, known = class_targets(validation[1], self.classes_)

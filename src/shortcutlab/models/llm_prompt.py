@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from shortcutlab.data.labels import check_case_distinct
 from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, listed
 from shortcutlab.models.base import TextClassifier, check_sample_weight, check_training_data
 from shortcutlab.models.prompts import (
     PAIR_RATIONALE_PROMPT,
@@ -119,6 +120,9 @@ class LLMPrompt(TextClassifier):
                 f"The 'label_names' parameter of llm-prompt gives {len(self.label_names)} names but the data "
                 f"has {n_classes} labels. Give one name per label, in the benchmark's label order."
             )
+        if self.label_names is not None:  # the answer parser reads names ignoring case
+            names = [str(name) for name in self.label_names]
+            check_case_distinct(names, "The 'label_names' parameter of llm-prompt", ConfigError)
         compile_template(self._template(["x"] * (n_classes or 2), "classification")[0])
         self._llm().check()
 
@@ -181,9 +185,9 @@ class LLMPrompt(TextClassifier):
             # scale, yet numbers get the paper's rating prompt; ratings (1-5, 0.2-1.0) do not warn.
             warnings.warn(
                 f"llm-prompt uses the Shortcut Maze rating prompt because the labels "
-                f"({', '.join(self.names_)}) are numbers, and asks for a satisfaction rating. If "
+                f"({listed(self.names_)}) are numbers, and asks for a satisfaction rating. If "
                 f"they are categories, name them in label order, e.g. "
-                f'-p "label_names=[{", ".join(f"name{n}" for n in self.names_)}]".',
+                f'-p "label_names=[{listed(f"name{n}" for n in self.names_)}]".',
                 ShortcutlabWarning,
                 stacklevel=3,
             )

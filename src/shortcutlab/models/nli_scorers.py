@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.models.base import TextClassifier
 
 JUDGE_PROMPT = """Statement A: {first}
@@ -49,7 +49,7 @@ def contradiction_index(label_names: Sequence[Any], *, where: str) -> int:
         if str(name).strip().lower().startswith("contradict"):
             return index
     raise ConfigError(
-        f"The NLI model {where} has labels {', '.join(map(str, label_names))}, none of which is a "
+        f"The NLI model {where} has labels {listed(label_names)}, none of which is a "
         "contradiction label; ICS needs one (e.g. 'contradiction' in config.id2label)."
     )
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.params import quoted
 
 STRATEGIES = ("zero-shot", "few-shot", "zero-shot-cot", "few-shot-cot")
@@ -174,7 +174,7 @@ def compile_template(source: str) -> Any:
     unknown = sorted(meta.find_undeclared_variables(parsed) - set(TEMPLATE_FIELDS))
     if unknown:
         raise ConfigError(
-            f"The llm-prompt template references unknown field(s) {', '.join(unknown)}. "
+            f"The llm-prompt template references unknown field(s) {listed(unknown)}. "
             f"Fields available: {', '.join(TEMPLATE_FIELDS)}."
         )
     return environment.from_string(source)

@@ -7,17 +7,19 @@ single texts go through the plain vectorizer exactly as before pairs existed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from shortcutlab.data.pairs import TextInput, is_paired
+from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
 from shortcutlab.models.base import (
     TextClassifier,
     check_fitted_kind,
     check_sample_weight,
     check_training_data,
+    no_words,
 )
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.pair_features import PairFeatures
@@ -96,7 +98,7 @@ class TfidfLogReg(TextClassifier):
         )
         self.paired_ = is_paired(texts)
         self.head_ = SklearnHead(make_pipeline(tfidf_features(self, texts), classifier), n_classes)
-        with one_blas_thread():
+        with one_blas_thread(), vocabulary_refused(self, texts):
             self.head_.fit(list(texts), labels, weights)
         return self
 
@@ -138,6 +140,26 @@ def tfidf_features(model: Any, inputs: Sequence[TextInput]) -> Any:
     if not is_paired(inputs):
         return vectorizer
     return PairFeatures(vectorizer, overlap=getattr(model, "overlap_features", True))
+
+
+@contextlib.contextmanager
+def vocabulary_refused(model: Any, inputs: Sequence[TextInput]) -> Iterator[None]:
+    """Around fitting ``model``'s TF-IDF on ``inputs``: scikit-learn's "empty vocabulary" (no
+    training text has a term its tokenizer keeps) as a one-line DataError naming the part."""
+    try:
+        yield
+    except ValueError as exc:
+        if not str(exc).startswith("empty vocabulary"):
+            raise
+        vectorizer = tfidf_vectorizer(model)
+        terms = vectorizer.build_analyzer()
+        firsts, seconds = split_inputs(inputs)
+        part = "text" if seconds is None or not any(map(terms, firsts)) else "text_pair"
+        low = vectorizer.ngram_range[0]
+        kept = "a word of two or more letters or digits"
+        if low > 1:
+            kept = f"{low} words in a row, each of two or more letters or digits"
+        raise no_words(model.name, kept, part) from exc
 
 
 def one_blas_thread():  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from shortcutlab.models.base import (
 )
 from shortcutlab.models.heads import SklearnHead
 from shortcutlab.models.text_view import TextView, pipeline_views
-from shortcutlab.models.tfidf import one_blas_thread, tfidf_features
+from shortcutlab.models.tfidf import one_blas_thread, tfidf_features, vocabulary_refused
 from shortcutlab.params import (
     check_bool,
     check_one_of,
@@ -107,7 +107,7 @@ class TfidfSvm(TextClassifier):
         self.paired_ = is_paired(texts)
         pipeline = make_pipeline(tfidf_features(self, texts), self._calibrated_svm(labels))
         self.head_ = SklearnHead(pipeline, n_classes)
-        with one_blas_thread():
+        with one_blas_thread(), vocabulary_refused(self, texts):
             self.head_.fit(list(texts), labels, weights)
         return self
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shortcutlab.data.labels import Label, LabelSpace
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
@@ -113,8 +113,8 @@ class ConceptOccurrence(InsertingShortcut, BinaryCueShortcut):
         missing = [a for a in self.aspects if a not in self.distractors]
         if missing:
             raise ConfigError(
-                f"The 'aspects' parameter names {', '.join(missing)}, which have no distractor reviews. "
-                f"Available: {', '.join(available) or 'none'}."
+                f"The 'aspects' parameter names {listed(missing)}, which have no distractor reviews. "
+                f"Available: {listed(available, limit=LISTED_NAMES) or 'none'}."
             )
         return self.aspects[0], self.aspects[1]
 
@@ -214,7 +214,7 @@ class ConceptCorrelation(InsertingShortcut):
         if self.aspect not in self.distractors:
             raise ConfigError(
                 f"The 'aspect' parameter names {quoted(self.aspect)}, which has no distractor reviews. "
-                f"Available: {', '.join(self.distractors) or 'none'}."
+                f"Available: {listed(self.distractors, limit=LISTED_NAMES) or 'none'}."
             )
         return self.aspect
 
@@ -227,7 +227,7 @@ class ConceptCorrelation(InsertingShortcut):
             if missing:
                 raise DataError(
                     f"The distractor pool '{aspect}' for {role} splits ({pool.source}) has no review "
-                    f"rated {', '.join(missing)}; concept-correlation needs every rating."
+                    f"rated {listed(missing)}; concept-correlation needs every rating."
                 )
 
     @staticmethod

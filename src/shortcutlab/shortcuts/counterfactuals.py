@@ -24,7 +24,7 @@ import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.writing import write_table
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.params import check_choice, quoted
 
 #: Default labels per task (paper 003 section 4.2); each preset lists the spellings it accepts.
@@ -56,7 +56,7 @@ def resolve_default_label(labels: Sequence[Any], given: str | None = None) -> An
     """The default label among ``labels``: ``given`` as a preset name or a label value, or,
     without it, the one preset the label set matches (section 4.2)."""
     by_text = {str(v): v for v in labels}
-    listed = ", ".join(map(str, labels))
+    label_list = listed(labels)
     presets = ", ".join(DEFAULT_LABEL_PRESETS)
     if given is not None:
         if given in DEFAULT_LABEL_PRESETS:
@@ -65,19 +65,19 @@ def resolve_default_label(labels: Sequence[Any], given: str | None = None) -> An
                 raise ConfigError(
                     f"The default label preset '{given}' means "
                     f"{' / '.join(DEFAULT_LABEL_PRESETS[given])}, which is not among the labels "
-                    f"({listed}). Pass --default-label with one of the labels."
+                    f"({label_list}). Pass --default-label with one of the labels."
                 )
             return found
         if given in by_text:
             return by_text[given]
         raise ConfigError(
-            f"The default label '{given}' is not among the labels ({listed}) nor a preset "
+            f"The default label '{given}' is not among the labels ({label_list}) nor a preset "
             f"({presets}). Pass --default-label with one of them."
         )
     matches = [name for name in DEFAULT_LABEL_PRESETS if _preset_matches(name, labels)]
     if len(matches) != 1:
         raise ConfigError(
-            f"Cannot infer the counterfactual default label from the labels ({listed}). Pass "
+            f"Cannot infer the counterfactual default label from the labels ({label_list}). Pass "
             f"--default-label with one of the labels or a preset ({presets})."
         )
     return _preset_label(matches[0], labels)

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from shortcutlab.casing import capitalize_first
 from shortcutlab.data.columns import TextColumn, int_array, numpy_of, string_array, text_scalar
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
 from shortcutlab.shortcuts.base import (
@@ -270,7 +270,7 @@ class Category(InsertingShortcut, BinaryCueShortcut):
             both = sorted(countries & {c.lower() for c in getattr(self, f"{role}_cities")})
             if both:
                 raise ConfigError(
-                    f"The {role} country and city lists share {', '.join(both)}; a name must be "
+                    f"The {role} country and city lists share {listed(both)}; a name must be "
                     f"either a country or a city for the category cue to be defined."
                 )
         return lead

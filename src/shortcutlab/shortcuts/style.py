@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from shortcutlab.data.loading import LoadedTable
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.params import check_choice, quoted
 from shortcutlab.shortcuts.base import (
     UNDECIDABLE,
@@ -182,7 +182,7 @@ class StyleShortcut(BinaryCueShortcut):
         if extra:
             raise ConfigError(
                 f"The 'rewrites' option names the style {quoted(extra[0])}, which the {self.name} "
-                f"shortcut does not use; its styles are {', '.join(self.styles)}."
+                f"shortcut does not use; its styles are {listed(self.styles)}."
             )
 
     def details(self, draws: RowDraws, plan: SplitPlan) -> dict[str, Any]:

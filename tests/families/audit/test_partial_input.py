@@ -114,6 +114,7 @@ def test_bad_folds_and_mismatched_tables_are_one_line_errors() -> None:
         partial_input_baselines(few, None, folds=3)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MNLI.is_file(), reason="MultiNLI dev-matched data not present")
 def test_multinli_hypothesis_only_beats_majority() -> None:
     """Gururangan et al. (2018): the hypothesis alone predicts MultiNLI labels above chance."""

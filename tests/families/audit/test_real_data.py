@@ -12,6 +12,9 @@ from shortcutlab.families.audit.scan import ScanConfig, scan
 from shortcutlab.families.maze.build import build_maze_benchmark
 from tests.conftest import MNLI
 
+# Fits on the shared MultiNLI data (a minute or more on two cores). The quick loop (-m "not slow") leaves it out.
+pytestmark = pytest.mark.slow
+
 #: What counts as the injected cue in the candidate table, per shortcut: the term, its
 #: frequent-words value and the packaged list holding it; the lists the category names come from.
 CUE_CANDIDATES = {
@@ -74,6 +77,7 @@ def mnli_audit():
     return run_audit(train)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("word", ["not", "no", "never", "nothing"])
 def test_mnli_negation_in_the_hypothesis_points_to_contradiction(mnli_audit, word):
     table = mnli_audit.table

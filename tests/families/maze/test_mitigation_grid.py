@@ -168,6 +168,7 @@ def test_the_held_out_method_may_run_with_validation_group_labels(registered):
     assert cells[0].id in {c.id for c in plan_grid(spec())[1]}  # erm reads no groups: same id
 
 
+@pytest.mark.slow
 def test_store_fit_sharing_and_group_provenance(finished):
     out, report = finished
     assert (report.total, report.done, report.failed) == (8, 8, 0)
@@ -302,6 +303,7 @@ def test_without_erm_the_comparison_is_named_missing(finished):
     assert "against erm" not in text and "No comparison with erm: the grid has no plain erm" in text
 
 
+@pytest.mark.slow
 def test_killed_and_resumed_grid_with_mitigations_gives_the_clean_tables(finished, tmp_path):
     from tests.engine.test_kill_resume import run_and_kill
 

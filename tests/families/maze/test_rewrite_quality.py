@@ -30,6 +30,7 @@ def judge(tmp_path_factory):
         }
 
 
+@pytest.mark.slow
 def test_rules_rewrites_are_judged_and_checked(reviews, judge, tmp_path, monkeypatch):
     monkeypatch.setenv("SHORTCUTLAB_CACHE", str(tmp_path / "embeddings"))
     report = rewrite_quality(reviews, shortcut="register", judge=judge)

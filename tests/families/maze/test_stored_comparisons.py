@@ -52,6 +52,7 @@ def test_the_run_stores_the_setting_s_comparisons_with_erm(finished):
     ]
 
 
+@pytest.mark.slow
 def test_stored_and_fresh_comparisons_write_the_same_bytes(finished, tmp_path):
     run = stored.copy(finished, tmp_path)
     with registered():

@@ -155,6 +155,7 @@ def test_results_print_every_table_with_its_notes(finished):
     assert "95 % percentile bootstrap over the test rows, the same rows for both fits" in text
 
 
+@pytest.mark.slow
 def test_seeds_whose_fits_predict_the_same_labels_print_no_spread(finished):
     """The issue's case: tfidf-svm with seeds [0, 1] is two fits by id but one measurement, so
     every spread is — with the Maze tables' footnote, and empty in the csv/json output."""
@@ -241,6 +242,7 @@ def test_resume_skips_finished_cells_and_keeps_the_tables(finished):
     assert results_text(folder / "run") == before
 
 
+@pytest.mark.slow
 def test_ray_executor_gives_identical_tables(finished, tmp_path):
     pytest.importorskip("ray")
     folder, _ = finished
@@ -290,6 +292,7 @@ def test_stars_follow_holm_over_every_delta_of_the_table(finished):
         assert overall.startswith(f"{row.delta_overall_mean:.3f} ± ")  # never starred
 
 
+@pytest.mark.slow
 def test_cli_results_and_dry_run(finished, tmp_path):
     folder, _ = finished
     run = folder / "run"

@@ -2,11 +2,14 @@
 
 import sqlite3
 
+import pytest
+
 from shortcutlab.families import run_experiment
 from tests.engine.test_kill_resume import run_and_kill
 from tests.families.mps.test_grid import results_text, write_spec
 
 
+@pytest.mark.slow
 def test_mps_run_killed_then_resumed_gives_the_clean_tables(tmp_path):
     spec = write_spec(tmp_path, seeds="[0, 1, 2]")
     run = tmp_path / "run"

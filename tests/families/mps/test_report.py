@@ -30,6 +30,7 @@ def test_only_run_folders_are_recognised_and_their_family_read(mps_run, tmp_path
     assert not overview.recognises(mps_run / "benchmarks")
 
 
+@pytest.mark.slow
 def test_the_tables_hold_what_results_prints(mps_run):
     printed = CliRunner().invoke(app, ["results", str(mps_run), "--details"])
     assert printed.exit_code == 0, printed.output

@@ -28,6 +28,7 @@ def test_every_group_is_stored_with_both_seeds(finished):
     assert [len(ids) for ids, _ in rows.values()] == [2, 2]
 
 
+@pytest.mark.slow
 def test_stored_and_fresh_statistics_write_the_same_bytes(finished, tmp_path):
     run = stored.copy(finished, tmp_path)
     from_store = stored.written(run, tmp_path / "stored")
@@ -35,6 +36,7 @@ def test_stored_and_fresh_statistics_write_the_same_bytes(finished, tmp_path):
     assert stored.written(run, tmp_path / "computed") == from_store
 
 
+@pytest.mark.slow
 def test_the_stored_row_is_served_unless_another_bootstrap_is_asked(finished, tmp_path):
     run = stored.copy(finished, tmp_path)
     stored.tamper_first_group(run, BOUND)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import DataError
+from shortcutlab.errors import LISTED_NAMES, DataError, listed
 from shortcutlab.params import quoted
 
 
@@ -43,7 +43,7 @@ def check_metadata_columns(found: Collection[str], columns: Sequence[str]) -> No
     """Refuse a metadata column the table (with columns ``found``) does not have."""
     missing = [c for c in columns if c not in found]
     if missing:
-        there = ", ".join(sorted(found)) or "none"
+        there = listed(sorted(found), limit=LISTED_NAMES) or "none"
         raise DataError(
             f"Metadata column {quoted(missing[0])} is not in the table; the metadata columns there are: {there}."
         )

@@ -11,7 +11,7 @@ import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.pairs import TEXT, TEXT_PAIR, TextInput, is_paired, split_inputs
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.models import MODELS, make_model
 from shortcutlab.models.base import check_input_kind
@@ -147,8 +147,8 @@ def _class_columns(estimator: Any, labels: LabelSpace, name: str) -> np.ndarray:
     missing = [str(v) for r, v in enumerate(labels.values) if r not in set(ranks.tolist())]
     if missing:
         raise DataError(
-            f"The saved model {name} predicts the classes {', '.join(map(str, classes))}, which "
-            f"lack the data's label(s) {', '.join(missing)}; measure it on data with its labels only."
+            f"The saved model {name} predicts the classes {listed(classes)}, which "
+            f"lack the data's label(s) {listed(missing)}; measure it on data with its labels only."
         )
     columns = np.empty(len(labels), dtype=np.int64)
     columns[ranks] = np.arange(len(classes))

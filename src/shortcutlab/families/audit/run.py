@@ -15,7 +15,7 @@ import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.examples import candidate_examples
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -99,12 +99,12 @@ def load_inputs(
     if missing:
         there = [c for c in frame.columns if c not in (ROW_ID, TEXT, TEXT_PAIR, LABEL)]
         fix = (
-            f"Its other columns: {', '.join(there)}. Name one of them with --meta-col."
+            f"Its other columns: {listed(there, limit=LISTED_NAMES)}. Name one of them with --meta-col."
             if there
             else "It has no column besides the text and the label; leave out --meta-col."
         )
         raise DataError(
-            f"The {role} table has no metadata column {', '.join(map(repr, missing))}. {fix}"
+            f"The {role} table has no metadata column {listed(missing, show=repr)}. {fix}"
         )
     if labels is None:
         values = frame[LABEL].tolist()
@@ -292,12 +292,12 @@ def _record(
     counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
     if test is not None:
         counts["test"] = np.bincount(test.ranks, minlength=len(labels)).tolist()
-    listed = table[table["rank"].notna()].head(top)
+    ranked = table[table["rank"].notna()].head(top)
     fires = result.train_features.columns(
-        [row.key for row in listed.itertuples() if row.kind in INDICATOR_KINDS]
+        [row.key for row in ranked.itertuples() if row.kind in INDICATOR_KINDS]
     )
     candidates = []
-    for row in listed.itertuples():
+    for row in ranked.itertuples():
         entry = {
             column: _json_value(getattr(row, column))
             for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)

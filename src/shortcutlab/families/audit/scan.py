@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.audit.candidates import SCAN_COLUMNS, FeatureSet
 from shortcutlab.families.audit.features import FeatureConfig, FeaturePlan, fit_features
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -101,14 +101,14 @@ def check_label_counts(
         if c < MIN_ROWS_PER_LABEL
     ]
     if scarce:
-        listed = ", ".join(f"{quoted(value)} has {count}" for value, count in scarce)
+        counted = listed(f"{quoted(value)} has {count}" for value, count in scarce)
         after, fix = "", "Add rows or drop the label."
         if held_out is not None:
             share = round(held_out * 100, 1)
             after = f" after holding out {share:g} % of the rows to measure the model"
             fix = "Add rows, drop the label, lower --holdout or give a --test table."
         raise DataError(
-            f"Too few {role} rows per label for any test{after}: {listed}; an audit needs at "
+            f"Too few {role} rows per label for any test{after}: {counted}; an audit needs at "
             f"least {MIN_ROWS_PER_LABEL} rows of every label. {fix}"
         )
 

@@ -18,7 +18,7 @@ from shortcutlab.data.loading import CUE_SPANS, SHORTCUT, TEXT_PAIR
 from shortcutlab.data.pairs import TextInput, model_inputs
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import DATABASE, ResultStore
-from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.errors import ConfigError, DataError, InputFileError, listed
 from shortcutlab.explain.explained import FIRST, SECOND
 from shortcutlab.explain.tokens import Span
 from shortcutlab.families.maze import FAMILY
@@ -93,25 +93,23 @@ def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) 
     models = sorted(set(cells["model"]))
     if model_id not in models:
         raise ConfigError(
-            f"The run has no model {quoted(model_id)}; its model ids: {', '.join(models)}."
+            f"The run has no model {quoted(model_id)}; its model ids: {listed(models)}."
         )
     cells = cells[cells["model"] == model_id]
     seeds = sorted(set(cells["seed"].tolist()))
     if seed not in seeds:
-        raise ConfigError(
-            f"The run has no seed {seed} for {model_id}; its seeds: {', '.join(map(str, seeds))}."
-        )
+        raise ConfigError(f"The run has no seed {seed} for {model_id}; its seeds: {listed(seeds)}.")
     cells = cells[cells["seed"] == seed]
     builds = sorted(set(cells["benchmark_id"]))
     if benchmark_id is not None and benchmark_id not in builds:
         raise ConfigError(
             f"The run has no benchmark {quoted(benchmark_id)} for {model_id} seed {seed}; "
-            f"its benchmarks: {', '.join(builds)}."
+            f"its benchmarks: {listed(builds)}."
         )
     if benchmark_id is None and len(builds) > 1:
         raise ConfigError(
             f"The run holds {len(builds)} benchmarks for {model_id} seed {seed}; name one with "
-            f"--benchmark: {', '.join(builds)}."
+            f"--benchmark: {listed(builds)}."
         )
     chosen = benchmark_id or builds[0]
     cell_id = cells[cells["benchmark_id"] == chosen]["cell_id"].iloc[0]
@@ -150,7 +148,7 @@ def cue_rows(benchmark: Benchmark, *, split: str, rows: int, seed: int) -> CueRo
             raise DataError(
                 f"The {benchmark.shortcut} shortcut rewrites whole texts, so no tokens hold its cue "
                 f"and attributions have nothing to be checked against. Explain a build of an "
-                f"inserted cue: {', '.join(inserting)}."
+                f"inserted cue: {listed(inserting)}."
             )
     column = cue_column(benchmark.manifest)
     spans = frame_cue_spans(frame, column, split=split)

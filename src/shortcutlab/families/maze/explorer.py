@@ -25,7 +25,7 @@ from shortcutlab.data.loading import LABEL, ROW_ID
 from shortcutlab.engine.cell import predicted_labels, predicted_probability
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import ResultStore
-from shortcutlab.errors import DataError, ShortcutlabError
+from shortcutlab.errors import DataError, ShortcutlabError, listed
 from shortcutlab.families.maze.explorer_rows import (
     BenchmarkTexts,
     SplitPredictions,
@@ -86,7 +86,7 @@ def grid_explorer(
                 continue
             sources.append(_grid_source(store, rows, cell, folder, several_datasets))
         if missing:
-            named = ", ".join(sorted(missing)[:3]) + (", ..." if len(missing) > 3 else "")
+            named = listed(sorted(missing))
             page.problems.append(
                 f"The cells of {len(missing)} builds are not shown: their folders are missing "
                 f"from {BENCHMARKS}/ ({named})."
@@ -222,7 +222,9 @@ def _written(frame: pd.DataFrame, benchmark: Benchmark, split: str) -> SplitPred
     rank = {str(value): i for i, value in enumerate(benchmark.labels.to_json())}
     unknown = sorted(set(part["predicted"]) - set(rank) - {""})
     if unknown:
-        raise DataError(f"{PREDICTIONS} predicts labels {unknown} that the benchmark lacks.")
+        raise DataError(
+            f"{PREDICTIONS} predicts labels {listed(unknown)} that the benchmark lacks."
+        )
     return SplitPredictions(
         row_ids,
         benchmark.labels.ranks(rows[LABEL], where=f"'{benchmark.path}' {split}"),

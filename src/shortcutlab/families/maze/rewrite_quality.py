@@ -24,7 +24,7 @@ import pandas as pd
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable, load_table
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, listed
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.rewriters import Rewriter, make_rewriter
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL
@@ -124,7 +124,7 @@ def rewrite_quality(
     unknown = sorted(set(limits) - set(DEFAULT_THRESHOLDS))
     if unknown:
         raise ConfigError(
-            f"Unknown threshold(s) {', '.join(unknown)}. Known: {', '.join(DEFAULT_THRESHOLDS)}."
+            f"Unknown threshold(s) {listed(unknown)}. Known: {', '.join(DEFAULT_THRESHOLDS)}."
         )
     loaded = table if isinstance(table, LoadedTable) else load_table(table, role=role, **load)
     frame = loaded.frame

@@ -34,7 +34,7 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.data.overlap import check_test_overlap
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
 from shortcutlab.families.mps.held_out import HeldOut, held_out_sets
 from shortcutlab.families.mps.manifest import excluded_rows, given_mapping, mps_manifest
@@ -323,13 +323,13 @@ def _check_test_labels(test: LoadedTable, labels: LabelSpace) -> None:
     unseen = sorted(present - set(known))
     if unseen:
         raise DataError(
-            f"The test table has label(s) {', '.join(unseen)} that never occur in the training "
+            f"The test table has label(s) {listed(unseen)} that never occur in the training "
             f"pool, so no model can learn them. Remove those rows or check --label-col."
         )
     missing = [v for v in known if v not in present]
     if missing:
         raise DataError(
-            f"The test table has no rows of label(s) {', '.join(missing)}, so its test set cannot "
+            f"The test table has no rows of label(s) {listed(missing)}, so its test set cannot "
             f"be label-balanced. Add rows of every label, or leave out --test to draw the test set "
             f"from the pool."
         )

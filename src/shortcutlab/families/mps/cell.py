@@ -29,7 +29,7 @@ from shortcutlab.engine.worker import (
     mitigation_keywords,
     pin_threads,
 )
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, listed
 from shortcutlab.metrics import group_accuracies, mps_gaps, per_label_accuracy
 from shortcutlab.mitigations import Mitigation
 from shortcutlab.mitigations.groups import AUTO
@@ -195,8 +195,8 @@ def cross_test_table(own: Benchmark, other: Benchmark, attribute: str) -> pd.Dat
     """
     if list(other.labels.values) != list(own.labels.values):
         raise DataError(
-            f"The {attribute} build has labels {list(other.labels.values)} but this build has "
-            f"{list(own.labels.values)}, so its test set cannot be cross-tested. Give the "
+            f"The {attribute} build has labels {listed(other.labels.values)} but this build has "
+            f"{listed(own.labels.values)}, so its test set cannot be cross-tested. Give the "
             "dataset's 'labels' in the spec so every build uses one order."
         )
     seen = set().union(*(set(model_inputs(own[s])) for s in own.splits if s != OWN_TEST))

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError, knob, warn
+from shortcutlab.errors import ConfigError, DataError, knob, listed, warn
 from shortcutlab.families.mps.redistribute import (
     assign_dominant,
     dominant_sets,
@@ -81,7 +81,7 @@ def matched_caps(
             labels.values[r] for r in range(len(labels)) if all(r not in sets[s] for s in assigned)
         ]
         reason = (
-            f"labels {', '.join(map(repr, never))} are dominant in no group"
+            f"labels {listed(never, show=repr)} are dominant in no group"
             if never
             else "the groups' sizes allow no such mix"
         )
@@ -94,7 +94,7 @@ def matched_caps(
     dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
     if dropped:
         warn(
-            f"{_mps('label_mix', MATCHED)} leaves the groups {', '.join(map(repr, dropped))} out "
+            f"{_mps('label_mix', MATCHED)} leaves the groups {listed(dropped, show=repr)} out "
             f"of the training sets: no uniform label mix can use them.",
         )
     return matched
@@ -171,13 +171,13 @@ def _given_sets(
     missing = [v for v in kept if v not in {str(k) for k in dominant}]
     if unknown or missing:
         problem = (
-            f"names value(s) {', '.join(map(repr, unknown))} that the build does not keep"
+            f"names value(s) {listed(unknown, show=repr)} that the build does not keep"
             if unknown
-            else f"gives no label for value(s) {', '.join(map(repr, missing))}"
+            else f"gives no label for value(s) {listed(missing, show=repr)}"
         )
         raise ConfigError(
             f"The 'dominant' parameter {problem}. Give one label (or list of labels) for each "
-            f"kept value: {', '.join(kept)}."
+            f"kept value: {listed(kept)}."
         )
     rank_of = {str(v): r for r, v in enumerate(labels.values)}
     by_value = {str(k): v for k, v in dominant.items()}
@@ -190,7 +190,7 @@ def _given_sets(
         if bad or not names or len(set(names)) != len(names) or len(names) >= len(labels):
             raise ConfigError(
                 f"The 'dominant' parameter gives {quoted(value)} the label(s) {quoted(names)}; give one or more "
-                f"distinct labels (fewer than all) from: {', '.join(rank_of)}."
+                f"distinct labels (fewer than all) from: {listed(rank_of)}."
             )
         ranks = [rank_of[n] for n in names]
         if ranks not in sets:
@@ -200,8 +200,12 @@ def _given_sets(
 
 
 def counts_text(available: np.ndarray, kept: Sequence[str], labels: LabelSpace) -> str:
-    return "; ".join(
-        f"{value}: "
-        + ", ".join(f"{label} {n}" for label, n in zip(labels.values, row, strict=True))
-        for value, row in zip(kept, available.tolist(), strict=True)
+    return listed(
+        (
+            f"{value}: "
+            + listed(f"{label} {n}" for label, n in zip(labels.values, row, strict=True))
+            for value, row in zip(kept, available.tolist(), strict=True)
+        ),
+        separator="; ",
+        width=400,
     )

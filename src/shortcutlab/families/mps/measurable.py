@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import knob, warn
+from shortcutlab.errors import knob, listed, warn
 from shortcutlab.families.mps.redistribute import normalised_entropy
 from shortcutlab.families.mps.summary import GAPS
 
@@ -145,7 +145,7 @@ def _scarce(
     return [
         {
             "figures": list(figures),
-            "reason": f"{SPLIT_TITLES[split]} has fewer than {MIN_ROWS} rows of {', '.join(short)}",
+            "reason": f"{SPLIT_TITLES[split]} has fewer than {MIN_ROWS} rows of {listed(short)}",
         }
     ]
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.mps.dominant_labels import (
     MANY_LABELS,
     MATCHED,
@@ -74,7 +74,7 @@ def kept_values(
         >>> kept_values({"a": 5, "b": 3, "c": 1}, None, 2)
         ['a', 'b']
     """
-    found = ", ".join(f"{v} ({n})" for v, n in counts.items()) or "none"
+    found = listed(f"{v} ({n})" for v, n in counts.items()) or "none"
     if isinstance(values, str):
         raise ConfigError(
             f"The 'values' parameter must be a list of attribute values. Got the string {quoted(values)}; "
@@ -87,7 +87,7 @@ def kept_values(
         unknown = [v for v in kept if v not in counts]
         if unknown:
             raise ConfigError(
-                f"The 'values' parameter names {', '.join(map(repr, unknown))}, which no row has. "
+                f"The 'values' parameter names {listed(unknown, show=repr)}, which no row has. "
                 f"Values found (rows): {found}."
             )
     else:
@@ -146,7 +146,7 @@ def held_out_per_label(
     """
     n_labels = len(labels)
     per_label_available = candidates.sum(axis=0)
-    available = ", ".join(
+    available = listed(
         f"{label} {n}" for label, n in zip(labels.values, per_label_available.tolist(), strict=True)
     )
     rarest = int(per_label_available.min())

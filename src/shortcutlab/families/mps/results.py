@@ -38,7 +38,7 @@ from shortcutlab.engine.summary import (
     mean_std,
     same_predictions,
 )
-from shortcutlab.errors import ShortcutlabWarning
+from shortcutlab.errors import ShortcutlabWarning, listed
 from shortcutlab.families.mps import tables as mps_tables
 from shortcutlab.families.mps.cell import FITS, OWN_TEST, prediction_name
 from shortcutlab.families.mps.measurable import blank_unmeasured, manifest_reasons, sentences
@@ -352,7 +352,7 @@ def _manifests(run_dir: Path, cells: pd.DataFrame) -> tuple[pd.DataFrame, pd.Dat
         )
     if missing:
         warnings.warn(
-            f"Build manifests are missing ({', '.join(missing)}), so their label distributions "
+            f"Build manifests are missing ({listed(missing)}), so their label distributions "
             "are left out. Run 'shortcutlab run' again to rebuild them.",
             ShortcutlabWarning,
             stacklevel=2,

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.errors import knob
+from shortcutlab.errors import knob, listed
 from shortcutlab.families.mps.summary import CROSS_METRICS
 from shortcutlab.metrics import METRICS, fit_metric_names
 from shortcutlab.params import check_choice
@@ -204,7 +204,7 @@ def label_mix_notes(label_counts: pd.DataFrame, tolerance: float = 0.05) -> list
         return []
     return [
         "Label mix: Imbalanced and Balanced differ in overall label shares (total variation "
-        f"distance) in {', '.join(shifted)}; there δ also measures the label prior the "
+        f"distance) in {listed(shifted)}; there δ also measures the label prior the "
         "Imbalanced fit learns, not only the attribute (the paper's builds share this). "
         f"{knob('label_mix', 'matched', section='mps')} sizes the groups to remove it."
     ]

@@ -24,7 +24,7 @@ from shortcutlab.data.benchmark import check_build_start, save_splits
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
 from shortcutlab.data.parts import require_text_pair
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.suite import DEFAULT_SIZE, FAMILY
 from shortcutlab.families.suite.extended import load_paws, paraphrase_overlap_set
 from shortcutlab.families.suite.hans import (
@@ -267,7 +267,7 @@ def _check_inputs(requested: list[str], table: LoadedTable | None, labels: list[
     if heuristic and not is_nli_label_set(labels):
         raise DataError(
             f"The {heuristic[0]} set is NLI (labels entailment / non-entailment) but the data's "
-            f"labels are {', '.join(map(str, labels))}. Pass NLI data with entailment, neutral and "
+            f"labels are {listed(labels)}. Pass NLI data with entailment, neutral and "
             f"contradiction labels (or entailment / non-entailment), or drop the heuristic sets."
         )
     if len(labels) < 2:

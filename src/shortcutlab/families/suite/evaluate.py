@@ -22,7 +22,7 @@ import pandas as pd
 from shortcutlab.data import LabelSpace, load_table
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.engine.cell import predicted_labels
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.suite.explanations import ErrorJudge, explanation_scores
 from shortcutlab.families.suite.folder import (
     ENTAILMENT,
@@ -85,7 +85,7 @@ def evaluate_suite(
         fitted_on = "the standard set's rows" if suite.has_standard else "the sets' rows"
         notes.append(
             f"No --train: {model} was fitted on {fitted_on}, which zero-shot prompts never show; "
-            f"the labels are those rows' ({', '.join(map(str, space.values))})."
+            f"the labels are those rows' ({listed(space.values)})."
         )
     if not suite.has_standard:
         notes.append(
@@ -214,8 +214,8 @@ def _label_space(train_frame: pd.DataFrame, suite: SuiteFolder) -> LabelSpace:
         missing = sorted({str(v) for v in frame["label"]} - set(values))
         if missing:
             raise DataError(
-                f"The Suite set '{name}' has label(s) {', '.join(missing)} that the training labels "
-                f"({', '.join(values)}) lack; train on data with the same NLI labels."
+                f"The Suite set '{name}' has label(s) {listed(missing)} that the training labels "
+                f"({listed(values)}) lack; train on data with the same NLI labels."
             )
     return space
 

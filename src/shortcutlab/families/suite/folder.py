@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.loading import load_table
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, listed
 from shortcutlab.names import check_name
 
 STANDARD = "standard"
@@ -78,20 +78,20 @@ def read_suite(folder: str | Path, sets: list[str] | None = None) -> SuiteFolder
         raise DataError(
             f"The Suite manifest '{manifest_path}' is not valid JSON ({exc.msg}, line {exc.lineno})."
         ) from exc
-    listed = _listed_sets(manifest)
-    for name, file in listed.items():  # both become file names under the folder
+    set_files = _listed_sets(manifest)
+    for name, file in set_files.items():  # both become file names under the folder
         check_name(name, f"A set name in '{manifest_path}'")
         if file is not None:
             check_name(file, f"The file of the set {name!r} in '{manifest_path}'")
     if sets is not None:
-        unknown = [s for s in sets if s not in listed]
+        unknown = [s for s in sets if s not in set_files]
         if unknown:
             raise DataError(
-                f"The Suite folder '{path}' has no set(s) {', '.join(unknown)}. Sets: {', '.join(listed)}."
+                f"The Suite folder '{path}' has no set(s) {listed(unknown)}. Sets: {listed(set_files)}."
             )
-        listed = {s: f for s, f in listed.items() if s in sets}
-    tables = {name: _read_set(path, name, listed[name]) for name in listed}
-    names = list(listed)
+        set_files = {s: f for s, f in set_files.items() if s in sets}
+    tables = {name: _read_set(path, name, set_files[name]) for name in set_files}
+    names = list(set_files)
     order = sorted(
         tables,
         key=lambda n: (

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
-from shortcutlab.errors import DataError, InputFileError
+from shortcutlab.errors import LISTED_NAMES, DataError, InputFileError, listed
 from shortcutlab.families.suite.hans_templates import HEURISTICS, Words
 from shortcutlab.families.suite.sets import balanced_counts, draw_balanced
 
@@ -79,19 +79,19 @@ def read_hans_file(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame
     if missing:
         raise DataError(
             f"The HANS file '{path}' lacks the column(s) {', '.join(missing)} (found: "
-            f"{', '.join(map(str, raw.columns))}); pass the official heuristics_evaluation_set.txt."
+            f"{listed(raw.columns, limit=LISTED_NAMES)}); pass the official heuristics_evaluation_set.txt."
         )
     unknown = sorted(set(raw["heuristic"]) - set(HANS_NAMES))
     if unknown:
         raise DataError(
-            f"The HANS file '{path}' has unknown heuristic(s) {', '.join(unknown)}; expected "
+            f"The HANS file '{path}' has unknown heuristic(s) {listed(unknown)}; expected "
             f"{', '.join(HANS_NAMES)}."
         )
     labels = raw["gold_label"].str.strip().str.lower().replace({"non_entailment": NON_ENTAILMENT})
     bad = sorted(set(labels) - {ENTAILMENT, NON_ENTAILMENT})
     if bad:
         raise DataError(
-            f"The HANS file '{path}' has gold label(s) {', '.join(bad)}; expected entailment or "
+            f"The HANS file '{path}' has gold label(s) {listed(bad)}; expected entailment or "
             f"non-entailment."
         )
     return pd.DataFrame(

@@ -30,7 +30,14 @@ import pyarrow.compute as pc
 from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
 from shortcutlab.data.reading import read_file
-from shortcutlab.errors import ConfigError, DataError, EncodingError, InputFileError
+from shortcutlab.errors import (
+    LISTED_NAMES,
+    ConfigError,
+    DataError,
+    EncodingError,
+    InputFileError,
+    listed,
+)
 from shortcutlab.params import check_choice, quoted
 from shortcutlab.shortcuts.rewriters.base import ORIGINAL, STYLES, Rewriter
 
@@ -186,7 +193,7 @@ def _release_folder(style: str, folder: Path) -> dict[str, Path]:
         candidates = [folder / f"{role}{suffix}" for suffix in (".csv", ".tsv", ".csv.gz")]
         existing = [path for path in candidates if path.is_file()]
         if not existing:
-            present = ", ".join(sorted(p.name for p in folder.iterdir())) or "nothing"
+            present = listed(sorted(p.name for p in folder.iterdir())) or "nothing"
             raise InputFileError(
                 f"The {style} rewrite folder '{folder}' has no {role}.csv (it holds {present}). "
                 f"A release folder holds train.csv and test.csv; or give the files themselves."
@@ -201,7 +208,7 @@ def read_rewrite_file(path: Path, *, encoding: str = "utf-8") -> RewriteFile:
     columns = [str(c) for c in frame.columns]
     if TEXT not in columns:
         raise DataError(
-            f"The rewrite file '{path}' has no 'text' column (columns found: {', '.join(columns)}). "
+            f"The rewrite file '{path}' has no 'text' column (columns found: {listed(columns, limit=LISTED_NAMES)}). "
             f"Use the Shortcut Maze layout label,text,rewritten."
         )
     texts = frame[TEXT].tolist()

@@ -42,6 +42,11 @@ class DocPage:
 
 def console_blocks(text: str) -> list[list[str]]:
     """The lines of every ``console`` block of a Markdown text, in order, fence indentation removed."""
+    return fenced_blocks(text, "console")
+
+
+def fenced_blocks(text: str, language: str) -> list[list[str]]:
+    """The lines of every block fenced as ``language`` (```bash, ```console...), in order."""
     blocks: list[list[str]] = []
     lines = text.splitlines()
     index = 0
@@ -63,7 +68,7 @@ def console_blocks(text: str) -> list[list[str]]:
         else:
             raise DocPageError(f"a ```{opening['info'].strip()} block is never closed")
         index += 1  # past the closing fence
-        if opening["info"].strip().split(" ")[0] == "console":
+        if opening["info"].strip().split(" ")[0] == language:
             blocks.append(body)
     return blocks
 
