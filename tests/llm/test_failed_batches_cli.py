@@ -58,7 +58,8 @@ def test_label_names_the_server_never_answers_stop_the_evaluation(work):
     names = "label_names=[one, two, three, four, five]"
     with ChatServer(project_backend(answers)) as server:
         result = assert_refused(
-            work, "100 of 100 answers to llm-prompt name none of the labels ['one', 'two',",
+            work, "100 of 100 answers to llm-prompt name none of the labels 'one', 'two', 'three', "
+            "'four', 'five' after 'Answer:' (e.g. ' ",
             "evaluate", work / "bench", "--model", "llm-prompt", "-p", _client(server.url),
             "-p", names, "--seeds", 1, "--out", work / "eval",
         )  # fmt: skip

@@ -156,7 +156,7 @@ def test_a_batch_mostly_without_a_label_stops_instead_of_scoring(bench, tmp_path
         )
     assert str(refused.value).startswith(
         f"{len(bench['test'])} of {len(bench['test'])} answers to llm-prompt name none of the "
-        "labels ['1', '2', '3', '4', '5'] after 'Rating:' (e.g. ['This test server has no "
+        "labels '1', '2', '3', '4', '5' after 'Rating:' (e.g. 'This test server has no "
     )
     assert str(refused.value).endswith(
         "Check 'label_names' (the words the model answers, in label order), 'template' and "

@@ -110,6 +110,7 @@ bootstrap: 100
 """
 
 
+@pytest.mark.slow
 def test_results_and_report_of_a_run_with_dollar_labels(tmp_path: Path, corpus):
     pool = corpus["train"][["text", "label"]].copy()
     pool["label"] = pool["label"].map({1: "$", 2: "$", 3: "$$", 4: "$$$", 5: "$$$"})

@@ -330,9 +330,10 @@ class LLMPrompt(TextClassifier):
         unread = [r.text for r, a in zip(responses, answers, strict=True) if a.label is None]
         if len(unread) <= MOST_FAILED * len(answers):
             return
+        examples = listed(list(dict.fromkeys(unread))[:3], show=repr)
         raise ConfigError(
             f"{len(unread)} of {len(answers)} answers to llm-prompt name none of the labels "
-            f"{quoted(self.names_)} after {quoted(self.marker_)} (e.g. "
-            f"{quoted(list(dict.fromkeys(unread))[:3])}). Check 'label_names' (the words the model "
-            "answers, in label order), 'template' and 'answer_marker'."
+            f"{listed(self.names_, show=repr)} after {quoted(self.marker_)} (e.g. {examples}). "
+            "Check 'label_names' (the words the model answers, in label order), 'template' and "
+            "'answer_marker'."
         )
