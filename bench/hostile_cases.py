@@ -229,4 +229,9 @@ def main() -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
+    # Cases run in their own folders: a relative PYTHONPATH=src would miss this checkout's sources
+    # there and test the installed package instead.
+    if os.environ.get("PYTHONPATH"):
+        paths = os.environ["PYTHONPATH"].split(os.pathsep)
+        os.environ["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in paths if p)
     main()

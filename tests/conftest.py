@@ -93,6 +93,18 @@ def tiny_frame() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def other_items(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame``'s rows about items instead of things: the same labels and words otherwise, and
+    no row of ``frame``, for a test table (builds refuse one whose rows are all training rows)."""
+    return frame.assign(text=frame["text"].str.replace("thing", "item"))
+
+
+@pytest.fixture
+def tiny_test_frame(tiny_frame: pd.DataFrame) -> pd.DataFrame:
+    """A test table for :func:`tiny_frame`: the same 90 rows, about items."""
+    return other_items(tiny_frame)
+
+
 def folder_bytes(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` by relative path, for byte-identity checks."""
     return {

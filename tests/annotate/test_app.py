@@ -193,6 +193,16 @@ def _item_id(client: Any) -> str:
             "exactly the fields",
         ),
         (lambda c: c.post("/api/answer", content=b"x" * 70_000), 413, "at most"),
+        # 20,000 "[": past json.loads' recursion limit (it raised RecursionError, a 500)
+        (lambda c: c.post("/api/answer", content=b"[" * 20_000), 400, "deeper than 32 levels"),
+        (
+            lambda c: c.post(
+                "/api/answer",
+                content=b'{"annotator": "ann", "item_id": ' + b"[" * 40 + b"]" * 40 + b"}",
+            ),
+            400,
+            "deeper than 32 levels",
+        ),
         (lambda c: c.get("/api/answer"), 405, "Method Not Allowed"),
         (lambda c: c.put("/"), 405, "Method Not Allowed"),
         (lambda c: c.get("/api/next"), 400, "annotator must be"),

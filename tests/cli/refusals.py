@@ -12,16 +12,28 @@ from tests.conftest import tree_state
 
 runner = CliRunner()
 
+#: The smallest grid: one built-in dataset, one benchmark, the majority model, one seed.
+TINY_GRID = """
+name: g
+data: {builtin: reviews, train_size: 300, test_size: 200}
+shortcuts: [single-term]
+strengths: [1.0]
+models: [{name: majority}]
+seeds: [0]
+bootstrap: 100
+"""
+
 
 def invoke(*args: object) -> Result:
     return runner.invoke(app, [str(a) for a in args])
 
 
 def assert_user_error(result: Result, message: str) -> None:
-    """Exit code 2 and exactly one line, on stderr, that contains ``message``."""
+    """Exit code 2 and exactly one line, on stderr, that contains ``message`` (no blank line
+    before or after it)."""
     assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), repr(result.stderr)
     assert message in lines[0], lines[0]
     assert result.exception is None or isinstance(result.exception, SystemExit)
 

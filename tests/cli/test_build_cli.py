@@ -110,12 +110,15 @@ def test_an_option_of_two_other_builds_names_both(tmp_path, corpus_files):
 
 def test_shared_options_reach_every_builder(tmp_path, corpus):
     """The same shared options on all three builds: renamed columns, the format, the folder."""
-    frame = corpus["train"][["text", "label"]].rename(columns={"text": "review", "label": "stars"})
-    frame.to_csv(tmp_path / "reviews.csv", index=False)
+    for split in ("train", "test"):
+        frame = corpus[split][["text", "label"]].rename(
+            columns={"text": "review", "label": "stars"}
+        )
+        frame.to_csv(tmp_path / f"reviews-{split}.csv", index=False)
     shared = ["--text-col", "review", "--label-col", "stars", "--format", "jsonl"]
-    data = ["--train", tmp_path / "reviews.csv"]
+    data = ["--train", tmp_path / "reviews-train.csv"]
     commands = {
-        "maze": [*data, "--test", tmp_path / "reviews.csv", "--shortcut", "single-term"],
+        "maze": [*data, "--test", tmp_path / "reviews-test.csv", "--shortcut", "single-term"],
         "mps": [*data, "--attribute", "negation"],
         "suite": [*data, "--sets", "standard", "--size", "50"],
     }

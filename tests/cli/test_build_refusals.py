@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tests.cli.refusals import assert_refused, build_args, invoke
+from tests.conftest import other_items
 
 
 @pytest.fixture
@@ -57,7 +58,8 @@ def test_empty_texts_dropped_or_rejected(tmp_path, tiny_frame):
     frame = tiny_frame.copy()
     frame.loc[3, "text"] = ""
     frame.to_csv(tmp_path / "d.csv", index=False)
-    files = {"train": tmp_path / "d.csv", "test": tmp_path / "d.csv"}
+    other_items(tiny_frame).to_csv(tmp_path / "t.csv", index=False)
+    files = {"train": tmp_path / "d.csv", "test": tmp_path / "t.csv"}
     assert_refused(
         tmp_path,
         "1 rows with an empty text",

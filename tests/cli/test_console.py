@@ -15,19 +15,9 @@ import pytest
 from shortcutlab.cli.console import user_errors
 from shortcutlab.data.writing import TableWriter
 from shortcutlab.errors import os_error_message
-from tests.cli.refusals import assert_refused, assert_user_error, invoke
+from tests.cli.refusals import TINY_GRID, assert_refused, assert_user_error, invoke
 from tests.conftest import tree_state
 from tests.engine.disks import damage, fill, tmpfs
-
-GRID = """
-name: g
-data: {builtin: reviews, train_size: 300, test_size: 200}
-shortcuts: [single-term]
-strengths: [1.0]
-models: [{name: majority}]
-seeds: [0]
-bootstrap: 100
-"""
 
 
 def build(files: dict[str, Path], out: Path, *extra: object) -> tuple[object, ...]:
@@ -44,7 +34,7 @@ def built(files: dict[str, Path], out: Path) -> Path:
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("grid")
-    (root / "spec.yaml").write_text(GRID)
+    (root / "spec.yaml").write_text(TINY_GRID)
     result = invoke("run", root / "spec.yaml", "--out", root / "run")
     assert result.exit_code == 0, result.output
     return root / "run"
@@ -99,7 +89,7 @@ def test_a_full_disk_in_build_results_and_report(corpus_files, tmp_path, run_fol
 
 
 def test_a_full_disk_in_run_names_the_store_and_leaves_no_partial_build(tmp_path):
-    (tmp_path / "spec.yaml").write_text(GRID)
+    (tmp_path / "spec.yaml").write_text(TINY_GRID)
     with tmpfs(tmp_path / "disk") as disk:
         fill(disk, leave=40_000)
         result = invoke("run", tmp_path / "spec.yaml", "--out", disk / "run")
@@ -126,7 +116,7 @@ def test_a_full_disk_simulated_without_root(corpus_files, tmp_path, monkeypatch)
 
 @pytest.mark.parametrize("command", ["results", "run", "report"])
 def test_a_damaged_results_store_is_named_with_how_to_recover(tmp_path, run_folder, command):
-    (tmp_path / "spec.yaml").write_text(GRID)
+    (tmp_path / "spec.yaml").write_text(TINY_GRID)
     damaged = tmp_path / "damaged"
     damaged.mkdir()
     for path in run_folder.iterdir():

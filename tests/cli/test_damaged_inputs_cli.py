@@ -92,7 +92,9 @@ def test_a_gzipped_file_within_the_bound_reads_as_its_plain_file(tmp_path, corpu
     packed.write_bytes(gzip.compress(plain.read_bytes()))
     for train, out in ((plain, "plain"), (packed, "packed")):
         files = {"train": train, "test": corpus_files["test"]}
-        assert invoke(*build_args(files, tmp_path / out, "--shortcut", "single-term")).exit_code == 0
+        assert (
+            invoke(*build_args(files, tmp_path / out, "--shortcut", "single-term")).exit_code == 0
+        )
     assert (tmp_path / "plain" / "train.csv").read_bytes() == (
         tmp_path / "packed" / "train.csv"
     ).read_bytes()

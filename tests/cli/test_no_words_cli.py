@@ -23,7 +23,10 @@ def _wordless(folder: Path, rows: int = 60) -> dict[str, Path]:
     paths = {}
     for split in ("train", "test"):
         table = pd.DataFrame(
-            {"text": [NO_WORDS[i % len(NO_WORDS)] for i in range(rows)], "label": [1, 2] * (rows // 2)}
+            {
+                "text": [NO_WORDS[i % len(NO_WORDS)] for i in range(rows)],
+                "label": [1, 2] * (rows // 2),
+            }
         )
         paths[split] = folder / f"{split}.csv"
         table.to_csv(paths[split], index=False)

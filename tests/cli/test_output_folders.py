@@ -10,12 +10,13 @@ import pandas as pd
 import pytest
 
 from tests.cli.refusals import assert_refused, invoke
+from tests.conftest import other_items
 
 
 def _write_inputs(folder: Path, frame: pd.DataFrame) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     frame.to_csv(folder / "train.csv", index=False)
-    frame.to_csv(folder / "test.csv", index=False)
+    other_items(frame).to_csv(folder / "test.csv", index=False)
     return folder / "train.csv", folder / "test.csv"
 
 

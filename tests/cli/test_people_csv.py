@@ -70,7 +70,9 @@ def test_a_build_keeps_model_inputs_byte_exact_while_its_audit_neutralises(
     tmp_path: Path,
 ) -> None:
     hostile_frame(240).to_csv(tmp_path / "train.csv", index=False)
-    hostile_frame(120, offset=1).to_csv(tmp_path / "test.csv", index=False)
+    test = hostile_frame(120, offset=1)
+    test["text"] += " again"  # texts of its own (a test table of training rows is refused)
+    test.to_csv(tmp_path / "test.csv", index=False)
     built = invoke(
         "build", "maze", "--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv",
         "--shortcut", "single-term", "--strength", 1, "--out", tmp_path / "b",

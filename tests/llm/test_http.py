@@ -72,7 +72,9 @@ def test_rate_limits_carry_retry_after_and_server_errors_are_retryable():
 
 
 def test_other_4xx_answers_are_final(server):
-    with pytest.raises(BackendError, match=r"request refused \(HTTP 404\)") as caught:
+    with pytest.raises(
+        BackendError, match=r"request refused \(HTTP 404 for POST /v1/chat/completions\)"
+    ) as caught:
         post(server.url, body={**BODY, "model": "other"})
     assert not caught.value.retryable
     with pytest.raises(BackendError, match=r"HTTP 400\): Invalid request body") as caught:

@@ -166,7 +166,10 @@ def test_other_client_errors_fail_at_once(server, openai_client):
     client = openai_client(server, model="no-such-model")  # without check(), as a careless caller
     [response] = client.complete(prompts(1))
     assert response.text is None
-    assert response.error == "request refused (HTTP 404): The model 'no-such-model' does not exist."
+    assert response.error == (
+        "request refused (HTTP 404 for POST /v1/chat/completions): The model 'no-such-model' "
+        "does not exist."
+    )  # under /v1 already: no hint about the path
     assert client.usage.to_json()["requests"] == 1 and client.usage.retries == 0
 
 

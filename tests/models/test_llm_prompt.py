@@ -1,6 +1,7 @@
 """LLMs as models under test: prompts, parsing, demonstrations, confidence, invalid answers."""
 
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -124,18 +125,43 @@ def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, answers, server
     assert result.runs[0]["usage"]["requests"] >= 3 * len(bench["test"])
 
 
-def test_unparseable_answers_are_invalid_and_wrong(bench, tmp_path):
-    with ChatServer(project_backend(None)) as bare:
+def test_unparseable_answers_are_invalid_and_wrong(bench, answers, tmp_path):
+    def sometimes_unsure(messages, params):  # every third prompt gets no rating
+        prompt = messages[-1]["content"]
+        return "I cannot tell." if zlib.crc32(prompt.encode()) % 3 == 0 else answers(prompt)
+
+    with ChatServer(sometimes_unsure) as server:
         result = evaluate_benchmark(
+            bench,
+            model="llm-prompt",
+            model_params={"client": client(server, tmp_path)},
+            seeds=1,
+            bootstrap=100,
+        )
+    test = result.summary["splits"]["test"]
+    assert 0.2 * len(bench["test"]) < test["invalid"] < 0.5 * len(bench["test"])
+    assert test["label_distribution"]["invalid"] == test["invalid"]
+    valid_share = 1 - test["invalid"] / len(bench["test"])
+    assert result.statistics["test_accuracy_mean"] <= valid_share  # invalid answers are wrong
+
+
+def test_a_batch_mostly_without_a_label_stops_instead_of_scoring(bench, tmp_path):
+    with ChatServer(project_backend(None)) as bare, pytest.raises(ConfigError) as refused:
+        evaluate_benchmark(
             bench,
             model="llm-prompt",
             model_params={"client": client(bare, tmp_path)},
             seeds=1,
             bootstrap=100,
         )
-    test = result.summary["splits"]["test"]
-    assert test["invalid"] == len(bench["test"]) and result.statistics["test_accuracy_mean"] == 0.0
-    assert test["label_distribution"]["invalid"] == len(bench["test"])
+    assert str(refused.value).startswith(
+        f"{len(bench['test'])} of {len(bench['test'])} answers to llm-prompt name none of the "
+        "labels '1', '2', '3', '4', '5' after 'Rating:' (e.g. 'This test server has no "
+    )
+    assert str(refused.value).endswith(
+        "Check 'label_names' (the words the model answers, in label order), 'template' and "
+        "'answer_marker'."
+    )
 
 
 def test_few_shot_demonstrations_are_balanced_and_drawn_per_seed(bench, server, tmp_path):

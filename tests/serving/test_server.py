@@ -31,9 +31,13 @@ def test_errors_use_the_openai_error_shape(server):
     assert (
         bad_json.status_code == 400 and bad_json.json()["error"]["type"] == "invalid_request_error"
     )
+    too_deep = httpx.post(url, content=b"[" * 20_000)  # past json.loads' recursion limit
+    assert (
+        too_deep.status_code == 400 and too_deep.json()["error"]["type"] == "invalid_request_error"
+    )
     unknown = httpx.post(url, json={**BODY, "model": "gpt-4o"})
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "model_not_found"
-    assert server.stats.requests == 2 and server.stats.billable_by_prompt == {}
+    assert server.stats.requests == 3 and server.stats.billable_by_prompt == {}
 
 
 def test_a_server_with_a_key_refuses_other_keys():

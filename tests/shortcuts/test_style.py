@@ -22,8 +22,16 @@ def data_files(tmp_path):
     paths = {}
     for role in ("train", "test"):
         paths[role] = tmp_path / f"{role}.csv"
-        frame.to_csv(paths[role], index=False)
+        role_frame(frame, role).to_csv(paths[role], index=False)
     return frame, paths
+
+
+def role_frame(frame, role):
+    """The training rows, or the test rows: other reviews (a build refuses a test table whose
+    rows are all training rows)."""
+    if role == "train":
+        return frame
+    return frame.assign(text=frame["text"].str.replace("Review", "Test review"))
 
 
 def write_release_file(path, frame, style, *, empty=(), drop_row=None, swap=None, row_ids=None):
@@ -51,7 +59,7 @@ def file_options(tmp_path, frame, *, on_failed="drop", formal_empty=(), casual_e
             role: str(
                 write_release_file(
                     tmp_path / f"{style}_{role}.csv",
-                    frame,
+                    role_frame(frame, role),
                     style,
                     empty=empty.get(role, ()) if isinstance(empty, dict) else empty,
                     **kw,
@@ -165,7 +173,7 @@ def test_keep_original_uses_the_original_text_and_counts_it(data_files, tmp_path
     test = bench["test"].set_index("row_id")
     assert [test.loc[i, "shortcut"] for i in (2, 5, 8)] == ["formal"] * 3  # label 2: always formal
     assert [test.loc[i, "text"] for i in (2, 5, 8)] == [
-        f"Review {i} of the café." for i in (2, 5, 8)
+        f"Test review {i} of the café." for i in (2, 5, 8)
     ]
     styles = bench.manifest["preparation"]["test"]["styles"]
     assert styles["formal"]["kept_original"] == 3 and styles["formal"]["dropped"] == 0
@@ -274,6 +282,7 @@ def test_same_build_twice_is_byte_identical(data_files, tmp_path):
 
 def test_inject_without_prepare_rewrites_on_demand(data_files, tmp_path):
     frame, _ = data_files
+    texts = role_frame(frame, "test")["text"].tolist()
     labels = LabelSpace((0, 1, 2))
     plan = SplitPlan(
         ranks=labels.ranks(frame["label"]),
@@ -283,10 +292,11 @@ def test_inject_without_prepare_rewrites_on_demand(data_files, tmp_path):
         row_ids=np.arange(N),
     )
     shortcut = make_shortcut("register", file_options(tmp_path, frame))
-    injection = shortcut.inject(frame["text"].tolist(), plan, np.random.SeedSequence(0))
+    injection = shortcut.inject(texts, plan, np.random.SeedSequence(0))
     assert (
-        injection.texts[2] == "[formal] Review 2 of the café." and injection.shortcut[0] == "casual"
+        injection.texts[2] == "[formal] Test review 2 of the café."
+        and injection.shortcut[0] == "casual"
     )
     failing = make_shortcut("register", file_options(tmp_path, frame, formal_empty=(2,)))
     with pytest.raises(DataError, match="rows can only be dropped before the splits are made"):
-        failing.inject(frame["text"].tolist(), plan, np.random.SeedSequence(0))
+        failing.inject(texts, plan, np.random.SeedSequence(0))

@@ -195,7 +195,7 @@ def test_an_unwritable_out_is_refused_with_the_fix(maze_run, tmp_path):
     target.write_text("x")
     assert_refused(
         tmp_path,
-        "Cannot write the report to",
+        f"lies under '{target}', which is a file, not a folder. Choose an output path outside it.",
         "report",
         maze_run,
         "--out",

@@ -49,6 +49,9 @@ from shortcutlab.names import check_name
 
 TOKEN_HEADER = "x-token"
 MAX_BODY_BYTES = 64 * 1024
+# An answer is a mapping of form fields to plain values; deeper nesting is never one, and a
+# 64 KB body of 20,000 "[" would end json.loads (or a later repr) in a RecursionError.
+MAX_JSON_DEPTH = 32
 DIGITS = re.compile(r"[0-9]{1,12}")  # str.isdigit() also takes "²", which int() refuses
 # connect-src 'self': the page's script talks to this server only; everything else is refused.
 CONTENT_SECURITY_POLICY = (
@@ -302,13 +305,37 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raw += chunk
         if len(raw) > MAX_BODY_BYTES:
             raise HTTPException(413, f"the request body must be at most {MAX_BODY_BYTES} bytes")
+    too_deep = f"the request body nests JSON deeper than {MAX_JSON_DEPTH} levels"
     try:
         body = json.loads(raw)
+    except RecursionError:
+        raise HTTPException(400, too_deep) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise HTTPException(400, f"the request body is not valid JSON ({error})") from None
+    if _deeper_than(body, MAX_JSON_DEPTH):
+        raise HTTPException(400, too_deep)
     if not isinstance(body, dict):
         raise HTTPException(400, "the request body must be a JSON object")
     return body
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether parsed JSON nests lists or objects more than ``limit`` levels deep (walked
+    without recursion, so the check cannot hit the recursion limit it guards against).
+
+    Examples:
+        >>> _deeper_than({"a": [[1]]}, 3), _deeper_than({"a": [[1]]}, 2)
+        (False, True)
+    """
+    pending = [(value, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, dict | list):
+            if depth > limit:
+                return True
+            children = node.values() if isinstance(node, dict) else node
+            pending.extend((child, depth + 1) for child in children)
+    return False
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:

@@ -22,7 +22,7 @@ from shortcutlab.annotate.store import ANSWER_COLUMNS, AnnotationStore
 from shortcutlab.annotate.summary import with_common_tables
 from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.data.csv_text import csv_text
-from shortcutlab.data.writing import follow_umask
+from shortcutlab.data.writing import check_folder_path, follow_umask
 from shortcutlab.errors import DataError
 from shortcutlab.reports.tables import to_markdown
 
@@ -68,6 +68,7 @@ def export_task(folder: str | Path, *, out: str | Path | None = None) -> list[Pa
         + "\n",
         SUMMARY_MD: summary_markdown(plan, summary),
     }
+    check_folder_path(target)
     target.mkdir(parents=True, exist_ok=True)
     staged = []
     try:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from shortcutlab.annotate.kinds import TaskKind, TaskPlan
 from shortcutlab.annotate.store import AnnotationStore
-from shortcutlab.data.writing import follow_umask
+from shortcutlab.data.writing import check_no_file_above, follow_umask
 from shortcutlab.errors import ConfigError, DataError, InputFileError, OutputExistsError, listed
 
 
@@ -74,6 +74,7 @@ def prepare_task(
         check_resumable(folder, kind.name, source)
         check_same_draw(folder, sample=sample, seed=seed, options=options)
         return False
+    check_no_file_above(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise OutputExistsError(
             f"'{folder}' exists and holds no annotation task; choose another --folder."

@@ -7,6 +7,7 @@ exception is a bug and keeps its traceback.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Annotated, Any
 
@@ -138,7 +139,16 @@ def main() -> None:
     """Console-script entry point."""
     for name, value in QUIET_LIBRARIES.items():
         os.environ.setdefault(name, value)
+    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     app(prog_name="shortcutlab")
+
+
+def _stop_like_ctrl_c(signum: int, frame: Any) -> None:
+    """SIGTERM (``kill``, a scheduler's stop) ends a command the way Ctrl-C does: as an exception,
+    so what it cleans up on the way out runs (a fresh run's folder, a build's temporary folder)
+    instead of the process dying mid-write. The exit code stays what a killed process gives."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends it at once
+    raise SystemExit(128 + signum)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -137,7 +137,9 @@ def results(
         written = (
             _write_whole(lambda folder: family.write_results(loaded, folder, files), out)
             if out
-            else family.write_figures(loaded, run_dir / "figures")
+            else _write_whole(
+                lambda folder: family.write_figures(loaded, folder), run_dir / "figures"
+            )
         )
     if sections:
         shown = [Section(t, title, notes if details else ()) for title, t, notes in sections]
@@ -152,12 +154,18 @@ def results(
 
 def _write_whole(write: Callable[[Path], list[Path]], out: Path) -> list[Path]:
     """Write into a temporary folder beside ``out``, then move each file into ``out``: a failed
-    write (a full disk) leaves no half-written file, and other files in ``out`` stay."""
+    write (a full disk, a figure that cannot be drawn) leaves no half-written file and no empty
+    folder, and other files in ``out`` stay."""
+    from shortcutlab.data.writing import check_folder_path
+
+    check_folder_path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
     try:
         with naming_path(out):
             written = write(staging)
+        if not written:
+            return []
         if not out.exists():
             os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would outlive the rename
             os.replace(staging, out)

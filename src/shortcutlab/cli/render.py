@@ -208,6 +208,9 @@ def progress(console: Console, title: str) -> Iterator[Callable[[str, int, int],
         TimeRemainingColumn(),
         console=console,
         transient=True,
+        # Off the terminal (a pipe, a log, a test) a transient bar draws nothing but still ends
+        # with a blank line, which came before a refusal's Error: line.
+        disable=not console.is_terminal,
     )
     with bar:
         task = bar.add_task("starting", total=None)

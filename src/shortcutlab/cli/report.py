@@ -32,11 +32,14 @@ def report(
 ) -> None:
     """Write every table, figure and the rows behind them as one HTML file (inline CSS and SVG,
     no network): opens offline in any browser, printable."""
+    from shortcutlab.data.writing import check_no_file_above
     from shortcutlab.errors import OutputExistsError
     from shortcutlab.webreport.build import REPORT_FILE, write_html_report
 
     with user_errors():
         target = out if out is not None else run_dir / REPORT_FILE
+        if out is not None:  # RUN_DIR itself is checked by the report below
+            check_no_file_above(out)
         if target.is_dir():
             raise OutputExistsError(
                 f"--out '{target}' is a folder; give a file path such as {target / REPORT_FILE}."

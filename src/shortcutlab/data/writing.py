@@ -167,10 +167,7 @@ def check_output_dir(out: Path, *, overwrite: bool, inputs: Iterable[str | Path]
     """Refuse a destination that is an existing file or a non-empty folder (unless overwriting),
     the working folder or one above it (a folder in use cannot be replaced), and, when
     overwriting, a folder that is or holds one of ``inputs`` (replacing it would delete them)."""
-    if out.exists() and not out.is_dir():
-        raise OutputExistsError(
-            f"The output path '{out}' is a file. Choose a folder path with --out."
-        )
+    check_folder_path(out)
     if not out.is_dir():
         return
     target = Path(os.path.realpath(out))
@@ -185,6 +182,28 @@ def check_output_dir(out: Path, *, overwrite: bool, inputs: Iterable[str | Path]
         )
     if overwrite:
         check_holds_no_input(out, inputs)
+
+
+def check_folder_path(out: str | Path) -> None:
+    """Refuse an output folder path that is a file, or lies below one (:func:`check_no_file_above`)."""
+    if os.path.exists(out) and not os.path.isdir(out):  # a link to nothing is written through
+        raise OutputExistsError(
+            f"The output path '{out}' is a file. Choose a folder path with --out."
+        )
+    check_no_file_above(out)
+
+
+def check_no_file_above(path: str | Path) -> None:
+    """Refuse an output path below something that is not a folder (``--out afile/sub``): no
+    folder can be made there, and ``mkdir`` would end in a bare FileExistsError."""
+    for above in Path(path).parents:
+        if above.is_dir():  # the nearest existing folder: the rest can be made below it
+            return
+        if os.path.lexists(above):  # a file, or a link to nothing
+            raise OutputExistsError(
+                f"The output path '{path}' lies under '{above}', which is a file, not a folder. "
+                "Choose an output path outside it."
+            )
 
 
 def check_holds_no_input(out: Path, inputs: Iterable[str | Path]) -> None:

@@ -24,16 +24,14 @@ from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.loading import LoadedTable, load_table
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json, write_table
 from shortcutlab.demo.mps import SPLIT_FORMAT, run_mps_demo
-from shortcutlab.engine.pool import worker_pool
+from shortcutlab.engine.pool import check_jobs, worker_pool
 from shortcutlab.engine.replicates import check_vary
-from shortcutlab.errors import ConfigError
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
 from shortcutlab.families.mps import export as mps_export
 from shortcutlab.families.mps.results import MpsRunResults
 from shortcutlab.metrics import split_metric_names
-from shortcutlab.params import quoted
 from shortcutlab.provenance import environment, tool_record
 from shortcutlab.reports.findings import maze_findings
 from shortcutlab.reports.plots import plot_delta_vs_strength
@@ -239,12 +237,7 @@ def run_demo(
 
 def _checked_jobs(jobs: Any) -> int:
     """Worker processes: the machine's default when None, else a positive integer."""
-    jobs = default_jobs() if jobs is None else jobs
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ConfigError(
-            f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
-        )
-    return jobs
+    return default_jobs() if jobs is None else check_jobs(jobs)
 
 
 def _evaluate_cells(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
-from shortcutlab.engine.pool import worker_pool
+from shortcutlab.engine.pool import check_jobs, worker_pool
 from shortcutlab.engine.ray_connect import check_address, check_reachable, connect
 from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task
 from shortcutlab.errors import ConfigError
@@ -49,10 +49,7 @@ class LocalExecutor(Executor):
     name = "local"
 
     def __init__(self, jobs: int = 1, address: str | None = None) -> None:
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-            raise ConfigError(
-                f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
-            )
+        check_jobs(jobs)
         if address:
             raise ConfigError(
                 "--address is for the ray executor; the local executor runs on this machine."
@@ -168,5 +165,5 @@ EXECUTORS.add("ray", RayExecutor)
 def make_executor(name: str, *, jobs: int | None = None, address: str | None = None) -> Executor:
     cls = EXECUTORS.get(name)
     if cls is LocalExecutor:
-        return LocalExecutor(jobs=jobs or 1, address=address)
+        return LocalExecutor(jobs=1 if jobs is None else jobs, address=address)
     return cls(jobs=jobs, address=address)

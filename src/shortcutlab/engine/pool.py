@@ -12,8 +12,26 @@ import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from shortcutlab.errors import ConfigError, knob
 
 PARENT_CHECK_SECONDS = 1.0
+
+
+def check_jobs(jobs: Any) -> int:
+    """``jobs`` when it is a positive number of workers; 0 is refused like -1, never run as 1.
+
+    Examples:
+        >>> check_jobs(2)
+        2
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(
+            f"The number of workers must be a positive integer; {knob('jobs', jobs)} is not "
+            f"one. Pass e.g. {knob('jobs', 2)}."
+        )
+    return jobs
 
 
 def worker_pool(jobs: int) -> ProcessPoolExecutor:

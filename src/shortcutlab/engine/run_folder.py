@@ -20,8 +20,9 @@ from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.group_split import split_table_by_group
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import TEXT_PAIR, LoadedTable, load_table
+from shortcutlab.data.overlap import check_test_overlap
 from shortcutlab.data.partials import remove_stale_partials
-from shortcutlab.data.writing import write_json
+from shortcutlab.data.writing import check_folder_path, write_json
 from shortcutlab.engine.dataset_entry import DEFAULT_TEST_SHARE
 from shortcutlab.engine.executors import make_executor
 from shortcutlab.engine.mitigation_spec import PLAIN
@@ -174,6 +175,7 @@ def dataset_tables(
         return train, None
     test = dataset.inputs.read(dataset.resolve(dataset.test or ""), role="test")
     tables = agree_labels({"train": train, "test": test})
+    check_test_overlap(tables["train"], tables["test"])  # before the run folder exists
     return tables["train"], tables["test"]
 
 
@@ -183,8 +185,7 @@ def has_text_pair(table: LoadedTable) -> bool:
 
 
 def check_run_dir(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise OutputExistsError(f"The run folder '{out}' is a file. Choose a folder with --out.")
+    check_folder_path(out)
     # A lock file alone is what a fresh run killed before its store existed leaves.
     if out.is_dir() and any(p.name != LOCK_FILE for p in out.iterdir()):
         if not (out / DATABASE).exists():

@@ -156,9 +156,12 @@ def run_experiment(
     """Run (or resume) the grid of ``spec`` (a spec object or a YAML path, any grid family)
     into the run folder ``out``. ``track`` (``mlflow`` or ``mlflow:URI``; default: the spec's
     ``tracking`` key) logs each finished cell, and at the end the run's report, to a tracker."""
+    from shortcutlab.engine.pool import check_jobs
     from shortcutlab.engine.tracking import parse_target
 
     started = time.perf_counter()
+    if jobs is not None:  # here, where a message names --jobs (or jobs=), not a spec key
+        check_jobs(jobs)
     target = None if track is None else parse_target(track, knob("track"))
     with caller(GRID):  # messages name the spec's keys, not a command's options
         spec = _spec(spec)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import BackendError, ConfigError
 from shortcutlab.llm.cache import CachedResponse, ResponseCache, resolve_cache_path
 from shortcutlab.params import (
     check_non_negative_float,
@@ -38,6 +38,9 @@ from shortcutlab.params import (
 )
 
 ROLES = ("system", "user", "assistant")
+#: The share of a batch's requests that may fail for good before its answers are refused as a
+#: measurement (:func:`require_answers`): past it, the numbers would describe the server.
+MOST_FAILED = 0.5
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,30 @@ class LLMClient(ABC):
             if self._response_cache is None:
                 self._response_cache = ResponseCache(resolve_cache_path(self.cache))
             return self._response_cache
+
+
+def require_answers(responses: Sequence[ChatResponse], *, asked: str, client: LLMClient) -> None:
+    """Raise a BackendError when more than half of ``responses`` failed for good (a server
+    that is down, a base_url that answers 404): what a caller would compute from the rest
+    measures the server, not the model. ``asked`` names the requests ("prompts of llm-prompt").
+
+    Examples:
+        >>> class Fake(LLMClient):
+        ...     name = "fake"
+        ...     def identity(self): return "fake"
+        ...     def _generate(self, requests, save): return iter(())
+        >>> require_answers([ChatResponse("4"), ChatResponse(None, error="HTTP 500")], asked="prompts", client=Fake())
+        >>> require_answers([ChatResponse(None, error="HTTP 404")], asked="prompts", client=Fake())
+        Traceback (most recent call last):
+        shortcutlab.errors.BackendError: 1 of 1 prompts to fake got no answer (first: HTTP 404). Fix the server or the client's settings and run again (the answers received are cached).
+    """
+    failed = [response for response in responses if response.text is None]
+    if failed and len(failed) > MOST_FAILED * len(responses):
+        raise BackendError(
+            f"{len(failed)} of {len(responses)} {asked} to {client.identity()} got no answer "
+            f"(first: {failed[0].error}). Fix the server or the client's settings and run "
+            "again (the answers received are cached)."
+        )
 
 
 def _rebuild(cls: type[LLMClient], params: dict[str, Any]) -> LLMClient:

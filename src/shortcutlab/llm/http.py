@@ -20,6 +20,7 @@ import random
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -68,6 +69,8 @@ def post_chat(
             retryable=True,
             retry_after=_retry_after(response),
         )
+    if status == 404:
+        raise BackendError(_not_found(url, _error_message(response)))
     if status >= 300:
         raise BackendError(f"request refused (HTTP {status}): {_error_message(response)}")
     try:
@@ -124,6 +127,25 @@ def _retry_after(response: httpx.Response) -> float | None:
     if milliseconds is not None:
         return milliseconds / 1000
     return parse_retry_after(response.headers.get("retry-after"))
+
+
+def _not_found(url: str, message: str) -> str:
+    """A 404's error: the path that was tried and, when it is not under /v1, where
+    OpenAI-compatible servers usually answer (a base_url missing its /v1 fails every request).
+
+    Examples:
+        >>> _not_found("http://127.0.0.1:8000/chat/completions", "Not Found")
+        'request refused (HTTP 404 for POST /chat/completions): Not Found. OpenAI-compatible servers usually answer under /v1: check that base_url ends in /v1, e.g. http://127.0.0.1:8000/v1'
+    """
+    parts = urlsplit(url)
+    text = f"request refused (HTTP 404 for POST {parts.path}): {message}"
+    if "/v1/" in parts.path:
+        return text
+    base = f"{parts.scheme}://{parts.netloc}{parts.path.rpartition('/chat/completions')[0]}"
+    return (
+        f"{text.rstrip('.')}. OpenAI-compatible servers usually answer under /v1: check that "
+        f"base_url ends in /v1, e.g. {base}/v1"
+    )
 
 
 def _error_message(response: httpx.Response) -> str:

@@ -253,11 +253,14 @@ class LLMPrompt(TextClassifier):
         return ((("system", self.system),) if self.system else ()) + (("user", content),)
 
     def _complete(self, requests: list[Any]) -> list[Any]:
+        from shortcutlab.llm.base import require_answers
+
         client = self._llm()
         before = client.usage.to_json()
         responses = client.complete(requests)
         for key, value in client.usage.to_json().items():
             self.usage_[key] = self.usage_.get(key, 0) + int(value) - int(before.get(key, 0))
+        require_answers(responses, asked=f"prompts of {self.name}", client=client)
         return responses
 
     def prompt(self, text: TextInput) -> str:
@@ -304,6 +307,7 @@ class LLMPrompt(TextClassifier):
         ]
         responses = self._complete(requests)
         answers = [self.parser_.parse(r.text) for r in responses]
+        self._require_labels(responses, answers)
         probabilities = np.zeros((len(texts), self.n_classes_))
         for row, answer in enumerate(answers):
             if answer.label is not None:
@@ -317,3 +321,19 @@ class LLMPrompt(TextClassifier):
             ),
         }
         return probabilities
+
+    def _require_labels(self, responses: Sequence[Any], answers: Sequence[Any]) -> None:
+        """Refuse a batch in which most answers name no label: scored as wrong, they would make
+        a Δ (and a "no reliance" finding) out of a prompt the model does not answer."""
+        from shortcutlab.llm.base import MOST_FAILED
+
+        unread = [r.text for r, a in zip(responses, answers, strict=True) if a.label is None]
+        if len(unread) <= MOST_FAILED * len(answers):
+            return
+        examples = listed(list(dict.fromkeys(unread))[:3], show=repr)
+        raise ConfigError(
+            f"{len(unread)} of {len(answers)} answers to llm-prompt name none of the labels "
+            f"{listed(self.names_, show=repr)} after {quoted(self.marker_)} (e.g. {examples}). "
+            "Check 'label_names' (the words the model answers, in label order), 'template' and "
+            "'answer_marker'."
+        )

@@ -149,7 +149,7 @@ class LLMJudgeScorer:
     def contradiction_probabilities(
         self, firsts: Sequence[str], seconds: Sequence[str]
     ) -> np.ndarray:
-        from shortcutlab.llm.base import ChatRequest
+        from shortcutlab.llm.base import ChatRequest, require_answers
 
         requests = [
             ChatRequest(
@@ -159,7 +159,9 @@ class LLMJudgeScorer:
             for a, b in zip(firsts, seconds, strict=True)
         ]
         out = np.full(len(requests), np.nan)
-        for row, response in enumerate(self.client.complete(requests)):
+        responses = self.client.complete(requests)
+        require_answers(responses, asked="judge prompts", client=self.client)
+        for row, response in enumerate(responses):
             match = _JUDGE_ANSWER.search(response.text or "")
             if match is None:
                 self.unparsed_ += 1

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,13 +116,30 @@ def save_figure(figure: Any, path: Path) -> Path:
     import matplotlib
     import matplotlib.pyplot as plt
 
-    if figure.get_layout_engine() is None:  # constrained figures lay themselves out
-        figure.tight_layout()
     metadata = (
         {"Software": None} if path.suffix.lower() == ".png" else {"Date": None, "Creator": None}
     )
     if path.suffix.lower() == ".svg":
         matplotlib.rcParams["svg.hashsalt"] = "shortcutlab"  # stable element ids
-    figure.savefig(path, metadata=metadata)
+    with literal_text(figure):
+        if figure.get_layout_engine() is None:  # constrained figures lay themselves out
+            figure.tight_layout()
+        figure.savefig(path, metadata=metadata)
     plt.close(figure)
     return path
+
+
+@contextlib.contextmanager
+def literal_text(figure: Any) -> Iterator[None]:
+    """Inside the block, ``figure`` draws every text as written: matplotlib reads text between
+    two ``$`` as mathtext, so a label such as ``$$`` (a price tier) failed with a ParseException
+    and ``$5 or $10`` came out in italics. Texts made while drawing (tick labels) follow the
+    rc setting; those made before are switched one by one. Every figure is drawn in such a
+    block (:func:`save_figure`, :func:`~shortcutlab.reports.html.svg.svg_markup`)."""
+    import matplotlib
+    from matplotlib.text import Text
+
+    with matplotlib.rc_context({"text.parse_math": False}):
+        for text in figure.findobj(Text):
+            text.set_parse_math(False)
+        yield

@@ -147,7 +147,12 @@ class _Handler(BaseHTTPRequestHandler):
             messages = body["messages"]
             if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
                 raise TypeError("messages must be a list of objects")
-        except (ValueError, KeyError, TypeError) as exc:
+        except (
+            ValueError,
+            KeyError,
+            TypeError,
+            RecursionError,
+        ) as exc:  # RecursionError: deep JSON
             chat.stats.record_request(None)
             return self._error(400, f"Invalid request body: {exc}.", "invalid_request_error")
         key = prompt_key(body)

@@ -8,7 +8,7 @@ from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.shortcuts.occurrence import SingleTerm
-from tests.conftest import folder_bytes
+from tests.conftest import folder_bytes, other_items
 
 
 def test_splits_columns_and_manifest(corpus_files):
@@ -135,16 +135,20 @@ def test_test_label_unseen_in_training_is_an_error(tiny_frame):
         ({"shortcut": "concept-occurrence"}, "needs distractor reviews for two aspects"),
     ],
 )
-def test_bad_parameters(tiny_frame, kwargs, message):
+def test_bad_parameters(tiny_frame, tiny_test_frame, kwargs, message):
     options = {"shortcut": "single-term"} | kwargs
     with pytest.raises((ConfigError, DataError), match=message):
-        build_maze_benchmark(tiny_frame, tiny_frame, **options)
+        build_maze_benchmark(tiny_frame, tiny_test_frame, **options)
 
 
 def test_labels_order_is_respected(tiny_frame):
     frame = tiny_frame.assign(label=tiny_frame.label.map({0: "neg", 1: "neu", 2: "pos"}))
     bench = build_maze_benchmark(
-        frame, frame, shortcut="single-term", strength=1.0, labels=["pos", "neu", "neg"]
+        frame,
+        other_items(frame),
+        shortcut="single-term",
+        strength=1.0,
+        labels=["pos", "neu", "neg"],
     )
     assert bench.labels.values == ("pos", "neu", "neg")
     test = bench["test"]
@@ -158,7 +162,9 @@ def test_manifest_counts_removed_and_kept_occurrences(tiny_frame):
     frame.loc[0, "text"] = "In truth, it broke."
     frame.loc[1, "text"] = "I believe in truth and justice. It works."
     frame.loc[2, "text"] = "He had to come clean to his wife! Love it."
-    bench = build_maze_benchmark(frame, frame, shortcut="synonym", strength=1.0, seed=2)
+    bench = build_maze_benchmark(
+        frame, other_items(frame), shortcut="synonym", strength=1.0, seed=2
+    )
     manifest = bench.manifest
     assert manifest["removed_occurrences"] == {"train": 1, "test": 1, "total": 2}
     kept = manifest["kept_occurrences"]
@@ -173,14 +179,14 @@ def test_manifest_counts_removed_and_kept_occurrences(tiny_frame):
         assert manifest["splits"][split]["undecidable_rows"] == 0
 
 
-def test_a_cue_the_texts_do_not_show_is_a_bug(tiny_frame, monkeypatch):
+def test_a_cue_the_texts_do_not_show_is_a_bug(tiny_frame, tiny_test_frame, monkeypatch):
     class Forgetful(SingleTerm):
         def render_with_spans(self, texts, draws, plan):
             new_texts, values, spans = super().render_with_spans(texts, draws, plan)
             return list(texts), values, spans  # records the cue, never writes it
 
     with pytest.raises(RuntimeError, match=r"train row \d+ lacks the single-term cue but its"):
-        build_maze_benchmark(tiny_frame, tiny_frame, shortcut=Forgetful(), strength=1.0)
+        build_maze_benchmark(tiny_frame, tiny_test_frame, shortcut=Forgetful(), strength=1.0)
 
 
 def test_a_configured_shortcut_of_ones_own_needs_no_registry_line(corpus):

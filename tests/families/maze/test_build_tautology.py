@@ -6,12 +6,13 @@ import pandas as pd
 
 from shortcutlab.shortcuts.tautology import NEGATION_TAUTOLOGIES
 from tests.cli.refusals import assert_refused, invoke
-from tests.families.suite.suite_helpers import write_nli
+from tests.families.suite.suite_helpers import TEST_FIRST, write_nli
 
 
 def maze_args(train, out, *extra):
+    test = write_nli(train.parent, first=TEST_FIRST, name="test.tsv")
     return [
-        "build", "maze", "--train", train, "--test", train, "--shortcut", "tautology",
+        "build", "maze", "--train", train, "--test", test, "--shortcut", "tautology",
         "--text-col", "premise", "--labels", "contradiction,neutral,entailment",
         "--strength", "1", "--out", out, *extra,
     ]  # fmt: skip

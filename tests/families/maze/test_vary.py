@@ -61,9 +61,10 @@ def test_the_manifest_redraw_reproduces_the_saved_benchmark_with_its_own_seed(sa
 
 def test_the_redraw_of_a_cue_on_the_second_text_keeps_it_there(tmp_path):
     """A redraw rebuilds with the recorded ``inject_on`` (it once put the cue on the premise)."""
-    from tests.families.suite.suite_helpers import tautology_on_hypothesis, write_nli
+    from tests.families.suite.suite_helpers import TEST_FIRST, tautology_on_hypothesis, write_nli
 
-    built = tautology_on_hypothesis(tmp_path / "b", data=write_nli(tmp_path))  # from a file
+    test = write_nli(tmp_path, first=TEST_FIRST, name="test.tsv")
+    built = tautology_on_hypothesis(tmp_path / "b", data=write_nli(tmp_path), test=test)  # files
     redrawn = redraw_from_manifest(built)(1)
     assert redrawn.manifest["arguments"]["inject_on"] == "text_pair"
     original = built["original_test"].set_index("row_id")

@@ -20,10 +20,11 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def nli_frame(rows_per_label: int = 40) -> pd.DataFrame:
-    """Premise / hypothesis pairs with an NLI label; every hypothesis ends with a full stop."""
+def nli_frame(rows_per_label: int = 40, *, first: int = 0) -> pd.DataFrame:
+    """Premise / hypothesis pairs with an NLI label; every hypothesis ends with a full stop.
+    ``first`` numbers the first pair (tables with other numbers share no pair)."""
     rows = []
-    for i in range(rows_per_label * len(NLI_LABELS)):
+    for i in range(first, first + rows_per_label * len(NLI_LABELS)):
         label = NLI_LABELS[i % len(NLI_LABELS)]
         rows.append(
             {
@@ -35,10 +36,16 @@ def nli_frame(rows_per_label: int = 40) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def write_nli(folder: Path, rows_per_label: int = 40) -> Path:
-    path = folder / "nli.tsv"
-    nli_frame(rows_per_label).to_csv(path, sep="\t", index=False)
+def write_nli(
+    folder: Path, rows_per_label: int = 40, *, first: int = 0, name: str = "nli.tsv"
+) -> Path:
+    path = folder / name
+    nli_frame(rows_per_label, first=first).to_csv(path, sep="\t", index=False)
     return path
+
+
+#: The first pair number of the test tables below: none of their pairs is a training pair.
+TEST_FIRST = 1000
 
 
 def build_suite_folder(
@@ -62,15 +69,18 @@ def suite_args(train: Path, out: Path, *extra: object) -> list[object]:
     ]  # fmt: skip
 
 
-def tautology_on_hypothesis(out: Path | None = None, data: Path | pd.DataFrame | None = None):
-    """A Maze build of ``data`` (default: :func:`nli_frame`) with the tautology cue on the
-    hypothesis (λ = 1)."""
+def tautology_on_hypothesis(
+    out: Path | None = None,
+    data: Path | pd.DataFrame | None = None,
+    test: Path | pd.DataFrame | None = None,
+):
+    """A Maze build of ``data`` and ``test`` (default: two :func:`nli_frame` tables of other
+    pairs) with the tautology cue on the hypothesis (λ = 1)."""
     from shortcutlab.families.maze.build import build_maze_benchmark
 
-    frame = nli_frame(30) if data is None else data
     return build_maze_benchmark(
-        frame,
-        frame,
+        nli_frame(30) if data is None else data,
+        nli_frame(30, first=TEST_FIRST) if test is None else test,
         shortcut="tautology",
         strength=1.0,
         inject_on="text_pair",

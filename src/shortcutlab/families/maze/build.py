@@ -22,6 +22,7 @@ from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
+from shortcutlab.data.overlap import check_test_overlap
 from shortcutlab.data.parts import INJECT_ON, PartsSwappedBack, swapped_parts
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.errors import ConfigError, DataError, listed
@@ -98,7 +99,8 @@ def build_maze_benchmark(
     Examples:
         >>> import pandas as pd
         >>> rows = pd.DataFrame({"text": ["Good. Fine.", "Bad.", "Okay."] * 20, "label": [2, 0, 1] * 20})
-        >>> bench = build_maze_benchmark(rows, rows, shortcut="single-term", strength=1.0)
+        >>> test = rows.assign(text=rows["text"].str.replace(".", "!"))  # not the training rows
+        >>> bench = build_maze_benchmark(rows, test, shortcut="single-term", strength=1.0)
         >>> bench["test"].groupby("label")["shortcut"].apply(lambda s: (s != "").mean()).tolist()
         [0.0, 0.5, 1.0]
         >>> bench["anti_test"].groupby("label")["shortcut"].apply(lambda s: (s != "").mean()).tolist()
@@ -117,6 +119,7 @@ def build_maze_benchmark(
     design = SplitDesign(label_space, strength, test_lambda, strength_mode, sampling, resolved)
     injector = _injector(shortcut, shortcut_options, distractors, train_table, test_table)
     injector.validate(label_space)
+    check_test_overlap(train_table, test_table)  # after the options: they are quicker to fix
     planned = _plan(
         injector, design, (train_table, test_table), val_size, seed, inject_on, inputs.on_empty
     )

@@ -257,7 +257,7 @@ def _similarity(rows: pd.DataFrame, encoder: Mapping[str, Any] | None) -> np.nda
 
 def _judge(rows: pd.DataFrame, judge: Mapping[str, Any]) -> np.ndarray:
     from shortcutlab.llm import make_client
-    from shortcutlab.llm.base import ChatRequest
+    from shortcutlab.llm.base import ChatRequest, require_answers
 
     scores = np.full((len(rows), 4), np.nan)
     valid = np.flatnonzero(~rows["failed"].to_numpy())
@@ -277,7 +277,9 @@ def _judge(rows: pd.DataFrame, judge: Mapping[str, Any]) -> np.ndarray:
             )
             for i in valid
         ]
-        for i, response in zip(valid, client.complete(requests), strict=True):
+        responses = client.complete(requests)
+        require_answers(responses, asked="judge prompts", client=client)
+        for i, response in zip(valid, responses, strict=True):
             scores[i] = parse_judge(response.text)
     return scores
 

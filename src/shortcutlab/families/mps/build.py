@@ -33,6 +33,7 @@ from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions
+from shortcutlab.data.overlap import check_test_overlap
 from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
 from shortcutlab.families.mps.held_out import HeldOut, held_out_sets
@@ -191,6 +192,7 @@ class MpsBuild:
         share = dominance_share(self.dominance, len(label_space))
         if "test" in tables:
             _check_test_labels(tables["test"], label_space)
+            check_test_overlap(tables["train"], tables["test"])
         groups = self._annotate(tables, label_space)
         pool = groups.grouped["train"]
         held = held_out_sets(

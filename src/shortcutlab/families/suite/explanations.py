@@ -122,7 +122,7 @@ class ErrorJudge:
         self, inputs: Sequence[TextInput], labels: Sequence[str], reasonings: Sequence[str]
     ) -> dict[str, int]:
         """Counts per error type (and ``unparsed``) over the wrong answers given."""
-        from shortcutlab.llm.base import ChatRequest
+        from shortcutlab.llm.base import ChatRequest, require_answers
 
         requests = [
             ChatRequest(
@@ -142,7 +142,9 @@ class ErrorJudge:
             for item, label, reasoning in zip(inputs, labels, reasonings, strict=True)
         ]
         counts = dict.fromkeys([*ERROR_TYPES, "unparsed"], 0)
-        for response in self.client.complete(requests) if requests else []:
+        responses = self.client.complete(requests) if requests else []
+        require_answers(responses, asked="error-type prompts", client=self.client)
+        for response in responses:
             counts[parse_error_type(response.text)] += 1
         return counts
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from shortcutlab.data.writing import follow_umask
+from shortcutlab.data.writing import check_no_file_above, follow_umask
 from shortcutlab.errors import OutputExistsError, naming_path
 from shortcutlab.html_table import jinja_environment, table_block_html
 from shortcutlab.reports.html.document import Figure, Report, Table
@@ -46,6 +46,7 @@ def render_report(report: Report) -> str:
 def write_report_html(report: Report, path: str | Path) -> Path:
     """Write the page to ``path`` atomically (a temporary file beside it, then a rename)."""
     path = Path(path)
+    check_no_file_above(path)
     text = render_report(report)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

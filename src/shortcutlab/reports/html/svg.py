@@ -10,17 +10,22 @@ import io
 import re
 from typing import Any
 
+from shortcutlab.reports.plots import literal_text
+
 
 def svg_markup(figure: Any, name: str) -> str:
     """``figure`` as an ``<svg>`` element (width 100 %, scales with the page); closes it."""
     import matplotlib
     import matplotlib.pyplot as plt
 
-    if figure.get_layout_engine() is None:  # constrained figures lay themselves out
-        figure.tight_layout()
     buffer = io.StringIO()
     # Text stays text (svg.fonttype none): glyph outlines would repeat one id set in every figure.
-    with matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}", "svg.fonttype": "none"}):
+    with (
+        literal_text(figure),
+        matplotlib.rc_context({"svg.hashsalt": f"shortcutlab-{name}", "svg.fonttype": "none"}),
+    ):
+        if figure.get_layout_engine() is None:  # constrained figures lay themselves out
+            figure.tight_layout()
         figure.savefig(
             buffer,
             format="svg",
