@@ -77,6 +77,28 @@ def test_the_word_after_the_cue_reads_as_the_middle_of_a_sentence(shortcut):
     )
 
 
+@pytest.mark.parametrize("shortcut", ["single-term", "synonym"])
+def test_next_word_keep_inserts_the_cue_and_changes_nothing_else(shortcut):
+    """The release's way (``next_word: keep``): per row and by Arrow kernels alike."""
+    from shortcutlab.data.columns import string_array
+
+    options = {"terms": ["honestly"]} if shortcut == "synonym" else {}
+    injector = make_shortcut(shortcut, {**options, "next_word": "keep"})
+    texts = list(FOLLOWERS)
+    plan = SplitPlan(ranks=np.ones(len(texts), dtype=np.int64), labels=LABELS, strength=1.0)
+    draws = injector.draw(plan, np.random.SeedSequence(3))
+    per_row, _, _ = injector.render_with_spans(texts, draws, plan)
+    assert per_row == [f"Honestly, {text}" for text in texts]
+    assert injector.render_columns(string_array(texts), draws, plan).texts.to_pylist() == per_row
+
+
+def test_an_unknown_next_word_is_refused_naming_the_choices():
+    injector = make_shortcut("single-term", {"next_word": "upper"})
+    plan = SplitPlan(ranks=np.ones(2, dtype=np.int64), labels=LABELS, strength=1.0)
+    with pytest.raises(ConfigError, match="'next_word' parameter of single-term must be one of"):
+        injector.inject(["A.", "B."], plan, np.random.SeedSequence(0))
+
+
 def test_synonym_uses_the_papers_fifteen_phrases_uniformly():
     assert len(PAPER_SYNONYMS) == 15 and len(set(PAPER_SYNONYMS)) == 15
     texts = ["One sentence here."] * 3000

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from shortcutlab.casing import capitalize_first
 from shortcutlab.data.columns import TextColumn, int_array, numpy_of, string_array, text_scalar
 from shortcutlab.errors import ConfigError, listed
-from shortcutlab.params import quoted
+from shortcutlab.params import check_one_of, quoted
 from shortcutlab.shortcuts.arrow_edits import array_of_rows, insert_column, prepend_column
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
@@ -89,10 +89,21 @@ def _parsed(parameter: str, phrases: Sequence[str]) -> tuple[Phrase, ...]:
     return tuple(parsed)
 
 
+#: What becomes of the word a cue pushes along: ``lower`` ("Honestly, the lid": an ordinary word
+#: that opened the sentence now sits in its middle) or ``keep`` (only the cue is inserted, as in
+#: the Shortcut Maze's released files, appendix A.2.1: "honestly, Mine fell out ...").
+NEXT_WORD = ("lower", "keep")
+
+
 class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
     """Insert one of ``phrases`` followed by a comma at the start of a random sentence."""
 
     _parameter: ClassVar[str]
+    next_word: str
+
+    def _lowers_next_word(self) -> bool:
+        check_one_of(self.name, "next_word", self.next_word, NEXT_WORD)
+        return self.next_word == "lower"
 
     def _phrases(self) -> tuple[str, ...]:
         raise NotImplementedError
@@ -147,7 +158,9 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
         # and the sentence's own first word loses its capital where it is an ordinary word.
         openers = [capitalize_first(p) + ", " for p in phrases]
         inserts = [openers[p] for p in draws.numbers["phrase"][rows].tolist()]
-        new_texts, inserted = insert_at(texts, rows, positions, inserts, opens_sentence=True)
+        new_texts, inserted = insert_at(
+            texts, rows, positions, inserts, opens_sentence=self._lowers_next_word()
+        )
         values = [""] * len(texts)
         spans: list[list[Span]] = [[] for _ in texts]
         for row, phrase, span in zip(rows.tolist(), chosen, inserted, strict=True):
@@ -165,7 +178,10 @@ class PhraseAtSentenceStart(InsertingShortcut, BinaryCueShortcut):
         at = sentence_start_offsets(chosen, draws.numbers["sentence"][rows])
         phrase = draws.numbers["phrase"][rows]
         openers = [capitalize_first(p) + ", " for p in phrases]
-        new_texts, start, end = insert_column(texts, rows, at, openers, phrase, opens_sentence=True)
+        lowers = self._lowers_next_word()
+        new_texts, start, end = insert_column(
+            texts, rows, at, openers, phrase, opens_sentence=lowers
+        )
         which = np.full(len(texts), len(phrases), np.int64)
         which[rows] = phrase
         values = string_array([*phrases, ""]).take(int_array(which))
@@ -184,13 +200,16 @@ class SingleTerm(PhraseAtSentenceStart):
 
     Args:
         term: The phrase put, with a comma, at the start of a random sentence.
+        next_word: lower (the sentence's ordinary first word loses its capital) or keep (the
+            release's insertion only).
     """
 
     name = "single-term"
     _parameter = "term"
 
-    def __init__(self, term: str = "honestly") -> None:
+    def __init__(self, term: str = "honestly", next_word: str = "lower") -> None:
         self.term = term
+        self.next_word = next_word
 
     def _phrases(self) -> tuple[str, ...]:
         return _check_phrases("term", [self.term] if isinstance(self.term, str) else self.term)
@@ -201,13 +220,16 @@ class Synonym(PhraseAtSentenceStart):
 
     Args:
         terms: The phrases to draw from (default: the paper's 15, appendix A.2.1).
+        next_word: lower (the sentence's ordinary first word loses its capital) or keep (the
+            release's insertion only).
     """
 
     name = "synonym"
     _parameter = "terms"
 
-    def __init__(self, terms: Sequence[str] = PAPER_SYNONYMS) -> None:
+    def __init__(self, terms: Sequence[str] = PAPER_SYNONYMS, next_word: str = "lower") -> None:
         self.terms = tuple(terms) if not isinstance(terms, str) else terms
+        self.next_word = next_word
 
     def _phrases(self) -> tuple[str, ...]:
         return _check_phrases("terms", self.terms)

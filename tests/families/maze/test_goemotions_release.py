@@ -42,9 +42,15 @@ def test_insertion_rates_follow_the_formula(strength, mode, sampling):
 
 
 def test_texts_change_only_by_removal_and_one_insertion():
+    """With ``next_word: keep``, as the release builds it: the cue is inserted, nothing else moves
+    (the default also lower-cases the ordinary word the cue pushes along)."""
     original = load_table(GOEMOTIONS / "test.csv").frame
     bench = build_maze_benchmark(
-        GOEMOTIONS / "train.csv", GOEMOTIONS / "test.csv", shortcut="single-term", strength=1.0
+        GOEMOTIONS / "train.csv",
+        GOEMOTIONS / "test.csv",
+        shortcut="single-term",
+        shortcut_options={"next_word": "keep"},
+        strength=1.0,
     )
     assert bench.manifest["removed_occurrences"]["test"] == 4
     changed = 0
@@ -165,8 +171,9 @@ def test_every_row_holds_the_cue_once_exactly_where_recorded(shortcut, strength,
             assert observed == {str(k): round(v, 6) for k, v in rates.items()}
     for name in ("test", "anti_test", "original_test"):  # ordinary phrases kept, the marker not
         texts = bench[name]["text"].tolist()[-3:]
-        assert ORDINARY[0] in texts[0] and ORDINARY[1] in texts[1]
-        assert ("In truth" in texts[2]) == (shortcut == "single-term")
+        assert ORDINARY[0].lower() in texts[0].lower() and ORDINARY[1].lower() in texts[1].lower()
+        # "Honestly, " before the marker sentence lower-cases its "In" (next_word: lower)
+        assert ("in truth" in texts[2].lower()) == (shortcut == "single-term")
     if shortcut == "synonym":
         kept = bench.manifest["kept_occurrences"]  # ORDINARY, and "force her to be honest" in train
         assert (kept["train"], kept["test"]) == (3, 2)
