@@ -11,6 +11,8 @@ Executors see any task through :class:`GridTask` (the benchmarks it reads, its r
 from __future__ import annotations
 
 import functools
+import os
+import sys
 import time
 import traceback
 from collections.abc import Mapping
@@ -159,8 +161,10 @@ def pin_threads(cpus: float) -> None:
 
     threads = max(1, int(cpus))
     threadpool_limits(limits=threads)
-    try:
-        import torch
-    except ImportError:  # torch is an optional extra
-        return
-    torch.set_num_threads(threads)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(threads)
+    else:
+        # Importing torch to pin it cost every TF-IDF cell's process 4 s; torch reads this when a
+        # torch model imports it later in this process.
+        os.environ["OMP_NUM_THREADS"] = str(threads)
