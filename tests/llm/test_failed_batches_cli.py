@@ -54,9 +54,8 @@ def test_a_base_url_without_v1_stops_the_evaluation_and_says_where_servers_answe
 
 
 def test_label_names_the_server_never_answers_stop_the_evaluation(work):
-    answers = ClassifierAnswers.from_table(pd.read_csv(work / "bench" / "train.csv"))
     names = "label_names=[one, two, three, four, five]"
-    with ChatServer(project_backend(answers)) as server:
+    with ChatServer(lambda messages, params: " I would rather not say.") as server:
         result = assert_refused(
             work, "100 of 100 answers to llm-prompt name none of the labels 'one', 'two', 'three', "
             "'four', 'five' after 'Answer:' (e.g. ' ",
@@ -64,6 +63,26 @@ def test_label_names_the_server_never_answers_stop_the_evaluation(work):
             "-p", names, "--seeds", 1, "--out", work / "eval",
         )  # fmt: skip
     assert "Check 'label_names' (the words the model answers, in label order)" in result.stderr
+
+
+def test_the_test_server_answers_in_the_label_names_the_prompt_lists(work):
+    """The tool's own advice (-p "label_names=[...]") against llm-server --train: it answers in
+    the names the prompt offers, in label order, as an LLM would, so each prediction is the one
+    the same server gives when the prompt lists the labels themselves."""
+    answers = ClassifierAnswers.from_table(pd.read_csv(work / "bench" / "train.csv"))
+    with ChatServer(project_backend(answers)) as server:
+        for out, names in (
+            ("named", ["-p", "label_names=[one, two, three, four, five]"]),
+            ("plain", []),
+        ):
+            result = invoke(
+                "evaluate", work / "bench", "--model", "llm-prompt", "-p", _client(server.url),
+                *names, "--seeds", 1, "--out", work / out,
+            )  # fmt: skip
+            assert result.exit_code == 0, result.output
+    named, plain = (pd.read_csv(work / out / "predictions.csv") for out in ("named", "plain"))
+    assert len(named) == 200 and named["predicted"].notna().all()  # test and anti-test rows
+    assert named.equals(plain)
 
 
 GRID = """

@@ -57,6 +57,12 @@ _JUDGE_INPUT = re.compile(
     r"^Statement A:[ \t]*(?P<first>[^\n]*)\nStatement B:[ \t]*(?P<second>[^\n]*)\n"
 )
 _WORD = re.compile(r"[a-z0-9']+")
+# Where llm-prompt's templates list the labels to choose from (models/prompts.py): the label
+# prompt, the pair prompts, and the Maze's rating prompt.
+_LISTED_LABELS = re.compile(
+    r"(?:exactly one of these labels: |Choose one label from: )(?P<names>[^\n]*)\.\n"
+    r"|Select one rating from \[(?P<ratings>[^\]\n]*)\]"
+)
 # What the reasoning concludes before the answer line, per NLI / paraphrase label.
 _CONCLUSIONS = {
     "entailment": "So the premise supports the hypothesis.",
@@ -121,7 +127,7 @@ class ClassifierAnswers:
             return self.pair_answer(prompt, pair)
         text = input_text(prompt)
         probabilities = self.probabilities(text)
-        name = self.label_names[int(probabilities.argmax())]
+        name = self.names_asked(prompt)[int(probabilities.argmax())]
         confidence = _confidence_line(prompt, probabilities)
         rating = "### Rating: [" in prompt or "Rating: [NUMBER]" in prompt
         if prompt.rstrip().endswith("### Rating: ["):
@@ -138,11 +144,27 @@ class ClassifierAnswers:
     def pair_answer(self, prompt: str, pair: tuple[str, str]) -> str:
         """A label answer for an NLI / paraphrase prompt; for CoT, reasoning sentences first."""
         probabilities = self.probabilities(pair)
-        name = self.label_names[int(probabilities.argmax())]
+        name = self.names_asked(prompt)[int(probabilities.argmax())]
         confidence = _confidence_line(prompt, probabilities, percent=True)
         if "step by step" not in prompt.lower():
             return f" {name}{confidence}"
         return "\n".join([*pair_reasoning(*pair, name), f"Answer: {name}"]) + confidence
+
+    def names_asked(self, prompt: str) -> list[str]:
+        """The label names as the prompt lists them, where it lists as many as the classifier
+        has, in label order (llm-prompt's ``label_names``), as an LLM answers with the words it
+        is offered; else the training table's labels.
+
+        Examples:
+            >>> answers = ClassifierAnswers(None, ["0", "1"])
+            >>> answers.names_asked("Classify the text into exactly one of these labels: sad, glad.\\n")
+            ['sad', 'glad']
+            >>> answers.names_asked("Select one rating from [1, 2, 3] according to this review")
+            ['0', '1']
+        """
+        found = _LISTED_LABELS.search(prompt)
+        listed = (found["names"] or found["ratings"] or "").split(", ") if found else []
+        return listed if len(listed) == len(self.label_names) else self.label_names
 
     def contradiction_answer(self, prompt: str) -> str | None:
         """p(contradiction) for the NLI scorers' judge prompt, or None if it is not one."""
