@@ -66,12 +66,15 @@ def run(
     x seeds (Maze), datasets x attributes x models x mitigations x seeds (family: mps), or
     datasets x models x CAT augmentation x seeds (family: cat)."""
     from shortcutlab.cli import render
+    from shortcutlab.engine.pool import check_jobs
     from shortcutlab.engine.time_estimate import estimate_time
     from shortcutlab.families import family_of, plan_run, run_experiment
 
     with user_errors():
         check_format(fmt)
         if dry_run:
+            if jobs is not None:  # what the run would refuse, a dry run refuses
+                check_jobs(jobs)
             spec_obj, planned = plan_run(spec, out)
             estimate = estimate_time(out, planned)
             render.dry_run(fmt, spec_obj, family_of(spec_obj), planned, estimate)

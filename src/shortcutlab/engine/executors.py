@@ -17,7 +17,6 @@ from shortcutlab.engine.pool import check_jobs, worker_pool
 from shortcutlab.engine.ray_connect import check_address, check_reachable, connect
 from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import quoted
 from shortcutlab.registry import Registry
 
 OnOutcome = Callable[[TaskOutcome], None]
@@ -89,10 +88,8 @@ class RayExecutor(Executor):
     name = "ray"
 
     def __init__(self, jobs: int | None = None, address: str | None = None) -> None:
-        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-            raise ConfigError(
-                f"The 'jobs' parameter must be a positive integer. Got {quoted(jobs)} instead."
-            )
+        if jobs is not None:
+            check_jobs(jobs)
         if address is not None:
             check_address(address)
             if jobs is not None:

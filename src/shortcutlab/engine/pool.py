@@ -19,8 +19,14 @@ from shortcutlab.errors import ConfigError, knob
 PARENT_CHECK_SECONDS = 1.0
 
 
+#: The most workers one run starts: a process each, or a Ray task each (the operating system's
+#: semaphores hold a C int, so 10**20 workers ended in an OverflowError traceback).
+MAX_JOBS = 1024
+
+
 def check_jobs(jobs: Any) -> int:
-    """``jobs`` when it is a positive number of workers; 0 is refused like -1, never run as 1.
+    """``jobs`` when it is a positive number of workers up to :data:`MAX_JOBS`; 0 is refused
+    like -1, never run as 1.
 
     Examples:
         >>> check_jobs(2)
@@ -30,6 +36,11 @@ def check_jobs(jobs: Any) -> int:
         raise ConfigError(
             f"The number of workers must be a positive integer; {knob('jobs', jobs)} is not "
             f"one. Pass e.g. {knob('jobs', 2)}."
+        )
+    if jobs > MAX_JOBS:
+        raise ConfigError(
+            f"The number of workers must be at most {MAX_JOBS}; {knob('jobs', jobs)} is more. "
+            f"Pass at most the cores the run may use, e.g. {knob('jobs', os.cpu_count() or 2)}."
         )
     return jobs
 
