@@ -34,12 +34,13 @@ def quick_start(readme: str) -> list[str]:
 
 
 def readme_script(readme: str) -> str:
-    """A bash script that stops at the first command that fails and says which it was."""
+    """A bash script that stops at the first command that fails; before each command it prints
+    the command and the seconds since the script started (bash's ``SECONDS``) on stderr."""
     demo, tests = quick_start(readme)
     page = parse_page(readme)
     lines = ["set -euo pipefail"]
     for command in [demo, *page.setup, *page.commands, tests]:
-        lines += [f"echo {quoted('$ ' + command)} >&2", command]
+        lines += [f'echo "[${{SECONDS}} s]" {quoted("$ " + command)} >&2', command]
     return "\n".join(lines) + "\n"
 
 
