@@ -74,7 +74,8 @@ def test_generate_build_evaluate(tmp_path):
     assert "Cue rate per label" in built.stdout
     manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
     assert manifest["arguments"]["shortcut_options"] == {
-        "terms": ["to be honest", "frankly speaking"]
+        "terms": ["to be honest", "frankly speaking"],
+        "next_word": "lower",
     }
     assert manifest["arguments"]["val_size"] == 40
     evaluated = invoke(
