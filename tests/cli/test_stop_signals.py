@@ -24,6 +24,14 @@ vary: data
 """
 
 
+def _as_from_a_terminal() -> None:
+    """The child starts as a command typed at a terminal does: SIGINT neither ignored nor blocked.
+    pytest started in the background by a script (``pytest &``) ignores SIGINT, and so would the
+    child: the run then finished its cells with exit code 0 instead of stopping."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_stopped_fresh_run_leaves_no_folder(tmp_path: Path, stop: signal.Signals) -> None:
     (tmp_path / "spec.yaml").write_text(SPEC)
@@ -34,6 +42,7 @@ def test_a_stopped_fresh_run_leaves_no_folder(tmp_path: Path, stop: signal.Signa
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        preexec_fn=_as_from_a_terminal,
     )
     deadline = time.monotonic() + 60
     while not (tmp_path / "run" / "results.sqlite").exists() and time.monotonic() < deadline:
