@@ -44,7 +44,7 @@ STYLE_OPERATIONAL = client_operational("rewriter_options.client")
 SHORTCUTS: Registry[type[Shortcut]] = Registry("shortcut", capabilities=SHORTCUT_CAPABILITIES)
 SHORTCUTS.add("single-term", "shortcutlab.shortcuts.occurrence:SingleTerm", inserts_cue=True)
 SHORTCUTS.add("synonym", "shortcutlab.shortcuts.occurrence:Synonym", inserts_cue=True)
-SHORTCUTS.add("category", "shortcutlab.shortcuts.occurrence:Category", inserts_cue=True)
+SHORTCUTS.add("category", "shortcutlab.shortcuts.category:Category", inserts_cue=True)
 SHORTCUTS.add(
     "register",
     "shortcutlab.shortcuts.style:Register",

@@ -119,3 +119,9 @@ def _ordinary_openers_lowered(split: pa.Array, laid: pa.Array, rows: np.ndarray)
 def array_of_rows(texts: pa.Array, rows: np.ndarray) -> pa.Array:
     """Rows ``rows`` of ``texts`` (the array itself where they are all of it)."""
     return texts if len(rows) == len(texts) else texts.take(int_array(rows))
+
+
+def overridden(shortcut: object, base: type, method: str) -> bool:
+    """Whether a subclass changed ``base``'s ``method``: its column path then goes through
+    that method, not through ``base``'s Arrow version of it."""
+    return getattr(type(shortcut), method) is not getattr(base, method)

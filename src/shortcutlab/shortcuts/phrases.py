@@ -21,6 +21,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from shortcutlab.errors import ConfigError
+from shortcutlab.params import quoted
 from shortcutlab.shortcuts.text_ops import PatternRemover
 
 _WORDS_AND_GAPS = re.compile(r"([^\W_]+)")
@@ -253,3 +255,17 @@ def needles(phrases: Sequence[Phrase]) -> list[str]:
     phrase contains one of them ("honest" covers "honestly" and "to be honest")."""
     words = {p.needle for p in phrases}
     return sorted(w for w in words if not any(o != w and o in w for o in words))
+
+
+def check_phrases(parameter: str, phrases: Sequence[str]) -> tuple[str, ...]:
+    """A shortcut parameter's list of phrases, stripped; refused unless non-empty strings."""
+    if (
+        isinstance(phrases, str)
+        or not phrases
+        or not all(isinstance(p, str) and p.strip() for p in phrases)
+    ):
+        raise ConfigError(
+            f"The {quoted(parameter)} parameter must be a non-empty list of non-empty strings. "
+            f"Got {quoted(phrases)} instead."
+        )
+    return tuple(p.strip() for p in phrases)
