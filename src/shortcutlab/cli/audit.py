@@ -163,10 +163,42 @@ class FixOptions:
         )
 
 
+@dataclass(frozen=True)
+class TriageOptions:
+    """What sorts the candidates into likely shortcuts, label signal and those needing judgement."""
+
+    label_name: list[str] | None = option_field(
+        None,
+        help="VALUE=NAME: the name of a label value (repeatable), e.g. 1=amusement; tells a "
+        "label's own words from shortcuts (labels written as words name themselves).",
+    )
+    judgements: Path | None = option_field(
+        None,
+        help="YAML file of your verdicts (shortcut: [...], signal: [...]; annotate's "
+        "shortcut-or-signal task writes one): a judged candidate's group is yours.",
+    )
+
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`audit_dataset` these options set."""
+        from shortcutlab.errors import ConfigError
+
+        names: dict[str, str] = {}
+        for pair in self.label_name or []:
+            value, equals, name = pair.partition("=")
+            if not equals or not value.strip() or not name.strip():
+                raise ConfigError(
+                    f"--label-name takes VALUE=NAME, e.g. 1=amusement. Got {quoted(pair)}."
+                )
+            names[value.strip()] = name.strip()
+        return {"label_names": names or None, "judgements": self.judgements}
+
+
 @app.command(
     short_help="Scan your data for latent shortcuts, rank them, and measure a model's reliance on the top ones."
 )
-@dataclass_options(scan=ScanOptions, measure=MeasureOptions, repair=FixOptions)
+@dataclass_options(
+    scan=ScanOptions, measure=MeasureOptions, repair=FixOptions, triage=TriageOptions
+)
 def audit(
     data: Annotated[Path, typer.Argument(help="The labelled training data to audit.")],
     test: Annotated[
@@ -198,6 +230,7 @@ def audit(
     ] = 20,
     measure: MeasureOptions,
     repair: FixOptions,
+    triage: TriageOptions,
     seed: Annotated[
         int, typer.Option(help="Seed of every draw (held-out rows, bootstrap, sets).")
     ] = 0,
@@ -242,6 +275,7 @@ def audit(
             out=out,
             overwrite=overwrite,
             fix=repair.config(),
+            **triage.arguments(),
             # Each repair refits the model (a torch head takes a minute on 7k rows): say which.
             progress=lambda text: err_console.print(text, markup=False, style="dim"),
         )

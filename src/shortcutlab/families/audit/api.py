@@ -17,6 +17,7 @@ from shortcutlab.families.audit.output import write_audit
 from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
 from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit
 from shortcutlab.families.audit.scan import ScanConfig
+from shortcutlab.families.audit.triage.config import TriageConfig
 
 
 def audit_dataset(
@@ -41,6 +42,8 @@ def audit_dataset(
     out: str | Path | None = None,
     overwrite: bool = False,
     fix: FixConfig | None = None,
+    label_names: Mapping[Any, str] | None = None,
+    judgements: str | Path | Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``data`` (a path, DataFrame or ``datasets.Dataset``) for latent shortcuts and, with
@@ -60,6 +63,12 @@ def audit_dataset(
     counterfactual test and the plain test, recommends one, and writes its repaired training
     set under ``out/fix/`` (the command line: ``--fix --candidate frankly``). ``progress``, if
     given, is called with one line per method fitted (the command line prints them on stderr).
+
+    Triage: every candidate is sorted into likely shortcuts, label signal and those needing your
+    judgement, with the evidence for each (docs/how-to/triage.md). ``label_names`` maps label
+    values to names ({0: "neutral", 1: "amusement"}; labels written as words name themselves),
+    which lets the audit tell a label's own words from a shortcut; ``judgements`` (a YAML file
+    with ``shortcut:`` and ``signal:`` lists, or that mapping) puts candidates in your group.
 
     Examples:
         >>> import pandas as pd
@@ -95,6 +104,7 @@ def audit_dataset(
         top=top,
         sources=sources,
         fix=fix,
+        triage=TriageConfig(label_names=label_names, judgements=judgements),
         part_names={part: names[part] for part in (TEXT, TEXT_PAIR) if part in names},
         progress=progress,
     )

@@ -84,14 +84,17 @@ def choose_targets(
     table: pd.DataFrame, named: Sequence[str], part_names: Mapping[str, str]
 ) -> list[tuple[Any, str]]:
     """The audit table's rows to repair, each with why: those named (in the order given), or
-    without names those with ``relied_on`` True; a name the table lacks is an error naming
-    close ones."""
+    without names the likely (or judged) shortcuts with ``relied_on`` True — label signal is
+    repaired only when named; a name the table lacks is an error naming close ones."""
     usable = table[table["kind"].isin(INDICATOR_KINDS) & table["label_rank"].notna()]
     chosen: dict[str, tuple[Any, str]] = {}
     # Naming candidates narrows the repairs to them: each target refits every method.
     if "relied_on" in usable.columns and not named:
-        for row in usable[usable["relied_on"].map(lambda v: v is True)].itertuples():
-            chosen.setdefault(row.key, (row, "relied on"))
+        relied = usable["relied_on"].map(lambda v: v is True)
+        shortcuts = usable["group"] == "shortcut" if "group" in usable.columns else relied
+        for row in usable[relied & shortcuts].sort_values("shortcut_rank").itertuples():
+            judged = getattr(row, "group_source", None) == "judged"
+            chosen.setdefault(row.key, (row, f"relied on; {_SHORTCUT_SOURCE[judged]}"))
     by_alias: dict[str, Any] = {}
     for row in usable.itertuples():
         for alias in _aliases(row, part_names):
@@ -102,8 +105,18 @@ def choose_targets(
             raise ConfigError(_unknown_candidate(name, usable))
         if int(row.support or 0) == 0:
             raise ConfigError(f"--candidate {quoted(name)} has no training rows; name another.")
-        chosen.setdefault(row.key, (row, "named with --candidate"))
+        chosen.setdefault(row.key, (row, _named_reason(row)))
     return list(chosen.values())
+
+
+_SHORTCUT_SOURCE = {False: "a likely shortcut", True: "judged a shortcut"}
+
+
+def _named_reason(row: Any) -> str:
+    group = getattr(row, "group", None)
+    if group == "signal":
+        return "named with --candidate, though triaged as label signal"
+    return "named with --candidate"
 
 
 def _unknown_candidate(name: str, usable: pd.DataFrame) -> str:

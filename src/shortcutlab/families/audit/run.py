@@ -25,6 +25,15 @@ from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION
 from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
+from shortcutlab.families.audit.triage.config import TriageConfig
+from shortcutlab.families.audit.triage.groups import (
+    TRIAGE_COLUMNS,
+    Triage,
+    apply_triage,
+    measurement_order,
+    triage_candidates,
+)
+from shortcutlab.families.audit.triage.judgements import read_judgements
 from shortcutlab.reports.html.notebook import blocks_view
 
 
@@ -150,14 +159,20 @@ def run_audit(
     sources: Mapping[str, Any] | None = None,
     fix: FixConfig | None = None,
     part_names: Mapping[str, str] | None = None,
+    triage: TriageConfig | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
     part, for candidate names such as "hypothesis: no", families/audit/part_names.py;
-    ``progress`` hears one line per repair fitted)."""
+    ``triage``: the labels' names and the user's judgements, which sort the candidates into likely
+    shortcuts, label signal and those needing a judgement; ``progress`` hears one line per repair
+    fitted)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
+    triage = triage or TriageConfig()
+    label_names = triage.names_by_rank(train.labels)  # a name of no label is refused first
+    judgements = read_judgements(triage.judgements)
     if measure is not None:
         measure.check()
     # On the user's rows first (counts as the file shows them, and before a label too rare to
@@ -181,17 +196,30 @@ def run_audit(
     table = result.candidates.copy()
     for column in MEASURE_COLUMNS:
         table[column] = None
+    names = dict(part_names or {})
+    features = result.train_features
+    sorted_out = triage_candidates(
+        table,
+        phrases=dict(zip(features.keys, features.phrases, strict=True)),
+        families=dict(zip(features.keys, features.groups, strict=True)),
+        texts=scanned.texts,
+        label_names=label_names,
+        judgements=judgements,
+        encoder=triage.encoder,
+        shown=lambda name: shown_name(name, names),
+    )
     measurement = None
     if measure is not None and predictor is not None and evaluation is not None:
         table, measurement = _measure(
-            result, predictor, evaluation, test, measure, scan_config.seed, table
+            result, predictor, evaluation, test, measure, scan_config.seed, table, sorted_out
         )
         measurement["evaluated_on"] = evaluated_on
-    names = dict(part_names or {})
+    table = apply_triage(table, sorted_out)
     table["candidate"] = [shown_name(name, names) for name in table["candidate"]]
     partial = table["kind"] == "partial-input"
     table.loc[partial, "detail"] = [shown_detail(d, names) for d in table.loc[partial, "detail"]]
     record = _record(result, scanned, test, table, measurement, top, sources or {})
+    record["triage"] = sorted_out.to_json(train.labels.values)
     record["data"]["columns"] = names
     record["partial_input"] = [
         row
@@ -231,12 +259,15 @@ def _measure(
     config: MeasureConfig,
     seed: int,
     table: pd.DataFrame,
+    triage: Triage,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     # The measurement (scipy.special, the bootstrap) loads only when a model is measured.
     from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
 
-    chosen = table[
-        table["significant"].fillna(False).astype(bool) & table["kind"].isin(INDICATOR_KINDS)
+    # The possible shortcuts first: the label's signal is measured only with slots to spare.
+    ordered = table.loc[measurement_order(table, triage)]
+    chosen = ordered[
+        ordered["significant"].fillna(False).astype(bool) & ordered["kind"].isin(INDICATOR_KINDS)
     ]
     chosen = chosen.head(config.top)
     # The scan already built the test table's indicators; a held-out share is new to the plan.
@@ -292,7 +323,7 @@ def _record(
     counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
     if test is not None:
         counts["test"] = np.bincount(test.ranks, minlength=len(labels)).tolist()
-    ranked = table[table["rank"].notna()].head(top)
+    ranked = _recorded(table, top)
     fires = result.train_features.columns(
         [row.key for row in ranked.itertuples() if row.kind in INDICATOR_KINDS]
     )
@@ -300,8 +331,10 @@ def _record(
     for row in ranked.itertuples():
         entry = {
             column: _json_value(getattr(row, column))
-            for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS)
+            for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS, *TRIAGE_COLUMNS)
+            if column != "group_evidence"
         }
+        entry["group_evidence"] = row.group_evidence or []
         entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
         entry["examples"] = candidate_examples(result, train, row, fires.get(row.key))
         candidates.append(entry)
@@ -340,6 +373,22 @@ def _record(
         ],
         "measurement": measurement,
     }
+
+
+def _recorded(table: pd.DataFrame, top: int) -> pd.DataFrame:
+    """The candidates audit.json keeps: the scan's ``top`` and the first ``top`` of each group
+    (a likely shortcut ranked 30th by association is still the one a person must see), in the
+    scan's order."""
+    ranked = table[table["rank"].notna()]
+    keep = np.zeros(len(ranked), dtype=bool)
+    keep[:top] = True
+    for group in ("shortcut", "signal", "judgement"):
+        members = np.flatnonzero((ranked["group"] == group).to_numpy())
+        if group == "shortcut":
+            order = ranked["shortcut_rank"].to_numpy()[members]
+            members = members[np.argsort(order.astype(float), kind="stable")]
+        keep[members[:top]] = True
+    return ranked[keep]
 
 
 def _json_value(value: Any) -> Any:

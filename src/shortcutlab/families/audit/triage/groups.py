@@ -1,0 +1,211 @@
+"""``triage_candidates``: every candidate of the scan's table in a group, with its evidence.
+
+The triage runs between the scan and the reliance measurement: the model is measured first on the
+candidates that may be shortcuts, and :func:`shortcut_ranks` then orders the likely shortcuts,
+the ones the model relies on first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from shortcutlab.families.audit.triage.evidence import (
+    GROUP_TITLES,
+    JUDGEMENT,
+    SHORTCUT,
+    SIGNAL,
+    CandidateFacts,
+    Evidence,
+    feeling_evidence,
+    group_from,
+    kind_evidence,
+    nearness_evidence,
+)
+from shortcutlab.families.audit.triage.judgements import Judgements
+from shortcutlab.families.audit.triage.relatedness import nearness
+
+#: Kinds the triage sorts (leakage rows are about duplicates, not a feature and a label).
+TRIAGED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata", "partial-input")
+#: Columns the triage adds to the candidate table (and audit.csv), in this order.
+TRIAGE_COLUMNS = ("group", "group_source", "shortcut_rank", "group_evidence")
+_HAS_WORD = re.compile(r" has '(.+)'$")
+#: Texts read for brackets around a word ("[NAME]"): enough to see a data set's convention.
+_BRACKET_SAMPLE = 5000
+
+
+@dataclass(frozen=True)
+class Verdict:
+    group: str  # SHORTCUT, SIGNAL or JUDGEMENT
+    source: str  # "evidence" (the triage's own) or "judged" (the user's file)
+    evidence: tuple[Evidence, ...]
+
+
+@dataclass
+class Triage:
+    """Each triaged candidate's :class:`Verdict` by its key, and what the triage was given."""
+
+    verdicts: dict[str, Verdict]
+    label_names: dict[int, str] | None = None
+    judgements: Judgements = field(default_factory=Judgements)
+    unmatched: list[str] = field(default_factory=list)
+
+    def group(self, key: str) -> str | None:
+        verdict = self.verdicts.get(key)
+        return None if verdict is None else verdict.group
+
+    def to_json(self, label_values: Sequence[Any]) -> dict[str, Any]:
+        counts = {group: 0 for group in GROUP_TITLES}
+        for verdict in self.verdicts.values():
+            counts[verdict.group] += 1
+        names = self.label_names
+        return {
+            "label_names": None
+            if names is None
+            else {str(label_values[rank]): name for rank, name in sorted(names.items())},
+            "judgements": {
+                "file": self.judgements.source,
+                "applied": sum(v.source == "judged" for v in self.verdicts.values()),
+                "unmatched": list(self.unmatched),
+            },
+            "counts": counts,
+        }
+
+
+def triage_candidates(
+    table: pd.DataFrame,
+    *,
+    phrases: Mapping[str, str | None],
+    families: Mapping[str, str],
+    texts: Sequence[str],
+    label_names: Mapping[int, str] | None = None,
+    judgements: Judgements | None = None,
+    encoder: Any | None = None,
+    shown: Callable[[str], str] = str,
+) -> Triage:
+    """Sort the candidates of ``table`` (the scan's columns, with ``key``) into groups.
+
+    ``phrases``/``families``: each feature key's words and family (the FeatureSet's); ``texts``:
+    the training texts (read for bracketed placeholders); ``label_names``: label rank → name;
+    ``judgements``: the user's verdicts, which win; ``shown``: the name a user reads for a
+    candidate (judgements are matched against it and the scan's name).
+    """
+    judgements = judgements or Judgements()
+    lowered = [text.lower() for text in texts[:_BRACKET_SAMPLE]]
+    facts = [
+        _facts(row, phrases, families, lowered)
+        for row in table.itertuples()
+        if row.kind in TRIAGED_KINDS
+    ]
+    evidence = {
+        item.key: kind_evidence(item) + feeling_evidence(item, label_names) for item in facts
+    }
+    if label_names:
+        _add_nearness(facts, evidence, label_names, encoder)
+    verdicts = {}
+    names = []
+    for item in facts:
+        judged = judgements.group_of(shown(item.name)) or judgements.group_of(item.name)
+        names += [shown(item.name), item.name]
+        found = tuple(evidence[item.key])
+        if judged is not None:
+            verdicts[item.key] = Verdict(judged, "judged", found)
+        else:
+            verdicts[item.key] = Verdict(group_from(list(found)), "evidence", found)
+    return Triage(
+        verdicts,
+        label_names=dict(label_names) if label_names else None,
+        judgements=judgements,
+        unmatched=judgements.unmatched(names),
+    )
+
+
+def _facts(
+    row: Any, phrases: Mapping[str, str | None], families: Mapping[str, str], lowered: list[str]
+) -> CandidateFacts:
+    phrase = phrases.get(row.key)
+    family = families.get(row.key, "")
+    if row.kind == "lexicon":
+        family = str(row.candidate).split(" = ", 1)[-1]
+    elif row.kind == "attribute":
+        has = _HAS_WORD.search(str(row.candidate))
+        phrase = has.group(1) if has else None
+    bracketed = phrase is not None and any(f"[{phrase}]" in text for text in lowered)
+    rank = None if pd.isna(row.label_rank) else int(row.label_rank)
+    return CandidateFacts(row.key, str(row.candidate), row.kind, family, phrase, rank, bracketed)
+
+
+def _add_nearness(
+    facts: list[CandidateFacts],
+    evidence: dict[str, list[Evidence]],
+    names: Mapping[int, str],
+    encoder: Any | None,
+) -> None:
+    """Nearness to the label's name for the content words no other evidence settled (the
+    encoder loads only for those)."""
+    open_items = [
+        item
+        for item in facts
+        if item.phrase is not None
+        and item.label_rank is not None
+        and group_from(evidence[item.key]) == JUDGEMENT
+    ]
+    found = nearness(
+        [(item.phrase, item.label_rank) for item in open_items], names, encoder=encoder
+    )  # type: ignore[misc]
+    for item, near in zip(open_items, found, strict=True):
+        if np.isfinite(near.cosine):
+            evidence[item.key].append(nearness_evidence(item, near, names))
+
+
+def shortcut_ranks(table: pd.DataFrame, triage: Triage) -> pd.Series:
+    """1, 2, ... over the likely shortcuts of ``table`` (None for the others): the ones the
+    model relies on first, then those not measured, then those it does not rely on; within
+    each, the scan's order (evidence of association)."""
+    reliance = {True: 0, False: 2}
+    order = []
+    for position, row in enumerate(table.itertuples()):
+        if triage.group(row.key) != SHORTCUT or pd.isna(row.rank):
+            continue
+        relied = row.relied_on if isinstance(row.relied_on, bool | np.bool_) else None
+        order.append(
+            (reliance.get(None if relied is None else bool(relied), 1), position, row.Index)
+        )
+    ranks = pd.Series([None] * len(table), index=table.index, dtype=object)
+    for rank, (_, _, index) in enumerate(sorted(order), start=1):
+        ranks[index] = rank
+    return ranks
+
+
+def measurement_order(table: pd.DataFrame, triage: Triage) -> list[Any]:
+    """The index of ``table`` with the possible shortcuts first (likely shortcuts, then those
+    needing judgement, then label signal), each in the scan's order: the model is measured on
+    the first ``measure_top`` that qualify."""
+    weight = {SHORTCUT: 0, JUDGEMENT: 1, SIGNAL: 2}
+    keyed = [
+        (weight.get(triage.group(row.key) or JUDGEMENT, 1), position, row.Index)
+        for position, row in enumerate(table.itertuples())
+    ]
+    return [index for _, _, index in sorted(keyed)]
+
+
+def apply_triage(table: pd.DataFrame, triage: Triage) -> pd.DataFrame:
+    """``table`` with :data:`TRIAGE_COLUMNS` filled in."""
+    table = table.copy()
+    table["group"] = [triage.group(key) for key in table["key"]]
+    table["group_source"] = [
+        None if key not in triage.verdicts else triage.verdicts[key].source for key in table["key"]
+    ]
+    table["shortcut_rank"] = shortcut_ranks(table, triage)
+    table["group_evidence"] = [
+        None
+        if key not in triage.verdicts
+        else [item.to_json() for item in triage.verdicts[key].evidence]
+        for key in table["key"]
+    ]
+    return table

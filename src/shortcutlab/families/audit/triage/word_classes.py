@@ -1,0 +1,117 @@
+"""Word classes that rarely make a label what it is: function words, discourse markers, places,
+numbers and placeholders (issue 35: "content-free kinds").
+
+A candidate made only of such words (a token, or an n-gram every word of which is one) is
+evidence of a shortcut: "frankly", "i", "of the", "[NAME]". The lists are closed classes written
+out here, not scikit-learn's stop-word list, which also holds content words ("fire", "bill",
+"interest") a label may well depend on.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from shortcutlab.families.audit.lexicons import packaged_lexicons
+
+#: Pronouns, determiners, prepositions, conjunctions, auxiliaries and particles of English.
+FUNCTION_WORDS = frozenset(
+    """
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his
+    himself she her hers herself it its itself they them their theirs themselves one ones
+    this that these those who whom whose which what whatever whoever whichever
+    a an the some any no every each either neither both all such another other
+    of in on at by for with without from to into onto upon over under about above below
+    between among through during before after since until till against toward towards
+    across along around behind beside besides beyond near off out up down via per than
+    and or but nor so yet because although though while whereas if unless whether as
+    be am is are was were been being have has had having do does did doing done
+    will would shall should can could may might must ought
+    not n't there here then when where why how
+    just also too very quite rather only even still already ever again
+    to s t d ll m re ve
+    anything something nothing everything anyone someone everyone nobody somebody anybody
+    everybody none
+    """.split()
+)
+
+#: What each class is called in the evidence a person reads.
+CLASS_NAMES = {
+    "function": "function word",
+    "marker": "discourse marker",
+    "place": "place name",
+    "number": "number",
+    "placeholder": "placeholder",
+}
+_NUMBER = re.compile(r"^[0-9][0-9.,:/%-]*$")
+_PLACEHOLDERS = frozenset({"name", "url", "user", "religion", "number", "email"})
+
+
+@cache
+def _marker_phrases() -> frozenset[str]:
+    lists = packaged_lexicons()
+    return frozenset([*lists["candour-markers"], *lists["discourse-markers"]])
+
+
+@cache
+def _place_names() -> frozenset[str]:
+    lists = packaged_lexicons()
+    return frozenset(name.lower() for name in [*lists["countries"], *lists["cities"]])
+
+
+def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
+    """The content-free class of a word or phrase (a key of :data:`CLASS_NAMES`), or None for
+    content. A phrase is content-free when it is a marker or place as a whole, or when each of
+    its words is content-free (the strongest class of its words names it); ``bracketed``: the
+    texts write the word in brackets ("[NAME]"), as data sets mark a removed name.
+
+    Examples:
+        >>> phrase_class("frankly"), phrase_class("to be honest"), phrase_class("frankly i")
+        ('marker', 'marker', 'marker')
+        >>> phrase_class("i"), phrase_class("glad"), phrase_class("so glad"), phrase_class("2019")
+        ('function', None, None, 'number')
+        >>> phrase_class("france"), phrase_class("name", bracketed=True), phrase_class("name")
+        ('place', 'placeholder', None)
+        >>> phrase_class("doesn't"), phrase_class("that's"), phrase_class("can't")
+        ('function', 'function', 'function')
+    """
+    phrase = " ".join(phrase.lower().split())
+    if phrase in _marker_phrases():
+        return "marker"
+    if phrase in _place_names():
+        return "place"
+    words = phrase.split()
+    if len(words) == 1:
+        return _word_class(words[0], bracketed=bracketed)
+    classes = [phrase_class(word, bracketed=bracketed) for word in words]
+    if any(found is None for found in classes):
+        return None
+    # "frankly i" is a marker with a pronoun: name it by its most telling word.
+    for name in ("marker", "place", "placeholder", "number"):
+        if name in classes:
+            return name
+    return "function"
+
+
+#: Stems a contraction's "n't" shortens ("can't", "won't", "ain't").
+_SHORT_STEMS = frozenset({"ca", "wo", "sha", "ai"})
+
+
+def _word_class(word: str, *, bracketed: bool) -> str | None:
+    if word in FUNCTION_WORDS or _contracted_function(word):
+        return "function"
+    if _NUMBER.match(word):
+        return "number"
+    if bracketed and word in _PLACEHOLDERS:
+        return "placeholder"
+    return None
+
+
+def _contracted_function(word: str) -> bool:
+    """Whether a contraction joins function words: "doesn't", "i'm", "that's", "you're"."""
+    word = word.replace("\u2019", "'")
+    if word.endswith("n't"):
+        stem = word[:-3]
+        return stem in FUNCTION_WORDS or stem in _SHORT_STEMS
+    head, apostrophe, tail = word.partition("'")
+    return bool(apostrophe) and head in FUNCTION_WORDS and tail in ("s", "m", "re", "ve", "ll", "d")
