@@ -19,6 +19,7 @@ import numpy as np
 from shortcutlab.errors import ShortcutlabError
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.repair_targets import FixTarget
+from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.mitigations import (
     MITIGATIONS,
     Mitigation,
@@ -157,7 +158,7 @@ def repair_context(
     trains_on = "the training rows"
     needs = capabilities["groups"]
     if capabilities["held_out"] or needs == GROUPS_HELD_OUT:
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
+        rng = np.random.default_rng(derived_seed(seed, "held-out rows"))
         held, kept = stratified_split(codes, held_out, rng)
         validation, rows = rows.take(held), rows.take(kept)
         if needs != GROUPS_NONE:
