@@ -66,7 +66,7 @@ def test_augmentation_keeps_test_accuracy(pair_bench):
 def test_augmentation_adds_one_default_labelled_row_per_other_row(pair_bench):
     mitigation = make_mitigation("cat-augment", {"default_label": "non-entailment"})
     context = mitigation_context(pair_bench, mitigation, model="tfidf-logreg", params={}, seed=0)
-    rows = mitigation.augmented(context)
+    rows = mitigation.repaired(context)
     train = pair_bench["train"]
     n_entailed = int((train["label"] == "entailment").sum())
     assert len(rows) == len(train) + n_entailed

@@ -18,7 +18,15 @@ from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError
 from shortcutlab.mitigations import MITIGATIONS, make_mitigation, supported_models
 from shortcutlab.mitigations.context import mitigation_context
-from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_TRAIN
+from shortcutlab.mitigations.fitting import fit_backend
+from shortcutlab.mitigations.registry import (
+    GROUPS_HELD_OUT,
+    GROUPS_TRAIN,
+    ROWS_AS_IS,
+    ROWS_EDITS,
+    ROWS_KEEPS,
+    ROWS_WEIGHTS,
+)
 from shortcutlab.models import MODELS
 from tests.mitigations.conftest import TFIDF
 from tests.mitigations.synthetic import CUE
@@ -103,6 +111,32 @@ def test_shuffled_training_groups_change_exactly_the_methods_declared_to_read_th
     other = Benchmark(splits={**cue_bench.splits, "train": shuffled}, labels=cue_bench.labels)
     same = anti_test_bytes(cue_bench, name) == anti_test_bytes(other, name)
     assert same is not (MITIGATIONS.capabilities(name)["groups"] == GROUPS_TRAIN)
+
+
+CHANGING_ROWS = with_toy(
+    lambda: [
+        n for n in SINGLE_TEXT_TFIDF if MITIGATIONS.capabilities(n)["training_rows"] != ROWS_AS_IS
+    ]
+)
+
+
+@pytest.mark.parametrize("name", CHANGING_ROWS)
+def test_the_declared_effect_on_the_training_rows_is_what_the_method_trains_on(cue_bench, name):
+    """The rows its registry line says it edits, weights or keeps (read by audit --fix without a
+    fit): the backend fitted on them predicts exactly as the method does."""
+    mitigation = make_mitigation(name, QUICK.get(name))
+    context = mitigation_context(cue_bench, mitigation, model="tfidf-logreg", params=TFIDF, seed=3)
+    effect = MITIGATIONS.capabilities(name)["training_rows"]
+    if effect == ROWS_EDITS:
+        plain = fit_backend(context, mitigation.repaired(context))
+    elif effect == ROWS_WEIGHTS:
+        plain = fit_backend(context, sample_weight=mitigation.training_weights(context))
+    else:
+        assert effect == ROWS_KEEPS
+        plain = fit_backend(context, context.train.take(mitigation.kept_rows(context)))
+    inputs = model_inputs(cue_bench["anti_test"])
+    predicted = np.asarray(plain.predict_proba(inputs), dtype=np.float64).tobytes()
+    assert predicted == anti_test_bytes(cue_bench, name)
 
 
 @pytest.mark.parametrize("name", SINGLE_TEXT_TFIDF)

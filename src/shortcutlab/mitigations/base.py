@@ -149,3 +149,17 @@ class Mitigation(ABC):
     @abstractmethod
     def fit(self, context: MitigationContext) -> Predictor:
         """Train on ``context.train`` and return the fitted predictor."""
+
+    # What a method does to the training rows is declared as ``training_rows`` on its registry
+    # line; it then gives them with the one hook below that the line names, without fitting.
+    def repaired(self, context: MitigationContext) -> TrainingRows:
+        """The rows it trains on: texts edited, added rows after the originals (``edits``)."""
+        raise NotImplementedError(f"The {self.name} mitigation declares no edited rows.")
+
+    def training_weights(self, context: MitigationContext) -> np.ndarray:
+        """The loss weight of every training row (``weights``)."""
+        raise NotImplementedError(f"The {self.name} mitigation declares no row weights.")
+
+    def kept_rows(self, context: MitigationContext) -> np.ndarray:
+        """Sorted positions of the training rows it trains on (``keeps``)."""
+        raise NotImplementedError(f"The {self.name} mitigation declares no kept rows.")

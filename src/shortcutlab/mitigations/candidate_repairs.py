@@ -79,10 +79,6 @@ class CandidateRepair(Mitigation):
     def fit(self, context: MitigationContext) -> Predictor:
         return fit_backend(context, self.repaired(context))
 
-    def repaired(self, context: MitigationContext) -> TrainingRows:
-        """The training rows after the repair, labels kept."""
-        raise NotImplementedError
-
     def phrases(self, context: MitigationContext) -> tuple[str, ...]:
         """The candidate phrases, lower-case with single spaces: the given ones, else the cue the
         benchmark recorded; refused when there is neither."""

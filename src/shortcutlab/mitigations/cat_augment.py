@@ -45,10 +45,10 @@ class CatAugment(Mitigation):
         check_one_of(self.name, "replace", self.replace, (TEXT, TEXT_PAIR))
 
     def fit(self, context: MitigationContext) -> Predictor:
-        return fit_backend(context, self.augmented(context))
+        return fit_backend(context, self.repaired(context))
 
-    def augmented(self, context: MitigationContext) -> TrainingRows:
-        """The training rows followed by their counterfactuals."""
+    def repaired(self, context: MitigationContext) -> TrainingRows:
+        """The training rows followed by their counterfactuals (what it trains on)."""
         train = context.train
         require_pairs(train.inputs, "cat-augment")
         given = None if self.default_label is None else str(self.default_label)

@@ -17,6 +17,11 @@ Capabilities:
 - ``pairs``: it only makes sense on paired inputs (text and text_pair): grids refuse it on
   single-text data before anything runs.
 - ``torch``: it needs the ``torch`` extra whatever the backend (a head or loss trained in torch).
+- ``training_rows``: what it does to the training rows it is given, so that a caller (``audit
+  --fix``) can report and write them without fitting: nothing (``"as-is"``: it changes the loss
+  or the last layer), edits them (``"edits"``: ``repaired(context)`` gives the rows it trains on,
+  texts edited, any added rows after the originals), weights them (``"weights"``:
+  ``training_weights(context)``) or keeps some (``"keeps"``: ``kept_rows(context)``).
 - ``backends``: the models it can train, as requirements on their capabilities
   (models/registry.py): each capability must have the value given, or one of a set's values;
   none (the default) takes every model. :func:`supported_models` lists them.
@@ -42,6 +47,9 @@ if TYPE_CHECKING:
 #: held-out (validation) rows' groups.
 GROUPS_NONE, GROUPS_TRAIN, GROUPS_HELD_OUT = "none", "train", "held-out"
 
+#: What a method does to the training rows: nothing, edits them, weights them, keeps some.
+ROWS_AS_IS, ROWS_EDITS, ROWS_WEIGHTS, ROWS_KEEPS = "as-is", "edits", "weights", "keeps"
+
 #: Every mitigation capability and its default (see the module docstring).
 MITIGATION_CAPABILITIES: dict[str, Any] = {
     "groups": GROUPS_NONE,
@@ -49,6 +57,7 @@ MITIGATION_CAPABILITIES: dict[str, Any] = {
     "seeded": False,
     "pairs": False,
     "torch": False,
+    "training_rows": ROWS_AS_IS,
     "backends": {},
 }
 
@@ -65,6 +74,7 @@ MITIGATIONS.add(
     "reweight",
     "shortcutlab.mitigations.reweight:Reweight",
     groups=GROUPS_TRAIN,
+    training_rows=ROWS_WEIGHTS,
     backends={"sample_weight": True},
 )
 MITIGATIONS.add(
@@ -72,6 +82,7 @@ MITIGATIONS.add(
     "shortcutlab.mitigations.downsample:Downsample",
     groups=GROUPS_TRAIN,
     seeded=True,
+    training_rows=ROWS_KEEPS,
     backends=LEARNING,
 )
 MITIGATIONS.add(
@@ -114,6 +125,7 @@ MITIGATIONS.add(
     "shortcutlab.mitigations.cat_augment:CatAugment",
     pairs=True,
     seeded=True,
+    training_rows=ROWS_EDITS,  # the counterfactual pairs added after the originals
     backends={"pairs": True, **LEARNING},
 )
 # Data-level repairs of a candidate phrase (mitigations/candidate_repairs.py): they change the
@@ -121,15 +133,20 @@ MITIGATIONS.add(
 MITIGATIONS.add(
     "remove-candidate",
     "shortcutlab.mitigations.candidate_repairs:RemoveCandidate",
+    training_rows=ROWS_EDITS,
     backends=LEARNING,
 )
 MITIGATIONS.add(
-    "mask-candidate", "shortcutlab.mitigations.candidate_repairs:MaskCandidate", backends=LEARNING
+    "mask-candidate",
+    "shortcutlab.mitigations.candidate_repairs:MaskCandidate",
+    training_rows=ROWS_EDITS,
+    backends=LEARNING,
 )
 MITIGATIONS.add(
     "counterfactual-augment",
     "shortcutlab.mitigations.candidate_repairs:CounterfactualAugment",
     seeded=True,  # where the candidate is inserted
+    training_rows=ROWS_EDITS,
     backends=LEARNING,
 )
 # Rationalization models (Shortcut Maze section 3.3), last in order: they rebuild the backend's

@@ -13,16 +13,25 @@ from typer.testing import CliRunner
 from shortcutlab.cli.app import app
 from shortcutlab.errors import ConfigError
 from shortcutlab.families.audit.api import audit_dataset
+from shortcutlab.families.audit.counterfactual import INSERTION_ROWS
 from shortcutlab.families.audit.features import FeatureConfig
-from shortcutlab.families.audit.repair_config import FixConfig
+from shortcutlab.families.audit.measure import measure_candidates
+from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
+from shortcutlab.families.audit.repair_targets import FixTarget, evaluation_sets
+from tests.cli.refusals import assert_refused
+from tests.families.audit.test_measure import rows, spec
+from tests.families.audit.test_reliance import SeeingRule
 
 FEATURES = FeatureConfig(surface=False, attributes=(), packaged_lexicons=False)
 METHODS = ("erm", "reweight", "mask-candidate")
 
 
-def _rows(n: int, seed: int, cue_share: float) -> pd.DataFrame:
+def _rows(
+    n: int, seed: int, cue_share: float, other_share: float = 0.0, capitalised: bool = False
+) -> pd.DataFrame:
     """Two labels told apart by 'good'/'bad' words (70 % of rows); 'frankly' on label 1 rows
-    with probability ``cue_share`` and never on label 0."""
+    with probability ``cue_share`` and on label 0 rows with ``other_share``; with
+    ``capitalised`` it is 'Frankly' where it starts the text."""
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, 2, n)
     texts = []
@@ -30,8 +39,10 @@ def _rows(n: int, seed: int, cue_share: float) -> pd.DataFrame:
         words = [f"w{rng.integers(0, 40)}" for _ in range(6)]
         if rng.random() < 0.7:
             words.append("good" if label else "bad")
-        if label and rng.random() < cue_share:
-            words.insert(int(rng.integers(0, len(words))), "frankly")
+        share = cue_share if label else other_share
+        if share and rng.random() < share:
+            position = int(rng.integers(0, len(words)))
+            words.insert(position, "Frankly" if capitalised and position == 0 else "frankly")
         texts.append(" ".join(words))
     spans = [
         str([[t.find("frankly"), t.find("frankly") + 7]] if "frankly" in t else []) for t in texts
@@ -47,14 +58,15 @@ def planted(tmp_path_factory):
     return folder
 
 
-def _audit(planted, out, **fix):
+def _audit(folder, out, params=None, **fix):
     return audit_dataset(
-        planted / "train.csv",
-        planted / "test.csv",
+        folder / "train.csv",
+        folder / "test.csv",
         text_col="sentence",
         label_col="gold",
         features=FEATURES,
         model="tfidf-logreg",
+        params=params,
         out=out,
         fix=FixConfig(**{"candidates": ("frankly",), "methods": METHODS, **fix}),
     )
@@ -73,6 +85,10 @@ def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_p
     assert masked["low"] > 0 and masked["p_adjusted"] < 0.05
     assert target["recommended"] == "mask-candidate"
     assert target["recommendation"].startswith("Recommended: mask-candidate.")
+    # What each did to the training rows, as its registry line declares it.
+    assert methods["erm"]["change"] is None and methods["erm"]["changed_share"] is None
+    assert methods["reweight"]["change"].startswith("loss weights ")
+    assert re.fullmatch(r"\d+ of 600 rows edited", methods["mask-candidate"]["change"])
     folder = next((tmp_path / "out" / "fix").glob("frankly-*"))
     written = pd.read_csv(folder / "train.csv")
     # The user's column names, every row, 'frankly' masked where it was.
@@ -114,10 +130,71 @@ def test_fix_is_deterministic(planted, tmp_path):
         assert (a / "train.csv").read_bytes() == (b / "train.csv").read_bytes()
 
 
-def test_unknown_candidate_is_one_line_error(planted, tmp_path):
-    with pytest.raises(ConfigError, match="'frankyl' is not among the audit's candidates"):
+def test_fix_judges_on_the_rows_the_audit_measured_through_the_model_view(tmp_path):
+    """A case-sensitive model reads 'Frankly' and 'frankly' as two words, while the scan's
+    indicator fires on both: the anti-test and counterfactual test of --fix are the audit's,
+    drawn from the rows the model sees 'frankly' in, not from the indicator."""
+    _rows(600, 0, 0.9, 0.2, capitalised=True).to_csv(tmp_path / "train.csv", index=False)
+    test = _rows(300, 1, 0.5, 0.2, capitalised=True)
+    test.to_csv(tmp_path / "test.csv", index=False)
+    _audit(tmp_path, tmp_path / "out", {"lowercase": False}, methods=("erm", "mask-candidate"))
+    written = json.loads((tmp_path / "out" / "audit.json").read_text())
+    audited = next(c for c in written["candidates"] if c["candidate"] == "frankly")
+    (target,) = written["fix"]["targets"]
+    raw = int(test["sentence"].str.lower().str.contains("frankly").sum())
+    assert audited["visible"] is True and audited["removal_rows"] < raw  # the view differs
+    assert target["sets"]["anti"]["rows"] == audited["anti_rows"] > 0
+    assert target["sets"]["counterfactual"]["note"] == (
+        f"{audited['removal_rows']} rows with the words removed, "
+        f"{audited['insertion_rows']} with them inserted"
+    )
+    assert target["sets"]["without"]["rows"] == len(test) - audited["removal_rows"]
+
+
+def test_fix_evaluates_on_the_counterfactual_texts_the_audit_measured():
+    table = rows(1600)  # more calm rows without zebra than the insertion test takes
+    model = SeeingRule()
+    zebra = spec(table, "zebra")
+    (audited,) = measure_candidates(model, table, [zebra], n_resamples=100, redistribution=False)
+    measured_texts = model.calls[-1][len(table) :]  # one call: the rows, then every edited text
+    target = FixTarget(
+        "zebra", zebra.key, "token", "text", 1, "zebra", zebra.fires, zebra.fires, "named"
+    )
+    fixed = evaluation_sets(target, table, seed=0, seen_by=model)["counterfactual"]
+    assert audited["insertion_rows"] == INSERTION_ROWS
+    assert fixed.inputs == measured_texts
+    assert len(fixed.inputs) == audited["removal_rows"] + INSERTION_ROWS
+
+
+def test_unknown_candidate_is_one_line_error_in_the_callers_terms(planted, tmp_path):
+    with pytest.raises(ConfigError) as error:
         _audit(planted, tmp_path / "out", candidates=("frankyl",))
-    assert not (tmp_path / "out").exists()
+    assert str(error.value).startswith(
+        "The candidate 'frankyl' named with candidates=... is not among the audit's candidates "
+        "(a word or n-gram needs min_support=... training rows"
+    )
+    assert "--" not in str(error.value) and not (tmp_path / "out").exists()
+    assert_refused(
+        planted,
+        "Error: The candidate 'frankyl' named with --candidate is not among the audit's "
+        "candidates (a word or n-gram needs --min-support training rows",
+        *("audit", planted / "train.csv", "--test", planted / "test.csv"),
+        *("--text-col", "sentence", "--label-col", "gold", "--model", "tfidf-logreg"),
+        *("--fix", "--candidate", "frankyl", "--out", planted / "refused"),
+    )
+
+
+def test_fix_settings_are_refused_in_python_terms():
+    with pytest.raises(ConfigError, match=r"e\.g\. held_out=0\.2\. Got held_out=1\.5\.$"):
+        FixConfig(held_out=1.5).check()
+    with pytest.raises(ConfigError, match=r"e\.g\. margin=0\.01\. Got margin=-0\.1\.$"):
+        FixConfig(margin=-0.1).check()
+    with pytest.raises(ConfigError, match=r"^methods=\.\.\. names no method"):
+        FixConfig(methods=()).check()
+    with pytest.raises(ConfigError, match=r"^The repairs \(fix=\.\.\.\) refit .* so model=\.\.\."):
+        check_fix_model("model.joblib")
+    with pytest.raises(ConfigError, match=r"^fix=\.\.\. refits .* give model=\.\.\.\.$"):
+        audit_dataset(pd.DataFrame({"text": ["a b"] * 4, "label": [0, 1] * 2}), fix=FixConfig())
 
 
 def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_path):

@@ -11,7 +11,7 @@ from shortcutlab.data.canonical import check_distinct_columns
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, load_table
 from shortcutlab.data.writing import check_output_dir
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.audit.output import write_audit
 from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
@@ -128,7 +128,9 @@ def _measure_config(
     if fix is not None:
         fix.check()
         if model is None:
-            raise ConfigError("--fix refits the measured model under each repair; give --model.")
+            raise ConfigError(
+                f"{knob('fix')} refits the measured model under each repair; give {knob('model')}."
+            )
         check_fix_model(model)
     return measure
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from shortcutlab.data.pairs import TextInput, join_inputs
 from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.proportions import bootstrap_means
 from shortcutlab.metrics.resampling import percentile_interval
@@ -46,6 +47,54 @@ def carried(view: TextView, texts: Sequence[str], fires: np.ndarray, phrase: str
     return narrowed
 
 
+def seen_rows(
+    predictor: Any, evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: str | None
+) -> tuple[np.ndarray, bool | None]:
+    """The rows that carry a candidate as the model reads them, and whether it sees the phrase
+    at all (None: no phrase, or a model without a view): what the audit measures and what
+    ``--fix`` judges its repairs on, so that both use the same rows."""
+    view = None if phrase is None else model_view(predictor, part)
+    if view is None or phrase is None:
+        return np.asarray(fires, dtype=bool), None
+    seen = view.sees(phrase)
+    # A word-level view (a vectorizer) drops and splits words, so its tokens decide where the
+    # phrase is; a subword tokenizer keeps every character, and matching its pieces out of
+    # context fails (byte-level BPE: 'Ġfrankly' mid-sentence, 'F'+'rankly' capitalised).
+    if seen and not view.subword:
+        return carried(view, evaluation.part(part), fires, phrase), seen
+    return np.asarray(fires, dtype=bool), seen
+
+
+def counterfactual_edits(
+    evaluation: AuditInputs,
+    part: str,
+    fires: np.ndarray,
+    label: int,
+    phrase: str,
+    *,
+    seed: int,
+    key: str,
+) -> dict[str, tuple[np.ndarray, list[TextInput]]]:
+    """Per test of :data:`TESTS`, its rows and their edited model inputs: the phrase removed
+    from the rows ``fires`` marks, and inserted at a word boundary into up to
+    :data:`INSERTION_ROWS` rows of the other labels without it (drawn from ``seed`` and the
+    candidate's ``key``, kept in order); labels kept. The audit measures these and ``--fix``
+    judges its repairs on them: the same texts."""
+    pool = np.flatnonzero((evaluation.ranks != label) & ~np.asarray(fires, dtype=bool))
+    rng = np.random.default_rng(derived_seed(seed, "insertion rows", key))
+    inserted = np.sort(rng.permutation(pool)[:INSERTION_ROWS]).tolist()
+    texts = evaluation.part(part)
+    positions = derived_seed(seed, "insertion positions", key)
+    edited = insert_phrases([texts[i] for i in inserted], phrase, positions)
+    return {
+        "removal": removed_rows(evaluation, part, fires, phrase),
+        "insertion": (
+            np.asarray(inserted, dtype=np.int64),
+            _with_part(evaluation, part, inserted, edited),
+        ),
+    }
+
+
 def removed_rows(
     evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: str
 ) -> tuple[np.ndarray, list[TextInput]]:
@@ -58,28 +107,6 @@ def removed_rows(
         if text != texts[i]:
             rows.append(i)
             edited.append(text)
-    return np.asarray(rows, dtype=np.int64), _with_part(evaluation, part, rows, edited)
-
-
-def inserted_rows(
-    evaluation: AuditInputs,
-    part: str,
-    fires: np.ndarray,
-    label: int,
-    phrase: str,
-    seed: int,
-    limit: int | None = INSERTION_ROWS,
-) -> tuple[np.ndarray, list[TextInput]]:
-    """Up to ``limit`` rows (None: all) of the other labels without the candidate (drawn from
-    ``seed``, kept in order), and their model inputs with the phrase inserted at a word boundary
-    (labels kept)."""
-    pool = np.flatnonzero((evaluation.ranks != label) & ~np.asarray(fires, dtype=bool))
-    rows_seed, positions_seed = np.random.SeedSequence(seed).spawn(2)
-    rng = np.random.default_rng(rows_seed)
-    rows = np.sort(rng.permutation(pool)[:limit]).tolist()
-    texts = evaluation.part(part)
-    positions = int(positions_seed.generate_state(1)[0])
-    edited = insert_phrases([texts[i] for i in rows], phrase, positions)
     return np.asarray(rows, dtype=np.int64), _with_part(evaluation, part, rows, edited)
 
 

@@ -13,6 +13,7 @@ from shortcutlab.families.audit.candidates import INDICATOR_KINDS
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.record import EXAMPLES_PER_CANDIDATE
 from shortcutlab.families.audit.scan import ScanResult
+from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.shortcuts.phrases_in_text import phrase_spans
 
 
@@ -24,7 +25,7 @@ def candidate_examples(
     if row.kind not in INDICATOR_KINDS or pd.isna(row.label_rank):
         return []
     rows = np.flatnonzero(column & (train.ranks == int(row.label_rank)))
-    rng = np.random.default_rng([result.config.seed, int(row.rank)])
+    rng = np.random.default_rng(derived_seed(result.config.seed, "examples", row.key))
     chosen = np.sort(rng.permutation(rows)[:EXAMPLES_PER_CANDIDATE])
     phrases = _marked_phrases(result, row)
     part = row.part or TEXT

@@ -8,7 +8,6 @@ every token/n-gram candidate are predicted together (each distinct input once), 
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -20,16 +19,15 @@ from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
 from shortcutlab.families.audit.counterfactual import (
     INSERTION_ROWS,
     TEST_P_COLUMNS,
-    carried,
+    counterfactual_edits,
     edit_figures,
-    inserted_rows,
-    model_view,
     reliance_p,
-    removed_rows,
+    seen_rows,
 )
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.predictor import Predictor
 from shortcutlab.families.audit.redistribution import redistribution_figures, redistribution_sets
+from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
 from shortcutlab.metrics.proportions import bootstrap_mean_difference
@@ -121,13 +119,17 @@ def measure_candidates(
     confidence = base.max(axis=1)
     results, offset = [], n
     for spec, seen, spec_edits in zip(specs, visible, edits, strict=True):
-        seeds = np.random.SeedSequence([seed, zlib.crc32(spec.key.encode())]).generate_state(4)
         row = dict.fromkeys(MEASURE_COLUMNS)
         row |= {"key": spec.key, "redistribution_note": None, "visible": seen}
         row |= _group_figures(
-            spec, evaluation.ranks, correct, confidence, n_resamples, int(seeds[0])
+            spec,
+            evaluation.ranks,
+            correct,
+            confidence,
+            n_resamples,
+            derived_seed(seed, "association bootstrap", spec.key),
         )
-        for number, (test, (rows, inputs)) in enumerate(spec_edits.items()):
+        for test, (rows, inputs) in spec_edits.items():
             after = probabilities[offset : offset + len(inputs)]
             offset += len(inputs)
             row |= edit_figures(
@@ -138,12 +140,15 @@ def measure_candidates(
                 after,
                 evaluation.ranks,
                 n_resamples,
-                int(seeds[1 + number]),
+                derived_seed(seed, f"{test} bootstrap", spec.key),
             )
         if redistribution:
             sets = redistribution_sets(evaluation, spec.fires, spec.label, seed=seed)
             row |= redistribution_figures(
-                sets, correct, n_resamples=n_resamples, seed=int(seeds[3])
+                sets,
+                correct,
+                n_resamples=n_resamples,
+                seed=derived_seed(seed, "redistribution bootstrap", spec.key),
             )
             row["redistribution_note"] = sets.note
         results.append(row)
@@ -162,18 +167,13 @@ def _through_model_view(
     predictor: Predictor, evaluation: AuditInputs, specs: Sequence[MeasureSpec]
 ) -> tuple[list[MeasureSpec], list[bool | None]]:
     """The specs with token/n-gram indicators narrowed to the rows whose model tokens carry the
-    phrase, and per spec whether the model sees it (None: no view, or not a phrase)."""
+    phrase (:func:`~.counterfactual.seen_rows`), and per spec whether the model sees it (None:
+    no view, or not a phrase)."""
     narrowed, visible = [], []
     for spec in specs:
-        view = model_view(predictor, spec.part) if _editable(spec) else None
-        seen = None if view is None else view.sees(spec.phrase)
-        # A word-level view (a vectorizer) drops and splits words, so its tokens decide where
-        # the phrase is; a subword tokenizer keeps every character, and matching its pieces out
-        # of context fails (byte-level BPE: 'Ġfrankly' mid-sentence, 'F'+'rankly' capitalised).
-        if seen and not view.subword:
-            texts = evaluation.part(spec.part)
-            spec = replace(spec, fires=carried(view, texts, spec.fires, spec.phrase))
-        narrowed.append(spec)
+        phrase = spec.phrase if _editable(spec) else None
+        fires, seen = seen_rows(predictor, evaluation, spec.part, spec.fires, phrase)
+        narrowed.append(replace(spec, fires=fires))
         visible.append(seen)
     return narrowed, visible
 
@@ -187,17 +187,11 @@ def _edited_rows(
 ) -> dict[str, tuple[np.ndarray, list[TextInput]]]:
     """Per counterfactual test that applies (none for a candidate the model cannot see), its
     rows and their edited model inputs."""
-    phrase = spec.phrase
-    if phrase is None or spec.kind not in REMOVABLE_KINDS or visible is False:
+    if spec.phrase is None or not _editable(spec) or visible is False:
         return {}
-    entropy = [seed, zlib.crc32(spec.key.encode()), 1]
-    insertion_seed = int(np.random.SeedSequence(entropy).generate_state(1)[0])
-    return {
-        "removal": removed_rows(evaluation, spec.part, spec.fires, phrase),
-        "insertion": inserted_rows(
-            evaluation, spec.part, spec.fires, spec.label, phrase, insertion_seed
-        ),
-    }
+    return counterfactual_edits(
+        evaluation, spec.part, spec.fires, spec.label, spec.phrase, seed=seed, key=spec.key
+    )
 
 
 def _adjust(results: list[dict], column: str, correction: str) -> None:
@@ -288,12 +282,13 @@ def _stratified_delta(
     (exact hypergeometric variances; a Wald variance p̂(1 − p̂)/n is 0 on a cell all right or all
     wrong and rejected a true null far too often). CMH weighs the labels by n_a n_c / n rather
     than w_y; both are 0 in expectation when no label's groups differ."""
-    cells = []
+    cells, labels = [], []
     for label in np.unique(ranks).tolist():
         stratum = ranks == label
         a, c = correct[stratum & aligned], correct[stratum & ~aligned]
         if min(len(a), len(c)) >= MIN_GROUP_ROWS:
             cells.append((a, c))
+            labels.append(label)
     if not cells:
         return {"delta_rows": 0}
     sizes = np.array([len(a) + len(c) for a, c in cells], dtype=np.float64)
@@ -302,10 +297,12 @@ def _stratified_delta(
     tables = np.array(
         [[[a.sum(), len(a) - a.sum()], [c.sum(), len(c) - c.sum()]] for a, c in cells]
     )
-    children = np.random.SeedSequence(seed).generate_state(len(cells)).tolist()
     samples = sum(
-        w * bootstrap_mean_difference(a, c, n_resamples=n_resamples, seed=child)
-        for w, (a, c), child in zip(weights.tolist(), cells, children, strict=True)
+        w
+        * bootstrap_mean_difference(
+            a, c, n_resamples=n_resamples, seed=derived_seed(seed, "gold label", str(label))
+        )
+        for w, (a, c), label in zip(weights.tolist(), cells, labels, strict=True)
     )
     low, high = percentile_interval(samples)
     return {

@@ -9,7 +9,6 @@ applied to every row of the user's training data, is kept in :class:`RepairedTra
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,10 +38,12 @@ from shortcutlab.families.audit.repair_methods import (
 )
 from shortcutlab.families.audit.repair_targets import (
     SET_NAMES,
+    EvaluationSet,
     FixTarget,
     choose_targets,
     evaluation_sets,
 )
+from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.mitigations import MITIGATIONS, make_mitigation
 
 
@@ -151,13 +152,13 @@ def _repair_one(
     """One candidate's table: every method fitted, predicted and compared with erm. A method
     that reads neither the candidate nor its groups (erm, jtt, afr) fits the same model for
     every candidate: it is fitted once, kept in ``shared`` and closed by the caller."""
-    target_seed = int(
-        np.random.SeedSequence([seed, zlib.crc32(target.key.encode())]).generate_state(1)[0]
-    )
-    sets = evaluation_sets(target, evaluation, seed=seed)
+    sets: dict[str, EvaluationSet] = {}
     fits: dict[str, RepairFit] = {}
     predictions: dict[str, dict[str, np.ndarray]] = {}
-    for number, method in enumerate(methods, start=1):
+    # erm first: the audited model refit (same model, parameters, rows and seed), whose view of
+    # the text decides the candidate's evaluation rows as the audit's did
+    ordered = [BASELINE, *(m for m in methods if m != BASELINE)]
+    for number, method in enumerate(ordered, start=1):
         if progress is not None:
             progress(f"{method} ({number} of {len(methods)})")
         fit = shared.get(method) or fit_repair(
@@ -170,6 +171,8 @@ def _repair_one(
             seed=seed,
         )
         fits[method] = fit
+        if method == BASELINE:
+            sets = evaluation_sets(target, evaluation, seed=seed, seen_by=fit.predictor)
         if _same_for_every_target(method) and fit.predictor is not None:
             shared[method] = fit
             predictions[method] = predict_sets(fit.predictor, sets)
@@ -180,7 +183,12 @@ def _repair_one(
                 close()
     if BASELINE not in predictions:
         raise ConfigError(f"erm could not be fitted for {target.name!r}: {fits[BASELINE].skipped}")
-    figures = compare(predictions, sets, n_resamples=config.n_resamples, seed=target_seed)
+    figures = compare(
+        predictions,
+        sets,
+        n_resamples=config.n_resamples,
+        seed=derived_seed(seed, "repair bootstrap", target.key),
+    )
     ranked_by, why = ranking_set(sets, compared=len(predictions) - 1)
     recommended, sentence = recommend(figures, ranked_by, methods, config.margin)
     sentence = why + sentence

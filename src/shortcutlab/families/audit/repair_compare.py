@@ -5,7 +5,6 @@ comparisons, and the recommendation.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,6 +13,7 @@ import numpy as np
 from shortcutlab.data.pairs import TextInput
 from shortcutlab.families.audit.repair_config import BASELINE
 from shortcutlab.families.audit.repair_targets import SET_NAMES, EvaluationSet
+from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.corrections import adjust_p
 from shortcutlab.metrics.proportions import bootstrap_means
@@ -104,7 +104,7 @@ def _paired(
     correct: np.ndarray, baseline: np.ndarray, n_resamples: int, seed: int, method: str, name: str
 ) -> dict[str, Any]:
     differences = correct.astype(np.float64) - baseline.astype(np.float64)
-    child = np.random.SeedSequence([seed, zlib.crc32(f"{method}|{name}".encode())])
+    child = derived_seed(seed, "against erm", f"{method} on {name}")
     low, high = percentile_interval(
         bootstrap_means(differences, n_resamples=n_resamples, seed=child)
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.mitigations.registry import MITIGATIONS
 
 #: The methods tried by default, in this order, where they are registered and apply: the plain
@@ -51,18 +51,22 @@ class FixConfig:
     def check(self) -> None:
         if not 0 < self.held_out < 1:
             raise ConfigError(
-                f"The held-out share of --fix must be in (0, 1), e.g. 0.2. Got {self.held_out}."
+                f"The held-out share of the repairs must be in (0, 1), e.g. "
+                f"{knob('held_out', 0.2)}. Got {knob('held_out', self.held_out)}."
             )
         if not 0 <= self.margin < 1:
             raise ConfigError(
-                f"The plain-test margin of --fix must be in [0, 1), e.g. 0.01. Got {self.margin}."
+                f"The plain-test margin of the repairs must be in [0, 1), e.g. "
+                f"{knob('margin', 0.01)}. Got {knob('margin', self.margin)}."
             )
         if self.n_resamples < 100:
             raise ConfigError(
                 f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
             )
         if self.methods is not None and not self.methods:
-            raise ConfigError("--methods names no method; name one or more, e.g. erm,reweight.")
+            raise ConfigError(
+                f"{knob('methods')} names no method; name one or more, e.g. erm and reweight."
+            )
         if self.methods is not None and BASELINE not in self.methods:
             object.__setattr__(self, "methods", (BASELINE, *self.methods))
         fix_methods(self)  # an unknown name is refused before the scan, not after it
@@ -85,8 +89,9 @@ def check_fix_model(model: str) -> None:
 
     if model not in MODELS.names():
         raise ConfigError(
-            "--fix refits the model under each repair, so --model must be a registered model "
-            f"({', '.join(MODELS.names())}), not a saved one. Got {model!r}."
+            f"The repairs ({knob('fix')}) refit the model under each one, so {knob('model')} "
+            f"must be a registered model ({', '.join(MODELS.names())}), not a saved one. Got "
+            f"{model!r}."
         )
 
 

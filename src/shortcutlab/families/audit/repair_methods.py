@@ -4,9 +4,9 @@ changed the training rows.
 
 What a method needs is read from its registry line (groups, held-out rows, pairs, torch, the
 backends it trains) and its constructor (a ``candidate`` parameter: it edits the candidate's
-words); what it changed, from the method itself: a ``repaired``/``augmented`` row set, a
-``training_weights`` or a ``kept_rows``. A method whose needs the data or the model cannot meet
-is skipped with one line saying why.
+words); what it does to the training rows, from the same line (``training_rows``: it edits,
+weights or keeps some of them, or leaves them as they are). A method whose needs the data or the
+model cannot meet is skipped with one line saying why.
 """
 
 from __future__ import annotations
@@ -19,9 +19,23 @@ import numpy as np
 from shortcutlab.errors import ShortcutlabError
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.repair_targets import FixTarget
-from shortcutlab.mitigations import MITIGATIONS, MitigationContext, TrainingRows, make_mitigation
+from shortcutlab.families.audit.seeds import derived_seed
+from shortcutlab.mitigations import (
+    MITIGATIONS,
+    Mitigation,
+    MitigationContext,
+    TrainingRows,
+    make_mitigation,
+)
 from shortcutlab.mitigations.balancing import stratified_split
-from shortcutlab.mitigations.registry import GROUPS_HELD_OUT, GROUPS_NONE, GROUPS_TRAIN
+from shortcutlab.mitigations.registry import (
+    GROUPS_HELD_OUT,
+    GROUPS_NONE,
+    GROUPS_TRAIN,
+    ROWS_EDITS,
+    ROWS_KEEPS,
+    ROWS_WEIGHTS,
+)
 from shortcutlab.params import quoted
 
 #: The group column's values: a row has the candidate or not.
@@ -144,7 +158,7 @@ def repair_context(
     trains_on = "the training rows"
     needs = capabilities["groups"]
     if capabilities["held_out"] or needs == GROUPS_HELD_OUT:
-        rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
+        rng = np.random.default_rng(derived_seed(seed, "held-out rows"))
         held, kept = stratified_split(codes, held_out, rng)
         validation, rows = rows.take(held), rows.take(kept)
         if needs != GROUPS_NONE:
@@ -170,22 +184,23 @@ def repair_context(
     return context, trains_on
 
 
-def training_change(mitigation: Any, context: MitigationContext) -> TrainingChange | None:
-    """What ``mitigation`` does to ``context.train``; None for a method that changes how the
-    model is trained (its loss, its last layer), not the rows."""
+def training_change(mitigation: Mitigation, context: MitigationContext) -> TrainingChange | None:
+    """What ``mitigation`` does to ``context.train``, as its registry line declares it
+    (``training_rows``); None for a method that changes how the model is trained (its loss, its
+    last layer), not the rows."""
     train = context.train
-    n = len(train)
-    repaired = getattr(mitigation, "repaired", None) or getattr(mitigation, "augmented", None)
-    if repaired is not None:
-        rows = repaired(context)
+    effect = mitigation.capabilities()["training_rows"]
+    if effect == ROWS_EDITS:
+        rows = mitigation.repaired(context)
+        n = len(train)
         edited = np.array(
             [a != b for a, b in zip(rows.inputs[:n], train.inputs, strict=False)], dtype=bool
         )
         return TrainingChange(rows=rows, edited=edited, added=max(len(rows) - n, 0))
-    if hasattr(mitigation, "training_weights"):
+    if effect == ROWS_WEIGHTS:
         weights = np.asarray(mitigation.training_weights(context), dtype=np.float64)
         return TrainingChange(rows=train, weights=weights)
-    if hasattr(mitigation, "kept_rows"):
+    if effect == ROWS_KEEPS:
         kept = np.asarray(mitigation.kept_rows(context), dtype=np.int64)
         return TrainingChange(rows=train.take(kept), kept=kept)
     return None

@@ -5,13 +5,14 @@ without that column relies on none) or one the user named. It is judged on four 
 evaluation rows: the redistribution anti-test the audit builds, a counterfactual test (the
 candidate's words removed from the rows that have them and inserted into rows of the other
 labels, labels kept), the plain evaluation rows, and the evaluation rows without the candidate
-(what a repair costs where the candidate never was: label signal lost with its words).
+(what a repair costs where the candidate never was: label signal lost with its words). The rows
+that have a word are those the model reads it in, and the edits are the audit's own, so the
+first two sets are the ones the audit measured.
 """
 
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.pairs import TextInput
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS
-from shortcutlab.families.audit.counterfactual import inserted_rows, removed_rows
+from shortcutlab.families.audit.counterfactual import counterfactual_edits, seen_rows
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.redistribution import redistribution_sets
 from shortcutlab.params import did_you_mean, quoted
@@ -104,7 +105,10 @@ def choose_targets(
         if row is None:
             raise ConfigError(_unknown_candidate(name, usable))
         if int(row.support or 0) == 0:
-            raise ConfigError(f"--candidate {quoted(name)} has no training rows; name another.")
+            raise ConfigError(
+                f"The candidate {quoted(name)} named with {_candidates_knob()} has no training "
+                "rows; name another."
+            )
         chosen.setdefault(row.key, (row, _named_reason(row)))
     return list(chosen.values())
 
@@ -123,19 +127,29 @@ def _unknown_candidate(name: str, usable: pd.DataFrame) -> str:
     names = usable["candidate"].astype(str).tolist()
     hint = did_you_mean(name, names, n=3)
     return (
-        f"--candidate {quoted(name)} is not among the audit's candidates (a word or n-gram needs "
-        f"--min-support training rows to be tested; attributes read 'negation = with_negation')."
-        f"{hint} The top ones: {', '.join(map(quoted, names[:5])) or 'none'}."
+        f"The candidate {quoted(name)} named with {_candidates_knob()} is not among the audit's "
+        f"candidates (a word or n-gram needs {knob('min_support')} training rows to be tested; "
+        f"attributes read 'negation = with_negation').{hint} The top ones: "
+        f"{', '.join(map(quoted, names[:5])) or 'none'}."
     )
 
 
+def _candidates_knob() -> str:
+    """The setting that names candidates: ``--candidate`` on the command line, ``candidates``
+    of :class:`~.repair_config.FixConfig` in Python."""
+    return knob("candidates", flag="--candidate")
+
+
 def evaluation_sets(
-    target: FixTarget, evaluation: AuditInputs, *, seed: int
+    target: FixTarget, evaluation: AuditInputs, *, seed: int, seen_by: Any
 ) -> dict[str, EvaluationSet]:
-    """The four evaluation sets of :data:`SET_NAMES` for one target (``seed``: the audit's, so
-    the anti-test is the one the audit measured)."""
+    """The four evaluation sets of :data:`SET_NAMES` for one target: the candidate's rows are
+    those ``seen_by`` (the measured model, refit as erm) carries it in, as the audit read them
+    (counterfactual.py :func:`~.counterfactual.seen_rows`), and ``seed`` is the audit's, so the
+    anti-test and the counterfactual test are the ones the audit measured."""
     rows = evaluation.model_inputs()
-    fires = target.evaluation_fires
+    phrase = target.phrase if target.textual else None
+    fires, visible = seen_rows(seen_by, evaluation, target.part, target.evaluation_fires, phrase)
     sets = redistribution_sets(evaluation, fires, target.label, seed=seed)
     anti = (
         EvaluationSet(None, None, sets.note or "no anti set")
@@ -145,31 +159,32 @@ def evaluation_sets(
     without = np.flatnonzero(~fires)
     return {
         "anti": anti,
-        "counterfactual": counterfactual_set(target, evaluation, seed=seed),
+        "counterfactual": counterfactual_set(target, evaluation, fires, visible, seed=seed),
         "plain": EvaluationSet(rows, evaluation.ranks),
         "without": EvaluationSet([rows[i] for i in without], evaluation.ranks[without]),
     }
 
 
-def counterfactual_set(target: FixTarget, evaluation: AuditInputs, *, seed: int) -> EvaluationSet:
-    """The evaluation rows with the candidate's words removed where they occur, and every row of
-    the other labels without them with the words inserted at a seeded word boundary (the audit's
-    two edits, families/audit/counterfactual.py, on all rows); labels kept."""
-    if not target.textual:
+def counterfactual_set(
+    target: FixTarget,
+    evaluation: AuditInputs,
+    fires: np.ndarray,
+    visible: bool | None,
+    *,
+    seed: int,
+) -> EvaluationSet:
+    """The audit's two counterfactual edits of the rows ``fires`` marks (the candidate's words
+    removed where they occur, inserted into rows of the other labels: the same rows and texts,
+    counterfactual.py :func:`~.counterfactual.counterfactual_edits`), as one set; labels kept.
+    None for a candidate the model cannot see (``visible`` False), as in the audit."""
+    if not target.textual or target.phrase is None:
         return EvaluationSet(None, None, f"a {target.kind} candidate has no words to edit")
-    assert target.phrase is not None
-    fires = target.evaluation_fires
-    removed, removed_inputs = removed_rows(evaluation, target.part, fires, target.phrase)
-    insert_seed = np.random.SeedSequence([seed, zlib.crc32(target.key.encode())])
-    inserted, inserted_inputs = inserted_rows(
-        evaluation,
-        target.part,
-        fires,
-        target.label,
-        target.phrase,
-        int(insert_seed.generate_state(1)[0]),
-        limit=None,
+    if visible is False:
+        return EvaluationSet(None, None, f"the model cannot see {target.phrase!r}")
+    edits = counterfactual_edits(
+        evaluation, target.part, fires, target.label, target.phrase, seed=seed, key=target.key
     )
+    (removed, removed_inputs), (inserted, inserted_inputs) = edits["removal"], edits["insertion"]
     if not len(removed) + len(inserted):
         return EvaluationSet(None, None, "no evaluation row to edit")
     note = f"{len(removed)} rows with the words removed, {len(inserted)} with them inserted"
