@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,17 @@ def start_browser(width: int = 1280, height: int = 900) -> Any:
 def console_errors(browser: Any) -> list[str]:
     """The SEVERE console messages since the last call (errors, failed loads, CSP violations)."""
     return [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+@contextmanager
+def window_size(browser: Any, width: int, height: int) -> Iterator[Any]:
+    """The shared browser at ``width`` × ``height`` for a test, its size restored after."""
+    size = browser.get_window_size()
+    browser.set_window_size(width, height)
+    try:
+        yield browser
+    finally:
+        browser.set_window_size(size["width"], size["height"])
 
 
 def open_file(browser: Any, path: Path) -> None:

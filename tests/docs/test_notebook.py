@@ -125,6 +125,6 @@ def test_the_audit_view_ranks_the_injected_term_first(executed):
     notebook, _ = executed
     view = _view(notebook, "Shortcut audit")
     candidates = view.tables["audit-candidates"]
-    assert candidates.rows[0][:3] == ["rank", "candidate", "kind"]
+    assert candidates.rows[0][:3] == ["#", "candidate", "label"]
     assert candidates.column("candidate")["1"] == "honestly"
     assert view.loading == []

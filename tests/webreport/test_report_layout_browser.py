@@ -4,7 +4,6 @@ column can be scrolled into view; the explorer names its probability column as s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ from typing import Any
 import pytest
 
 from shortcutlab.webreport.build import write_html_report
-from tests.browser import console_errors, open_file
-from tests.families.audit.test_report import _audit
+from tests.browser import console_errors, open_file, window_size
+from tests.families.audit.report_records import add_triage, measured_audit
 
 # Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
 pytestmark = pytest.mark.slow
@@ -24,12 +23,8 @@ NARROW = (700, 900)
 @pytest.fixture
 def narrow(browser: Any) -> Iterator[Any]:
     """The shared browser at the width of a phone held sideways or half a laptop screen."""
-    size = browser.get_window_size()
-    browser.set_window_size(*NARROW)
-    try:
-        yield browser
-    finally:
-        browser.set_window_size(size["width"], size["height"])
+    with window_size(browser, *NARROW) as sized:
+        yield sized
 
 
 def _boxes(browser: Any) -> list[dict[str, Any]]:
@@ -70,11 +65,10 @@ def _assert_wide_box_scrolls(browser: Any, name: str, last_header: str) -> None:
 
 
 def test_the_audits_wide_table_scrolls_in_its_box_not_the_page(narrow, tmp_path: Path) -> None:
-    folder = tmp_path / "audit-out"
-    folder.mkdir()
-    (folder / "audit.json").write_text(json.dumps(_audit()), encoding="utf-8")
+    folder = measured_audit(tmp_path / "audit-out", fix=False)
+    add_triage(folder)
     open_file(narrow, write_html_report(folder))
-    _assert_wide_box_scrolls(narrow, "audit-candidates", "assoc. Δ adjusted p")
+    _assert_wide_box_scrolls(narrow, "audit-candidates", "Δ [95 %]")
     assert console_errors(narrow) == []
 
 

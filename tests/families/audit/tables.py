@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.families.audit.inputs import AuditInputs
@@ -69,3 +70,19 @@ def planted_pairs(rows: int, seed: int) -> tuple[list[str], list[str], list[str]
     negated = rng.random(rows) < np.where(labels == "contradiction", 0.5, 0.05)
     hypotheses = [f"not {h}" if n else h for h, n in zip(hypotheses, negated, strict=True)]
     return premises, hypotheses, labels.tolist()
+
+
+def reviews(n: int, seed: int, cue_share: float, cue: str = "frankly") -> pd.DataFrame:
+    """Two labels told apart by 'good'/'bad' words (70 % of rows); ``cue`` inserted on label 1
+    rows with probability ``cue_share`` and never on label 0 (columns ``sentence``, ``gold``)."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 2, n)
+    texts = []
+    for label in labels.tolist():
+        words = [f"w{rng.integers(0, 40)}" for _ in range(6)]
+        if rng.random() < 0.7:
+            words.append("good" if label else "bad")
+        if label and rng.random() < cue_share:
+            words.insert(int(rng.integers(0, len(words))), cue)
+        texts.append(" ".join(words))
+    return pd.DataFrame({"sentence": texts, "gold": labels})

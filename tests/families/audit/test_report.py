@@ -1,10 +1,12 @@
-"""The audit collector on a hand-written 'shortcutlab audit --out' folder (audit.json as the design
-lays it out: every scan and measurement column, nulls where the audit had nothing), rendered by
-the real report builder and read back from the page's HTML."""
+"""The audit's report on real 'audit --out' folders (report_records.py runs audit_dataset on tiny
+tables), rendered by the real report builder and read back from the page's HTML: the triage's
+three lists and the recommended repairs first, then the compact ranked table and the scanned
+data; an audit written before the triage keeps the old layout and says so."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -12,315 +14,294 @@ from typing import Any
 import pytest
 
 from shortcutlab.errors import ConfigError
-from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.webreport.build import build_report, write_html_report
+from tests.families.audit.report_records import (
+    CUE,
+    LABEL_NAMES,
+    add_triage,
+    measured_audit,
+    paired_audit,
+    read_record,
+    write_record,
+)
 from tests.reports.shaded_rendering import parse_shaded
 
-HOSTILE = 'The cat is <b>not</b> "here" & <script>alert(1)</script> gone.'
-NOT_AT = HOSTILE.index("not")
-
-
-def _candidate(**values: Any) -> dict[str, Any]:
-    row: dict[str, Any] = dict.fromkeys((*SCAN_COLUMNS, *MEASURE_COLUMNS))
-    row.update(values)
-    return row
-
-
-# The hand-written audit.json reads best as compact records.
-# fmt: off
-def _audit() -> dict[str, Any]:
-    candidates = [
-        _candidate(
-            rank=1, candidate="text_pair: not", kind="token", part="text_pair",
-            label="contradiction", support=412, label_count=301, p_label_given_candidate=0.7306,
-            prior=0.3333, lift=2.19, pmi=1.13, p_value=0.0, p_adjusted=0.0, significant=True,
-            evidence=312.4, test_support=98, test_p_label_given_candidate=0.71, test_lift=2.13,
-            drift_p=0.62, drift_p_adjusted=0.91, aligned_rows=70, aligned_accuracy=0.914,
-            conflicting_rows=28, conflicting_accuracy=0.5, delta=0.414, delta_low=0.231,
-            delta_high=0.6, delta_p=1.2e-5, delta_p_adjusted=2.4e-5, aligned_ece=0.05,
-            conflicting_ece=0.21, calibration_gap=0.16, removal_rows=98, removal_changed=0.337,
-            removal_accuracy_before=0.796, removal_accuracy_after=0.653,
-            removal_label_shift=-0.241, removal_shift_low=-0.29, removal_shift_high=-0.19,
-            removal_p=0.0013, removal_p_adjusted=0.0026, relied_on=True, visible=True,
-            insertion_rows=500, insertion_changed=0.21, insertion_accuracy_before=0.7,
-            insertion_accuracy_after=0.55, insertion_label_shift=0.18, insertion_shift_low=0.15,
-            insertion_shift_high=0.21, insertion_p=1e-8, insertion_p_adjusted=2e-8, insertion_label_p_adjusted=3e-12,
-            anti_rows=60, anti_accuracy=0.45, removed_rows=90,
-            removed_accuracy=0.6, aligned_set_rows=60, aligned_set_accuracy=0.8, anti_delta=0.35,
-            anti_delta_low=0.18, anti_delta_high=0.51,
-            examples=[
-                {
-                    "row_id": "r17",
-                    "part": "text_pair",
-                    "text": HOSTILE,
-                    "spans": [[NOT_AT, NOT_AT + 3]],
-                    "label": "contradiction",
-                },
-                {
-                    "row_id": "r40",
-                    "part": "text_pair",
-                    "text": "Nobody is not here.",
-                    "spans": [[10, 13]],
-                    "label": "contradiction",
-                },
-            ],
-        ),
-        _candidate(
-            rank=2, candidate="negation = with_negation", kind="attribute", part="text_pair",
-            label="contradiction", support=530, label_count=350, p_label_given_candidate=0.66,
-            prior=0.3333, lift=1.98, pmi=0.99, p_value=3.2e-41, p_adjusted=1.1e-39,
-            significant=True, evidence=40.5,
-            examples=[
-                {
-                    "row_id": "r17",
-                    "part": "text_pair",
-                    "text": "Nobody came.",
-                    "spans": [],
-                    "label": "contradiction",
-                }
-            ],
-        ),
-        _candidate(
-            rank=3, candidate="length = 1–6 words", kind="surface", part="text_pair",
-            label="entailment", support=220, label_count=96, p_label_given_candidate=0.436,
-            prior=0.3333, lift=1.31, pmi=0.39, p_value=0.00071, p_adjusted=0.0123,
-            significant=True, evidence=3.15,
-        ),
-        _candidate(
-            rank=4, candidate="text_pair alone", kind="partial-input", part="text_pair",
-            support=600, p_value=2.0e-9,
-            detail="accuracy 0.52 [0.48, 0.56] vs majority 0.34",
-        ),
-        _candidate(
-            rank=5, candidate="text: sky", kind="token", part="text", label="neutral", support=21,
-            label_count=9, p_label_given_candidate=0.43, prior=0.3333, lift=1.29, pmi=0.37,
-            p_value=0.23, p_adjusted=0.71, significant=False, evidence=0.64,
-        ),
-        _candidate(
-            candidate="exact duplicates", kind="leakage", support=3,
-            detail="3 test rows repeat a training text; 1 has another label",
-        ),
-    ]
-    return {
-        "kind": "shortcutlab-audit",
-        "version": 1,
-        "data": {
-            "train": _source("/data/nli/train.csv", "ab" * 32, 1200),
-            "test": _source("/data/nli/test.csv", "cd" * 32, 600),
-            "rows": {"train": 1200, "test": 600},
-            "paired": True,
-            "labels": ["contradiction", "entailment", "neutral"],
-            "label_counts": {"train": [400, 400, 400], "test": [200, 200, 200]},
-        },
-        "config": {"ngram_max": 2, "min_support": 20, "correction": "bh", "alpha": 0.05},
-        "seed": 0,
-        "correction": {"method": "bh", "alpha": 0.05, "tests": 1917},
-        "candidates_total": 6,
-        "significant_total": 3,
-        "features": {"vocabulary": {"text": 310, "text_pair": 290}, "length_edges": [6, 9, 13]},
-        "candidates": candidates,
-        "leakage": {
-            "threshold": 0.8,
-            "exact": [{"train_row": 3, "test_row": 9}],
-            "near": [],
-            "train_conflicts": 0,
-        },
-        "partial_input": [
-            {
-                "candidate": "text_pair alone",
-                "kind": "partial-input",
-                "part": "text_pair",
-                "support": 600,
-                "rows": 600,
-                "p_value": 2.0e-9,
-                "accuracy": 0.52,
-                "accuracy_low": 0.48,
-                "accuracy_high": 0.56,
-                "majority_accuracy": 0.34,
-                "majority_label": "contradiction",
-                "detail": "accuracy 0.52 [0.48, 0.56] vs majority 0.34",
-            },
-        ],
-        "measurement": {
-            "model": "tfidf-logreg",
-            "evaluated_on": "test",
-            "rows": 600,
-            "note": "one fit; intervals resample rows",
-        },
-    }
-
-
-# fmt: on
-
-
-def _source(path: str, sha256: str, rows: int) -> dict[str, Any]:
-    """A TableSource record as data/loading.py writes it."""
-    return {"path": path, "format": "csv", "sha256": sha256, "rows_read": rows,
-            "dropped_empty_text": 0, "dropped_empty_label": 0, "split": None}  # fmt: skip
+COMPACT = ["#", "group", "candidate", "label", "support", "lift", "p adj.", "relied on", "Δ [95 %]"]
+NO_TRIAGE = "This audit has no triage into likely shortcuts, label signal and needs your judgement"
 
 
 class _Page(HTMLParser):
-    """The page's tables (by figure id: rows of cell texts) and the texts of its elements."""
+    """The page's tables (by figure id: rows of cell texts), its headings in page order (h2, h3,
+    figure captions, folded summaries), each facts block's lines (by its heading), the texts of
+    its paragraphs and of its marks."""
 
-    def __init__(self) -> None:
+    HEADINGS = ("h2", "h3", "figcaption", "summary")
+
+    def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=True)
         self.tables: dict[str, list[list[str]]] = {}
+        self.headings: list[str] = []
+        self.facts: dict[str, list[tuple[str, str]]] = {}
+        self.paragraphs: list[str] = []
         self.marks: list[str] = []
         self._table: str | None = None
-        self._cell: list[str] | None = None
-        self._mark = False
+        self._text: list[str] | None = None
+        self._mark: list[str] | None = None
+        self.feed(html)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         if tag == "figure" and "table" in (attributes.get("class") or ""):
-            self._table = attributes["id"]
+            self._table = str(attributes["id"])
             self.tables[self._table] = []
         elif tag == "tr" and self._table:
             self.tables[self._table].append([])
-        elif tag in ("td", "th") and self._table:
-            self._cell = []
+        elif tag in ("td", "th", "dt", "dd", "p", *self.HEADINGS):
+            self._text = []
         elif tag == "mark":
-            self._mark, self._cell_mark = True, []
+            self._mark = []
 
     def handle_endtag(self, tag: str) -> None:
+        text = "".join(self._text or [])
         if tag == "figure":
             self._table = None
-        elif tag in ("td", "th") and self._table and self._cell is not None:
-            self.tables[self._table][-1].append("".join(self._cell))
-            self._cell = None
-        elif tag == "mark":
-            self.marks.append("".join(self._cell_mark))
-            self._mark = False
+        elif tag in ("td", "th") and self._table:
+            self.tables[self._table][-1].append(text)
+        elif tag in self.HEADINGS:
+            self.headings.append(text)
+            if tag == "h3":
+                self.facts[text] = []
+        elif tag == "dt":
+            self.facts[self.headings[-1]].append((text, ""))
+        elif tag == "dd":
+            key, _ = self.facts[self.headings[-1]][-1]
+            self.facts[self.headings[-1]][-1] = (key, text)
+        elif tag == "p":
+            self.paragraphs.append(text)
+        elif tag == "mark" and self._mark is not None:
+            self.marks.append("".join(self._mark))
+            self._mark = None
 
     def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-        if self._mark:
-            self._cell_mark.append(data)
+        if self._text is not None:
+            self._text.append(data)
+        if self._mark is not None:
+            self._mark.append(data)
 
 
-def _rows(page: _Page, table: str) -> dict[str, dict[str, str]]:
+def _rows(page: _Page, table: str, key: str) -> dict[str, dict[str, str]]:
+    """A table's rows as header -> cell, by the cell under ``key``."""
     header, *body = page.tables[table]
-    return {
-        row[1] if table.endswith("candidates") else row[0]: dict(zip(header, row, strict=True))
-        for row in body
-    }
+    return {row[header.index(key)]: dict(zip(header, row, strict=True)) for row in body}
 
 
-@pytest.fixture
-def audit_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "audit-out"
-    folder.mkdir()
-    (folder / "audit.json").write_text(json.dumps(_audit()), encoding="utf-8")
-    return folder
+def _label(candidate: dict[str, Any]) -> str:
+    """How a line names a candidate's label: its value and the name the triage gives it."""
+    return f"label {candidate['label']} ({LABEL_NAMES[str(candidate['label'])]})"
 
 
-@pytest.fixture
-def page(audit_dir: Path) -> tuple[str, _Page]:
-    html = write_html_report(audit_dir).read_text(encoding="utf-8")
-    parsed = _Page()
-    parsed.feed(html)
-    return html, parsed
+def _read(folder: Path, name: str = "report.html") -> tuple[str, _Page]:
+    html = write_html_report(folder, folder.parent / f"{folder.name}-{name}").read_text("utf-8")
+    return html, _Page(html)
 
 
-def test_the_fixture_has_every_column_of_the_tidy_table():
-    for candidate in _audit()["candidates"]:
-        assert set(candidate) - {"examples"} == {*SCAN_COLUMNS, *MEASURE_COLUMNS}
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    """One measured and repaired audit, as written (no triage yet) and with the triage fields;
+    one scan of pairs (partial inputs, leakage)."""
+    root = tmp_path_factory.mktemp("audits")
+    triaged = measured_audit(root / "triaged")
+    untriaged = root / "untriaged"
+    untriaged.mkdir()
+    shutil.copy(triaged / "audit.json", untriaged / "audit.json")
+    add_triage(triaged)
+    return {"triaged": triaged, "untriaged": untriaged, "paired": paired_audit(root / "paired")}
 
 
-def test_the_candidate_table_lists_every_candidate_with_dashes_where_empty(page):
-    html, parsed = page
-    rows = _rows(parsed, "audit-candidates")
-    assert list(rows) == [
-        "text_pair: not",
-        "negation = with_negation",
-        "length = 1–6 words",
-        "text_pair alone",
-        "text: sky",
-        "exact duplicates",
+@pytest.fixture(scope="module")
+def triaged(folders) -> tuple[str, _Page, dict[str, Any]]:
+    html, page = _read(folders["triaged"])
+    return html, page, read_record(folders["triaged"])
+
+
+def test_the_page_opens_with_the_three_lists_then_the_repairs_then_the_scanned_data(triaged):
+    html, page, record = triaged
+    judgement = len(record["candidates"]) - 3
+    opening = [
+        "Shortcut audit: likely shortcuts, label signal, needs your judgement",
+        "Likely shortcuts (1)",
+        "Label signal (2)",
+        f"Needs your judgement ({judgement})",
+        "Recommended repairs of tfidf-logreg (--fix; the tables are in the Repairs section)",
+        "Ranked candidates and the scanned data",
+        "Ranked candidates",
+        "Every column of the ranked candidates (audit.csv has them all)",
+        "Ranked candidates, every column",
+        "Scanned data",
+        "Features fitted on the training rows",
     ]
-    top = rows["text_pair: not"]
-    assert (top["label"], top["support"], top["lift"]) == ("contradiction", "412", "2.19")
-    assert top["p"] == "< 1e-300" and top["adjusted p"] == "< 1e-300*"  # underflow, not 0
-    assert top["reliance"] == "relied on"
-    assert top["association Δ [95 %]"] == "+0.414 [+0.231, +0.600]"
-    assert top["drift p (adjusted)"] == "0.91" and top["assoc. Δ adjusted p"] == "2.4e-05"
-    attribute = rows["negation = with_negation"]
-    assert attribute["adjusted p"] == "1.1e-39*"
-    assert attribute["drift p (adjusted)"] == "—" and attribute["association Δ [95 %]"] == "—"
-    assert attribute["reliance"] == "—"
-    assert rows["text: sky"]["adjusted p"] == "0.71"  # not significant: no star
-    leak = rows["exact duplicates"]
-    assert [leak[c] for c in ("label", "lift", "p", "adjusted p")] == ["—"] * 4
+    assert page.headings[1 : 1 + len(opening)] == opening  # after the page's contents
+    assert page.facts["Likely shortcuts (1)"] == [
+        (
+            "frankly",
+            "label 1 (positive) · relied on by tfidf-logreg · 'frankly' is a discourse marker; "
+            "such words rarely make a label what it is",
+        )
+    ]
+    assert page.facts["Label signal (2)"] == [
+        (
+            "bad",
+            "label 0 (negative) · your judgement · relied on by tfidf-logreg · 'bad' is related "
+            "to the label's name (0.62)",
+        ),
+        (
+            "good",
+            "label 1 (positive) · relied on by tfidf-logreg · 'good' is related to the label's "
+            "name (0.62)",
+        ),
+    ]
+    lines = dict(page.facts[f"Needs your judgement ({judgement})"])
+    assert len(lines) == judgement
+    surface = next(c for c in record["candidates"] if c["kind"] == "surface")
+    assert lines[surface["candidate"]] == (
+        f"{_label(surface)} · no counterfactual test of tfidf-logreg applies"
+    )
+    unmeasured = next(c for c in record["candidates"] if not c["significant"])
+    assert lines[unmeasured["candidate"]] == (
+        f"{_label(unmeasured)} · reliance of tfidf-logreg not measured"
+    )
+    assert "Judgements from judgements.yaml: 1 applied; no candidate is named 'frankyl'." in (
+        page.paragraphs
+    )
+    ((repaired, recommendation),) = page.facts[opening[4]]
+    assert repaired == "frankly → 1 (positive)"
+    assert recommendation == record["fix"]["targets"][0]["recommendation"]
+
+
+def test_the_ranked_table_is_compact_with_every_column_folded_below(triaged):
+    html, page, record = triaged
+    assert page.tables["audit-candidates"][0] == COMPACT
+    rows = _rows(page, "audit-candidates", "candidate")
+    assert list(rows) == [c["candidate"] for c in record["candidates"]]  # by rank
+    written = {c["candidate"]: c for c in record["candidates"]}
+    frankly, good = rows["frankly"], written["good"]
+    assert [frankly[c] for c in ("#", "group", "label", "support", "relied on")] == [
+        str(written["frankly"]["rank"]),
+        "Likely shortcut",
+        "1 (positive)",
+        f"{written['frankly']['support']:,}",
+        "yes",
+    ]
+    assert frankly["p adj."].endswith("*")
+    assert rows["bad"]["group"] == "Label signal (judged)"
+    assert rows["good"]["Δ [95 %]"] == (
+        f"{good['delta']:+.3f} [{good['delta_low']:+.3f}, {good['delta_high']:+.3f}]"
+    )
+    surface = next(c["candidate"] for c in record["candidates"] if c["kind"] == "surface")
+    assert rows[surface]["relied on"] == "—"  # no counterfactual edit of a surface property
+    assert not rows["w5"]["p adj."].endswith("*")  # not significant
     cells = {cell for row in rows.values() for cell in row.values()}
     assert not cells & {"0", "0.0", "0.000", "nan", "None"}
+    folded = html[html.index('<details class="block folded">') :]
+    assert folded.index('id="audit-candidates-all"') < folded.index("</details>")
+    every = page.tables["audit-candidates-all"][0]
+    assert every[:5] == ["#", "group", "candidate", "kind", "label"]
+    assert {"p", "drift p adj.", "removal changed", "insertion changed", "Δ p adj."} <= set(every)
+    assert _rows(page, "audit-candidates-all", "candidate")["frankly"]["kind"] == "token"
 
 
-def test_overview_leakage_and_partial_input_come_from_the_json(page):
-    html, parsed = page
-    assert "/data/nli/train.csv (1200 rows, sha256 abababababab…)" in html
-    assert "contradiction (400), entailment (400), neutral (400)" in html
+def test_an_audit_without_triage_says_so_and_keeps_the_old_layout(folders):
+    html, page = _read(folders["untriaged"])
+    assert html.count(NO_TRIAGE) == 1 and "Likely shortcuts" not in html
+    assert page.headings[1:6] == [
+        "Shortcut audit: ranked candidates",
+        "Scanned data",
+        "Features fitted on the training rows",
+        "Ranked candidates",
+        "Every column of the ranked candidates (audit.csv has them all)",
+    ]
+    assert page.tables["audit-candidates"][0] == [c for c in COMPACT if c != "group"]
+    assert _rows(page, "audit-candidates", "candidate")["frankly"]["label"] == "1"
+
+
+def test_overview_leakage_and_partial_input_come_from_the_json(folders):
+    html, page = _read(folders["paired"])
+    record = read_record(folders["paired"])
+    counts = record["data"]["label_counts"]["train"]
+    assert "in-memory table (600 rows, sha256 " in html
+    assert f"contradiction ({counts[0]}), entailment ({counts[1]}), neutral ({counts[2]})" in html
     assert "Benjamini–Hochberg (false discovery rate)" in html
-    assert "3 of 6 candidates tested" in html and "1917" in html
-    assert "exact duplicates: 3 test rows repeat a training text; 1 has another label" in html
-    baseline = _rows(parsed, "audit-partial-input")["text_pair alone"]
-    assert baseline["accuracy [95 %]"] == "0.520 [0.480, 0.560]"
-    assert (baseline["majority label"], baseline["p (one-sided McNemar)"]) == (
-        "contradiction",
-        "2e-09",
+    assert f"{record['significant_total']} of {record['candidates_total']} candidates" in html
+    assert "yes: text and text_pair scanned separately" in html
+    assert (
+        "exact train/test duplicates: 3 of 300 test rows (1.0 %) have a training row with the "
+        "same text; 1 of them with another label" in html
+    )
+    baseline = _rows(page, "audit-partial-input", "baseline")["hypothesis alone"]
+    written = next(b for b in record["partial_input"] if b["candidate"] == "hypothesis alone")
+    assert baseline["accuracy [95 %]"] == (
+        f"{written['accuracy']:.3f} [{written['accuracy_low']:.3f}, {written['accuracy_high']:.3f}]"
+    )
+    assert baseline["majority label"] == written["majority_label"]
+    assert "hypothesis: not" in _rows(page, "audit-candidates", "candidate")
+
+
+def test_example_rows_are_escaped_with_the_candidate_marked(triaged):
+    html, page, _ = triaged
+    assert "<frankly>" not in html
+    assert '&#34;&lt;<mark class="cue">frankly</mark>&gt;&#34; &amp;' in html
+    texts = [row["text"] for row in parse_shaded(html).rows]
+    assert any(CUE in text for text in texts)  # the row's text as written, markup and all
+    assert page.marks.count("frankly") >= 5  # at least its own five example rows
+    assert '<p class="shading-legend">' not in html  # no attribution legend without weights
+    assert "nothing to mark" in html  # a surface property marks nothing
+
+
+def test_the_measurement_and_repair_tables_follow_the_examples(triaged):
+    html, page, record = triaged
+    frankly = next(c for c in record["candidates"] if c["candidate"] == "frankly")
+    row = _rows(page, "audit-reliance", "candidate")["frankly → 1"]
+    assert list(row)[:3] == ["candidate", "reliance", "reliance p (adjusted)"]
+    assert row["reliance"] == "relied on"
+    assert row["aligned acc. (rows)"] == (
+        f"{frankly['aligned_accuracy']:.3f} ({frankly['aligned_rows']})"
+    )
+    assert "Reliance of tfidf-logreg on the candidates" in page.headings
+    (target,) = record["fix"]["targets"]
+    assert list(_rows(page, "audit-fix-1", "method")) == [
+        m["method"] + (" ✓" if m["method"] == target["recommended"] else "")
+        for m in target["methods"]
+    ]
+    assert page.headings.index("Reliance of tfidf-logreg on the candidates") < page.headings.index(
+        "Repairs of tfidf-logreg: each against erm"
     )
 
 
-def test_example_rows_are_escaped_with_the_candidate_marked(page):
-    html, parsed = page
-    assert "<b>not" not in html and "<script>alert" not in html
-    escaped = 'The cat is &lt;b&gt;<mark class="cue">not</mark>&lt;/b&gt; &#34;here&#34; &amp;'
-    assert escaped in html
-    assert parsed.marks == ["not", "not"]  # the attribute's example has no span to mark
-    texts = [row["text"] for row in parse_shaded(html).rows]
-    assert texts == [HOSTILE, "Nobody is not here.", "Nobody came."]
-    assert "row r17 · label contradiction · text_pair" in html
-    assert '<p class="shading-legend">' not in html  # no attribution legend without weights
-    assert "nothing to mark" in html
-
-
-def test_the_measurement_table_holds_the_model_figures(page):
-    html, parsed = page
-    (row,) = _rows(parsed, "audit-reliance").values()
-    assert row["candidate"] == "text_pair: not → contradiction"
-    assert row["aligned acc. (rows)"] == "0.914 (70)"
-    assert row["conflicting acc. (rows)"] == "0.500 (28)"
-    assert list(row)[:2] == ["candidate", "reliance"]  # the verdict leads the model's figures
-    assert row["reliance"] == "relied on"
-    assert row["ECE gap"] == "+0.160" and row["removal acc. before → after"] == "0.796 → 0.653"
-    assert row["removal shift [95 %]"] == "-0.241 [-0.290, -0.190]"
-    assert row["insertion acc. before → after"] == "0.700 → 0.550"
-    assert row["insertion changed"] == "0.210"
-    assert row["insertion accuracy p (adjusted)"] == "2e-08"
-    assert row["insertion label p (adjusted)"] == "3e-12"
-    assert row["anti Δ [95 %]"] == "+0.350 [+0.180, +0.510]"
-    assert "Reliance of tfidf-logreg on the candidates" in html
-
-
-def test_the_page_is_deterministic_and_capped(audit_dir, tmp_path):
-    first = write_html_report(audit_dir, tmp_path / "a.html").read_bytes()
-    assert write_html_report(audit_dir, tmp_path / "b.html").read_bytes() == first
-    audit = _audit()
-    audit["candidates"] = [
-        dict(audit["candidates"][4], rank=rank, candidate=f"text: w{rank}") for rank in range(1, 61)
+def test_the_page_is_deterministic_and_capped(folders, tmp_path):
+    folder = tmp_path / "capped"
+    shutil.copytree(folders["triaged"], folder)
+    first = write_html_report(folder, tmp_path / "a.html").read_bytes()
+    assert write_html_report(folder, tmp_path / "b.html").read_bytes() == first
+    record = read_record(folder)
+    word = next(c for c in record["candidates"] if c["candidate"] == "w5")
+    record["candidates"] = [dict(word, rank=rank, candidate=f"w{rank}x") for rank in range(1, 61)]
+    record["measurement"] = None
+    record.pop("fix")
+    write_record(folder, record)
+    html, page = _read(folder)
+    assert len(page.tables["audit-candidates"]) == 1 + 50
+    assert "The top 50 of 60 candidates; audit.csv holds all." in html
+    assert "audit-reliance" not in page.tables
+    assert page.tables["audit-candidates"][0] == [
+        c for c in COMPACT if c not in ("relied on", "Δ [95 %]")
     ]
-    audit["measurement"] = None
-    (audit_dir / "audit.json").write_text(json.dumps(audit), encoding="utf-8")
-    parsed = _Page()
-    parsed.feed(write_html_report(audit_dir).read_text(encoding="utf-8"))
-    assert len(_rows(parsed, "audit-candidates")) == 50
-    assert "audit-reliance" not in parsed.tables
 
 
-def test_discovery_in_a_parent_folder_and_what_is_not_an_audit(audit_dir, tmp_path):
+def test_discovery_in_a_parent_folder_and_what_is_not_an_audit(folders, tmp_path):
+    shutil.copytree(folders["triaged"], tmp_path / "audit-out")
     report = build_report(tmp_path)  # the audit folder as a subfolder
     assert [s.id for s in report.sections][0] == "audit-out-audit"
-    assert report.title == "Shortcut audit: train.csv"
+    assert report.title == "Shortcut audit: in-memory table"
     other = tmp_path / "other"
     other.mkdir()
     (other / "audit.json").write_text('{"kind": "something-else"}', encoding="utf-8")
@@ -328,9 +309,9 @@ def test_discovery_in_a_parent_folder_and_what_is_not_an_audit(audit_dir, tmp_pa
         build_report(other)
 
 
-def test_an_audit_of_another_version_says_so(audit_dir):
-    (audit_dir / "audit.json").write_text(
+def test_an_audit_of_another_version_says_so(tmp_path):
+    (tmp_path / "audit.json").write_text(
         json.dumps({"kind": "shortcutlab-audit", "version": 2}), encoding="utf-8"
     )
-    html = write_html_report(audit_dir).read_text(encoding="utf-8")
+    html = write_html_report(tmp_path).read_text(encoding="utf-8")
     assert "has version 2; this shortcutlab reads version 1" in html

@@ -1,7 +1,8 @@
-"""Report sections of a ``shortcutlab audit --out`` folder (``audit.json``): what was scanned and
-how it was corrected, the ranked candidate table (``audit.csv``'s top rows), leakage and
-partial-input baselines, example rows with each top candidate marked, and the model's reliance on
-the candidates it was measured on.
+"""Report sections of a ``shortcutlab audit --out`` folder (``audit.json``): the triage's three
+lists and the recommended repairs (:mod:`.report_triage`), the ranked candidate table
+(``audit.csv``'s top rows, :mod:`.candidate_table`), what was scanned and how it was corrected,
+leakage and partial-input baselines, example rows with each top candidate marked, the model's
+reliance on the candidates it was measured on, and the repair tables.
 
 Everything comes from ``audit.json``; a value the audit left empty (``null``) is shown as ``—``,
 never as 0.
@@ -16,6 +17,12 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.reading import read_json_object
+from shortcutlab.families.audit.candidate_table import (
+    candidate_table,
+    candidate_table_notes,
+    is_triaged,
+    ranked,
+)
 from shortcutlab.families.audit.record import (
     AUDIT_JSON,
     AUDIT_KIND,
@@ -24,7 +31,6 @@ from shortcutlab.families.audit.record import (
 )
 from shortcutlab.families.audit.report_cells import (
     label_counts,
-    marked_p,
     number,
     optional,
     plain,
@@ -33,9 +39,9 @@ from shortcutlab.families.audit.report_cells import (
 )
 from shortcutlab.families.audit.report_reliance import measurement_blocks
 from shortcutlab.families.audit.report_repair import fix_section
+from shortcutlab.families.audit.report_triage import triage_section
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.params import quoted
-from shortcutlab.reports.findings_audit import verdict
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import (
     Block,
@@ -49,6 +55,15 @@ from shortcutlab.reports.html.document import (
 )
 from shortcutlab.reports.tables import NOT_MEASURED
 
+CANDIDATE_INTRO = (
+    "Each candidate is an indicator of the training rows (a word, an n-gram, an attribute value, "
+    "a surface property, a word list, a metadata value) and the label it points to, tested "
+    "against that label's share of all training rows."
+)
+NO_TRIAGE = (
+    "This audit has no triage into likely shortcuts, label signal and needs your judgement (it "
+    "was written before the audit sorted its candidates); run 'shortcutlab audit' again for it."
+)
 # Page budgets; audit.csv keeps every candidate.
 CANDIDATES_ON_PAGE = 50
 CANDIDATES_WITH_EXAMPLES = 10
@@ -89,17 +104,30 @@ def sections(found: ReportInput) -> list[Section]:
 
 def record_sections(audit: Mapping[str, Any]) -> list[Section]:
     """The sections of an audit record (``audit.json``, or :attr:`AuditResult.record` before it
-    is written)."""
-    candidates = sorted(audit.get("candidates") or [], key=_rank_order)
-    found_sections = [
-        Section(
-            id="audit",
-            title="Shortcut audit: ranked candidates",
-            intro="Each candidate is an indicator of the training rows (a word, an n-gram, an "
-            "attribute value, a surface property, a word list, a metadata value) and the label "
-            "it points to, tested against that label's share of all training rows.",
-            blocks=[*_overview(audit, candidates), _candidate_table(audit, candidates)],
-        ),
+    is written). A triaged record opens with its three lists (and the recommended repairs), then
+    the ranked table and the scanned data; an older one keeps the ranked table's layout."""
+    candidates = ranked(audit.get("candidates") or [])
+    ranked_blocks: list[Block] = _candidate_tables(audit, candidates)
+    if is_triaged(audit):
+        found_sections = [
+            triage_section(audit, candidates),
+            Section(
+                id="audit-ranked",
+                title="Ranked candidates and the scanned data",
+                intro=CANDIDATE_INTRO,
+                blocks=[*ranked_blocks, *_overview(audit)],
+            ),
+        ]
+    else:
+        found_sections = [
+            Section(
+                id="audit",
+                title="Shortcut audit: ranked candidates",
+                intro=CANDIDATE_INTRO,
+                blocks=[missing(NO_TRIAGE), *_overview(audit), *ranked_blocks],
+            )
+        ]
+    found_sections += [
         Section(
             id="audit-leakage",
             title="Leakage and partial-input baselines",
@@ -126,7 +154,7 @@ def record_sections(audit: Mapping[str, Any]) -> list[Section]:
     return found_sections
 
 
-def _overview(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> list[Block]:
+def _overview(audit: Mapping[str, Any]) -> list[Block]:
     data = audit.get("data") or {}
     rows = data.get("rows") or {}
     counts = data.get("label_counts") or {}
@@ -157,49 +185,31 @@ def _overview(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> lis
     return blocks
 
 
-def _candidate_table(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> Block:
+def _candidate_tables(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> list[Block]:
+    """The compact ranked table (it fits a 1,400-pixel window), then every column folded."""
     if not candidates:
-        return missing("The scan found no candidate with enough support to test.")
-    shown = candidates[:CANDIDATES_ON_PAGE]
-    alpha = (audit.get("correction") or {}).get("alpha")
-    frame = pd.DataFrame(
-        [
-            {
-                "rank": plain(c.get("rank")),
-                "candidate": str(c.get("candidate")),
-                "kind": str(c.get("kind")),
-                "label": optional(c.get("label")),
-                "support": optional(c.get("support")),
-                "lift": number(c.get("lift"), 2),
-                "p": p_text(c.get("p_value")),
-                "adjusted p": marked_p(c.get("p_adjusted"), c.get("significant")),
-                "drift p (adjusted)": p_text(c.get("drift_p_adjusted")),
-                "reliance": verdict(c.get("visible"), c.get("relied_on")),
-                "association Δ [95 %]": interval_text(
-                    c.get("delta"), c.get("delta_low"), c.get("delta_high")
-                ),
-                "assoc. Δ adjusted p": p_text(c.get("delta_p_adjusted")),
-            }
-            for c in shown
-        ],
-        dtype=object,
-    ).set_index("rank")
-    notes = [
-        "label: the one the candidate raises most; lift: P(label | candidate) / P(label) on the "
-        "training rows; p: the label distribution of the rows with the candidate against the "
-        "rows without it (likelihood-ratio test of independence, K − 1 degrees of freedom); "
-        "* adjusted p < alpha "
-        f"({plain(alpha)}) over every test of the scan.",
-        "drift p: the candidate's odds ratio with its label in train against test (a different "
-        "label mix alone is not drift); reliance: the measured model's verdict from the "
-        "counterfactual tests (see the reliance section); association Δ: within each gold label, "
-        "accuracy on rows where the candidate agrees with the label minus rows where it "
-        "disagrees, averaged over labels by rows; 95 % bootstrap interval over rows of one fit "
-        "(refitting variance not included). It compares different rows: no evidence of reliance.",
+        return [missing("The scan found no candidate with enough support to test.")]
+    shown = min(len(candidates), CANDIDATES_ON_PAGE)
+    capped = (
+        [f"The top {shown} of {len(candidates)} candidates; audit.csv holds all."]
+        if len(candidates) > shown
+        else []
+    )
+    return [
+        Table(
+            name="audit-candidates",
+            title="Ranked candidates",
+            frame=candidate_table(audit, top=shown),
+            notes=[*candidate_table_notes(audit), *capped],
+        ),
+        Table(
+            name="audit-candidates-all",
+            title="Ranked candidates, every column",
+            frame=candidate_table(audit, top=shown, full=True),
+            notes=[*candidate_table_notes(audit, full=True), *capped],
+            collapsed="Every column of the ranked candidates (audit.csv has them all)",
+        ),
     ]
-    if len(candidates) > len(shown):
-        notes.append(f"The top {len(shown)} of {len(candidates)} candidates; audit.csv holds all.")
-    return Table(name="audit-candidates", title="Ranked candidates", frame=frame, notes=notes)
 
 
 def _leakage_blocks(audit: Mapping[str, Any], candidates: list[dict[str, Any]]) -> list[Block]:
@@ -309,11 +319,6 @@ def marked_tokens(text: str, spans: Sequence[Sequence[int]]) -> list[ShadedToken
     if position < len(text):
         tokens.append(ShadedToken(text=text[position:], weight=None))
     return tokens
-
-
-def _rank_order(candidate: Mapping[str, Any]) -> tuple[bool, float]:
-    rank = candidate.get("rank")
-    return rank is None, float(rank) if rank is not None else 0.0
 
 
 def _source_name(source: Mapping[str, Any]) -> str:

@@ -11,13 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shortcutlab.families.audit.text import p_text
 from shortcutlab.reports.tables import NOT_MEASURED
-
-
-def marked_p(value: float | None, significant: bool | None) -> str | None:
-    text = p_text(value)
-    return None if text is None else text + ("*" if significant else "")
 
 
 def number(value: float | None, digits: int, *, signed: bool = False) -> str | None:

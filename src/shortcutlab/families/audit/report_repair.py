@@ -3,15 +3,20 @@ report show them: one table per candidate, a row per method, a column per evalua
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
 
 from shortcutlab.families.audit.text import interval_text, p_text
 from shortcutlab.reports.html.collect import missing
-from shortcutlab.reports.html.document import Block, Paragraphs, Section, Table
+from shortcutlab.reports.html.document import Block, Facts, Paragraphs, Section, Table
 from shortcutlab.reports.tables import NOT_MEASURED
+
+NO_TARGETS = (
+    "No candidate to repair: the model relies on none that the audit could test, and none was "
+    "named with --candidate."
+)
 
 #: Column headers of the evaluation sets.
 SET_TITLES = {
@@ -92,12 +97,7 @@ def fix_section(fix: Mapping[str, Any]) -> Section:
     targets = fix.get("targets") or []
     blocks: list[Block] = []
     if not targets:
-        blocks.append(
-            missing(
-                "No candidate to repair: the model relies on none that the audit could test, "
-                "and none was named with --candidate."
-            )
-        )
+        blocks.append(missing(NO_TARGETS))
     for position, target in enumerate(targets, start=1):
         blocks.append(
             Table(
@@ -118,4 +118,25 @@ def fix_section(fix: Mapping[str, Any]) -> Section:
     )
 
 
-__all__ = ["SET_TITLES", "fix_frame", "fix_notes", "fix_section", "fix_title"]
+def recommended_repairs(fix: Mapping[str, Any], label: Callable[[Any], str] = str) -> Facts:
+    """What ``--fix`` recommends, a line per candidate repaired (``label`` writes its label),
+    for the top of the report; the tables stay in :func:`fix_section`."""
+    items = [
+        (f"{target['candidate']} → {label(target.get('label'))}", target["recommendation"])
+        for target in fix.get("targets") or []
+    ]
+    return Facts(
+        title=f"Recommended repairs of {fix.get('model', 'the model')} (--fix; the tables are in "
+        "the Repairs section)",
+        items=items or [(NOT_MEASURED, NO_TARGETS)],
+    )
+
+
+__all__ = [
+    "SET_TITLES",
+    "fix_frame",
+    "fix_notes",
+    "fix_section",
+    "fix_title",
+    "recommended_repairs",
+]

@@ -31,6 +31,8 @@ class Table:
     frame: pd.DataFrame
     notes: list[str] = field(default_factory=list)
     digits: int = 3
+    #: Non-empty: the table starts folded under this line (a ``<details>`` the reader opens).
+    collapsed: str = ""
 
 
 @dataclass

@@ -100,7 +100,12 @@ def _field_names(kind: type) -> tuple[str, ...]:
 def render_block(block: Any) -> Markup:
     """One block's markup, as the page renders it."""
     if isinstance(block, Table):  # the table markup the notebook views share
-        return table_block_html(block.name, block.title, block.frame, block.notes, block.digits)
+        table = table_block_html(block.name, block.title, block.frame, block.notes, block.digits)
+        if not block.collapsed:
+            return table
+        return Markup('<details class="block folded">\n<summary>{}</summary>\n{}</details>').format(
+            block.collapsed, table
+        )
     template = _environment().get_template(block_template(block))
     context: dict[str, Any] = {"block": block}
     if isinstance(block, Figure):  # the block's name is unique on the page; its SVG ids become so
