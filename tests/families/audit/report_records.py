@@ -17,8 +17,7 @@ from tests.families.audit.tables import planted_pairs, reviews
 #: The planted cue, wrapped in markup the page must escape.
 CUE = '"<frankly>" &'
 LABEL_NAMES = {"0": "negative", "1": "positive"}
-#: The signal words and the one the judgements file moves (a judged group).
-SIGNAL = ("good", "bad")
+#: The word the judgements file moves to label signal (a judged group).
 JUDGED = "bad"
 
 
@@ -34,8 +33,17 @@ def measured_audit(out: Path, *, fix: bool = True) -> Path:
         model="tfidf-logreg",
         out=out,
         fix=FixConfig(candidates=("frankly",), methods=("erm", "mask-candidate")) if fix else None,
+        label_names=LABEL_NAMES,
+        judgements=_judgements_file(out.parent),
     )
     return out
+
+
+def _judgements_file(folder: Path) -> Path:
+    """'bad' judged signal, and a misspelt name no candidate has (the record lists it)."""
+    path = folder / "judgements.yaml"
+    path.write_text(f"signal: [{JUDGED}]\nshortcut: [frankyl]\n", encoding="utf-8")
+    return path
 
 
 def paired_audit(out: Path) -> Path:
@@ -64,53 +72,3 @@ def read_record(folder: Path) -> dict[str, Any]:
 
 def write_record(folder: Path, record: dict[str, Any]) -> None:
     (folder / "audit.json").write_text(json.dumps(record), encoding="utf-8")
-
-
-def add_triage(folder: Path) -> dict[str, Any]:
-    """The triage fields of the issue-35 contract added to the written record, as the audit
-    would sort these candidates: the cue a likely shortcut, 'good'/'bad' label signal (the
-    judgements file moved 'bad' there), the rest for the reader's judgement."""
-    record = read_record(folder)
-    # until the triage lands in run.py
-    record["triage"] = {
-        "label_names": LABEL_NAMES,
-        "judgements": {"file": "judgements.yaml", "applied": 1, "unmatched": ["frankyl"]},
-        "counts": {"shortcut": 0, "signal": 0, "judgement": 0},
-    }
-    for candidate in record["candidates"]:
-        name = candidate["candidate"]
-        group = "shortcut" if name == "frankly" else "signal" if name in SIGNAL else "judgement"
-        candidate["group"] = group  # until the triage lands in run.py
-        candidate["group_source"] = (
-            "judged" if name == JUDGED else "evidence"
-        )  # until the triage lands in run.py
-        candidate["evidence"] = _evidence(name, group)  # until the triage lands in run.py
-        candidate["shortcut_rank"] = (
-            1 if group == "shortcut" else None
-        )  # until the triage lands in run.py
-        record["triage"]["counts"][group] += 1  # until the triage lands in run.py
-    write_record(folder, record)
-    return record
-
-
-def _evidence(name: str, group: str) -> list[dict[str, Any]]:
-    """One evidence line of the kind the contract describes, per group."""
-    if group == "shortcut":
-        return [
-            {
-                "name": "word class",
-                "value": "discourse marker",
-                "points_to": "shortcut",
-                "text": f"'{name}' is a discourse marker; such words rarely make a label what it is",
-            }
-        ]
-    if group == "signal":
-        return [
-            {
-                "name": "label-name relatedness",
-                "value": 0.62,
-                "points_to": "signal",
-                "text": f"'{name}' is related to the label's name (0.62)",
-            }
-        ]
-    return []

@@ -65,9 +65,8 @@ def _line(candidate: Mapping[str, Any], names: Mapping[str, str] | None, model: 
         parts.append("your judgement")
     if model is not None:
         parts.append(_reliance(candidate, model))
-    evidence = candidate.get("evidence")
-    if isinstance(evidence, list):  # before the triage, "evidence" was the scan's -log10 p
-        parts += [str(e["text"]) for e in evidence if isinstance(e, Mapping) and e.get("text")]
+    evidence = candidate.get("group_evidence") or []
+    parts += [str(e["text"]) for e in evidence if isinstance(e, Mapping) and e.get("text")]
     return " · ".join(parts)
 
 

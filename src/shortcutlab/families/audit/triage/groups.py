@@ -88,7 +88,7 @@ def triage_candidates(
     encoder: Any | None = None,
     shown: Callable[[str], str] = str,
 ) -> Triage:
-    """Sort the candidates of ``table`` (the scan's columns, with ``key``) into groups.
+    """Sort the significant candidates of ``table`` (the scan's columns, with ``key``) into groups.
 
     ``phrases``/``families``: each feature key's words and family (the FeatureSet's); ``texts``:
     the training texts (read for bracketed placeholders); ``label_names``: label rank → name;
@@ -97,10 +97,13 @@ def triage_candidates(
     """
     judgements = judgements or Judgements()
     lowered = [text.lower() for text in texts[:_BRACKET_SAMPLE]]
+    # Only candidates that survive the false-discovery control are associated at all: the
+    # others are no shortcut and no signal, and the encoder need not read them.
+    significant = table["significant"].fillna(False).astype(bool).to_numpy()
     facts = [
         _facts(row, phrases, families, lowered)
-        for row in table.itertuples()
-        if row.kind in TRIAGED_KINDS
+        for row, kept in zip(table.itertuples(), significant, strict=True)
+        if kept and row.kind in TRIAGED_KINDS
     ]
     evidence = {
         item.key: kind_evidence(item) + feeling_evidence(item, label_names) for item in facts
