@@ -1,8 +1,10 @@
 """Small real sources for the task-kind tests (a Maze grid run, an MPS grid run, a style build, a
-CAT output with check pairs) and a helper that records answers through the AnnotationStore."""
+CAT output with check pairs, an audit folder) and a helper that records answers through the
+AnnotationStore."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,8 @@ from shortcutlab.corpus import generate_corpus
 from shortcutlab.data.loading import load_table
 from shortcutlab.data.options import InputOptions
 from shortcutlab.families import parse_spec, run_experiment
+from shortcutlab.families.audit.api import audit_dataset
+from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.mps.build import build_mps_benchmark
@@ -114,6 +118,33 @@ def cat_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "spec.yaml").write_text(CAT_SPEC, encoding="utf-8")
     run_experiment(folder / "spec.yaml", folder / "run")
     return folder / "run"
+
+
+def cue_rows(rows: int = 160) -> pd.DataFrame:
+    """Labels 0 / 1; 'honestly' in most label-1 rows, 'frankly' in most label-0 rows, and four
+    topic words spread over both labels."""
+    made = []
+    for i in range(rows):
+        label = i % 2
+        topic = ["film", "plot", "scene", "cast"][i % 4 // 2 * 2 + (i // 7) % 2]
+        cue = ["frankly", "honestly"][label] if i % 8 else ""
+        made.append({"text": f"{cue} the {topic} number {i}".strip(), "label": label})
+    return pd.DataFrame(made)
+
+
+@pytest.fixture(scope="session")
+def audit_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``audit_dataset(..., out=DIR)`` with a measured model on :func:`cue_rows` (words only).
+    Copy it (:func:`copied`) before creating a task in it."""
+    out = tmp_path_factory.mktemp("audit") / "audit"
+    features = FeatureConfig(surface=False, attributes=(), packaged_lexicons=False)
+    audit_dataset(cue_rows(), model="tfidf-logreg", top=10, features=features, out=out)
+    return out
+
+
+def copied(folder: Path, into: Path) -> Path:
+    """A copy of a session-wide source, for a test that writes a task folder into it."""
+    return Path(shutil.copytree(folder, into / folder.name))
 
 
 def create_task(

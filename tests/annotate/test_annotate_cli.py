@@ -39,7 +39,8 @@ def test_an_unknown_task_kind_is_refused(tmp_path: Path) -> None:
     assert_refused(
         tmp_path,
         "Unknown task kind 'toy-labl'. Did you mean 'toy-label' or 'label'? Known task kinds: "
-        "label, rewrite-quality, toy-label, verify-attribute, verify-counterfactual.",
+        "label, rewrite-quality, shortcut-or-signal, toy-label, verify-attribute, "
+        "verify-counterfactual.",
         "annotate",
         "serve",
         source,

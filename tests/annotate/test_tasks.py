@@ -23,6 +23,6 @@ def test_an_unknown_kind_names_the_close_match_and_every_kind() -> None:
         task_kind("verify-atribute")
     assert refused.value.args[0] == (
         "Unknown task kind 'verify-atribute'. Did you mean 'verify-attribute' or "
-        "'verify-counterfactual'? Known task kinds: label, rewrite-quality, verify-attribute, "
-        "verify-counterfactual."
+        "'verify-counterfactual'? Known task kinds: label, rewrite-quality, shortcut-or-signal, "
+        "verify-attribute, verify-counterfactual."
     )

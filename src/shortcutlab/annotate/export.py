@@ -55,8 +55,8 @@ def task_summary(folder: str | Path) -> tuple[TaskPlan, pd.DataFrame, Summary]:
 
 
 def export_task(folder: str | Path, *, out: str | Path | None = None) -> list[Path]:
-    """Write answers.csv, summary.json and summary.md into ``out`` (default: the task folder);
-    returns their paths. A DataError, and nothing written, when the task has no answer."""
+    """Write answers.csv, summary.json, summary.md and the kind's own files (shortcut-or-signal:
+    judgements.yaml) into ``out`` (default: the task folder); returns their paths. A DataError, and nothing written, when the task has no answer."""
     folder = Path(folder)
     plan, answers, summary = task_summary(folder)
     target = Path(out) if out is not None else folder
@@ -67,7 +67,7 @@ def export_task(folder: str | Path, *, out: str | Path | None = None) -> list[Pa
         )
         + "\n",
         SUMMARY_MD: summary_markdown(plan, summary),
-    }
+    } | task_kind(plan.kind).extra_exports(plan, answers)
     check_folder_path(target)
     target.mkdir(parents=True, exist_ok=True)
     staged = []

@@ -83,3 +83,8 @@ class TaskKind(ABC):
     @abstractmethod
     def summarise(self, plan: TaskPlan, answers: pd.DataFrame) -> Summary:
         """``answers``: columns item_id, annotator, field, value, answered_at (one row per field)."""
+
+    def extra_exports(self, plan: TaskPlan, answers: pd.DataFrame) -> dict[str, str]:
+        """Files ``annotate export`` writes for this kind besides answers.csv and the summary:
+        name -> text (shortcut-or-signal's judgements.yaml); none by default."""
+        return {}

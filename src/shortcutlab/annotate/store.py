@@ -59,8 +59,8 @@ CREATE INDEX IF NOT EXISTS answers_by_annotator ON answers (annotator, item_id);
 """
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+def _dumps(value: Any, *, sort_keys: bool = True) -> str:
+    return json.dumps(value, sort_keys=sort_keys, ensure_ascii=False)
 
 
 def form_from_json(data: dict[str, Any]) -> Form:
@@ -158,8 +158,13 @@ class AnnotationStore:
             connection.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
             connection.executemany(
                 "INSERT INTO items VALUES (?, ?, ?, ?)",
-                [
-                    (position, item.item_id, _dumps(item.payload), _dumps(item.reference))
+                [  # a payload keeps the kind's order of its parts: the page shows them so
+                    (
+                        position,
+                        item.item_id,
+                        _dumps(item.payload, sort_keys=False),
+                        _dumps(item.reference),
+                    )
                     for position, item in enumerate(plan.items)
                 ],
             )

@@ -132,10 +132,11 @@ def share_table(answers: pd.DataFrame, field: str, name: str) -> pd.DataFrame:
     return table
 
 
-def majority(values: Sequence[str]) -> str:
-    """yes or no when one outnumbers the other among ``values``; unsure for a tie (or none)."""
-    yes, no = list(values).count(YES), list(values).count(NO)
-    return YES if yes > no else NO if no > yes else UNSURE
+def majority(values: Sequence[str], sides: tuple[str, str] = (YES, NO)) -> str:
+    """The one of the two ``sides`` (yes or no) that outnumbers the other among ``values``;
+    unsure for a tie (or none): answers outside ``sides`` count for neither."""
+    first, second = (list(values).count(side) for side in sides)
+    return sides[0] if first > second else sides[1] if second > first else UNSURE
 
 
 def pooled_share_row(chosen: pd.DataFrame) -> dict[str, Any]:

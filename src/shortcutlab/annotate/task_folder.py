@@ -66,7 +66,7 @@ def prepare_task(
     source, folder = Path(source), Path(folder)
     if not source.exists():
         raise InputFileError(
-            f"the source '{source}' does not exist: pass a run or benchmark folder."
+            f"the source '{source}' does not exist: pass a run, benchmark or audit folder."
         )
     if sample is not None and sample < 1:
         raise ConfigError(f"--sample must be a positive number of items; got {sample}.")
@@ -137,6 +137,8 @@ def sample_summary(facts: Mapping[str, Any], items: int) -> str:
     """How many items a task holds and where they come from: "30 items, 10 from each of the 3
     builds". ``--sample`` counts per build (label, verify-attribute): each build's summary row
     needs its own sample, which a total split over the builds would shrink as builds are added."""
+    if facts.get("drawn"):  # a kind that words its own draw (shortcut-or-signal)
+        return f"{items} items: {facts['drawn']}"
     builds = facts.get("builds") or {}
     counts = [int(build.get("sampled", 0)) for build in builds.values()]
     if len(counts) < 2:

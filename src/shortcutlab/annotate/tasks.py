@@ -6,11 +6,11 @@
 
 Examples:
     >>> TASK_KINDS.names()
-    ['label', 'rewrite-quality', 'verify-attribute', 'verify-counterfactual']
+    ['label', 'rewrite-quality', 'shortcut-or-signal', 'verify-attribute', 'verify-counterfactual']
     >>> task_kind("lable")
     Traceback (most recent call last):
     ...
-    shortcutlab.errors.UnknownComponentError: Unknown task kind 'lable'. Did you mean 'label'? Known task kinds: label, rewrite-quality, verify-attribute, verify-counterfactual.
+    shortcutlab.errors.UnknownComponentError: Unknown task kind 'lable'. Did you mean 'label'? Known task kinds: label, rewrite-quality, shortcut-or-signal, verify-attribute, verify-counterfactual.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ TASK_KINDS.add(
     "verify-counterfactual", "shortcutlab.annotate.counterfactual_task:VerifyCounterfactualTask"
 )
 TASK_KINDS.add("rewrite-quality", "shortcutlab.annotate.rewrite_task:RewriteQualityTask")
+TASK_KINDS.add("shortcut-or-signal", "shortcutlab.annotate.triage_task:ShortcutOrSignalTask")
 
 
 def task_kind(name: str) -> TaskKind:

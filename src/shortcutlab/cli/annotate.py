@@ -14,7 +14,7 @@ from shortcutlab.cli.output import FormatOption, Section, check_format, messages
 annotate_app = typer.Typer(
     cls=AlphabeticalGroup,
     help="A local web app where people label rows, verify concept labels and counterfactual "
-    "pairs, and judge rewrites.",
+    "pairs, judge rewrites, and judge an audit's candidates as shortcut or label signal.",
     no_args_is_help=True,
 )
 app.add_typer(annotate_app, name="annotate")
@@ -22,18 +22,25 @@ app.add_typer(annotate_app, name="annotate")
 
 @annotate_app.command("serve")
 def serve_command(
-    source: Annotated[Path, typer.Argument(help="A run folder or a benchmark folder.")],
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="A run folder, a benchmark folder, or an audit folder (shortcut-or-signal)."
+        ),
+    ],
     task: Annotated[
         str,
         typer.Option(
-            help="Task kind: label, verify-attribute, verify-counterfactual, rewrite-quality."
+            help="Task kind: label, verify-attribute, verify-counterfactual, rewrite-quality, "
+            "shortcut-or-signal (an audit folder's candidates)."
         ),
     ],
     sample: Annotated[
         int | None,
         typer.Option(
             help="Items drawn per build. A run gives label and verify-attribute one build per "
-            "dataset and shortcut (or attribute), so three shortcuts give three times this "
+            "dataset and shortcut (or attribute), so three shortcuts give three times this; "
+            "shortcut-or-signal takes the audit's first N candidates "
             "[default: 50; when resuming, the stored]."
         ),
     ] = None,
@@ -54,7 +61,8 @@ def serve_command(
         str | None,
         typer.Option(
             help="label task: button texts for the label values in order, comma-separated "
-            "(e.g. neutral,amusement,joy,excitement for labels 0-3); answers store the values."
+            "(e.g. neutral,amusement,joy,excitement for labels 0-3); answers store the values. "
+            "shortcut-or-signal: the names shown next to the candidates' labels."
         ),
     ] = None,
 ) -> None:
@@ -129,7 +137,8 @@ def export_command(
     ] = None,
 ) -> None:
     """Write answers.csv, summary.json and summary.md (agreement where several annotators judged
-    the same items), and print the summary."""
+    the same items), and print the summary. shortcut-or-signal also writes judgements.yaml, which
+    'shortcutlab audit DATA --judgements judgements.yaml' reads."""
     from shortcutlab.annotate.export import export_task
 
     with user_errors():

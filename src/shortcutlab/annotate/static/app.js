@@ -61,6 +61,36 @@
     return shared && typeof shared === "object" && Array.isArray(shared[key]) ? shared[key] : [];
   }
 
+  // A list entry: a string, or {text, spans} (a text with its marked spans).
+  function listEntry(entry) {
+    var line = element("li", "payload-text");
+    if (typeof entry === "string") {
+      line.textContent = entry;
+    } else if (entry && typeof entry === "object" && typeof entry.text === "string") {
+      appendWithSpans(line, entry.text, entry.spans);
+    } else {
+      line.textContent = JSON.stringify(entry);
+    }
+    return line;
+  }
+
+  // A mapping of names to figures: a two-column table, name then value.
+  function figureTable(figures) {
+    var table = element("table", "payload-figures");
+    Object.keys(figures).forEach(function (name) {
+      var row = element("tr");
+      var head = element("th");
+      head.scope = "row";
+      head.textContent = name;
+      var cell = element("td");
+      var value = figures[name];
+      cell.textContent = typeof value === "string" ? value : JSON.stringify(value);
+      row.append(head, cell);
+      table.appendChild(row);
+    });
+    return table;
+  }
+
   function renderPayload(payload) {
     var box = byId("payload");
     box.replaceChildren();
@@ -71,10 +101,17 @@
       part.dataset.key = key;
       var heading = element("h2");
       heading.textContent = key.replace(/_/g, " ");
-      var body = element("p", "payload-text");
+      var body;
       if (typeof value === "string") {
+        body = element("p", "payload-text");
         appendWithSpans(body, value, spansFor(payload, key));
+      } else if (Array.isArray(value)) {
+        body = element("ul", "payload-list");
+        value.forEach(function (entry) { body.appendChild(listEntry(entry)); });
+      } else if (value && typeof value === "object") {
+        body = figureTable(value);
       } else {
+        body = element("p", "payload-text");
         body.textContent = JSON.stringify(value);
       }
       part.append(heading, body);

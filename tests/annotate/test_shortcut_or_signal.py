@@ -1,0 +1,240 @@
+"""shortcut-or-signal: an audit folder's candidates as items, answers posted to a real server,
+and the judgements file the export writes (the format ``shortcutlab audit --judgements`` reads)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pandas as pd
+import pytest
+import yaml
+
+from shortcutlab.annotate.kinds import Item, TaskPlan
+from shortcutlab.annotate.tasks import task_kind
+from shortcutlab.annotate.triage_task import judgement_form, judgements_yaml
+from shortcutlab.families.audit.api import audit_dataset
+from shortcutlab.families.audit.features import FeatureConfig
+from tests.annotate.served import run_cli, serve_task
+from tests.annotate.task_sources import copied
+from tests.cli.refusals import assert_refused
+
+KIND = task_kind("shortcut-or-signal")
+NEEDS = (
+    "shortcut-or-signal needs the folder of an audit ('shortcutlab audit DATA --out DIR' writes "
+    "DIR/audit.json)."
+)
+
+
+def _audit(folder: Path) -> dict:
+    return json.loads((folder / "audit.json").read_text(encoding="utf-8"))
+
+
+def test_items_are_the_audits_candidates_in_its_order_with_their_figures(audit_folder):
+    names = [c["candidate"] for c in _audit(audit_folder)["candidates"]]
+    assert names[:2] == ["honestly", "frankly"]
+    plan = KIND.plan(audit_folder, sample=50, seed=0)
+    assert [item.item_id for item in plan.items] == names
+    # --sample takes the first ones, whatever the seed: no draw.
+    assert [i.item_id for i in KIND.plan(audit_folder, sample=3, seed=7).items] == names[:3]
+    honestly = plan.items[0].payload
+    measured = _audit(audit_folder)["candidates"][0]
+    assert list(honestly) == ["candidate", "kind", "label", "examples", "association", "reliance"]
+    assert honestly["candidate"] == "honestly" and honestly["label"] == "1"
+    assert honestly["association"] == {
+        "support": "64 training rows",
+        "p(label | candidate)": "1.00",
+        "lift": "2.00",
+    }
+    assert honestly["reliance"] == {
+        "relied on": "yes",
+        "removal changed": f"{100 * measured['removal_changed']:.1f} % of "
+        f"{measured['removal_rows']} rows",
+        "insertion changed": f"{100 * measured['insertion_changed']:.1f} % of "
+        f"{measured['insertion_rows']} rows",
+    }
+    assert honestly["examples"] == [
+        {"text": e["text"], "spans": [[0, 8]]} for e in measured["examples"]
+    ]
+    assert all(e["text"].startswith("honestly ") for e in honestly["examples"])
+    # A candidate the model was not measured on shows no reliance: nothing is made up.
+    film = next(item.payload for item in plan.items if item.item_id == "film")
+    assert "reliance" not in film and "audit group" not in film
+    assert [c.key for c in plan.form.fields[0].choices] == ["s", "l", "u"]
+    assert plan.form.fields[0].prompt == "Is this a shortcut or label signal?"
+
+
+def test_the_audits_triage_and_label_names_are_shown_where_audit_json_has_them(
+    audit_folder, tmp_path
+):
+    source = copied(audit_folder, tmp_path)
+    audit = _audit(source)
+    # What the audit's triage adds to audit.json (issue 35's contract).
+    audit["triage"] = {"label_names": {"0": "calm", "1": "angry"}}
+    audit["candidates"][0] |= {
+        "group": "shortcut",
+        "group_source": "evidence",
+        "evidence": [
+            {
+                "name": "word class",
+                "value": "discourse marker",
+                "points_to": "shortcut",
+                "text": "'honestly' is a discourse marker",
+            },
+            {"name": "relatedness", "value": None, "points_to": None, "text": "not measured"},
+        ],
+    }
+    audit["candidates"][1] |= {"group": "signal", "group_source": "judged"}
+    (source / "audit.json").write_text(json.dumps(audit), encoding="utf-8")
+    first, second, third = KIND.plan(source, sample=3, seed=0).items
+    assert first.payload["label"] == "1 (angry)"
+    assert first.payload["audit group"] == "Likely shortcut"
+    assert first.payload["audit evidence"] == [
+        "'honestly' is a discourse marker (points to shortcut)",
+        "not measured",
+    ]
+    assert second.payload["audit group"] == "Label signal (from your judgements file)"
+    assert "audit evidence" not in third.payload  # the scan's number 'evidence' is no reason
+    assert isinstance(audit["candidates"][2]["evidence"], float)
+    renamed = KIND.plan(source, sample=1, seed=0, label_names="quiet,loud")
+    assert renamed.items[0].payload["label"] == "1 (loud)"  # --label-names wins
+
+
+def _post_answers(task, said: dict[str, dict[str, str]]) -> None:
+    with httpx.Client(base_url=task.base, headers={"X-Token": task.token}, timeout=10) as client:
+        for annotator, answers in said.items():
+            for candidate, value in answers.items():
+                body = {
+                    "annotator": annotator,
+                    "item_id": candidate,
+                    "answer": {"judgement": value},
+                }
+                reply = client.post("/api/answer", json=body)
+                assert reply.status_code == 200, reply.text
+
+
+def test_posted_answers_export_as_the_majoritys_judgements_file(audit_folder, tmp_path):
+    source = copied(audit_folder, tmp_path)
+    task = serve_task(source, "shortcut-or-signal", "--sample", "4")
+    folder = source / "annotations" / "shortcut-or-signal"
+    try:
+        _post_answers(
+            task,
+            {
+                "ann": {"honestly": "shortcut", "frankly": "shortcut", "cast": "signal"},
+                "bob": {"honestly": "shortcut", "frankly": "signal", "cast": "unsure"},
+                "cy": {"honestly": "unsure", "scene": "unsure"},
+            },
+        )
+    finally:
+        assert task.stop() == 0
+    said = "4 items: the first 4 of the audit's 7 candidates"
+    assert f"Created the shortcut-or-signal task in {folder}: {said}." in "".join(task.stdout)
+    exported = run_cli("annotate", "export", str(folder))
+    assert exported.returncode == 0, exported.stderr
+    assert f"Wrote {folder / 'judgements.yaml'}" in exported.stdout
+    # honestly: 2 shortcut (unsure left out); frankly: a tie; cast: signal (unsure left out);
+    # scene: only unsure.
+    assert (folder / "judgements.yaml").read_text(encoding="utf-8") == (
+        f"# The majority judgement of 3 annotators on 4 of the 4 candidates of {source}\n"
+        "# (1 shortcut, 1 signal, 2 left out: a tie or only unsure answers).\n"
+        "# Read by: shortcutlab audit DATA --judgements judgements.yaml\n"
+        "shortcut:\n"
+        "- honestly\n"
+        "signal:\n"
+        "- cast\n"
+    )
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    each_way = summary["tables"]["each_way"]
+    assert dict(zip(each_way["index"], each_way["data"], strict=True)) == {
+        "shortcut": [1],
+        "signal": [1],
+        "no majority": [2],
+    }
+    per_candidate = summary["tables"]["judgements"]
+    assert per_candidate["index"] == ["honestly", "frankly", "cast", "scene"]
+    assert per_candidate["columns"] == ["label", "shortcut", "signal", "unsure", "judgement"]
+    assert [row[-1] for row in per_candidate["data"]] == ["shortcut", None, "signal", None]
+    agreement = summary["tables"]["agreement"]
+    assert agreement["index"] == ["judgement"] and agreement["data"][0][0] == "Fleiss' κ"
+    assert "Candidates each way" in exported.stdout
+
+
+def test_names_yaml_would_misread_are_quoted_and_read_back_as_written() -> None:
+    names = ["yes", "null", "1", "lexicon = discourse-markers", "text_pair: no", "#tag"]
+    plan = TaskPlan(
+        kind="shortcut-or-signal",
+        source="audit",
+        form=judgement_form(),
+        items=[Item(item_id=n, payload={"label": "0"}, reference={"candidate": n}) for n in names],
+    )
+    answers = pd.DataFrame(
+        {
+            "item_id": names,
+            "annotator": "ann",
+            "field": "judgement",
+            "value": ["shortcut", "signal", "shortcut", "shortcut", "signal", "signal"],
+        }
+    )
+    assert yaml.safe_load(judgements_yaml(plan, answers)) == {
+        "shortcut": ["yes", "1", "lexicon = discourse-markers"],
+        "signal": ["null", "text_pair: no", "#tag"],
+    }
+
+
+def _serving_is_refused(watched: Path, source: Path, message: str) -> None:
+    """``annotate serve SOURCE --task shortcut-or-signal``: exit 2, the one line 'Error: ' +
+    ``message``, nothing written under ``watched``."""
+    refused = assert_refused(
+        watched, message, "annotate", "serve", source, "--task", "shortcut-or-signal", "--port", 0
+    )
+    assert refused.stderr == f"Error: {message}\n"
+
+
+def test_a_folder_without_audit_json_is_refused(tmp_path):
+    (tmp_path / "data").mkdir()
+    _serving_is_refused(
+        tmp_path, tmp_path / "data", f"'{tmp_path / 'data'}' holds no audit.json; {NEEDS}"
+    )
+
+
+def test_an_audit_json_of_another_kind_is_refused(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "audit.json").write_text('{"kind": "something-else"}', encoding="utf-8")
+    _serving_is_refused(
+        tmp_path,
+        tmp_path / "data",
+        f"'{tmp_path / 'data' / 'audit.json'}' is not an audit's record; {NEEDS[:-1]}. "
+        "Run 'shortcutlab audit' again if it was one.",
+    )
+
+
+@pytest.fixture(scope="module")
+def partial_input_audit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A pair audit that builds no indicator: its candidates are the partial-input rows alone."""
+    rows = pd.DataFrame(
+        {
+            "premise": [f"the man number {i} walks" for i in range(200)],
+            "hypothesis": [f"{['a man', 'nobody'][i % 2]} walks {i % 5}" for i in range(200)],
+            "label": [i % 2 for i in range(200)],
+        }
+    )
+    out = tmp_path_factory.mktemp("pairs") / "audit"
+    features = FeatureConfig(
+        surface=False, attributes=(), packaged_lexicons=False, min_support=10_000
+    )
+    audit_dataset(rows, text_col="premise", text_pair_col="hypothesis", features=features, out=out)
+    return out
+
+
+def test_an_audit_without_indicator_candidates_is_refused(partial_input_audit, tmp_path):
+    source = copied(partial_input_audit, tmp_path)
+    kinds = {c["kind"] for c in _audit(source)["candidates"]}
+    assert kinds == {"partial-input"}
+    _serving_is_refused(
+        tmp_path,
+        source,
+        f"'{source / 'audit.json'}' lists no candidate of the kinds token, ngram, attribute, "
+        "surface, lexicon, metadata to judge; pass the folder of an audit that found some.",
+    )
