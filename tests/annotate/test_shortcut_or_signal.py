@@ -17,7 +17,7 @@ from shortcutlab.annotate.triage_task import judgement_form, judgements_yaml
 from shortcutlab.families.audit.api import audit_dataset
 from shortcutlab.families.audit.features import FeatureConfig
 from tests.annotate.served import run_cli, serve_task
-from tests.annotate.task_sources import copied
+from tests.annotate.task_sources import copied, cue_rows
 from tests.cli.refusals import assert_refused
 
 KIND = task_kind("shortcut-or-signal")
@@ -40,7 +40,16 @@ def test_items_are_the_audits_candidates_in_its_order_with_their_figures(audit_f
     assert [i.item_id for i in KIND.plan(audit_folder, sample=3, seed=7).items] == names[:3]
     honestly = plan.items[0].payload
     measured = _audit(audit_folder)["candidates"][0]
-    assert list(honestly) == ["candidate", "kind", "label", "examples", "association", "reliance"]
+    assert list(honestly) == [
+        "candidate",
+        "kind",
+        "label",
+        "examples",
+        "association",
+        "reliance",
+        "audit group",
+        "audit evidence",
+    ]
     assert honestly["candidate"] == "honestly" and honestly["label"] == "1"
     assert honestly["association"] == {
         "support": "64 training rows",
@@ -65,39 +74,28 @@ def test_items_are_the_audits_candidates_in_its_order_with_their_figures(audit_f
     assert plan.form.fields[0].prompt == "Is this a shortcut or label signal?"
 
 
-def test_the_audits_triage_and_label_names_are_shown_where_audit_json_has_them(
-    audit_folder, tmp_path
-):
-    source = copied(audit_folder, tmp_path)
-    audit = _audit(source)
-    # What the audit's triage adds to audit.json (issue 35's contract).
-    audit["triage"] = {"label_names": {"0": "calm", "1": "angry"}}
-    audit["candidates"][0] |= {
-        "group": "shortcut",
-        "group_source": "evidence",
-        "evidence": [
-            {
-                "name": "word class",
-                "value": "discourse marker",
-                "points_to": "shortcut",
-                "text": "'honestly' is a discourse marker",
-            },
-            {"name": "relatedness", "value": None, "points_to": None, "text": "not measured"},
-        ],
-    }
-    audit["candidates"][1] |= {"group": "signal", "group_source": "judged"}
-    (source / "audit.json").write_text(json.dumps(audit), encoding="utf-8")
-    first, second, third = KIND.plan(source, sample=3, seed=0).items
-    assert first.payload["label"] == "1 (angry)"
-    assert first.payload["audit group"] == "Likely shortcut"
-    assert first.payload["audit evidence"] == [
-        "'honestly' is a discourse marker (points to shortcut)",
-        "not measured",
+def test_the_audits_triage_and_label_names_are_shown_as_audit_json_has_them(tmp_path):
+    out = tmp_path / "audit"
+    audit_dataset(
+        cue_rows(),
+        model="tfidf-logreg",
+        top=10,
+        features=FeatureConfig(surface=False, attributes=(), packaged_lexicons=False),
+        out=out,
+        label_names={"0": "calm", "1": "angry"},
+        judgements={"signal": ["frankly"]},
+    )
+    items = {item.item_id: item.payload for item in KIND.plan(out, sample=10, seed=0).items}
+    honestly = items["honestly"]
+    assert honestly["label"] == "1 (angry)"
+    assert honestly["audit group"] == "Likely shortcut"
+    assert honestly["audit evidence"] == [
+        "'honestly' is a discourse marker; such words rarely make a label what it is. "
+        "(points to shortcut)",
+        "'honestly' carries the opposite feeling to its label 'angry' (VADER +2.0 against -2.3).",
     ]
-    assert second.payload["audit group"] == "Label signal (from your judgements file)"
-    assert "audit evidence" not in third.payload  # the scan's number 'evidence' is no reason
-    assert isinstance(audit["candidates"][2]["evidence"], float)
-    renamed = KIND.plan(source, sample=1, seed=0, label_names="quiet,loud")
+    assert items["frankly"]["audit group"] == "Label signal (from your judgements file)"
+    renamed = KIND.plan(out, sample=1, seed=0, label_names="quiet,loud")
     assert renamed.items[0].payload["label"] == "1 (loud)"  # --label-names wins
 
 
@@ -154,7 +152,14 @@ def test_posted_answers_export_as_the_majoritys_judgements_file(audit_folder, tm
     }
     per_candidate = summary["tables"]["judgements"]
     assert per_candidate["index"] == ["honestly", "frankly", "cast", "scene"]
-    assert per_candidate["columns"] == ["label", "shortcut", "signal", "unsure", "judgement"]
+    assert per_candidate["columns"] == [
+        "label",
+        "audit_group",
+        "shortcut",
+        "signal",
+        "unsure",
+        "judgement",
+    ]
     assert [row[-1] for row in per_candidate["data"]] == ["shortcut", None, "signal", None]
     agreement = summary["tables"]["agreement"]
     assert agreement["index"] == ["judgement"] and agreement["data"][0][0] == "Fleiss' κ"

@@ -211,8 +211,7 @@ def candidate_payload(candidate: Mapping[str, Any], names: Mapping[str, str]) ->
     if isinstance(group, str) and group:
         by = " (from your judgements file)" if candidate.get("group_source") == "judged" else ""
         payload["audit group"] = GROUP_TEXTS.get(group, group) + by
-    # "evidence" is a list of the triage's reasons; the scan's -log10 p (a number) is no reason.
-    evidence = candidate.get("evidence")
+    evidence = candidate.get("group_evidence")
     if isinstance(evidence, list):
         texts = [_evidence_text(e) for e in evidence if isinstance(e, dict) and e.get("text")]
         if texts:
