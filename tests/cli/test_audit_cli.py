@@ -54,7 +54,7 @@ def test_measure_top_one_fills_the_first_candidate_and_prints_dashes_for_the_res
 ):
     out = tmp_path / "out"
     model = ("--model", "tfidf-logreg", "--measure-top", "1")
-    result = invoke("audit", train_csv, *FAST, *model, "--top", "5", "--out", out)
+    result = invoke("audit", train_csv, *FAST, *model, "--top", "5", "--out", out, "--details")
     assert result.exit_code == 0, result.output
     rows = _csv_rows((out / "audit.csv").read_text(encoding="utf-8"))
     assert list(rows[0]) == [*SCAN_COLUMNS, *MEASURE_COLUMNS]

@@ -23,10 +23,10 @@ def _write_csv(path: Path, **columns: list[str]) -> Path:
 
 
 def _table_row(stdout: str, candidate: str) -> list[str]:
-    """The cells of the printed table's row for ``candidate`` (its ``*`` kept off)."""
+    """The cells of the printed table's row for ``candidate`` (the header's for "candidate")."""
     for line in stdout.splitlines():
         cells = [cell.strip() for cell in line.replace("┃", "│").split("│")]
-        if len(cells) > 2 and cells[1].removesuffix(" *") == candidate:
+        if len(cells) > 3 and cells[2] == candidate:  # after "#" and "group"
             return cells
     raise AssertionError(f"no row for {candidate!r} in:\n{stdout}")
 
@@ -35,17 +35,20 @@ def test_a_one_letter_cue_is_not_visible_and_a_word_cue_is_relied_on(tmp_path):
     texts, labels = planted(1000, seed=1, cues={"zebra": "pos", "q": "neg"})
     train = _write_csv(tmp_path / "train.csv", text=texts, label=labels)
     out = tmp_path / "out"
-    result = invoke("audit", train, *FAST, "--model", "tfidf-logreg", "--out", out, "--html")
+    result = invoke(
+        "audit", train, *FAST, "--model", "tfidf-logreg", "--out", out, "--html", "--details"
+    )
     assert result.exit_code == 0, result.output
     header = _table_row(result.stdout, "candidate")
-    assert header[header.index("reliance") :][:3] == [
-        "reliance",
+    assert header[header.index("relied on") :][:4] == [
+        "relied on",
+        "reliance p adj.",
         "removal changed",
         "insertion changed",
     ]
     zebra, q = _table_row(result.stdout, "zebra"), _table_row(result.stdout, "q")
-    assert zebra[header.index("reliance")] == "relied on"
-    assert q[header.index("reliance")] == "not visible to the model"
+    assert zebra[header.index("relied on")] == "yes"
+    assert q[header.index("relied on")] == "not visible"
     assert q[header.index("removal changed")] == "—"  # no reliance figure for an unseen word
     rows = {row["candidate"]: row for row in csv.DictReader(io.StringIO(
         (out / "audit.csv").read_text(encoding="utf-8")))}  # fmt: skip
@@ -69,11 +72,12 @@ def test_pair_candidates_are_named_by_the_users_columns(tmp_path):
     data = _write_csv(tmp_path / "p.csv", premise=premises, hypothesis=hypotheses, label=labels)
     columns = ("--text-col", "premise", "--text-pair-col", "hypothesis")
     result = invoke(
-        "audit", data, *FAST, *columns, "--model", "tfidf-logreg", "--out", tmp_path / "o"
-    )
+        "audit", data, *FAST, *columns, "--model", "tfidf-logreg", "--out", tmp_path / "o",
+        "--details",
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     header = _table_row(result.stdout, "candidate")
-    assert _table_row(result.stdout, "hypothesis: not")[header.index("reliance")] == "relied on"
+    assert _table_row(result.stdout, "hypothesis: not")[header.index("relied on")] == "yes"
     assert "text_pair" not in result.stdout
     assert "Partial input: hypothesis alone: " in result.stdout
     frame = pd.read_csv(tmp_path / "o" / "audit.csv")

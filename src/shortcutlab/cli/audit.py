@@ -285,6 +285,32 @@ def audit(
         messages(fmt).print(f"Wrote {report}", markup=False)
 
 
+def _print_tables(record: dict[str, Any], fmt: str, *, top: int, details: bool) -> None:
+    """A person reads the three lists and the recommended repairs first; the wide candidate and
+    repair tables follow with --details, or always in md and latex (formats asked for a table)."""
+    from shortcutlab.cli.audit_fix import print_fix
+    from shortcutlab.cli.audit_table import audit_notes, print_audit
+    from shortcutlab.cli.audit_triage import print_recommendations, print_triage
+
+    tables = details or fmt != "table"
+    if fmt == "table":
+        print_triage(out_console, record)
+        if record.get("fix") is not None:
+            print_recommendations(out_console, record)
+    if tables:
+        print_audit(out_console, record, top=top, fmt=fmt, details=details)
+        if record.get("fix") is not None:
+            print_fix(out_console, record["fix"], fmt=fmt)
+        return
+    for line in audit_notes(record, details=False):  # partial inputs and leakage, a line each
+        out_console.print(line, markup=False, soft_wrap=True)
+    out_console.print(
+        "The ranked candidates and the repair tables: --details (or audit.csv, --html).",
+        markup=False,
+        style="dim",
+    )
+
+
 def _check_out(html: bool, fix: bool, out: Path | None) -> None:
     """--html and --fix write into the --out folder: refuse them without one, before any work
     (the repairs refit the model for minutes, and their tables and sets belong in a folder)."""
@@ -322,13 +348,7 @@ def _print_result(
             json.dumps(result.record, indent=2, ensure_ascii=False, default=str) + "\n"
         )
     else:
-        from shortcutlab.cli.audit_table import print_audit
-
-        print_audit(out_console, result.record, top=top, fmt=fmt, details=details)
-        if result.record.get("fix") is not None:
-            from shortcutlab.cli.audit_fix import print_fix
-
-            print_fix(out_console, result.record["fix"], fmt=fmt)
+        _print_tables(result.record, fmt, top=top, details=details)
     if out is not None and fmt not in ("csv", "json"):
         messages(fmt).print(f"Wrote {out / 'audit.json'} and {out / 'audit.csv'}", markup=False)
         if result.repairs:

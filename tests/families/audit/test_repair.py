@@ -58,7 +58,7 @@ def planted(tmp_path_factory):
     return folder
 
 
-def _audit(folder, out, params=None, **fix):
+def _audit(folder, out, params=None, judgements=None, **fix):
     return audit_dataset(
         folder / "train.csv",
         folder / "test.csv",
@@ -69,6 +69,7 @@ def _audit(folder, out, params=None, **fix):
         params=params,
         out=out,
         fix=FixConfig(**{"candidates": ("frankly",), "methods": METHODS, **fix}),
+        judgements=judgements,
     )
 
 
@@ -108,14 +109,27 @@ def test_fix_table_recommends_masking_and_writes_its_repaired_set(planted, tmp_p
     assert written_targets["frankly"]["recommended"] == "mask-candidate"
 
 
-def test_fix_without_names_repairs_every_candidate_relied_on(planted, tmp_path):
+def test_fix_without_names_repairs_the_likely_shortcuts_relied_on_not_the_rest(planted, tmp_path):
     result = _audit(planted, tmp_path / "out", candidates=())
     written = json.loads((tmp_path / "out" / "audit.json").read_text())
-    relied = {c["candidate"] for c in written["candidates"] if c.get("relied_on") is True}
+    relied = {c["candidate"]: c["group"] for c in written["candidates"] if c.get("relied_on")}
     targets = {t["candidate"]: t["reason"] for t in written["fix"]["targets"]}
-    assert {"frankly", "good", "bad"} <= relied
-    assert set(targets) == relied and set(targets.values()) == {"relied on"}
+    # 'good' and 'bad' carry feelings, but the labels 0/1 name none: a person decides.
+    assert relied["frankly"] == "shortcut" and relied["good"] == relied["bad"] == "judgement"
+    assert targets == {
+        name: "relied on; a likely shortcut"
+        for name, group in relied.items()
+        if group == "shortcut"
+    }
     assert result.record["fix"] == written["fix"]
+
+
+def test_fix_repairs_what_a_judgements_file_calls_a_shortcut(planted, tmp_path):
+    judged = tmp_path / "judged.yaml"
+    judged.write_text("shortcut: [bad]\nsignal: [frankly]\n", encoding="utf-8")
+    result = _audit(planted, tmp_path / "out", candidates=(), judgements=judged)
+    targets = {t["candidate"]: t["reason"] for t in result.record["fix"]["targets"]}
+    assert targets["bad"] == "relied on; judged a shortcut" and "frankly" not in targets
 
 
 def test_fix_is_deterministic(planted, tmp_path):
@@ -226,6 +240,7 @@ def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_pat
             "--out",
             str(tmp_path / "out"),
             "--html",
+            "--details",
         ],
     )
     assert done.exit_code == 0, done.output

@@ -159,9 +159,8 @@ def test_the_page_opens_with_the_three_lists_then_the_repairs_then_the_scanned_d
     )
     signal = dict(page.facts[lists[1]])
     assert signal["bad"] == (
-        "label 0 (negative) · your judgement · relied on by tfidf-logreg · 'bad' is a content "
-        "word or phrase: what it means may be the label's signal. · 'bad' carries the feeling "
-        "its label 'negative' names (VADER -2.5 and -2.7)."
+        "label 0 (negative) · your judgement · relied on by tfidf-logreg · 'bad' carries the "
+        "feeling its label 'negative' names (VADER -2.5 and -2.7)."
     )
     assert signal["good"].startswith("label 1 (positive) · relied on by tfidf-logreg · ")
     assert "'good' carries the feeling its label 'positive' names" in signal["good"]

@@ -19,14 +19,16 @@ TRIAGE_ID = "audit"
 TRIAGE_TITLE = "Shortcut audit: likely shortcuts, label signal, needs your judgement"
 
 
-def triage_section(audit: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]]) -> Section:
-    """The three lists (their counts from the record's triage), the judgements applied, and
-    with ``--fix`` the recommended repairs. ``candidates``: the record's, by rank."""
-    triage = audit.get("triage") or {}
+def triage_lists(
+    audit: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, int, list[tuple[str, str]]]]:
+    """The three lists as (title, count, [(candidate, line)]): the terminal and the report both
+    show them first. ``candidates``: the record's, by rank; counts from the record's triage (it
+    may count more than the record keeps)."""
+    counts = (audit.get("triage") or {}).get("counts") or {}
     names = label_names(audit)
     model = (audit.get("measurement") or {}).get("model")
-    counts = triage.get("counts") or {}
-    blocks: list[Block] = []
+    lists = []
     for group, title in GROUP_LISTS.items():
         members = [c for c in candidates if c.get("group") == group]
         if group == "shortcut":  # in the order the audit presents them
@@ -34,13 +36,27 @@ def triage_section(audit: Mapping[str, Any], candidates: Sequence[Mapping[str, A
                 key=lambda c: (c.get("shortcut_rank") is None, c.get("shortcut_rank") or 0)
             )
         count = max(int(counts.get(group) or 0), len(members))
-        items = [(str(c.get("candidate")), _line(c, names, model)) for c in members]
-        if count > len(members):
-            items.append(
-                ("…", f"{count - len(members)} more beyond the candidates the record keeps")
-            )
+        lists.append(
+            (title, count, [(str(c.get("candidate")), _line(c, names, model)) for c in members])
+        )
+    return lists
+
+
+def triage_section(audit: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]]) -> Section:
+    """The three lists (their counts from the record's triage), the judgements applied, and
+    with ``--fix`` the recommended repairs. ``candidates``: the record's, by rank."""
+    triage = audit.get("triage") or {}
+    names = label_names(audit)
+    model = (audit.get("measurement") or {}).get("model")
+    blocks: list[Block] = []
+    for title, count, items in triage_lists(audit, candidates):
+        if count > len(items):
+            items = [
+                *items,
+                ("…", f"{count - len(items)} more beyond the candidates the record keeps"),
+            ]
         blocks.append(Facts(title=f"{title} ({count})", items=items or [(NOT_MEASURED, "none")]))
-    judged = _judgements_text(triage.get("judgements"))
+    judged = judgements_text(triage.get("judgements"))
     if judged:
         blocks.append(Paragraphs([judged]))
     if audit.get("fix"):
@@ -65,8 +81,10 @@ def _line(candidate: Mapping[str, Any], names: Mapping[str, str] | None, model: 
         parts.append("your judgement")
     if model is not None:
         parts.append(_reliance(candidate, model))
-    evidence = candidate.get("group_evidence") or []
-    parts += [str(e["text"]) for e in evidence if isinstance(e, Mapping) and e.get("text")]
+    evidence = [e for e in candidate.get("group_evidence") or [] if isinstance(e, Mapping)]
+    # The evidence that placed it; a candidate left to the reader shows all there is.
+    deciding = [e for e in evidence if e.get("points_to") == candidate.get("group")]
+    parts += [str(e["text"]) for e in deciding or evidence if e.get("text")]
     return " · ".join(parts)
 
 
@@ -81,7 +99,7 @@ def _reliance(candidate: Mapping[str, Any], model: str) -> str:
     return f"reliance of {model} not measured"
 
 
-def _judgements_text(judgements: Mapping[str, Any] | None) -> str | None:
+def judgements_text(judgements: Mapping[str, Any] | None) -> str | None:
     """Which judgements file was read, how many it applied, and its names no candidate has."""
     if not judgements or not judgements.get("file"):
         return None
@@ -92,4 +110,4 @@ def _judgements_text(judgements: Mapping[str, Any] | None) -> str | None:
     return text + "."
 
 
-__all__ = ["TRIAGE_ID", "TRIAGE_TITLE", "triage_section"]
+__all__ = ["TRIAGE_ID", "TRIAGE_TITLE", "judgements_text", "triage_lists", "triage_section"]

@@ -42,6 +42,7 @@ CLASS_NAMES = {
     "place": "place name",
     "number": "number",
     "placeholder": "placeholder",
+    "letter": "single letter",
 }
 _NUMBER = re.compile(r"^[0-9][0-9.,:/%-]*$")
 _PLACEHOLDERS = frozenset({"name", "url", "user", "religion", "number", "email"})
@@ -87,7 +88,7 @@ def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
     if any(found is None for found in classes):
         return None
     # "frankly i" is a marker with a pronoun: name it by its most telling word.
-    for name in ("marker", "place", "placeholder", "number"):
+    for name in ("marker", "place", "placeholder", "number", "letter"):
         if name in classes:
             return name
     return "function"
@@ -104,6 +105,8 @@ def _word_class(word: str, *, bracketed: bool) -> str | None:
         return "number"
     if bracketed and word in _PLACEHOLDERS:
         return "placeholder"
+    if len(word) == 1 and word.isalpha():  # "q", "x": no meaning alone (encoders guess)
+        return "letter"
     return None
 
 
