@@ -4,6 +4,7 @@ AnnotationStore."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from shortcutlab.families.audit.features import FeatureConfig
 from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.mps.build import build_mps_benchmark
+from tests.annotate.served import run_cli
 from tests.families.cat.cat_data import pair_table, write_pair_files
 from tests.families.mps.test_grid import write_spec
 
@@ -171,3 +173,18 @@ def answer(
             store.record(
                 item.item_id, annotator, kind.check_answer(plan.form, choose(position, item))
             )
+
+
+def audit_with_judgements(judgements: Path, folder: Path) -> tuple[dict[str, Any], str]:
+    """``shortcutlab audit`` of :func:`cue_rows` with ``--judgements`` and ``--fix`` (erm and
+    mask-candidate), as a user runs it after exporting a task: its audit.json and stdout."""
+    data = folder / "rows.csv"
+    cue_rows().to_csv(data, index=False)
+    out = folder / "judged-audit"
+    done = run_cli(
+        "audit", str(data), "--model", "tfidf-logreg", "--fix", "--methods", "erm,mask-candidate",
+        "--no-attributes", "--no-surface", "--no-packaged-lexicons",
+        "--judgements", str(judgements), "--out", str(out), timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads((out / "audit.json").read_text(encoding="utf-8")), done.stdout

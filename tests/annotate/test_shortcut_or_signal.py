@@ -17,7 +17,7 @@ from shortcutlab.annotate.triage_task import judgement_form, judgements_yaml
 from shortcutlab.families.audit.api import audit_dataset
 from shortcutlab.families.audit.features import FeatureConfig
 from tests.annotate.served import run_cli, serve_task
-from tests.annotate.task_sources import copied, cue_rows
+from tests.annotate.task_sources import audit_with_judgements, copied, cue_rows
 from tests.cli.refusals import assert_refused
 
 KIND = task_kind("shortcut-or-signal")
@@ -164,6 +164,17 @@ def test_posted_answers_export_as_the_majoritys_judgements_file(audit_folder, tm
     agreement = summary["tables"]["agreement"]
     assert agreement["index"] == ["judgement"] and agreement["data"][0][0] == "Fleiss' κ"
     assert "Candidates each way" in exported.stdout
+    # The audit reads the file: 'honestly' is the annotators' shortcut; 'frankly' (a tie) keeps
+    # the triage's own group; 'cast' has no association here, so no group to change.
+    record, stdout = audit_with_judgements(folder / "judgements.yaml", tmp_path)
+    groups = {c["candidate"]: (c["group"], c["group_source"]) for c in record["candidates"]}
+    assert groups["honestly"] == ("shortcut", "judged")
+    assert groups["frankly"] == ("shortcut", "evidence")
+    assert groups["cast"] == (None, None)
+    targets = {t["candidate"]: t["reason"] for t in record["fix"]["targets"]}
+    assert targets["honestly"] == "relied on; judged a shortcut"
+    assert "cast" not in targets
+    assert f"Judgements from {folder / 'judgements.yaml'}: 1 applied." in stdout
 
 
 def test_names_yaml_would_misread_are_quoted_and_read_back_as_written() -> None:

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from tests.annotate.served import run_cli, serve_task
-from tests.annotate.task_sources import copied
+from tests.annotate.task_sources import audit_with_judgements, copied
 from tests.browser import console_errors
 
 # Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
@@ -139,3 +139,12 @@ def test_the_page_shows_each_candidate_and_its_answers_export_as_judgements(
     assert text.splitlines()[1] == (
         "# (1 shortcut, 1 signal, 1 left out: a tie or only unsure answers)."
     )
+    # The exported file, read by the audit: the annotator's groups, and --fix's targets with them.
+    record, stdout = audit_with_judgements(folder / "judgements.yaml", tmp_path)
+    groups = {c["candidate"]: (c["group"], c["group_source"]) for c in record["candidates"]}
+    assert groups["honestly"] == ("shortcut", "judged")
+    assert groups["frankly"] == ("signal", "judged")  # a discourse marker, judged signal
+    targets = [t["candidate"] for t in record["fix"]["targets"]]
+    assert "honestly" in targets and "frankly" not in targets
+    signal = stdout[stdout.index("Label signal (") : stdout.index("Needs your judgement (")]
+    assert "  frankly: label 0 · your judgement · " in signal

@@ -111,10 +111,8 @@ def triage_candidates(
     if label_names:
         _add_nearness(facts, evidence, label_names, encoder)
     verdicts = {}
-    names = []
     for item in facts:
         judged = judgements.group_of(shown(item.name)) or judgements.group_of(item.name)
-        names += [shown(item.name), item.name]
         found = tuple(evidence[item.key])
         if judged is not None:
             verdicts[item.key] = Verdict(judged, "judged", found)
@@ -124,7 +122,8 @@ def triage_candidates(
         verdicts,
         label_names=dict(label_names) if label_names else None,
         judgements=judgements,
-        unmatched=judgements.unmatched(names),
+        # A judged name the scan tested but found no association for is no typo.
+        unmatched=judgements.unmatched([n for c in table["candidate"] for n in (c, shown(c))]),
     )
 
 
