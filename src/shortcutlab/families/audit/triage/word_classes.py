@@ -1,5 +1,5 @@
-"""Word classes that rarely make a label what it is: function words, discourse markers, places,
-numbers and placeholders (issue 35: "content-free kinds").
+"""Word classes that rarely make a label what it is: function words, discourse markers and
+connectives, archaic words, places, numbers and placeholders (issue 35: "content-free kinds").
 
 A candidate made only of such words (a token, or an n-gram every word of which is one) is
 evidence of a shortcut: "frankly", "i", "of the", "[NAME]". The lists are closed classes written
@@ -35,6 +35,23 @@ FUNCTION_WORDS = frozenset(
     """.split()
 )
 
+#: Connectives and fillers: discourse markers the packaged lists (hedges, candour) leave out.
+CONNECTIVES = frozenset(
+    """
+    moreover furthermore additionally however therefore thus hence consequently nevertheless
+    nonetheless meanwhile likewise accordingly subsequently indeed besides instead otherwise
+    anyway anyhow well ok okay yeah yep alright
+    """.split()
+)
+#: Archaic function words and interjections: the register of a pastiche, not a label's meaning.
+ARCHAIC_WORDS = frozenset(
+    """
+    thou thee thy thine ye hath doth dost art wilt shalt unto verily behold lo hark tis twas
+    alas forsooth prithee anon ere oft whence wherefore hither thither yea nay methinks
+    mayhap perchance o'er e'en 'tis 'twas
+    """.split()
+)
+
 #: What each class is called in the evidence a person reads.
 CLASS_NAMES = {
     "function": "function word",
@@ -43,6 +60,7 @@ CLASS_NAMES = {
     "number": "number",
     "placeholder": "placeholder",
     "letter": "single letter",
+    "archaic": "archaic word",
 }
 _NUMBER = re.compile(r"^[0-9][0-9.,:/%-]*$")
 _PLACEHOLDERS = frozenset({"name", "url", "user", "religion", "number", "email"})
@@ -54,10 +72,28 @@ def _marker_phrases() -> frozenset[str]:
     return frozenset([*lists["candour-markers"], *lists["discourse-markers"]])
 
 
+#: Words of place names that are common words too ("New York" does not make "new" a place).
+_COMMON_PLACE_WORDS = frozenset(
+    """
+    new north south east west central upper lower great little san santa st saint fort port
+    city lake mount island islands republic kingdom united states state democratic federal
+    federation union people's of the and
+    """.split()
+)
+
+
 @cache
 def _place_names() -> frozenset[str]:
+    """The packaged countries and cities as written, and each distinctive word of them."""
     lists = packaged_lexicons()
-    return frozenset(name.lower() for name in [*lists["countries"], *lists["cities"]])
+    names = {name.lower() for name in [*lists["countries"], *lists["cities"]]}
+    words = {
+        word
+        for name in names
+        for word in re.findall(r"[a-z][a-z'\-]+", name)
+        if word not in _COMMON_PLACE_WORDS
+    }
+    return frozenset(names | words)
 
 
 def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
@@ -71,7 +107,7 @@ def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
         ('marker', 'marker', 'marker')
         >>> phrase_class("i"), phrase_class("glad"), phrase_class("so glad"), phrase_class("2019")
         ('function', None, None, 'number')
-        >>> phrase_class("france"), phrase_class("name", bracketed=True), phrase_class("name")
+        >>> phrase_class("chile"), phrase_class("name", bracketed=True), phrase_class("name")
         ('place', 'placeholder', None)
         >>> phrase_class("doesn't"), phrase_class("that's"), phrase_class("can't")
         ('function', 'function', 'function')
@@ -88,7 +124,7 @@ def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
     if any(found is None for found in classes):
         return None
     # "frankly i" is a marker with a pronoun: name it by its most telling word.
-    for name in ("marker", "place", "placeholder", "number", "letter"):
+    for name in ("marker", "archaic", "place", "placeholder", "number", "letter"):
         if name in classes:
             return name
     return "function"
@@ -101,6 +137,10 @@ _SHORT_STEMS = frozenset({"ca", "wo", "sha", "ai"})
 def _word_class(word: str, *, bracketed: bool) -> str | None:
     if word in FUNCTION_WORDS or _contracted_function(word):
         return "function"
+    if word in CONNECTIVES:
+        return "marker"
+    if word in ARCHAIC_WORDS:
+        return "archaic"
     if _NUMBER.match(word):
         return "number"
     if bracketed and word in _PLACEHOLDERS:
