@@ -12,12 +12,15 @@ from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.record import AUDIT_CSV, AUDIT_JSON
 from shortcutlab.families.audit.run import AuditResult
+from shortcutlab.families.audit.triage.groups import TRIAGE_COLUMNS
 from shortcutlab.provenance import environment, tool_record
 
 
 def audit_csv_frame(result: AuditResult) -> pd.DataFrame:
-    """The tidy table: SCAN_COLUMNS, then MEASURE_COLUMNS when a model was measured."""
+    """The tidy table: SCAN_COLUMNS, MEASURE_COLUMNS when a model was measured, then the
+    triage's group, its source and the likely shortcuts' rank (the evidence: audit.json)."""
     columns = [*SCAN_COLUMNS, *(MEASURE_COLUMNS if result.record["measurement"] else ())]
+    columns += [column for column in TRIAGE_COLUMNS if column != "group_evidence"]
     return result.table[columns]
 
 

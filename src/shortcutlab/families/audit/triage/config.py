@@ -33,14 +33,14 @@ class TriageConfig:
             unknown = [value for value in self.label_names if str(value) not in by_text]
             if unknown:
                 raise ConfigError(
-                    f"{knob('label_names')} names {listed(unknown, show=repr)}, which the data's "
+                    f"{knob('label_names', flag='--label-name')} names {listed(unknown, show=repr)}, which the data's "
                     f"labels ({listed(labels.values, show=repr)}) do not include. Name labels "
                     "as the label column writes them."
                 )
             empty = [value for value, name in self.label_names.items() if not str(name).strip()]
             if empty:
                 raise ConfigError(
-                    f"{knob('label_names')} gives label {listed(empty, show=repr)} an empty name."
+                    f"{knob('label_names', flag='--label-name')} gives label {listed(empty, show=repr)} an empty name."
                 )
             return {by_text[str(v)]: str(n).strip() for v, n in self.label_names.items()}
         words = [str(value) for value in labels.values]
