@@ -12,19 +12,8 @@ injection, where no candidate matching the rule may survive correction. Two null
   texts and cue with no association to the label. Only this one holds the concept and tautology
   cues at all.
 
-What counts as the cue (MATCH_RULES; a candidate matches when its name, or a name its `detail`
-lists as having the same rows, is one of these; words as the audit's tokens read them, lower case,
-clitics other than n't cut off):
-
-- single-term: the token `term`, `frequent-words has 'term'`, or `lexicon = L` for each packaged list
-  L holding the term (candour-markers for "honestly");
-- synonym: a token or n-gram equal to one of `terms`, `frequent-words has '...'` a one-word term, or
-  `lexicon = L` for each packaged list holding a term;
-- category: `lexicon = countries` or `lexicon = cities` (the names inserted);
-- concept-occurrence / concept-correlation: `sentence-concept = ` an injected aspect, or a token or
-  n-gram that is one of the aspect's keywords in the reviews-aspects category list;
-- tautology: a token or n-gram that occurs (as whole words) in one of the clauses ("and", "is not",
-  "nothing", ...), or `negation = with_negation`.
+What counts as the cue: MATCH_RULES in maze_cues.py (shared with detection.py), whose docstring
+lists the rules.
 
 Recall holds when the best matching rank is ≤ 3 and that candidate is significant; the null holds
 when no matching candidate is significant. Significant means the audit's default correction
@@ -47,23 +36,18 @@ recall for single-term, synonym, category and tautology, built from its train.cs
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from maze_cues import CONCEPT_AUDIT, MATCH_RULES, build, cli, cue_text, grams, listed_names
 from shared_data import shared_file
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from shortcutlab.attributes.categories import load_categories
-from shortcutlab.families.audit.lexicons import packaged_lexicons
-from shortcutlab.families.audit.tokens import token_texts
 from shortcutlab.metrics import adjust_p
 
 CORPUS_SHORTCUTS = (
@@ -75,84 +59,8 @@ CORPUS_SHORTCUTS = (
     "tautology",
 )
 GOEMOTIONS_SHORTCUTS = ("single-term", "synonym", "category", "tautology")
-CONCEPT_AUDIT = (
-    "--attribute", "negation",
-    "--attribute", "question",
-    "--attribute", "frequent-words",
-    "--attribute", "sentence-concept",
-    "--attribute-option", "sentence-concept.method=keywords",
-    "--attribute-option", "sentence-concept.categories=reviews-aspects",
-)  # fmt: skip
 TOP = 3
 DEFAULT_GOEMOTIONS = shared_file("SHORTCUTLAB_GOEMOTIONS", "goemotions-maze", "")
-
-
-def cli(*arguments: str) -> None:
-    """Run ``python -m shortcutlab ARGUMENTS`` (stdout discarded); stop on a failure."""
-    command = [sys.executable, "-m", "shortcutlab", *arguments]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
-
-
-def words(phrase: str) -> str:
-    """A phrase as the audit's tokens read it: lower case, clitics cut, single spaces."""
-    return " ".join(token_texts([phrase])[0].split())
-
-
-def lexicons_holding(phrases: Sequence[str]) -> set[str]:
-    wanted = {words(p) for p in phrases}
-    return {
-        f"lexicon = {name}"
-        for name, entries in packaged_lexicons().items()
-        if wanted & {words(e) for e in entries}
-    }
-
-
-def phrase_names(phrases: Sequence[str]) -> set[str]:
-    """Token / n-gram names of the phrases, and frequent-words values of the one-word ones."""
-    spaced = {words(p) for p in phrases}
-    return spaced | {f"frequent-words has '{p}'" for p in spaced if " " not in p}
-
-
-def _single_term(options: dict[str, Any]) -> set[str]:
-    return phrase_names([options["term"]]) | lexicons_holding([options["term"]])
-
-
-def _synonym(options: dict[str, Any]) -> set[str]:
-    return phrase_names(options["terms"]) | lexicons_holding(options["terms"])
-
-
-def _category(options: dict[str, Any]) -> set[str]:
-    return {"lexicon = countries", "lexicon = cities"}
-
-
-def _concept(options: dict[str, Any]) -> set[str]:
-    aspects = options.get("aspects") or [options["aspect"]]
-    listed = {
-        c.name.lower(): c for c in load_categories("reviews-aspects", "audit_recall").categories
-    }
-    names = set()
-    for aspect in aspects:
-        category = listed[aspect.lower()]
-        names.add(f"sentence-concept = {category.name}")
-        names |= {words(k) for k in category.keywords}
-    return names
-
-
-def grams(text: str) -> set[str]:
-    """The words and bigrams of a text, as the audit's tokens read them."""
-    tokens = words(text).split()
-    return {
-        " ".join(tokens[i:j])
-        for i in range(len(tokens))
-        for j in (i + 1, i + 2)
-        if j <= len(tokens)
-    }
-
-
-def _tautology(options: dict[str, Any]) -> set[str]:
-    return {"negation = with_negation"}.union(*(grams(c) for c in options["tautologies"]))
 
 
 def clause_content_grams(options: dict[str, Any]) -> set[str]:
@@ -169,29 +77,6 @@ def aspect_sentence_grams(options: dict[str, Any], source: Path) -> set[str]:
     return set().union(*(grams(t) for t in texts))
 
 
-#: Shortcut -> the candidate names that are its cue, from the build's shortcut options.
-MATCH_RULES: dict[str, Callable[[dict[str, Any]], set[str]]] = {
-    "single-term": _single_term,
-    "synonym": _synonym,
-    "category": _category,
-    "concept-occurrence": _concept,
-    "concept-correlation": _concept,
-    "tautology": _tautology,
-}
-
-
-def cue_text(shortcut: str, options: dict[str, Any]) -> str:
-    if shortcut == "single-term":
-        return repr(options["term"])
-    if shortcut == "synonym":
-        return f"{len(options['terms'])} phrases ({', '.join(options['terms'][:3])}, ...)"
-    if shortcut == "category":
-        return f"{options['template']!r}: countries vs cities"
-    if shortcut.startswith("concept"):
-        return "aspects " + ", ".join(options.get("aspects") or [options["aspect"]])
-    return " / ".join(options["tautologies"][:3]) + " / ..."
-
-
 @dataclass
 class Finding:
     """The best matching candidate of one audit (None when nothing matched) and the significant ones."""
@@ -201,15 +86,10 @@ class Finding:
 
 
 def matching(table: pd.DataFrame, names: set[str]) -> Finding:
-    def listed(row: pd.Series) -> set[str]:
-        own = {str(row["candidate"])}
-        detail = row["detail"]
-        if isinstance(detail, str) and detail.startswith("same rows as "):
-            own |= set(detail.removeprefix("same rows as ").split(", "))
-        return own
-
     ranked = table[table["rank"].notna()]
-    hits = ranked[[bool(listed(row) & names) for _, row in ranked.iterrows()]]
+    hits = ranked[
+        [bool(listed_names(r["candidate"], r["detail"]) & names) for _, r in ranked.iterrows()]
+    ]
     hits = hits.sort_values("rank")
     significant = hits[hits["significant"].astype(str) == "True"]
     return Finding(hits.iloc[0] if len(hits) else None, significant)
@@ -227,20 +107,6 @@ def audit(train: Path, out: Path, extra: Sequence[str]) -> pd.DataFrame:
     return pd.read_csv(
         out / "audit.csv", keep_default_na=False, na_values=[""], dtype={"label": str}
     )
-
-
-def build(source: Path, shortcut: str, strength: float, seed: int, out: Path) -> dict[str, Any]:
-    cli(
-        "build",
-        "maze",
-        "--train", str(source / "train.csv"),
-        "--test", str(source / "test.csv"),
-        "--shortcut", shortcut,
-        "--strength", str(strength),
-        "--seed", str(seed),
-        "--out", str(out),
-    )  # fmt: skip
-    return json.loads((out / "manifest.json").read_text())["arguments"]["shortcut_options"]
 
 
 def describe(row: pd.Series | None) -> str:
