@@ -21,6 +21,8 @@ from tests.cli.refusals import assert_refused, invoke
 from tests.families.audit.tables import planted, planted_pairs
 
 FAST = ("--no-surface",)
+#: The triage's columns of audit.csv (its evidence sentences are in audit.json).
+TRIAGE_CSV = ["group", "group_source", "shortcut_rank"]
 
 
 def _write_csv(path: Path, **columns: list[str]) -> Path:
@@ -57,7 +59,7 @@ def test_measure_top_one_fills_the_first_candidate_and_prints_dashes_for_the_res
     result = invoke("audit", train_csv, *FAST, *model, "--top", "5", "--out", out, "--details")
     assert result.exit_code == 0, result.output
     rows = _csv_rows((out / "audit.csv").read_text(encoding="utf-8"))
-    assert list(rows[0]) == [*SCAN_COLUMNS, *MEASURE_COLUMNS]
+    assert list(rows[0]) == [*SCAN_COLUMNS, *MEASURE_COLUMNS, *TRIAGE_CSV]
     assert sum(row["significant"] == "True" for row in rows) >= 2  # more than the one measured
     assert {rows[0]["candidate"], rows[1]["candidate"]} == {"zebra", "yak"}
     assert float(rows[0]["delta"]) > 0.2 and float(rows[0]["delta_low"]) < float(rows[0]["delta"])
@@ -114,7 +116,7 @@ def test_format_csv_prints_audit_csv_and_format_json_the_record(train_csv, tmp_p
     out = tmp_path / "out"
     printed = invoke("audit", train_csv, *FAST, "--format", "csv", "--out", out)
     assert printed.exit_code == 0, printed.output
-    assert next(csv.reader(io.StringIO(printed.stdout))) == list(SCAN_COLUMNS)
+    assert next(csv.reader(io.StringIO(printed.stdout))) == [*SCAN_COLUMNS, *TRIAGE_CSV]
     assert printed.stdout == (out / "audit.csv").read_text(encoding="utf-8")
     assert _csv_rows(printed.stdout)[0]["candidate"] in {"zebra", "yak"}
     as_json = invoke("audit", train_csv, *FAST, "--format", "json")

@@ -154,6 +154,24 @@ class Benchmark:
         return cls(splits=splits, labels=labels, manifest=manifest, path=Path(folder))
 
 
+def original_test_beside(test: Any) -> Path | None:
+    """Ori-Test of the Shortcut Maze build whose test file ``test`` is (the same test rows before
+    the cue was planted, section 2.3), or None when ``test`` is no Maze build's test file."""
+    if not isinstance(test, str | Path) or not Path(test).is_file():
+        return None
+    path = Path(test)
+    try:
+        manifest, splits = read_manifest_splits(path.parent)
+    except (InputFileError, DataError):
+        return None
+    files = splits.paths()
+    if manifest.get("kind") != "shortcut-maze" or "original_test" not in files:
+        return None
+    if files.get("test") is None or files["test"].resolve() != path.resolve():
+        return None
+    return files["original_test"]
+
+
 def read_manifest_splits(folder: str | Path) -> tuple[dict[str, Any], SplitFiles]:
     """A benchmark folder's manifest and its splits in order (each read on first access)."""
     folder = Path(folder)
@@ -219,6 +237,10 @@ class SplitFiles(Mapping[str, "pd.DataFrame"]):
 
     def __len__(self) -> int:
         return len(self._files)
+
+    def paths(self) -> dict[str, Path]:
+        """Each split's file, by name."""
+        return dict(self._files)
 
 
 def check_build_start(

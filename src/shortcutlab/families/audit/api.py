@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from shortcutlab.data.benchmark import original_test_beside
 from shortcutlab.data.canonical import check_distinct_columns
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, load_table
@@ -95,6 +96,7 @@ def audit_dataset(
         encoding=encoding,
     )
     train, test_inputs, sources, training = _read_inputs(data, test, columns, labels)
+    original = _original_test(test, columns, train) if fix is not None else None
     names = _user_columns(columns, sources["train"])
     result = run_audit(
         train,
@@ -105,6 +107,7 @@ def audit_dataset(
         sources=sources,
         fix=fix,
         triage=TriageConfig(label_names=label_names, judgements=judgements),
+        original_test=original,
         part_names={part: names[part] for part in (TEXT, TEXT_PAIR) if part in names},
         progress=progress,
     )
@@ -143,6 +146,18 @@ def _user_columns(columns: Mapping[str, Any], source: Mapping[str, Any]) -> dict
     if pair is not None:
         names[TEXT_PAIR] = pair
     return names
+
+
+def _original_test(test: Any, columns: dict[str, Any], train: Any) -> Any | None:
+    """A Shortcut Maze build's Ori-Test beside ``test`` (its test rows before the cue), read as
+    the test is: ``--fix`` charges a repair's cost there too."""
+    path = original_test_beside(test)
+    if path is None:
+        return None
+    reading = {k: columns[k] for k in ("text_col", "label_col", "text_pair_col", "encoding")}
+    table = agree_labels({"test": load_table(path, role="original test", **reading)})["test"]
+    inputs, _ = load_inputs(table, role="original test", labels=train.labels, **columns)
+    return inputs
 
 
 def _read_inputs(

@@ -71,9 +71,12 @@ def repair_candidates(
     model_params: Mapping[str, Any],
     seed: int,
     part_names: Mapping[str, str],
+    original: AuditInputs | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], list[RepairedTraining]]:
-    """The ``fix`` record and the repaired training sets (see the module docstring)."""
+    """The ``fix`` record and the repaired training sets (see the module docstring);
+    ``original``: a Maze build's Ori-Test (its test rows before the cue was planted), where a
+    repair's cost is charged too."""
     methods = fix_methods(config)
     chosen = choose_targets(table, config.candidates, part_names)
     record: dict[str, Any] = {
@@ -113,6 +116,7 @@ def repair_candidates(
                 dict(model_params),
                 seed,
                 shared,
+                original=original,
                 progress=None
                 if progress is None
                 else lambda text, h=heard: progress(f"{h}: {text}"),
@@ -147,6 +151,7 @@ def _repair_one(
     model_params: dict[str, Any],
     seed: int,
     shared: dict[str, RepairFit],
+    original: AuditInputs | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Any], dict[str, RepairFit]]:
     """One candidate's table: every method fitted, predicted and compared with erm. A method
@@ -172,7 +177,9 @@ def _repair_one(
         )
         fits[method] = fit
         if method == BASELINE:
-            sets = evaluation_sets(target, evaluation, seed=seed, seen_by=fit.predictor)
+            sets = evaluation_sets(
+                target, evaluation, seed=seed, seen_by=fit.predictor, original=original
+            )
         if _same_for_every_target(method) and fit.predictor is not None:
             shared[method] = fit
             predictions[method] = predict_sets(fit.predictor, sets)

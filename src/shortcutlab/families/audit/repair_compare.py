@@ -12,13 +12,19 @@ import numpy as np
 
 from shortcutlab.data.pairs import TextInput
 from shortcutlab.families.audit.repair_config import BASELINE
-from shortcutlab.families.audit.repair_targets import SET_NAMES, EvaluationSet
+from shortcutlab.families.audit.repair_targets import COST_SETS, SET_NAMES, EvaluationSet
 from shortcutlab.families.audit.seeds import derived_seed
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.corrections import adjust_p
 from shortcutlab.metrics.proportions import bootstrap_means
 from shortcutlab.metrics.resampling import percentile_interval
 
+#: The cost sets as the recommendation names them.
+COST_NAMES = {
+    "without": "rows without the candidate",
+    "original": "Ori-Test",
+    "plain": "plain test",
+}
 #: Level of the Holm-adjusted McNemar test a repair's gain must pass.
 ALPHA = 0.05
 #: What the intervals and tests leave out (the fix record's ``note``).
@@ -37,8 +43,9 @@ def recommendation_rule(margin: float) -> str:
     """The rule, in words, that picks the recommended repair."""
     return (
         f"A repair is eligible when its cost where the label's signal lives, on the rows without "
-        f"the candidate, is not significantly above {margin:g}: the upper end of the 95 % "
-        f"interval of (repair − erm) accuracy there is ≥ −{margin:g} (the plain test is shown "
+        f"the candidate and, for a Shortcut Maze build, on Ori-Test, is not significantly above "
+        f"{margin:g}: the upper end of the 95 % interval of (repair − erm) accuracy there is ≥ "
+        f"−{margin:g} (the plain test is shown "
         "beside it, but its rows carry the shortcut, so a repair that stops using it pays there "
         "by design). Among eligible repairs whose gain over erm on the ranking set (the anti-"
         "test, or the counterfactual test where no anti-test could be drawn) is positive with a "
@@ -149,12 +156,9 @@ def recommend(
     decision_p = _decision_p(figures, ranked_by, order)
     helping = []
     for method, p_value in decision_p.items():
-        gain, cost = figures[method][ranked_by], _cost_cell(figures[method])
+        gain, costs = figures[method][ranked_by], _cost_cells(figures[method])
         if gain["difference"] > 0 and p_value < ALPHA:
-            cheap = cost.get("same_as_baseline", False) or (
-                cost.get("high") is not None and cost["high"] >= -margin
-            )
-            helping.append((method, cheap))
+            helping.append((method, all(_cheap(cell, margin) for _, cell in costs)))
     set_name = "anti-test" if ranked_by == "anti" else "counterfactual test"
     if not helping:
         return None, f"No repair helps: none raises the {set_name} accuracy significantly over erm."
@@ -163,7 +167,8 @@ def recommend(
         return None, (
             f"No repair helps at an acceptable cost: {', '.join(m for m, _ in helping)} raise the "
             f"{set_name} accuracy significantly, but each costs significantly more than {margin:g} "
-            "of accuracy on the rows without the candidate."
+            "of accuracy where the label's signal lives (the rows without the candidate, and "
+            "Ori-Test for a Maze build)."
         )
     best = max(eligible, key=lambda m: (figures[m][ranked_by]["accuracy"], -order.index(m)))
     cell = figures[best][ranked_by]
@@ -172,16 +177,29 @@ def recommend(
         f"{figures[BASELINE][ranked_by]['accuracy']:.3f} → {cell['accuracy']:.3f} "
         f"({cell['difference']:+.3f} [{cell['low']:+.3f}, {cell['high']:+.3f}], p "
         f"{decision_p[best]:.2g} after Holm over the {len(decision_p)} repairs compared there); "
-        f"rows without the candidate {difference_text(_cost_cell(figures[best]))}; plain test "
-        f"{difference_text(figures[best]['plain'])} (its rows carry the shortcut)."
+        + "; ".join(
+            f"{COST_NAMES[name]} {difference_text(cell)}"
+            for name, cell in _cost_cells(figures[best])
+        )
+        + f"; plain test {difference_text(figures[best]['plain'])} (its rows carry the shortcut)."
     )
 
 
-def _cost_cell(figures: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
-    """Where a repair's cost is charged: the rows without the candidate, where the signal lives
-    (the plain test when no row lacks it)."""
-    without = figures.get("without") or {}
-    return without if without.get("accuracy") is not None else figures["plain"]
+def _cost_cells(figures: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Where a repair's cost is charged: the rows without the candidate and, for a Maze build,
+    Ori-Test, where the signal lives (the plain test when neither has rows)."""
+    found = [
+        (name, figures[name])
+        for name in COST_SETS
+        if (figures.get(name) or {}).get("accuracy") is not None
+    ]
+    return found or [("plain", figures["plain"])]
+
+
+def _cheap(cell: Mapping[str, Any], margin: float) -> bool:
+    return bool(cell.get("same_as_baseline")) or (
+        cell.get("high") is not None and cell["high"] >= -margin
+    )
 
 
 def difference_text(cell: Mapping[str, Any]) -> str:

@@ -32,7 +32,10 @@ from shortcutlab.params import did_you_mean, quoted
 #: apply to them only.
 TEXT_KINDS = ("token", "ngram")
 #: The evaluation sets of a fix table, in column order.
-SET_NAMES = ("anti", "counterfactual", "plain", "without")
+SET_NAMES = ("anti", "counterfactual", "plain", "without", "original")
+#: The sets a repair's cost is charged on: where the label's signal lives (the plain test's rows
+#: carry the shortcut, so a repair that stops using it pays there by design).
+COST_SETS = ("without", "original")
 
 
 @dataclass(frozen=True)
@@ -141,9 +144,15 @@ def _candidates_knob() -> str:
 
 
 def evaluation_sets(
-    target: FixTarget, evaluation: AuditInputs, *, seed: int, seen_by: Any
+    target: FixTarget,
+    evaluation: AuditInputs,
+    *,
+    seed: int,
+    seen_by: Any,
+    original: AuditInputs | None = None,
 ) -> dict[str, EvaluationSet]:
-    """The four evaluation sets of :data:`SET_NAMES` for one target: the candidate's rows are
+    """The evaluation sets of :data:`SET_NAMES` for one target (``original``: a Maze build's
+    Ori-Test, the same test rows before the cue was planted): the candidate's rows are
     those ``seen_by`` (the measured model, refit as erm) carries it in, as the audit read them
     (counterfactual.py :func:`~.counterfactual.seen_rows`), and ``seed`` is the audit's, so the
     anti-test and the counterfactual test are the ones the audit measured."""
@@ -162,6 +171,9 @@ def evaluation_sets(
         "counterfactual": counterfactual_set(target, evaluation, fires, visible, seed=seed),
         "plain": EvaluationSet(rows, evaluation.ranks),
         "without": EvaluationSet([rows[i] for i in without], evaluation.ranks[without]),
+        "original": EvaluationSet(None, None, "not a Shortcut Maze build")
+        if original is None
+        else EvaluationSet(original.model_inputs(), original.ranks),
     }
 
 
@@ -193,6 +205,7 @@ def counterfactual_set(
 
 
 __all__ = [
+    "COST_SETS",
     "SET_NAMES",
     "TEXT_KINDS",
     "EvaluationSet",

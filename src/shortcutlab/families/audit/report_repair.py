@@ -24,6 +24,7 @@ SET_TITLES = {
     "counterfactual": "counterfactual",
     "plain": "plain test",
     "without": "rows without it",
+    "original": "Ori-Test",
 }
 
 
@@ -43,11 +44,18 @@ def _cell(figures: Mapping[str, Any] | None) -> str:
 def fix_frame(target: Mapping[str, Any]) -> pd.DataFrame:
     """One candidate's table: a row per method (skipped ones with dashes)."""
     rows = []
+    # Ori-Test only for a Maze build: a column of dashes elsewhere says nothing.
+    built = {
+        name: title
+        for name, title in SET_TITLES.items()
+        if name != "original"
+        or any((m.get(name) or {}).get("accuracy") is not None for m in target["methods"])
+    }
     for method in target["methods"]:
         row = {
             "method": method["method"] + (" ✓" if method["method"] == target["recommended"] else "")
         }
-        for name, title in SET_TITLES.items():
+        for name, title in built.items():
             row[title] = NOT_MEASURED if method["skipped"] else _cell(method.get(name))
         share = method.get("changed_share")
         row["rows changed"] = NOT_MEASURED if share is None else f"{share:.1%}"
@@ -70,7 +78,12 @@ def fix_notes(fix: Mapping[str, Any], target: Mapping[str, Any]) -> list[str]:
         "Each cell: accuracy (difference from erm on the same rows [95 % paired bootstrap], "
         "Holm-adjusted exact McNemar p). " + fix["note"],
         f"Sets: anti-test {_rows(sets['anti'])}; counterfactual {_rows(sets['counterfactual'])}; "
-        f"plain test {_rows(sets['plain'])}; rows without the candidate {_rows(sets['without'])}.",
+        f"plain test {_rows(sets['plain'])}; rows without the candidate {_rows(sets['without'])}"
+        + (
+            f"; Ori-Test (the Maze build's test rows before the cue) {_rows(sets['original'])}."
+            if (sets.get("original") or {}).get("rows") is not None
+            else "."
+        ),
         "rows changed: share of the training rows a repair edited, dropped or reweighted, plus "
         "the rows it added; — for methods that change how the model is trained, not the rows.",
     ]

@@ -160,13 +160,15 @@ def run_audit(
     fix: FixConfig | None = None,
     part_names: Mapping[str, str] | None = None,
     triage: TriageConfig | None = None,
+    original_test: AuditInputs | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
     part, for candidate names such as "hypothesis: no", families/audit/part_names.py;
     ``triage``: the labels' names and the user's judgements, which sort the candidates into likely
-    shortcuts, label signal and those needing a judgement; ``progress`` hears one line per repair
+    shortcuts, label signal and those needing a judgement; ``original_test``: a Maze build's
+    Ori-Test, where ``fix`` charges a repair's cost too; ``progress`` hears one line per repair
     fitted)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
@@ -246,6 +248,7 @@ def run_audit(
             model_params=measure.params,
             seed=scan_config.seed,
             part_names=part_names or {},
+            original=original_test,
             progress=progress,
         )
     return AuditResult(scan=result, table=table, record=record, repairs=repairs)

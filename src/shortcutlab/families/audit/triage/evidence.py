@@ -65,6 +65,7 @@ class CandidateFacts:
     phrase: str | None  # the words of a token or n-gram (or a frequent-words value)
     label_rank: int | None
     bracketed: bool = False  # the texts write the word in brackets ("[NAME]")
+    names: frozenset[str] = frozenset()  # the words the texts write as names
 
 
 def kind_evidence(facts: CandidateFacts) -> list[Evidence]:
@@ -122,7 +123,7 @@ def kind_evidence(facts: CandidateFacts) -> list[Evidence]:
         ]
     if facts.phrase is None:
         return []
-    found = phrase_class(facts.phrase, bracketed=facts.bracketed)
+    found = phrase_class(facts.phrase, bracketed=facts.bracketed, names=facts.names)
     if found is None:
         return [
             Evidence(

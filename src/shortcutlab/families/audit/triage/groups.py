@@ -29,13 +29,15 @@ from shortcutlab.families.audit.triage.evidence import (
 )
 from shortcutlab.families.audit.triage.judgements import Judgements
 from shortcutlab.families.audit.triage.relatedness import nearness
+from shortcutlab.families.audit.triage.word_classes import proper_names
 
 #: Kinds the triage sorts (leakage rows are about duplicates, not a feature and a label).
 TRIAGED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata", "partial-input")
 #: Columns the triage adds to the candidate table (and audit.csv), in this order.
 TRIAGE_COLUMNS = ("group", "group_source", "shortcut_rank", "group_evidence")
 _HAS_WORD = re.compile(r" has '(.+)'$")
-#: Texts read for brackets around a word ("[NAME]"): enough to see a data set's convention.
+#: Texts read for brackets around a word ("[NAME]") and for names written capitalised: enough
+#: to see a data set's conventions.
 _BRACKET_SAMPLE = 5000
 
 
@@ -96,12 +98,14 @@ def triage_candidates(
     candidate (judgements are matched against it and the scan's name).
     """
     judgements = judgements or Judgements()
-    lowered = [text.lower() for text in texts[:_BRACKET_SAMPLE]]
+    sample = list(texts[:_BRACKET_SAMPLE])
+    lowered = [text.lower() for text in sample]
+    names = proper_names(sample)
     # Only candidates that survive the false-discovery control are associated at all: the
     # others are no shortcut and no signal, and the encoder need not read them.
     significant = table["significant"].fillna(False).astype(bool).to_numpy()
     facts = [
-        _facts(row, phrases, families, lowered)
+        _facts(row, phrases, families, lowered, names)
         for row, kept in zip(table.itertuples(), significant, strict=True)
         if kept and row.kind in TRIAGED_KINDS
     ]
@@ -128,7 +132,11 @@ def triage_candidates(
 
 
 def _facts(
-    row: Any, phrases: Mapping[str, str | None], families: Mapping[str, str], lowered: list[str]
+    row: Any,
+    phrases: Mapping[str, str | None],
+    families: Mapping[str, str],
+    lowered: list[str],
+    names: frozenset[str],
 ) -> CandidateFacts:
     phrase = phrases.get(row.key)
     family = families.get(row.key, "")
@@ -139,7 +147,9 @@ def _facts(
         phrase = has.group(1) if has else None
     bracketed = phrase is not None and any(f"[{phrase}]" in text for text in lowered)
     rank = None if pd.isna(row.label_rank) else int(row.label_rank)
-    return CandidateFacts(row.key, str(row.candidate), row.kind, family, phrase, rank, bracketed)
+    return CandidateFacts(
+        row.key, str(row.candidate), row.kind, family, phrase, rank, bracketed, names
+    )
 
 
 def _add_nearness(

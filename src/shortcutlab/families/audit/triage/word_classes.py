@@ -10,6 +10,7 @@ out here, not scikit-learn's stop-word list, which also holds content words ("fi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
 from shortcutlab.families.audit.lexicons import packaged_lexicons
@@ -61,6 +62,7 @@ CLASS_NAMES = {
     "placeholder": "placeholder",
     "letter": "single letter",
     "archaic": "archaic word",
+    "name": "name (written capitalised in the data)",
 }
 _NUMBER = re.compile(r"^[0-9][0-9.,:/%-]*$")
 _PLACEHOLDERS = frozenset({"name", "url", "user", "religion", "number", "email"})
@@ -72,43 +74,69 @@ def _marker_phrases() -> frozenset[str]:
     return frozenset([*lists["candour-markers"], *lists["discourse-markers"]])
 
 
-#: Words of place names that are common words too ("New York" does not make "new" a place).
-_COMMON_PLACE_WORDS = frozenset(
-    """
-    new north south east west central upper lower great little san santa st saint fort port
-    city lake mount island islands republic kingdom united states state democratic federal
-    federation union people's of the and
-    """.split()
-)
-
-
 @cache
 def _place_names() -> frozenset[str]:
-    """The packaged countries and cities as written, and each distinctive word of them."""
+    """The packaged countries and cities, lower-cased, as written ("chile", "the republic of
+    chile"); a name's other words are read from the data (:func:`proper_names`)."""
     lists = packaged_lexicons()
-    names = {name.lower() for name in [*lists["countries"], *lists["cities"]]}
-    words = {
+    return frozenset(name.lower() for name in [*lists["countries"], *lists["cities"]])
+
+
+#: Occurrences a word needs, and the share of them written capitalised mid-sentence, to be read
+#: as a name ("Chile", "Austin", "Sarah"): "see" or "nice" are written lower-case.
+NAME_OCCURRENCES = 5
+NAME_SHARE = 0.8
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_SENTENCE_END = re.compile(r"[.!?:;\n\"(\[]\s*$")
+
+
+def proper_names(texts: Iterable[str]) -> frozenset[str]:
+    """The words ``texts`` write as names: capitalised in at least :data:`NAME_SHARE` of their
+    occurrences that do not open a sentence (lower-cased; at least :data:`NAME_OCCURRENCES`).
+
+    Examples:
+        >>> sorted(proper_names(["we met Sarah in Austin", "Sarah saw it"] * 5))
+        ['austin', 'sarah']
+    """
+    capital: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    for text in texts:
+        for match in _WORD.finditer(text):
+            start = match.start()
+            if start == 0 or _SENTENCE_END.search(text[max(0, start - 3) : start]):
+                continue  # a sentence's first word is capitalised whatever it is
+            word = match.group(0)
+            lowered = word.lower()
+            seen[lowered] = seen.get(lowered, 0) + 1
+            if word[0].isupper():
+                capital[lowered] = capital.get(lowered, 0) + 1
+    return frozenset(
         word
-        for name in names
-        for word in re.findall(r"[a-z][a-z'\-]+", name)
-        if word not in _COMMON_PLACE_WORDS
-    }
-    return frozenset(names | words)
+        for word, count in seen.items()
+        if count >= NAME_OCCURRENCES
+        and capital.get(word, 0) >= NAME_SHARE * count
+        and word not in FUNCTION_WORDS
+    )
 
 
-def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
+def phrase_class(
+    phrase: str, *, bracketed: bool = False, names: frozenset[str] = frozenset()
+) -> str | None:
     """The content-free class of a word or phrase (a key of :data:`CLASS_NAMES`), or None for
     content. A phrase is content-free when it is a marker or place as a whole, or when each of
     its words is content-free (the strongest class of its words names it); ``bracketed``: the
-    texts write the word in brackets ("[NAME]"), as data sets mark a removed name.
+    texts write the word in brackets ("[NAME]"), as data sets mark a removed name; ``names``:
+    the words the data writes as names (:func:`proper_names`).
 
     Examples:
         >>> phrase_class("frankly"), phrase_class("to be honest"), phrase_class("frankly i")
         ('marker', 'marker', 'marker')
         >>> phrase_class("i"), phrase_class("glad"), phrase_class("so glad"), phrase_class("2019")
         ('function', None, None, 'number')
-        >>> phrase_class("chile"), phrase_class("name", bracketed=True), phrase_class("name")
+        >>> phrase_class("afghanistan"), phrase_class("name", bracketed=True), phrase_class("name")
         ('place', 'placeholder', None)
+        >>> phrase_class("austin"), phrase_class("austin", names=frozenset({"austin"}))
+        (None, 'name')
         >>> phrase_class("doesn't"), phrase_class("that's"), phrase_class("can't")
         ('function', 'function', 'function')
     """
@@ -119,12 +147,12 @@ def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
         return "place"
     words = phrase.split()
     if len(words) == 1:
-        return _word_class(words[0], bracketed=bracketed)
-    classes = [phrase_class(word, bracketed=bracketed) for word in words]
+        return _word_class(words[0], bracketed=bracketed, names=names)
+    classes = [phrase_class(word, bracketed=bracketed, names=names) for word in words]
     if any(found is None for found in classes):
         return None
     # "frankly i" is a marker with a pronoun: name it by its most telling word.
-    for name in ("marker", "archaic", "place", "placeholder", "number", "letter"):
+    for name in ("marker", "archaic", "place", "name", "placeholder", "number", "letter"):
         if name in classes:
             return name
     return "function"
@@ -134,7 +162,7 @@ def phrase_class(phrase: str, *, bracketed: bool = False) -> str | None:
 _SHORT_STEMS = frozenset({"ca", "wo", "sha", "ai"})
 
 
-def _word_class(word: str, *, bracketed: bool) -> str | None:
+def _word_class(word: str, *, bracketed: bool, names: frozenset[str]) -> str | None:
     if word in FUNCTION_WORDS or _contracted_function(word):
         return "function"
     if word in CONNECTIVES:
@@ -145,6 +173,8 @@ def _word_class(word: str, *, bracketed: bool) -> str | None:
         return "number"
     if bracketed and word in _PLACEHOLDERS:
         return "placeholder"
+    if word in names:
+        return "name"
     if len(word) == 1 and word.isalpha():  # "q", "x": no meaning alone (encoders guess)
         return "letter"
     return None
