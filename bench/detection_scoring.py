@@ -42,7 +42,8 @@ def method_list(audit: Mapping[str, Any], method: str) -> list[Mapping[str, Any]
     """The method's significant candidates in its order (see the module docstring)."""
     found = [c for c in audit["candidates"] if c.get("significant") is True]
     if method == "triage":
-        found = [c for c in found if c.get("group") == "shortcut"]
+        # A style's markers are read as the style (its line stands for them).
+        found = [c for c in found if c.get("group") == "shortcut" and not c.get("member_of")]
         return sorted(found, key=lambda c: (c.get("shortcut_rank") is None, c.get("shortcut_rank")))
     found = sorted(found, key=lambda c: c["rank"])
     if method == "reliance":

@@ -208,10 +208,16 @@ def cue_names(
 
 
 def listed_names(candidate: str, detail: Any) -> set[str]:
-    """A candidate's name and the names its detail says have the same rows."""
+    """A candidate's name and the names its detail says have the same rows; for a style (the
+    audit's markers of one word class read as one finding), its markers and the words its rows
+    carry."""
     own = {str(candidate)}
     if isinstance(detail, str) and detail.startswith("same rows as "):
         own |= set(detail.removeprefix("same rows as ").split(", "))
+    if isinstance(detail, str) and detail.startswith("rows with any of: "):
+        listed = detail.removeprefix("rows with any of: ").split(" (p adjusted")[0]
+        for part in listed.split("; its rows also carry: "):
+            own |= set(part.split(", "))
     return own
 
 

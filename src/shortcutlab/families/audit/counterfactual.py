@@ -39,16 +39,26 @@ def model_view(predictor: Any, part: str) -> TextView | None:
     return view(part) if callable(view) else None
 
 
-def carried(view: TextView, texts: Sequence[str], fires: np.ndarray, phrase: str) -> np.ndarray:
-    """``fires`` narrowed to the rows whose model tokens hold the phrase's tokens adjacently."""
+#: A candidate's words: one phrase (a token or n-gram), or a style's markers, strongest first.
+Phrases = str | tuple[str, ...]
+
+
+def phrase_list(phrase: Phrases) -> tuple[str, ...]:
+    """The phrases of a candidate: a style's markers, or its one phrase."""
+    return (phrase,) if isinstance(phrase, str) else tuple(phrase)
+
+
+def carried(view: TextView, texts: Sequence[str], fires: np.ndarray, phrase: Phrases) -> np.ndarray:
+    """``fires`` narrowed to the rows whose model tokens hold a phrase's tokens adjacently."""
     narrowed = np.asarray(fires, dtype=bool).copy()
+    phrases = phrase_list(phrase)
     for i in np.flatnonzero(narrowed).tolist():
-        narrowed[i] = view.carries(texts[i], phrase)
+        narrowed[i] = any(view.carries(texts[i], one) for one in phrases)
     return narrowed
 
 
 def seen_rows(
-    predictor: Any, evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: str | None
+    predictor: Any, evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: Phrases | None
 ) -> tuple[np.ndarray, bool | None]:
     """The rows that carry a candidate as the model reads them, and whether it sees the phrase
     at all (None: no phrase, or a model without a view): what the audit measures and what
@@ -56,7 +66,7 @@ def seen_rows(
     view = None if phrase is None else model_view(predictor, part)
     if view is None or phrase is None:
         return np.asarray(fires, dtype=bool), None
-    seen = view.sees(phrase)
+    seen = any(view.sees(one) for one in phrase_list(phrase))
     # A word-level view (a vectorizer) drops and splits words, so its tokens decide where the
     # phrase is; a subword tokenizer keeps every character, and matching its pieces out of
     # context fails (byte-level BPE: 'Ġfrankly' mid-sentence, 'F'+'rankly' capitalised).
@@ -70,12 +80,13 @@ def counterfactual_edits(
     part: str,
     fires: np.ndarray,
     label: int,
-    phrase: str,
+    phrase: Phrases,
     *,
     seed: int,
     key: str,
 ) -> dict[str, tuple[np.ndarray, list[TextInput]]]:
-    """Per test of :data:`TESTS`, its rows and their edited model inputs: the phrase removed
+    """Per test of :data:`TESTS`, its rows and their edited model inputs (a style: every marker
+    removed, its strongest inserted): the phrase removed
     from the rows ``fires`` marks, and inserted at a word boundary into up to
     :data:`INSERTION_ROWS` rows of the other labels without it (drawn from ``seed`` and the
     candidate's ``key``, kept in order); labels kept. The audit measures these and ``--fix``
@@ -85,7 +96,7 @@ def counterfactual_edits(
     inserted = np.sort(rng.permutation(pool)[:INSERTION_ROWS]).tolist()
     texts = evaluation.part(part)
     positions = derived_seed(seed, "insertion positions", key)
-    edited = insert_phrases([texts[i] for i in inserted], phrase, positions)
+    edited = insert_phrases([texts[i] for i in inserted], phrase_list(phrase)[0], positions)
     return {
         "removal": removed_rows(evaluation, part, fires, phrase),
         "insertion": (
@@ -96,14 +107,17 @@ def counterfactual_edits(
 
 
 def removed_rows(
-    evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: str
+    evaluation: AuditInputs, part: str, fires: np.ndarray, phrase: Phrases
 ) -> tuple[np.ndarray, list[TextInput]]:
-    """The rows where the phrase was found and deleted, and their model inputs after."""
-    pattern = phrase_pattern(phrase)
+    """The rows where the phrase (each of a style's markers, longest first) was found and
+    deleted, and their model inputs after."""
+    patterns = [phrase_pattern(one) for one in sorted(phrase_list(phrase), key=len, reverse=True)]
     texts = evaluation.part(part)
     rows, edited = [], []
     for i in np.flatnonzero(fires).tolist():
-        text = remove_phrase(texts[i], pattern)
+        text = texts[i]
+        for pattern in patterns:
+            text = remove_phrase(text, pattern)
         if text != texts[i]:
             rows.append(i)
             edited.append(text)

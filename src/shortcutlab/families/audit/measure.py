@@ -62,7 +62,7 @@ INTERVAL_NOTE = (
     "is empty for them."
 )
 #: Kinds whose candidates are words that can be deleted from the text.
-REMOVABLE_KINDS = ("token", "ngram")
+REMOVABLE_KINDS = ("token", "ngram", "style")
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,8 @@ class MeasureSpec:
     part: str  # "text" or "text_pair": where the phrase is removed
     label: int  # the candidate's label rank
     fires: np.ndarray  # bool over the evaluation rows
-    phrase: str | None  # token/n-gram words for counterfactual removal (None: no removal)
+    # token/n-gram words for counterfactual removal, a style's markers (None: no removal)
+    phrase: str | tuple[str, ...] | None
 
 
 def measure_candidates(

@@ -30,7 +30,8 @@ def triage_lists(
     model = (audit.get("measurement") or {}).get("model")
     lists = []
     for group, title in GROUP_LISTS.items():
-        members = [c for c in candidates if c.get("group") == group]
+        # A style's markers are read as the style, whose line stands for them.
+        members = [c for c in candidates if c.get("group") == group and not c.get("member_of")]
         if group == "shortcut":  # in the order the audit presents them
             members.sort(
                 key=lambda c: (c.get("shortcut_rank") is None, c.get("shortcut_rank") or 0)

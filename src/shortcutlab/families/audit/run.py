@@ -34,6 +34,13 @@ from shortcutlab.families.audit.triage.groups import (
     triage_candidates,
 )
 from shortcutlab.families.audit.triage.judgements import read_judgements
+from shortcutlab.families.audit.triage.marker_sets import (
+    MarkerSet,
+    add_to_triage,
+    fires_of,
+    marker_sets,
+    with_marker_sets,
+)
 from shortcutlab.reports.html.notebook import blocks_view
 
 
@@ -210,10 +217,30 @@ def run_audit(
         encoder=triage.encoder,
         shown=lambda name: shown_name(name, names),
     )
+    phrases = dict(zip(features.keys, features.phrases, strict=True))
+    styles = marker_sets(table, sorted_out, phrases, features, scanned.ranks)
+    table = with_marker_sets(
+        table,
+        styles,
+        features,
+        scanned.ranks,
+        scanned.labels.values,
+        tests=result.tests,
+        alpha=scan_config.alpha,
+    )
+    add_to_triage(sorted_out, styles, scanned.labels.values)
     measurement = None
     if measure is not None and predictor is not None and evaluation is not None:
         table, measurement = _measure(
-            result, predictor, evaluation, test, measure, scan_config.seed, table, sorted_out
+            result,
+            predictor,
+            evaluation,
+            test,
+            measure,
+            scan_config.seed,
+            table,
+            sorted_out,
+            styles,
         )
         measurement["evaluated_on"] = evaluated_on
     table = apply_triage(table, sorted_out)
@@ -263,6 +290,7 @@ def _measure(
     seed: int,
     table: pd.DataFrame,
     triage: Triage,
+    styles: Sequence[MarkerSet] = (),
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     # The measurement (scipy.special, the bootstrap) loads only when a model is measured.
     from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
@@ -270,12 +298,20 @@ def _measure(
     # The possible shortcuts first: the label's signal is measured only with slots to spare.
     ordered = table.loc[measurement_order(table, triage)]
     chosen = ordered[
-        ordered["significant"].fillna(False).astype(bool) & ordered["kind"].isin(INDICATOR_KINDS)
+        ordered["significant"].fillna(False).astype(bool)
+        & ordered["kind"].isin((*INDICATOR_KINDS, "style"))
     ]
     chosen = chosen.head(config.top)
     # The scan already built the test table's indicators; a held-out share is new to the plan.
     features = result.test_features if evaluation is test else result.plan.transform(evaluation)
-    fires = features.columns([row.key for row in chosen.itertuples()])
+    style_of = {style.key: style for style in styles}
+    fires = features.columns([row.key for row in chosen.itertuples() if row.kind != "style"])
+    for row in chosen.itertuples():
+        if row.kind == "style":  # its rows: those with any of its markers
+            fires[row.key] = fires_of(features, style_of[row.key])
+    train_phrases = dict(
+        zip(result.train_features.keys, result.train_features.phrases, strict=True)
+    )
     specs = [
         MeasureSpec(
             key=row.key,
@@ -284,7 +320,9 @@ def _measure(
             part=row.part,
             label=int(row.label_rank),
             fires=fires[row.key],
-            phrase=result.train_features.phrases[result.train_features.keys.index(row.key)]
+            phrase=style_of[row.key].phrases
+            if row.kind == "style"
+            else train_phrases[row.key]
             if row.kind in ("token", "ngram")
             else None,
         )

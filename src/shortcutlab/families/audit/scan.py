@@ -144,7 +144,7 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
         for row, adjusted in zip(partial, adjusted_all[n_indicator:], strict=True)
     ]
     leakage = find_leakage(train, test, threshold=config.leakage_threshold, seed=config.seed)
-    table = _ranked(pd.concat([rows, pd.DataFrame(partial_rows)], ignore_index=True))
+    table = rank_candidates(pd.concat([rows, pd.DataFrame(partial_rows)], ignore_index=True))
     table = pd.concat([table, pd.DataFrame(leakage.summary_rows(train.labels))], ignore_index=True)
     for column in (*SCAN_COLUMNS, "key", "label_rank"):
         if column not in table.columns:
@@ -336,7 +336,7 @@ def _partial_row(row: dict[str, Any], adjusted: float, alpha: float) -> dict[str
     }
 
 
-def _ranked(table: pd.DataFrame) -> pd.DataFrame:
+def rank_candidates(table: pd.DataFrame) -> pd.DataFrame:
     """Significant candidates first, by evidence, then lift, then key (a total order: the same
     data always gives the same ranks); rank 1.. over all tested candidates."""
     significant = table["significant"].fillna(False).astype(bool)

@@ -68,9 +68,20 @@ class CandidateFacts:
     names: frozenset[str] = frozenset()  # the words the texts write as names
 
 
-def kind_evidence(facts: CandidateFacts) -> list[Evidence]:
-    """What the candidate's kind and its words' class say."""
+#: Words that turn a feeling around: with labels that name feelings they may be signal.
+NEGATIONS = frozenset("not no never nothing nobody none neither nor without n't cannot".split())
+_TURNS = (
+    "Negation turns the feeling a text expresses around; with labels that name feelings it may "
+    "be signal, so a person decides."
+)
+
+
+def kind_evidence(facts: CandidateFacts, *, feelings: bool = False) -> list[Evidence]:
+    """What the candidate's kind and its words' class say (``feelings``: the labels name
+    feelings, where negation is no longer content-free)."""
     kind = facts.kind
+    if feelings and _negation(facts):
+        return [Evidence("kind", "negation", None, _TURNS)]
     if kind == "partial-input":
         return [
             Evidence(
@@ -143,6 +154,15 @@ def kind_evidence(facts: CandidateFacts) -> list[Evidence]:
             f"'{facts.phrase}' is a {what}; such words rarely make a label what it is.",
         )
     ]
+
+
+def _negation(facts: CandidateFacts) -> bool:
+    if facts.kind == "attribute":
+        return facts.family == "negation"
+    if facts.phrase is None:
+        return False
+    words = facts.phrase.lower().replace("\u2019", "'").split()
+    return any(word in NEGATIONS or word.endswith("n't") for word in words)
 
 
 def feelings_task(names: Mapping[int, str]) -> bool:

@@ -23,6 +23,7 @@ from shortcutlab.families.audit.triage.evidence import (
     CandidateFacts,
     Evidence,
     feeling_evidence,
+    feelings_task,
     group_from,
     kind_evidence,
     nearness_evidence,
@@ -34,7 +35,7 @@ from shortcutlab.families.audit.triage.word_classes import proper_names
 #: Kinds the triage sorts (leakage rows are about duplicates, not a feature and a label).
 TRIAGED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata", "partial-input")
 #: Columns the triage adds to the candidate table (and audit.csv), in this order.
-TRIAGE_COLUMNS = ("group", "group_source", "shortcut_rank", "group_evidence")
+TRIAGE_COLUMNS = ("group", "group_source", "shortcut_rank", "member_of", "group_evidence")
 _HAS_WORD = re.compile(r" has '(.+)'$")
 #: Texts read for brackets around a word ("[NAME]") and for names written capitalised: enough
 #: to see a data set's conventions.
@@ -56,6 +57,8 @@ class Triage:
     label_names: dict[int, str] | None = None
     judgements: Judgements = field(default_factory=Judgements)
     unmatched: list[str] = field(default_factory=list)
+    #: A style's markers (feature key → the style's name): the style stands for them.
+    members: dict[str, str] = field(default_factory=dict)
 
     def group(self, key: str) -> str | None:
         verdict = self.verdicts.get(key)
@@ -63,8 +66,9 @@ class Triage:
 
     def to_json(self, label_values: Sequence[Any]) -> dict[str, Any]:
         counts = {group: 0 for group in GROUP_TITLES}
-        for verdict in self.verdicts.values():
-            counts[verdict.group] += 1
+        for key, verdict in self.verdicts.items():
+            if key not in self.members:  # a style's markers are counted as the style
+                counts[verdict.group] += 1
         names = self.label_names
         return {
             "label_names": None
@@ -109,8 +113,10 @@ def triage_candidates(
         for row, kept in zip(table.itertuples(), significant, strict=True)
         if kept and row.kind in TRIAGED_KINDS
     ]
+    feelings = bool(label_names) and feelings_task(label_names or {})
     evidence = {
-        item.key: kind_evidence(item) + feeling_evidence(item, label_names) for item in facts
+        item.key: kind_evidence(item, feelings=feelings) + feeling_evidence(item, label_names)
+        for item in facts
     }
     if label_names:
         _add_nearness(facts, evidence, label_names, encoder)
@@ -176,18 +182,18 @@ def _add_nearness(
 
 
 def shortcut_ranks(table: pd.DataFrame, triage: Triage) -> pd.Series:
-    """1, 2, ... over the likely shortcuts of ``table`` (None for the others): the ones the
-    model relies on first, then those not measured, then those it does not rely on; within
-    each, the scan's order (evidence of association)."""
-    reliance = {True: 0, False: 2}
+    """1, 2, ... over the likely shortcuts of ``table`` (None for the others), in the scan's
+    order (evidence of association: what the data holds), except that a candidate the measured
+    model cannot see (its tokenizer drops it) comes after the rest, as it cannot be that model's
+    shortcut. Reliance is shown beside each, not used to order them: it is measured on a sample
+    of rows, and "not relied on" there is often only "not shown" (a style's 137 held-out rows
+    gave p = 0.09). A style's markers get none: the style stands for them."""
     order = []
     for position, row in enumerate(table.itertuples()):
-        if triage.group(row.key) != SHORTCUT or pd.isna(row.rank):
+        if triage.group(row.key) != SHORTCUT or pd.isna(row.rank) or row.key in triage.members:
             continue
-        relied = row.relied_on if isinstance(row.relied_on, bool | np.bool_) else None
-        order.append(
-            (reliance.get(None if relied is None else bool(relied), 1), position, row.Index)
-        )
+        unseen = isinstance(row.visible, bool | np.bool_) and not row.visible
+        order.append((bool(unseen), position, row.Index))
     ranks = pd.Series([None] * len(table), index=table.index, dtype=object)
     for rank, (_, _, index) in enumerate(sorted(order), start=1):
         ranks[index] = rank
@@ -214,6 +220,7 @@ def apply_triage(table: pd.DataFrame, triage: Triage) -> pd.DataFrame:
         None if key not in triage.verdicts else triage.verdicts[key].source for key in table["key"]
     ]
     table["shortcut_rank"] = shortcut_ranks(table, triage)
+    table["member_of"] = [triage.members.get(key) for key in table["key"]]
     table["group_evidence"] = [
         None
         if key not in triage.verdicts
