@@ -18,7 +18,7 @@ from shortcutlab.families.audit.output import write_audit
 from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
 from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit
 from shortcutlab.families.audit.scan import ScanConfig
-from shortcutlab.families.audit.triage.config import TriageConfig
+from shortcutlab.families.audit.triage_config import TriageConfig
 
 
 def audit_dataset(

@@ -25,16 +25,16 @@ from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION
 from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
-from shortcutlab.families.audit.triage.config import TriageConfig
-from shortcutlab.families.audit.triage.groups import (
+from shortcutlab.families.audit.triage import (
     TRIAGE_COLUMNS,
     Triage,
     apply_triage,
     measurement_order,
     triage_candidates,
 )
-from shortcutlab.families.audit.triage.judgements import read_judgements
-from shortcutlab.families.audit.triage.marker_sets import (
+from shortcutlab.families.audit.triage_config import TriageConfig
+from shortcutlab.families.audit.triage_judgements import read_judgements
+from shortcutlab.families.audit.triage_styles import (
     MarkerSet,
     add_to_triage,
     fires_of,

@@ -6,9 +6,9 @@ and a sentence a person reads. Three sources (issue 35; what each adds is measur
 
 - the candidate's kind: surface properties, metadata, a partial input and the packaged word
   lists of places and discourse markers are not what a label means;
-- its words' class (:mod:`.word_classes`): function words, discourse markers, places, numbers;
-- with label names, the feeling its words carry against the name's (:mod:`.affect`) and its
-  nearness to the name (:mod:`.relatedness`).
+- its words' class (:mod:`.triage_words`): function words, discourse markers, places, numbers;
+- with label names, the feeling its words carry against the name's (:mod:`.triage_affect`) and its
+  nearness to the name (:mod:`.triage_relatedness`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from shortcutlab.families.audit.triage.affect import carries, name_valence, valence
-from shortcutlab.families.audit.triage.relatedness import MIN_MARGIN, Nearness
-from shortcutlab.families.audit.triage.word_classes import CLASS_NAMES, phrase_class
+from shortcutlab.families.audit.triage_affect import carries, name_valence, valence
+from shortcutlab.families.audit.triage_relatedness import MIN_MARGIN, Nearness
+from shortcutlab.families.audit.triage_words import CLASS_NAMES, phrase_class
 
 SHORTCUT, SIGNAL, JUDGEMENT = "shortcut", "signal", "judgement"
 #: The groups in the order a person reads them, with their headings.

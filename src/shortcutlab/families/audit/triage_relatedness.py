@@ -4,7 +4,7 @@ Word-level cosine alone is weak (all-MiniLM-L6-v2 puts "frankly" at 0.40 from "j
 0.21 from "amusement"), so the evidence is relative: the candidate is nearer its own label's
 name than to every other label's by :data:`MIN_MARGIN`, and near it in absolute terms too. That
 reads topical words ("election" → politics, "excited" → excitement) and leaves feelings to
-:mod:`.affect`.
+:mod:`.triage_affect`.
 """
 
 from __future__ import annotations

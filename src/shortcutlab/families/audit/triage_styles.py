@@ -27,8 +27,8 @@ from scipy.stats import chi2_contingency
 
 from shortcutlab.families.audit.candidates import FeatureSet
 from shortcutlab.families.audit.scan import rank_candidates
-from shortcutlab.families.audit.triage.evidence import SHORTCUT, Evidence
-from shortcutlab.families.audit.triage.groups import Triage, Verdict
+from shortcutlab.families.audit.triage import Triage, Verdict
+from shortcutlab.families.audit.triage_evidence import SHORTCUT, Evidence
 from shortcutlab.metrics.association import feature_association
 
 #: Word classes whose members form a style when several point to one label.

@@ -1,8 +1,22 @@
-"""``triage_candidates``: every candidate of the scan's table in a group, with its evidence.
+"""Triage: which candidates are likely shortcuts, which are the label's own signal, which need a person.
 
-The triage runs between the scan and the reliance measurement: the model is measured first on the
-candidates that may be shortcuts, and :func:`shortcut_ranks` then orders the likely shortcuts,
-the ones the model relies on first.
+A shortcut goes with the label in this data and does not make the label what it is; the signal
+does. Both are associated, and a good model relies on both, so association and reliance alone
+cannot tell them apart. The triage weighs evidence that can (:mod:`.triage_evidence`): what kind
+of feature a candidate is (:mod:`.triage_words`: discourse markers, function words, places,
+names, numbers; surface properties, metadata, a partial input), whether its words carry the
+feeling of the label's name (:mod:`.triage_affect`) or its meaning (:mod:`.triage_relatedness`),
+and the user's own judgements (:mod:`.triage_judgements`), which always win; a style's markers
+are read as one finding (:mod:`.triage_styles`).
+
+Data flows one way: the scan's candidate table in, a :class:`Triage` out. The triage modules
+(triage*.py) import the scan's modules and the shared libraries; never the reliance
+measurement, the repairs or the report, which read their result.
+
+``triage_candidates`` puts every significant candidate of the scan's table in a group, with its
+evidence. It runs between the scan and the reliance measurement: the model is measured first on
+the candidates that may be shortcuts, and :func:`shortcut_ranks` then orders the likely
+shortcuts.
 """
 
 from __future__ import annotations
@@ -15,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.families.audit.triage.evidence import (
+from shortcutlab.families.audit.triage_evidence import (
     GROUP_TITLES,
     JUDGEMENT,
     SHORTCUT,
@@ -28,9 +42,9 @@ from shortcutlab.families.audit.triage.evidence import (
     kind_evidence,
     nearness_evidence,
 )
-from shortcutlab.families.audit.triage.judgements import Judgements
-from shortcutlab.families.audit.triage.relatedness import nearness
-from shortcutlab.families.audit.triage.word_classes import proper_names
+from shortcutlab.families.audit.triage_judgements import Judgements
+from shortcutlab.families.audit.triage_relatedness import nearness
+from shortcutlab.families.audit.triage_words import proper_names
 
 #: Kinds the triage sorts (leakage rows are about duplicates, not a feature and a label).
 TRIAGED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata", "partial-input")
