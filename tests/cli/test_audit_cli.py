@@ -22,7 +22,7 @@ from tests.families.audit.tables import planted, planted_pairs
 
 FAST = ("--no-surface",)
 #: The triage's columns of audit.csv (its evidence sentences are in audit.json).
-TRIAGE_CSV = ["group", "group_source", "shortcut_rank"]
+TRIAGE_CSV = ["group", "group_source", "shortcut_rank", "member_of"]
 
 
 def _write_csv(path: Path, **columns: list[str]) -> Path:
@@ -68,7 +68,7 @@ def test_measure_top_one_fills_the_first_candidate_and_prints_dashes_for_the_res
         assert [row[column] for column in MEASURE_COLUMNS] == [""] * len(MEASURE_COLUMNS)
     printed = _printed_rows(result.stdout)
     assert sorted(printed, key=int) == ["1", "2", "3", "4", "5"]
-    assert printed["1"][-2].startswith(f"{float(rows[0]['delta']):+.3f} [")
+    assert printed["1"][-1].startswith(f"{float(rows[0]['delta']):+.3f} [")
     assert printed["2"][-2:] == ["—", "—"] and printed["5"][-2:] == ["—", "—"]
     record = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert record["measurement"]["candidates"] == 1

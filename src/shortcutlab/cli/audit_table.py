@@ -20,7 +20,9 @@ def print_audit(
     """The ranked candidates in ``fmt`` (table, md or latex), the partial-input and leakage
     lines, and with ``details`` what the star, the lift and the model's Δ mean."""
     notes = audit_notes(record, details=details)
-    frame = audit_frame(record, top=top, full=details)
+    # The terminal gets the compact table, which fits it; md and latex (text for a paper or a
+    # page) every column. audit.csv and the report's folded table have them all.
+    frame = audit_frame(record, top=top, full=fmt != "table")
     show(fmt, [Section(frame, notes=notes)], console=console)
 
 

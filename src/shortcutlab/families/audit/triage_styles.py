@@ -36,7 +36,7 @@ STYLE_CLASSES = ("discourse marker", "archaic word")
 #: Markers a style needs (one marker is its own candidate already).
 MIN_MARKERS = 2
 #: Markers named in a style's candidate name (all are in its detail).
-NAMED = 3
+NAMED = 2
 
 
 #: Another likely shortcut of the label joins a style when, within the label's rows, it is at
