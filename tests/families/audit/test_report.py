@@ -275,6 +275,18 @@ def test_the_measurement_and_repair_tables_follow_the_examples(triaged):
     )
 
 
+def test_a_candidate_without_an_anti_test_says_why(folders, tmp_path):
+    folder = tmp_path / "no-anti"
+    shutil.copytree(folders["triaged"], folder)
+    record = read_record(folder)
+    measured = next(c for c in record["candidates"] if c["candidate"] == "frankly")
+    # As the redistribution writes it when a group is too small to draw from.
+    measured |= {"anti_rows": None, "redistribution_note": "too few rows of label 0 with it"}
+    write_record(folder, record)
+    html, page = _read(folder)
+    assert "No anti-test for frankly: too few rows of label 0 with it" in html
+
+
 def test_the_page_is_deterministic_and_capped(folders, tmp_path):
     folder = tmp_path / "capped"
     shutil.copytree(folders["triaged"], folder)

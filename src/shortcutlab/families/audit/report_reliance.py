@@ -62,10 +62,20 @@ def measurement_blocks(
                 "rows a group).",
                 "anti-test: rows redrawn so the candidate points away from its label (MPS "
                 "builder); anti Δ = accuracy on the aligned set − on the anti set.",
+                *_no_anti_test(measured),
             ],
         )
     )
     return blocks
+
+
+def _no_anti_test(measured: list[dict[str, Any]]) -> list[str]:
+    """Why a measured candidate has no anti-test (the redistribution's own reason)."""
+    return [
+        f"No anti-test for {c['candidate']}: {c['redistribution_note']}"
+        for c in measured
+        if c.get("anti_rows") is None and c.get("redistribution_note")
+    ]
 
 
 def _measured_row(c: Mapping[str, Any]) -> dict[str, Any]:
