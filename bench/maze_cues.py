@@ -154,8 +154,8 @@ MATCH_RULES: dict[str, Callable[[dict[str, Any]], set[str]]] = {
 
 
 def rewrite_markers(built: pd.DataFrame, original: pd.DataFrame) -> set[str]:
-    """The audit's indicators (default features, fitted on ``built``) that the rewrite added and
-    whose rows carry no label of their own.
+    """The audit's indicators (default features, fitted on ``built``) that the rewrite added (or
+    changed in nearly every row of one style) and whose rows carry no label of their own.
 
     ``built`` is the build's training table (``text``, ``label``, ``shortcut``: each row's style),
     ``original`` the same rows before the rewrite, in the same order. An indicator is a marker
@@ -174,12 +174,28 @@ def rewrite_markers(built: pd.DataFrame, original: pd.DataFrame) -> set[str]:
     added = np.asarray((after > before).sum(axis=0)).ravel()
     either = np.asarray((after + before).astype(bool).sum(axis=0)).ravel()
     styles = built["shortcut"].to_numpy()
+    flipped = _flipped_by_a_style(after, before, styles)
     return {
         name
         for j, name in enumerate(features.names)
-        if added[j] >= MARKER_SHARE * max(either[j], 1)
+        if (added[j] >= MARKER_SHARE * max(either[j], 1) or flipped[j])
         and _label_free(after[:, j].toarray().ravel(), styles, built_inputs.ranks)
     }
+
+
+def _flipped_by_a_style(after: Any, before: Any, styles: np.ndarray) -> np.ndarray:
+    """Per indicator, whether some rewritten style changes it in at least MARKER_SHARE of its
+    rows: Rotten Tomatoes is written in lower case, so a rewrite that capitalises its opener
+    plants "starts lower-case" on the other rows by taking it from its own."""
+    changed = (after.astype(np.int8) - before.astype(np.int8)).tocsr()
+    flipped = np.zeros(after.shape[1], dtype=bool)
+    for style in np.unique(styles):
+        if style == "original":
+            continue
+        rows = np.flatnonzero(styles == style)
+        counts = np.asarray(abs(changed[rows]).sum(axis=0)).ravel()
+        flipped |= counts >= MARKER_SHARE * len(rows)
+    return flipped
 
 
 def _label_free(holds: np.ndarray, styles: np.ndarray, ranks: np.ndarray) -> bool:

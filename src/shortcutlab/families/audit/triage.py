@@ -132,7 +132,9 @@ def triage_candidates(
         item.key: kind_evidence(item, feelings=feelings) + feeling_evidence(item, label_names)
         for item in facts
     }
-    if label_names:
+    # Where the labels name feelings, VADER reads the words that matter; the encoder (torch and
+    # a model: 9 s of CPU on a first run, bench/triage_cost.py --cold) reads topical labels only.
+    if label_names and not feelings:
         _add_nearness(facts, evidence, label_names, encoder)
     verdicts = {}
     for item in facts:
