@@ -12,7 +12,7 @@ import pytest
 
 from shortcutlab.webreport.build import write_html_report
 from tests.browser import console_errors, open_file, window_size
-from tests.families.audit.report_records import add_triage, measured_audit
+from tests.families.audit.report_records import measured_audit
 
 # Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
 pytestmark = pytest.mark.slow
@@ -66,7 +66,6 @@ def _assert_wide_box_scrolls(browser: Any, name: str, last_header: str) -> None:
 
 def test_the_audits_wide_table_scrolls_in_its_box_not_the_page(narrow, tmp_path: Path) -> None:
     folder = measured_audit(tmp_path / "audit-out", fix=False)
-    add_triage(folder)
     open_file(narrow, write_html_report(folder))
     _assert_wide_box_scrolls(narrow, "audit-candidates", "Δ [95 %]")
     assert console_errors(narrow) == []
