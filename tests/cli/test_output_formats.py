@@ -119,7 +119,7 @@ def test_audit_md_and_latex_show_the_ranked_candidates(tmp_path):
         path, index=False
     )
     base = ("audit", path, "--no-surface", "--no-packaged-lexicons", "--top", 5)
-    shown = invoke(*base)
+    shown = invoke(*base, "--details")  # the table follows the triage's lists
     assert shown.exit_code == 0, shown.output
     first = table_cells(shown.stdout)[0]
     md = invoke(*base, "--format", "md").stdout

@@ -125,6 +125,8 @@ def test_the_audit_view_ranks_the_injected_term_first(executed):
     notebook, _ = executed
     view = _view(notebook, "Shortcut audit")
     candidates = view.tables["audit-candidates"]
-    assert candidates.rows[0][:3] == ["#", "candidate", "label"]
-    assert candidates.column("candidate")["1"] == "honestly"
+    assert candidates.rows[0][:4] == ["#", "group", "candidate", "label"]
+    # The planted word leads, alone or as the first marker of the style it belongs to.
+    first = candidates.column("candidate")["1"]
+    assert first == "honestly" or first.startswith("discourse markers: honestly"), first
     assert view.loading == []
