@@ -16,31 +16,23 @@ import pandas as pd
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
 from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
-from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS, SCAN_COLUMNS
-from shortcutlab.families.audit.examples import candidate_examples
+from shortcutlab.families.audit.audit_record import build_record
+from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
-from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION
 from shortcutlab.families.audit.repair_config import FixConfig
 from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.families.audit.triage import (
-    TRIAGE_COLUMNS,
     Triage,
     apply_triage,
     measurement_order,
-    triage_candidates,
 )
 from shortcutlab.families.audit.triage_config import TriageConfig
 from shortcutlab.families.audit.triage_judgements import read_judgements
-from shortcutlab.families.audit.triage_styles import (
-    MarkerSet,
-    add_to_triage,
-    fires_of,
-    marker_sets,
-    with_marker_sets,
-)
+from shortcutlab.families.audit.triage_stage import triage_stage
+from shortcutlab.families.audit.triage_styles import MarkerSet, fires_of
 from shortcutlab.reports.html.notebook import blocks_view
 
 
@@ -206,29 +198,15 @@ def run_audit(
     for column in MEASURE_COLUMNS:
         table[column] = None
     names = dict(part_names or {})
-    features = result.train_features
-    sorted_out = triage_candidates(
+    table, sorted_out, styles = triage_stage(
+        result,
+        scanned,
         table,
-        phrases=dict(zip(features.keys, features.phrases, strict=True)),
-        families=dict(zip(features.keys, features.groups, strict=True)),
-        texts=scanned.texts,
         label_names=label_names,
         judgements=judgements,
         encoder=triage.encoder,
         shown=lambda name: shown_name(name, names),
     )
-    phrases = dict(zip(features.keys, features.phrases, strict=True))
-    styles = marker_sets(table, sorted_out, phrases, features, scanned.ranks)
-    table = with_marker_sets(
-        table,
-        styles,
-        features,
-        scanned.ranks,
-        scanned.labels.values,
-        tests=result.tests,
-        alpha=scan_config.alpha,
-    )
-    add_to_triage(sorted_out, styles, scanned.labels.values)
     measurement = None
     if measure is not None and predictor is not None and evaluation is not None:
         table, measurement = _measure(
@@ -247,17 +225,17 @@ def run_audit(
     table["candidate"] = [shown_name(name, names) for name in table["candidate"]]
     partial = table["kind"] == "partial-input"
     table.loc[partial, "detail"] = [shown_detail(d, names) for d in table.loc[partial, "detail"]]
-    record = _record(result, scanned, test, table, measurement, top, sources or {})
-    record["triage"] = sorted_out.to_json(train.labels.values)
-    record["data"]["columns"] = names
-    record["partial_input"] = [
-        row
-        | {
-            "candidate": shown_name(row["candidate"], names),
-            "detail": shown_detail(row["detail"], names),
-        }
-        for row in record["partial_input"]
-    ]
+    record = build_record(
+        result,
+        scanned,
+        test,
+        table,
+        measurement,
+        top=top,
+        sources=sources or {},
+        triage=sorted_out.to_json(train.labels.values),
+        part_names=names,
+    )
     repairs: list[Any] = []
     if fix is not None and measure is not None and evaluation is not None:
         from shortcutlab.families.audit.repair import repair_candidates
@@ -349,102 +327,6 @@ def _measure(
         "candidates": len(specs),
         "note": INTERVAL_NOTE,
     }
-
-
-def _record(
-    result: ScanResult,
-    train: AuditInputs,
-    test: AuditInputs | None,
-    table: pd.DataFrame,
-    measurement: dict[str, Any] | None,
-    top: int,
-    sources: Mapping[str, Any],
-) -> dict[str, Any]:
-    labels = train.labels
-    counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
-    if test is not None:
-        counts["test"] = np.bincount(test.ranks, minlength=len(labels)).tolist()
-    ranked = _recorded(table, top)
-    fires = result.train_features.columns(
-        [row.key for row in ranked.itertuples() if row.kind in INDICATOR_KINDS]
-    )
-    candidates = []
-    for row in ranked.itertuples():
-        entry = {
-            column: _json_value(getattr(row, column))
-            for column in (*SCAN_COLUMNS, *MEASURE_COLUMNS, *TRIAGE_COLUMNS)
-            if column != "group_evidence"
-        }
-        entry["group_evidence"] = row.group_evidence or []
-        entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
-        entry["examples"] = candidate_examples(result, train, row, fires.get(row.key))
-        candidates.append(entry)
-    return {
-        "kind": AUDIT_KIND,
-        "version": AUDIT_VERSION,
-        "data": {
-            # The report's overview names these files (data.train, data.test).
-            "train": sources.get("train"),
-            "test": sources.get("test"),
-            "rows": {"train": len(train)} | ({"test": len(test)} if test is not None else {}),
-            "paired": train.paired,
-            "labels": labels.to_json(),
-            "label_counts": counts,
-        },
-        "config": result.config.to_json(),
-        "seed": result.config.seed,
-        "correction": {
-            "method": result.config.correction,
-            "alpha": result.config.alpha,
-            "tests": result.tests,
-        },
-        "features": result.plan.config(),
-        "candidates_total": int(table["rank"].notna().sum()),
-        "significant_total": int(table["significant"].fillna(False).astype(bool).sum()),
-        "candidates": candidates,
-        "leakage": {
-            "summary": [
-                {k: _json_value(v) for k, v in row.items()}
-                for row in result.leakage.summary_rows(labels)
-            ],
-            **result.leakage.to_json(train, test),
-        },
-        "partial_input": [
-            {k: _json_value(v) for k, v in row.items()} for row in result.partial_input
-        ],
-        "measurement": measurement,
-    }
-
-
-def _recorded(table: pd.DataFrame, top: int) -> pd.DataFrame:
-    """The candidates audit.json keeps: the scan's ``top`` and the first ``top`` of each group
-    (a likely shortcut ranked 30th by association is still the one a person must see), in the
-    scan's order."""
-    ranked = table[table["rank"].notna()]
-    keep = np.zeros(len(ranked), dtype=bool)
-    keep[:top] = True
-    for group in ("shortcut", "signal", "judgement"):
-        members = np.flatnonzero((ranked["group"] == group).to_numpy())
-        if group == "shortcut":
-            order = ranked["shortcut_rank"].to_numpy()[members]
-            members = members[np.argsort(order.astype(float), kind="stable")]
-        keep[members[:top]] = True
-    return ranked[keep]
-
-
-def _json_value(value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    try:
-        if pd.isna(value):
-            return None
-    except (TypeError, ValueError):
-        pass
-    return value
 
 
 __all__ = [
