@@ -33,29 +33,6 @@ def build_record(
     """The record: the data, the configuration, the kept candidates (``table``'s names already
     the user's), leakage, partial inputs (named by the user's columns), the measurement and the
     triage's summary."""
-    record = _record(result, train, test, table, measurement, top, sources)
-    record["triage"] = triage
-    record["data"]["columns"] = dict(part_names)
-    record["partial_input"] = [
-        row
-        | {
-            "candidate": shown_name(row["candidate"], part_names),
-            "detail": shown_detail(row["detail"], part_names),
-        }
-        for row in record["partial_input"]
-    ]
-    return record
-
-
-def _record(
-    result: ScanResult,
-    train: AuditInputs,
-    test: AuditInputs | None,
-    table: pd.DataFrame,
-    measurement: dict[str, Any] | None,
-    top: int,
-    sources: Mapping[str, Any],
-) -> dict[str, Any]:
     labels = train.labels
     counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
     if test is not None:
@@ -75,7 +52,7 @@ def _record(
         entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
         entry["examples"] = candidate_examples(result, train, row, fires.get(row.key))
         candidates.append(entry)
-    return {
+    record = {
         "kind": AUDIT_KIND,
         "version": AUDIT_VERSION,
         "data": {
@@ -110,6 +87,17 @@ def _record(
         ],
         "measurement": measurement,
     }
+    record["triage"] = triage
+    record["data"]["columns"] = dict(part_names)
+    record["partial_input"] = [
+        row
+        | {
+            "candidate": shown_name(row["candidate"], part_names),
+            "detail": shown_detail(row["detail"], part_names),
+        }
+        for row in record["partial_input"]
+    ]
+    return record
 
 
 def _recorded(table: pd.DataFrame, top: int) -> pd.DataFrame:
