@@ -182,6 +182,26 @@ def test_a_run_folder_left_half_created_by_a_kill_does_not_stop_the_resume(tmp_p
     assert_logged_once(uri, tmp_path / "run")
 
 
+def test_a_run_killed_inside_create_run_before_its_tags_is_deleted_on_resume(tmp_path, spec):
+    """A kill inside MLflow's create_run can leave a run with its name and none of its tags (the
+    file store writes them one file at a time). The journal named it before the call: the
+    resume deletes it; an untagged run the journal does not name (another tool's) stays."""
+    uri = store_uri(tmp_path)
+    run_experiment(spec, tmp_path / "run")  # both cells stored, nothing logged
+    client = mlflow.tracking.MlflowClient(uri)
+    experiment = client.create_experiment("two-cells")
+    killed = client.create_run(experiment, run_name="killed-while-created").info.run_id
+    other = client.create_run(experiment, run_name="another tool's").info.run_id
+    journal = tmp_path / "run" / ".tracking-pending.json"
+    journal.write_text(json.dumps({"runs": [], "creating": ["killed-while-created"]}))
+    run_experiment(spec, tmp_path / "run", track=f"mlflow:{uri}")
+    names = set(logged_runs(uri)["tags.mlflow.runName"])
+    assert "killed-while-created" not in names and "another tool's" in names
+    assert client.get_run(killed).info.lifecycle_stage == "deleted"
+    assert client.get_run(other).info.lifecycle_stage == "active"
+    assert not journal.exists()
+
+
 @pytest.mark.slow
 def test_cells_stored_but_never_logged_are_logged_on_resume_once(tmp_path, spec):
     """The window a kill -9 can leave: the store committed, MLflow never told. A run killed

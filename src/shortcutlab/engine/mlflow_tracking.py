@@ -81,7 +81,9 @@ class MlflowTracker(Tracker):
                 found.experiment_id if found else self._client.create_experiment(grid.experiment)
             )
             self._cell_tags = dict(grid.tags)
-            self._logged = self._finished_cell_runs()
+            self._logged = self._finished_cell_runs(set(grid.pending.names()))
+            for name in grid.pending.names():
+                grid.pending.forget(name)
         self.log_cells(grid.finished)
 
     def log_cells(self, cells: Iterable[TrackedCell]) -> None:
@@ -110,13 +112,16 @@ class MlflowTracker(Tracker):
             self._client.set_experiment_tag(self._experiment_id, REPORT_STATUS, status)
 
     # -- MLflow calls -------------------------------------------------------------------------
-    def _finished_cell_runs(self) -> set[str]:
+    def _finished_cell_runs(self, creating: set[str]) -> set[str]:
         """The cell ids the experiment holds finished runs of; unfinished ones (a run killed
-        while logging) are deleted, so their cells are logged again."""
+        while logging) are deleted, so their cells are logged again, as are untagged runs named
+        in ``creating`` (killed inside ``create_run``, before their tags were written)."""
         logged: set[str] = set()
         for run in self._runs():
             cell_id = run.data.tags.get(CELL_ID)
             if cell_id is None:
+                if run.info.run_name in creating and run.info.status != FINISHED:
+                    self._client.delete_run(run.info.run_id)
                 continue  # not a cell's run: another tool's, left alone
             if run.info.status == FINISHED and cell_id not in logged:
                 logged.add(cell_id)
@@ -154,14 +159,16 @@ class MlflowTracker(Tracker):
     def _log_cell(self, cell: TrackedCell) -> None:
         from mlflow.entities import Metric, Param
 
+        assert self._pending is not None  # set by start
+        name = cell.title()
+        self._pending.creating(name)
         run = self._client.create_run(
             self._experiment_id,
             tags={**self._cell_tags, CELL_ID: cell.cell_id},
-            run_name=cell.title(),
+            run_name=name,
         )
         run_id = run.info.run_id
-        assert self._pending is not None  # set by start
-        self._pending.add(run_id)
+        self._pending.created(name, run_id)
         now = int(time.time() * 1000)
         metrics = [
             Metric(_metric_key(key), value, now, 0)

@@ -110,21 +110,40 @@ class PendingRuns:
         self.path = path
 
     def ids(self) -> list[str]:
-        found = read_json_object(self.path) or {}
-        return [str(run_id) for run_id in found.get("runs", [])]
+        return self._read("runs")
+
+    def names(self) -> list[str]:
+        """The names of runs being created: a kill inside the store's create call leaves a run
+        with no id journalled yet and, in a file store, none of its tags."""
+        return self._read("creating")
 
     def add(self, run_id: str) -> None:
-        self._write([*self.ids(), run_id])
+        self._write([*self.ids(), run_id], self.names())
 
     def discard(self, run_id: str) -> None:
-        self._write([known for known in self.ids() if known != run_id])
+        self._write([known for known in self.ids() if known != run_id], self.names())
 
-    def _write(self, run_ids: list[str]) -> None:
-        if not run_ids:
+    def creating(self, name: str) -> None:
+        self._write(self.ids(), [*self.names(), name])
+
+    def created(self, name: str, run_id: str) -> None:
+        """The run ``name`` exists as ``run_id``: journalled by its id from now on."""
+        self._write([*self.ids(), run_id], [known for known in self.names() if known != name])
+
+    def forget(self, name: str) -> None:
+        """The run ``name`` was found (and deleted) or never created."""
+        self._write(self.ids(), [known for known in self.names() if known != name])
+
+    def _read(self, key: str) -> list[str]:
+        found = read_json_object(self.path) or {}
+        return [str(item) for item in found.get(key, [])]
+
+    def _write(self, run_ids: list[str], names: list[str]) -> None:
+        if not run_ids and not names:
             self.path.unlink(missing_ok=True)
             return
         partial = self.path.with_name(self.path.name + ".partial")
-        write_json(partial, {"runs": run_ids})
+        write_json(partial, {"runs": run_ids, "creating": names})
         os.replace(partial, self.path)  # a kill leaves the old journal or the new one
 
 
