@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.audit import text_slices
 from shortcutlab.families.audit.features import FeatureConfig, fit_features
 from tests.families.audit.tables import table
 
@@ -23,7 +24,8 @@ HYPOTHESES = [
 
 
 def _row(features, name: str) -> list[int]:
-    return features.matrix[:, features.names.index(name)].toarray().ravel().tolist()
+    """A feature's column: of a table's matrix, or read again from the scanned rows."""
+    return features.column(features.keys[features.names.index(name)]).astype(int).tolist()
 
 
 def test_pairs_name_both_parts_and_keep_negation_words_whole():
@@ -192,4 +194,31 @@ def test_features_are_the_same_for_the_same_rows():
     texts = [f"row {i % 7} says {'not ' if i % 3 else ''}much!" for i in range(60)]
     first = fit_features(table(texts, [i % 2 for i in range(60)]), FeatureConfig(min_support=2))[1]
     second = fit_features(table(texts, [i % 2 for i in range(60)]), FeatureConfig(min_support=2))[1]
-    assert first.keys == second.keys and (first.matrix != second.matrix).nnz == 0
+    assert first.keys == second.keys
+    np.testing.assert_array_equal(first.counts.counts, second.counts.counts)
+    np.testing.assert_array_equal(first.counts.prints, second.counts.prints)
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_the_scanned_rows_counts_and_columns_are_those_of_the_plans_matrix(monkeypatch, pairs):
+    """The scan counts its rows a slice at a time and keeps no matrix: its counts, and the
+    columns it reads again, are those of the matrix the plan builds for the same rows."""
+    monkeypatch.setattr(text_slices, "SLICE_ROWS", 37)  # many slices, a short last one
+    rng = np.random.default_rng(1)
+    words = ["not", "don't", "honestly", "I'm", "film's", "x_1", "café", "fine", "WOW", "?", "!"]
+    texts = [" ".join(rng.choice(words, size=rng.integers(1, 9))) for _ in range(300)]
+    seconds = [" ".join(rng.choice(words, size=3)) for _ in range(300)] if pairs else None
+    source = rng.choice(["a", "b", None], size=300).tolist()
+    labels = rng.integers(3, size=300).tolist()
+    train = table(texts, labels, pairs=seconds, columns={"source": source})
+    config = FeatureConfig(
+        min_support=3, lexicons={"hedges": ["honestly", "to be fair"]}, metadata=("source",)
+    )
+    plan, features = fit_features(train, config)
+    matrix = plan.transform(train).matrix.toarray().astype(bool)
+    assert features.matrix is None and matrix.shape == (300, len(features.keys))
+    np.testing.assert_array_equal(features.counts.support, matrix.sum(axis=0))
+    by_label = np.eye(3, dtype=np.int64)[train.ranks]
+    np.testing.assert_array_equal(features.counts.counts, matrix.T.astype(np.int64) @ by_label)
+    read = features.columns(features.keys)
+    np.testing.assert_array_equal(np.column_stack([read[k] for k in features.keys]), matrix)
