@@ -241,13 +241,12 @@ def _fitters(
     part: str, train: AuditInputs, config: FeatureConfig, matcher: LexiconMatcher | None
 ) -> list[Fitter]:
     """The fitters of one part, in the order of its blocks: tokens, attributes, surface, lexicons."""
-    fitters: list[Fitter] = [
-        TokenFitter(part, train, config.ngram_max, config.min_support, config.max_features)
-    ]
+    tokens = TokenFitter(part, train, config.ngram_max, config.min_support, config.max_features)
+    fitters: list[Fitter] = [tokens]
     for name in config.attributes:
         attribute = make_attribute(name, config.attribute_options.get(name))
-        if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
-            fitters.append(WordPresenceFitter(part, attribute, train))
+        if name in WORD_SET_ATTRIBUTES:  # fitted on the words the token scan counts anyway
+            fitters.append(WordPresenceFitter(part, attribute, train, tokens))
         else:
             fitters.append(AttributeFitter(part, attribute, train))
     if config.surface:

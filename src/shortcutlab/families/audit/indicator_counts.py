@@ -121,16 +121,19 @@ class IndicatorCounts:
             (np.ones(len(local), dtype=np.int32), local, indptr), shape=(rows_in_slice, size)
         )
         matrix.sum_duplicates()
-        local = matrix.indices.astype(np.int64)
-        rows = np.repeat(np.arange(rows_in_slice), np.diff(matrix.indptr))
+        matrix.data[:] = 1  # a row with the indicator, however often
+        # One pass over the entries for every sum: (ids × rows) @ (rows × [labels, weights]).
+        n_classes = self.counts.shape[1]
+        by_row = np.zeros((rows_in_slice, n_classes + FINGERPRINTS), dtype=np.float64)
+        by_row[np.arange(rows_in_slice), ranks] = 1.0
+        by_row[:, n_classes:] = weights
+        sums = matrix.T @ by_row  # whole numbers below 2**53: exact in any order
         del matrix
         self.grow(int(ids.max()) + 1)
-        n_classes = self.counts.shape[1]
-        self.support[ids] += np.bincount(local, minlength=size)
-        labelled = np.bincount(local * n_classes + ranks[rows], minlength=size * n_classes)
-        self.counts[ids] += labelled.reshape(size, n_classes)
-        for j in range(FINGERPRINTS):
-            self.prints[ids, j] += np.bincount(local, weights=weights[rows, j], minlength=size)
+        labelled = sums[:, :n_classes].astype(np.int64)
+        self.counts[ids] += labelled
+        self.support[ids] += labelled.sum(axis=1)
+        self.prints[ids] += sums[:, n_classes:]
 
     def take(self, index: np.ndarray) -> IndicatorCounts:
         """The indicators at ``index``, in that order."""

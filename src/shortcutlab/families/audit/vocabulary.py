@@ -77,45 +77,82 @@ class _Level:
         return found
 
 
-class NgramTally:
-    """The 1..``ngram_max``-grams of a table's rows with their counts, added a slice at a time
-    (:meth:`add`); :meth:`frequent` gives the vocabulary. Words in ``breaks`` are no n-gram and
-    no part of one: they mark where a word was cut out, so an n-gram is made of adjacent words."""
+class WordTally:
+    """Words with their occurrences and their rows' counts, added a slice of rows at a time."""
 
-    def __init__(self, ngram_max: int, n_classes: int, breaks: Collection[str] = ()) -> None:
-        self.ngram_max = ngram_max
-        self.breaks = frozenset(breaks)
-        self.words: dict[str, int] = {}
-        self.breaking = np.zeros(0, dtype=bool)
-        self.levels = [_Level(IndicatorCounts.empty(n_classes)) for _ in range(ngram_max)]
+    def __init__(self, n_classes: int) -> None:
+        self.ids: dict[str, int] = {}
+        self.occurrences = np.zeros(0, dtype=np.int64)
+        self.counts = IndicatorCounts.empty(n_classes)
 
-    def add(self, found: pa.ListArray, ranks: np.ndarray, weights: np.ndarray) -> None:
+    def add(
+        self, found: pa.ListArray, ranks: np.ndarray, weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Count a slice of rows: ``found`` their words (a list array), ``ranks`` their labels,
-        ``weights`` their :func:`~shortcutlab.families.audit.indicator_counts.row_weights`."""
+        ``weights`` their :func:`~shortcutlab.families.audit.indicator_counts.row_weights`.
+        Returns each word position's id and row, in reading order (empty words left out)."""
         flat = pc.list_flatten(found).cast(pa.large_string())
         at = pc.list_parent_indices(found).to_numpy(zero_copy_only=False)
         present = pc.not_equal(flat, "")  # a text with no word reads as one empty one
         encoded = pc.filter(flat, present).dictionary_encode()
         at = at[present.to_numpy(zero_copy_only=False)].astype(np.int64)
         del flat, present
-        local_words = encoded.dictionary.to_pylist()
-        before = len(self.words)
         to_global = np.fromiter(
-            (self.words.setdefault(word, len(self.words)) for word in local_words),
+            (self.ids.setdefault(word, len(self.ids)) for word in encoded.dictionary.to_pylist()),
             dtype=np.int64,
-            count=len(local_words),
+            count=len(encoded.dictionary),
         )
-        if len(self.words) > before:
-            self.breaking = grown(self.breaking, len(self.words))
-            for word in self.breaks:
-                if self.words.get(word, -1) >= before:
-                    self.breaking[self.words[word]] = True
         local = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         del encoded
-        first = self.levels[0]
-        first.size = len(self.words)
-        first.counts.add_entries(to_global, local, at, ranks, weights)
-        ids = to_global[local]
+        self.occurrences = grown(self.occurrences, len(self.ids))
+        self.occurrences[to_global] += np.bincount(local, minlength=len(to_global))
+        self.counts.add_entries(to_global, local, at, ranks, weights)
+        return to_global[local], at
+
+    def stats(self, words: Sequence[str]) -> tuple[np.ndarray, IndicatorCounts]:
+        """The occurrences and counts of ``words`` (zero for a word never seen)."""
+        n_classes = self.counts.counts.shape[1]
+        index = np.array([self.ids.get(word, -1) for word in words], dtype=np.int64)
+        seen = np.flatnonzero(index >= 0)
+        occurrences = np.zeros(len(words), dtype=np.int64)
+        occurrences[seen] = self.occurrences[index[seen]]
+        counts = IndicatorCounts.empty(n_classes, len(words))
+        found = self.counts.take(index[seen])
+        counts.support[seen], counts.counts[seen], counts.prints[seen] = (
+            found.support,
+            found.counts,
+            found.prints,
+        )
+        return occurrences, counts
+
+
+class NgramTally:
+    """The 1..``ngram_max``-grams of a table's rows with their counts, added a slice at a time
+    (:meth:`add`); :meth:`frequent` gives the vocabulary. Words in ``breaks`` are no n-gram and
+    no part of one: they mark where a word was cut out, so an n-gram is made of adjacent words.
+    ``single`` holds the words (with their occurrences)."""
+
+    def __init__(self, ngram_max: int, n_classes: int, breaks: Collection[str] = ()) -> None:
+        self.ngram_max = ngram_max
+        self.breaks = frozenset(breaks)
+        self.single = WordTally(n_classes)
+        self.breaking = np.zeros(0, dtype=bool)
+        self.levels = [_Level(IndicatorCounts.empty(n_classes)) for _ in range(ngram_max - 1)]
+
+    def add(
+        self, found: pa.ListArray, ranks: np.ndarray, weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Count a slice of rows: ``found`` their words (a list array), ``ranks`` their labels,
+        ``weights`` their :func:`~shortcutlab.families.audit.indicator_counts.row_weights`.
+        Returns each word position's id (in :attr:`single`) and row, in reading order."""
+        words = self.single.ids
+        before = len(words)
+        ids, at = self.single.add(found, ranks, weights)
+        if len(words) > before:
+            self.breaking = grown(self.breaking, len(words))
+            for word in self.breaks:
+                if words.get(word, -1) >= before:
+                    self.breaking[words[word]] = True
         previous = np.where(self.breaking[ids], -1, ids)
         for n in range(2, self.ngram_max + 1):
             span = len(ids) - n + 1
@@ -126,12 +163,13 @@ class NgramTally:
             valid = (head >= 0) & (at[:span] == at[n - 1 :]) & ~self.breaking[last]
             codes = (head[valid] << _WORD_BITS) | last[valid]
             local_codes, distinct = pd.factorize(codes)
-            level = self.levels[n - 1]
+            level = self.levels[n - 2]
             level_ids = level.identify(np.asarray(distinct, dtype=np.int64))
             level.counts.add_entries(level_ids, local_codes, at[:span][valid], ranks, weights)
             previous = np.full(len(ids), -1, dtype=np.int64)
             previous[:span][valid] = level_ids[local_codes]
             del codes, local_codes, valid
+        return ids, at
 
     def frequent(
         self, min_support: int, max_features: int | None = None
@@ -139,26 +177,25 @@ class NgramTally:
         """The n-grams in at least ``min_support`` rows (words joined by one space), sorted (with
         ``max_features``, the most supported ones; equal support: alphabetical order), and their
         counts in that order."""
-        spelled = list(self.words)
-        names: list[str] = []
-        parts: list[IndicatorCounts] = []
-        below: dict[int, str] = {}
-        for n, level in enumerate(self.levels, start=1):
-            enough = level.counts.support[: level.size] >= min_support
-            if n == 1:
-                enough &= ~self.breaking[: level.size]
-            kept = np.flatnonzero(enough)
-            if n == 1:
-                named = {int(i): spelled[i] for i in kept.tolist()}
-            else:  # a frequent n-gram's first n-1 words are a frequent (n-1)-gram
-                named = {
-                    int(i): f"{below[int(level.prefix[i])]} {spelled[int(level.last[i])]}"
-                    for i in kept.tolist()
-                }
+        spelled = list(self.single.ids)
+        single = self.single.counts
+        kept = np.flatnonzero(
+            (single.support[: len(spelled)] >= min_support) & ~self.breaking[: len(spelled)]
+        )
+        below: dict[int, str] = {int(i): spelled[i] for i in kept.tolist()}
+        names: list[str] = list(below.values())
+        parts: list[IndicatorCounts] = [single.take(kept)]
+        for level in self.levels:
+            kept = np.flatnonzero(level.counts.support[: level.size] >= min_support)
+            # A frequent n-gram's first n-1 words are a frequent (n-1)-gram.
+            named = {
+                int(i): f"{below[int(level.prefix[i])]} {spelled[int(level.last[i])]}"
+                for i in kept.tolist()
+            }
             names.extend(named.values())
             parts.append(level.counts.take(kept))
             below = named
-        counts = IndicatorCounts.joined(parts, self.levels[0].counts.counts.shape[1])
+        counts = IndicatorCounts.joined(parts, single.counts.shape[1])
         order = sorted(range(len(names)), key=names.__getitem__)
         if max_features is not None and len(order) > max_features:
             ranked = np.argsort(-counts.support[order], kind="stable")[:max_features]
@@ -193,14 +230,20 @@ def frequent_ngrams(
 def phrase_presence(found: pa.ListArray, phrases: Sequence[str]) -> np.ndarray:
     """(texts, phrases) boolean: text ``i``'s words (``found[i]``) hold the phrase (words joined
     by one space) as adjacent words."""
-    present = np.zeros((len(found), len(phrases)), dtype=bool)
     flat = pc.list_flatten(found).cast(pa.large_string())
-    if not len(flat) or not len(phrases):
-        return present
     rows = pc.list_parent_indices(found).to_numpy(zero_copy_only=False)
     encoded = flat.dictionary_encode()
     number = {word: i for i, word in enumerate(encoded.dictionary.to_pylist())}
     ids = encoded.indices.to_numpy(zero_copy_only=False)
+    return id_phrase_presence(ids, rows, len(found), phrases, number)
+
+
+def id_phrase_presence(
+    ids: np.ndarray, rows: np.ndarray, texts: int, phrases: Sequence[str], number: dict[str, int]
+) -> np.ndarray:
+    """(texts, phrases) boolean from every word position's id (``number`` numbers the words)
+    and row (in reading order): the text holds the phrase's words adjacent, in order."""
+    present = np.zeros((texts, len(phrases)), dtype=bool)
     for column, phrase in enumerate(phrases):
         wanted = [number.get(word, -1) for word in phrase.split(" ")]
         span = len(ids) - len(wanted) + 1
