@@ -205,17 +205,23 @@ def test_the_scanned_rows_counts_and_columns_are_those_of_the_plans_matrix(monke
     columns it reads again, are those of the matrix the plan builds for the same rows."""
     monkeypatch.setattr(text_slices, "SLICE_ROWS", 37)  # many slices, a short last one
     rng = np.random.default_rng(1)
-    # Rows whose spaced words are not their tokens ("x_1", "don't's"), and a letter that only
-    # Arrow knows (U+11F04 before Python 3.12: the slice is read by Python's findall).
+    # Rows whose spaced words are not their tokens ("x_1", "don't's").
     words = ["not", "don't", "don't's", "honestly", "I'm", "film's", "x_1", "café", "fine", "WOW"]
-    words += ["?", "!", "a\U00011f04b", "1997"]
+    words += ["?", "!", "1997", "to", "be", "fair", "honest", "frankly"]
     texts = [" ".join(rng.choice(words, size=rng.integers(1, 9))) for _ in range(300)]
+    # A word the spaced view drops leaves its neighbours adjacent; a raw "X" is no break.
+    texts[:4] = ["to be don't fair", "be fair's day", "so be don't fair", "be X fair"]
+    # A letter only Arrow knows (U+11F04 before Python 3.12): its slice is read by findall.
+    texts[200] = "to be fair a\U00011f04b honestly"
     seconds = [" ".join(rng.choice(words, size=3)) for _ in range(300)] if pairs else None
     source = rng.choice(["a", "b", None], size=300).tolist()
     labels = rng.integers(3, size=300).tolist()
     train = table(texts, labels, pairs=seconds, columns={"source": source})
     config = FeatureConfig(
-        min_support=3, lexicons={"hedges": ["honestly", "to be fair"]}, metadata=("source",)
+        min_support=1,  # every feature is kept, so a miscount shows in the matrix
+        # Phrases across a dropped word ("to be don't fair" has "be fair" in the spaced view).
+        lexicons={"hedges": ["honestly", "to be fair"], "fair": ["be fair"]},
+        metadata=("source",),
     )
     plan, features = fit_features(train, config)
     matrix = plan.transform(train).matrix.toarray().astype(bool)

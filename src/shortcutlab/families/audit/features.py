@@ -252,7 +252,7 @@ def _fitters(
     if config.surface:
         fitters.append(SurfaceFitter(part, train))
     if matcher is not None:
-        fitters.append(LexiconFitter(part, matcher, train))
+        fitters.append(LexiconFitter(part, matcher, train, tokens))
     return fitters
 
 

@@ -24,7 +24,7 @@ from shortcutlab.attributes import Attribute
 from shortcutlab.attributes.words import spaced_phrases, word_presence
 from shortcutlab.families.audit.indicator_counts import IndicatorCounts, row_weights
 from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.lexicons import LexiconMatcher
+from shortcutlab.families.audit.lexicons import LexiconMatcher, PhraseTrie
 from shortcutlab.families.audit.surface import (
     PRESENCE,
     fit_surface,
@@ -86,12 +86,23 @@ class TokenFitter:
         # are found without tokenising the texts again (which cost a fifth of the audit).
         self.positions: list[np.ndarray] = []
         self.lengths: list[np.ndarray] = []
+        self.last = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        self.stored = StoredWords([], [])
 
     def add(self, piece: TextSlice) -> None:
         assert self.tally is not None
-        ids, at = self.tally.add(piece.words, piece.ranks, piece.weights)
+        self.last = self.tally.add(piece.words, piece.ranks, piece.weights)
+        ids, at = self.last
         self.positions.append(ids.astype(np.int32))
         self.lengths.append(np.bincount(at, minlength=len(piece.texts)).astype(np.int32))
+
+    @property
+    def words(self) -> WordTally:
+        """The words numbered so far (with their counts)."""
+        if self.tally is not None:
+            return self.tally.single
+        assert self.single_words is not None
+        return self.single_words
 
     def finish(self, details: dict[str, Any]) -> tuple[Block, IndicatorCounts]:
         assert self.tally is not None
@@ -118,7 +129,7 @@ class TokenFitter:
             )
             return vectorizer.transform(token_texts(inputs.part(part)))
 
-        words = StoredWords(self.positions, self.lengths)
+        self.stored = words = StoredWords(self.positions, self.lengths)
         self.positions, self.lengths = [], []
         number = self.single_words.ids
 
@@ -345,42 +356,79 @@ class SurfaceFitter:
 
 
 class LexiconFitter:
-    """One indicator per word list: the row holds one of its phrases."""
+    """One indicator per word list: the row holds one of its phrases as whole words of the
+    spaced view. On most rows the spaced words are the row's tokens less the "n't" words and the
+    clitic breaks (:attr:`TextSlice.irregular` tells the others), so the lists are matched on the
+    token scan's word ids (:class:`~shortcutlab.families.audit.lexicons.PhraseTrie`); the other
+    rows' spaced texts are searched."""
 
-    def __init__(self, part: str, matcher: LexiconMatcher, train: AuditInputs) -> None:
-        self.part, self.matcher, self.train = part, matcher, train
+    def __init__(
+        self, part: str, matcher: LexiconMatcher, train: AuditInputs, tokens: TokenFitter
+    ) -> None:
+        self.part, self.matcher, self.tokens = part, matcher, tokens
+        phrases = [
+            [phrase.split() for phrase in spaced_phrases(matcher.entries[name]) if phrase]
+            for name in matcher.names
+        ]
+        assert tokens.tally is not None
+        ids = iter(tokens.tally.number([w for found in phrases for p in found for w in p]))
+        self.phrases = [[[next(ids) for _ in p] for p in found] for found in phrases]
+        self.trie = PhraseTrie(self.phrases)
+        self.irregular: list[np.ndarray] = []
+        self.dropped = np.zeros(0, dtype=bool)
         self.counts = IndicatorCounts.empty(len(train.labels), len(matcher.names))
 
     def add(self, piece: TextSlice) -> None:
-        self.counts.add_dense(self.matcher.matrix(piece.spaced), piece.ranks, piece.weights)
+        ids, rows = self.tokens.last
+        self.irregular.append(piece.irregular)
+        found = self._listed(self.trie, self.matcher, ids, rows, piece.irregular, piece)
+        self.counts.add_dense(found, piece.ranks, piece.weights)
 
     def finish(self, details: dict[str, Any]) -> tuple[Block, IndicatorCounts]:
-        part, matcher = self.part, self.matcher
+        part, matcher, stored = self.part, self.matcher, self.tokens.stored
+        irregular = np.concatenate(self.irregular) if self.irregular else np.zeros(0, bool)
+        self.irregular = []
 
         def build(inputs: AuditInputs) -> np.ndarray:
             return matcher.matrix(inputs.spaced(part))
 
         @functools.cache
-        def chosen(columns: tuple[int, ...]) -> tuple[LexiconMatcher, list[str]]:
-            """The lists asked for, and the longest word of each of their phrases."""
-            lists = LexiconMatcher(
-                {matcher.names[j]: matcher.entries[matcher.names[j]] for j in columns}
-            )
-            longest = [
-                max(phrase.split(), key=len)
-                for name in lists.names
-                for phrase in spaced_phrases(lists.entries[name])
-                if phrase
-            ]
-            return lists, longest
+        def chosen(columns: tuple[int, ...]) -> tuple[PhraseTrie, LexiconMatcher]:
+            names = [matcher.names[j] for j in columns]
+            lists = LexiconMatcher({name: matcher.entries[name] for name in names})
+            return PhraseTrie([self.phrases[j] for j in columns]), lists
 
         def read(piece: TextSlice, columns: list[int]) -> np.ndarray:
-            lists, longest = chosen(tuple(columns))
-            return read_rows(piece, longest, len(columns), lambda rows: lists.matrix(rows.spaced))
+            trie, lists = chosen(tuple(columns))
+            ids, rows = stored.rows(piece.start, piece.stop)
+            odd = irregular[piece.start : piece.stop]
+            return self._listed(trie, lists, ids, rows, odd, piece)
 
         names = [f"lexicon = {name}" for name in matcher.names]
         counts = self.counts.take(np.arange(len(names)))
         return Block("lexicon", part, "lexicon", names, build, read=read), counts
+
+    def _listed(
+        self,
+        trie: PhraseTrie,
+        lists: LexiconMatcher,
+        ids: np.ndarray,
+        rows: np.ndarray,
+        irregular: np.ndarray,
+        piece: TextSlice,
+    ) -> np.ndarray:
+        """(slice rows, lists): the regular rows' matches on their word ids, the others' on
+        their spaced texts."""
+        words = self.tokens.words.words
+        if len(self.dropped) < len(words):  # the words not in the spaced view, as they come
+            more = [w.endswith("n't") or w == CLITIC_BREAK for w in words[len(self.dropped) :]]
+            self.dropped = np.concatenate([self.dropped, np.array(more, dtype=bool)])
+        keep = ~self.dropped[ids] & ~irregular[rows]
+        found = trie.matrix(ids[keep], rows[keep], len(piece.texts))
+        odd = np.flatnonzero(irregular)
+        if len(odd):
+            found[odd] = lists.matrix(piece.subset(odd).spaced)
+        return found
 
 
 #: What the fit of one part holds while the slices pass.

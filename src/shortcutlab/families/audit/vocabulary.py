@@ -17,7 +17,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,6 +82,7 @@ class WordTally:
 
     def __init__(self, n_classes: int) -> None:
         self.ids: dict[str, int] = {}
+        self.words: list[str] = []  # by id
         self.occurrences = np.zeros(0, dtype=np.int64)
         self.counts = IndicatorCounts.empty(n_classes)
 
@@ -97,17 +98,36 @@ class WordTally:
         encoded = pc.filter(flat, present).dictionary_encode()
         at = at[present.to_numpy(zero_copy_only=False)].astype(np.int64)
         del flat, present
-        to_global = np.fromiter(
-            (self.ids.setdefault(word, len(self.ids)) for word in encoded.dictionary.to_pylist()),
-            dtype=np.int64,
-            count=len(encoded.dictionary),
-        )
+        to_global = self._numbered(encoded.dictionary.to_pylist())
         local = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         del encoded
         self.occurrences = grown(self.occurrences, len(self.ids))
         self.occurrences[to_global] += np.bincount(local, minlength=len(to_global))
         self.counts.add_entries(to_global, local, at, ranks, weights)
         return to_global[local], at
+
+    def number(self, words: Iterable[str]) -> np.ndarray:
+        """The ids of ``words``, numbering those not seen yet (at zero counts, so a word
+        numbered before it is read is counted as any other)."""
+        words = list(words)
+        self._numbered(list(dict.fromkeys(words)))
+        self.occurrences = grown(self.occurrences, len(self.ids))
+        self.counts.grow(len(self.ids))
+        return np.array([self.ids[word] for word in words], dtype=np.int64)
+
+    def _numbered(self, words: list[str]) -> np.ndarray:
+        """The ids of distinct ``words``, new ones numbered on (and listed in :attr:`words`)."""
+        before = len(self.ids)
+        ids = np.fromiter(
+            (self.ids.setdefault(word, len(self.ids)) for word in words),
+            dtype=np.int64,
+            count=len(words),
+        )
+        if len(self.ids) > before:  # new ids were given in the order of ``words``
+            self.words.extend(
+                word for word, i in zip(words, ids.tolist(), strict=True) if i >= before
+            )
+        return ids
 
     def stats(self, words: Sequence[str]) -> tuple[np.ndarray, IndicatorCounts]:
         """The occurrences and counts of ``words`` (zero for a word never seen)."""
@@ -139,20 +159,22 @@ class NgramTally:
         self.breaking = np.zeros(0, dtype=bool)
         self.levels = [_Level(IndicatorCounts.empty(n_classes)) for _ in range(ngram_max - 1)]
 
+    def number(self, words: Iterable[str]) -> np.ndarray:
+        """:meth:`WordTally.number` of the words (before or between slices)."""
+        before = len(self.single.ids)
+        ids = self.single.number(words)
+        self._new_words(before)
+        return ids
+
     def add(
         self, found: pa.ListArray, ranks: np.ndarray, weights: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Count a slice of rows: ``found`` their words (a list array), ``ranks`` their labels,
         ``weights`` their :func:`~shortcutlab.families.audit.indicator_counts.row_weights`.
         Returns each word position's id (in :attr:`single`) and row, in reading order."""
-        words = self.single.ids
-        before = len(words)
+        before = len(self.single.ids)
         ids, at = self.single.add(found, ranks, weights)
-        if len(words) > before:
-            self.breaking = grown(self.breaking, len(words))
-            for word in self.breaks:
-                if words.get(word, -1) >= before:
-                    self.breaking[words[word]] = True
+        self._new_words(before)
         previous = np.where(self.breaking[ids], -1, ids)
         for n in range(2, self.ngram_max + 1):
             span = len(ids) - n + 1
@@ -171,13 +193,22 @@ class NgramTally:
             del codes, local_codes, valid
         return ids, at
 
+    def _new_words(self, before: int) -> None:
+        """Mark which of the words numbered from ``before`` on are breaks."""
+        words = self.single.ids
+        if len(words) > before:
+            self.breaking = grown(self.breaking, len(words))
+            for word in self.breaks:
+                if words.get(word, -1) >= before:
+                    self.breaking[words[word]] = True
+
     def frequent(
         self, min_support: int, max_features: int | None = None
     ) -> tuple[list[str], IndicatorCounts]:
         """The n-grams in at least ``min_support`` rows (words joined by one space), sorted (with
         ``max_features``, the most supported ones; equal support: alphabetical order), and their
         counts in that order."""
-        spelled = list(self.single.ids)
+        spelled = self.single.words
         single = self.single.counts
         kept = np.flatnonzero(
             (single.support[: len(spelled)] >= min_support) & ~self.breaking[: len(spelled)]
