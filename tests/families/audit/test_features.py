@@ -231,3 +231,14 @@ def test_the_scanned_rows_counts_and_columns_are_those_of_the_plans_matrix(monke
     np.testing.assert_array_equal(features.counts.counts, matrix.T.astype(np.int64) @ by_label)
     read = features.columns(features.keys)
     np.testing.assert_array_equal(np.column_stack([read[k] for k in features.keys]), matrix)
+
+
+def test_a_vocabulary_past_two_byte_ids_reads_its_last_words_rows():
+    """The scan keeps each row's word ids in two bytes while the words fit, then in four."""
+    texts = [f"w{i} common" for i in range(70_000)] + ["w69999 w5 common"]
+    config = FeatureConfig(
+        min_support=1, ngram_max=1, attributes=(), surface=False, packaged_lexicons=False
+    )
+    _, features = fit_features(table(texts, [i % 2 for i in range(70_001)]), config)
+    assert _row(features, "w69999")[-3:] == [0, 1, 1] and sum(_row(features, "w69999")) == 2
+    assert _row(features, "w5")[:7] == [0, 0, 0, 0, 0, 1, 0] and sum(_row(features, "w5")) == 2

@@ -82,8 +82,8 @@ class TokenFitter:
             ngram_max, len(train.labels), breaks=(CLITIC_BREAK,)
         )
         self.single_words: WordTally | None = None
-        # Each row's words as ids (4 bytes a word), so the few token columns read after the scan
-        # are found without tokenising the texts again (which cost a fifth of the audit).
+        # Each row's words as ids (2 or 4 bytes a word), so the few token columns read after the
+        # scan are found without tokenising the texts again (which cost a fifth of the audit).
         self.positions: list[np.ndarray] = []
         self.lengths: list[np.ndarray] = []
         self.last = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
@@ -93,7 +93,8 @@ class TokenFitter:
         assert self.tally is not None
         self.last = self.tally.add(piece.words, piece.ranks, piece.weights)
         ids, at = self.last
-        self.positions.append(ids.astype(np.int32))
+        narrow = len(self.tally.single.ids) <= np.iinfo(np.uint16).max + 1
+        self.positions.append(ids.astype(np.uint16 if narrow else np.int32))
         self.lengths.append(np.bincount(at, minlength=len(piece.texts)).astype(np.int32))
 
     @property
@@ -160,7 +161,7 @@ class StoredWords:
             first = int(self.firsts[index])
             if first < high and first + len(ids) > low:
                 pieces.append(ids[max(low - first, 0) : high - first])
-        ids = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
+        ids = np.concatenate(pieces).astype(np.int64) if pieces else np.zeros(0, np.int64)
         counts = np.diff(self.offsets[start : stop + 1])
         return ids, np.repeat(np.arange(stop - start), counts)
 
