@@ -120,7 +120,7 @@ def cue_rank_in_audit(out: Path, cue_label: int) -> str:
     table = out / "audit.csv"
     if not table.is_file():
         return "—"
-    found = pd.read_csv(table, dtype={"label": str})
+    found = pd.read_csv(table, dtype={"label": str}, low_memory=False)
     hit = found[(found["candidate"] == CUE) & (found["label"] == str(cue_label))]
     return str(int(hit["rank"].iloc[0])) if len(hit) else "not found"
 

@@ -33,11 +33,7 @@ from shortcutlab.families.audit.indicator_counts import IndicatorCounts
 from shortcutlab.families.audit.indicator_fitters import (
     AttributeFitter,
     Block,
-    Fitter,
-    LexiconFitter,
     SurfaceFitter,
-    TokenFitter,
-    WordPresenceFitter,
     dense_counts,
     rows_reader,
 )
@@ -53,12 +49,15 @@ from shortcutlab.families.audit.metadata_values import (
 from shortcutlab.families.audit.surface import QuantileBins
 from shortcutlab.families.audit.text_slices import text_slices
 from shortcutlab.families.audit.tokens import TOKEN_PATTERN
+from shortcutlab.families.audit.word_fitters import LexiconFitter, TokenFitter, WordPresenceFitter
 from shortcutlab.params import check_positive_int, quoted, require
 
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
 MAX_METADATA_VALUES = 10
 #: Annotators whose fitted values are words, scanned as "the row contains the word".
 WORD_SET_ATTRIBUTES = ("frequent-words",)
+#: What the fit of one part holds while the slices pass.
+Fitter = TokenFitter | AttributeFitter | WordPresenceFitter | SurfaceFitter | LexiconFitter
 
 
 @dataclass(frozen=True)

@@ -163,13 +163,19 @@ class PhraseTrie:
         self.codes = codes[order]
         self.children = np.array(list(children.values()), dtype=np.int64)[order]
         self.ends = np.array(ends, dtype=bool).reshape(len(ends), len(lists))
+        # The first step, from every position, looks its word up in an array, not a search.
+        firsts = {word: child for (node, word), child in children.items() if node == 0}
+        self.first = np.full(max(firsts, default=-1) + 2, -1, dtype=np.int64)
+        self.first[list(firsts)] = list(firsts.values())
 
     def matrix(self, ids: np.ndarray, rows: np.ndarray, texts: int) -> np.ndarray:
         """(texts, lists) boolean from every word position's id and row (in reading order): the
         text holds a phrase of the list as adjacent words."""
         found = np.zeros((texts, self.ends.shape[1]), dtype=bool)
-        start = np.arange(len(ids))
-        node = self._child(np.zeros(len(ids), dtype=np.int64), ids)
+        beyond = len(self.first) - 1  # no list starts with a word numbered this high
+        node = self.first[np.minimum(ids, beyond)]
+        start = np.flatnonzero(node >= 0)
+        node = node[start]
         depth = 0
         while True:
             inside = node >= 0
