@@ -87,6 +87,13 @@ class AuditInputs:
             )
         return self._lists[name]
 
+    def head(self, name: str, rows: int) -> list[str]:
+        """The first ``rows`` texts of one part as a list (a sample: no list of all is made)."""
+        given = self._given[name]
+        if isinstance(given, pa.Array | pa.ChunkedArray):
+            return given.slice(0, rows).to_pylist()
+        return list(given[:rows])
+
     def text(self, name: str, row: int) -> str:
         """One text of one part (read from the Arrow array, when the table holds one)."""
         given = self._given[name]
