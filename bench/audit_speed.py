@@ -14,9 +14,14 @@ its files; the baseline tests tokens only.
 
     python bench/audit_speed.py [--sizes 100000 1000000] [--pairs 3] [--min-support 20]
         [--audit-args "--ngram-max 1"] [--before /path/to/older/checkout/src] [--save]
+    python bench/audit_speed.py --sizes 10000000 --alone
 
 ``--before SRC`` also times the audit of another source tree (``PYTHONPATH=SRC``, e.g. the code
 before a change), in the same interleaved rounds, so before and after are measured together.
+``--alone`` runs the full audit by itself (``--pairs`` times): for sizes the plain script cannot
+hold in memory. A table above a million rows is written a million rows at a time (the first
+million are the 1,000,000-row table), so the bench never holds it whole either; the time the
+writing took is printed.
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ from __future__ import annotations
 import argparse
 import shlex
 import shutil
+import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +48,8 @@ FULL, TOKENS, PLAIN = "shortcutlab audit", "shortcutlab audit, tokens", "CountVe
 # what the command always does (reading and hashing the input, the within-train duplicate search,
 # writing audit.json and audit.csv).
 TOKENS_ONLY = ["--ngram-max", "1", "--no-attributes", "--no-packaged-lexicons", "--no-surface"]
+#: Rows synthesised at once: a larger table is written in pieces of this many.
+PIECE_ROWS = 1_000_000
 
 
 def synthesize(
@@ -71,6 +80,19 @@ def synthesize(
     return pd.DataFrame({"row_id": np.arange(rows), "text": text, "label": label})
 
 
+def write_rows(path: Path, rows: int, *, texts: pd.DataFrame | None, cue_label: int = 1) -> float:
+    """Write ``rows`` rows of :func:`synthesize` to ``path`` (CSV), :data:`PIECE_ROWS` at a time:
+    piece ``k`` is drawn with seed ``k`` (so up to a million rows it is ``synthesize(rows)``), its
+    row ids following the previous piece's. Returns the seconds it took."""
+    started = time.perf_counter()
+    for index, first in enumerate(range(0, rows, PIECE_ROWS)):
+        size = min(PIECE_ROWS, rows - first)
+        piece = synthesize(size, texts=texts, cue_label=cue_label, seed=index)
+        piece["row_id"] += first
+        piece.to_csv(path, mode="a" if index else "w", header=not index, index=False)
+    return time.perf_counter() - started
+
+
 def _synthetic(rows: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     vocabulary = np.array([f"w{i}" for i in range(3000)], dtype=object)
     weights = 1.0 / np.arange(1, len(vocabulary) + 1)  # Zipf's law, exponent 1
@@ -98,7 +120,7 @@ def cue_rank_in_audit(out: Path, cue_label: int) -> str:
     table = out / "audit.csv"
     if not table.is_file():
         return "—"
-    found = pd.read_csv(table, dtype={"label": str})
+    found = pd.read_csv(table, dtype={"label": str}, low_memory=False)
     hit = found[(found["candidate"] == CUE) & (found["label"] == str(cue_label))]
     return str(int(hit["rank"].iloc[0])) if len(hit) else "not found"
 
@@ -119,6 +141,11 @@ def main() -> None:
     parser.add_argument("--cue-label", type=int, default=1)
     parser.add_argument("--audit-args", default="", help="extra 'shortcutlab audit' options")
     parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="time the full audit by itself, --pairs runs (sizes the plain script cannot hold)",
+    )
+    parser.add_argument(
         "--before",
         type=paired.source_tree,
         help="another source tree (its src folder, or a git revision) to time alongside",
@@ -133,9 +160,14 @@ def main() -> None:
         folder = Path(temporary)
         for size in args.sizes:
             data = folder / f"rows-{size}.csv"
-            synthesize(size, texts=texts, cue_label=args.cue_label).to_csv(data, index=False)
-            results += compare_at(size, data, folder, args)
-    if args.save:
+            seconds = write_rows(data, size, texts=texts, cue_label=args.cue_label)
+            mib = data.stat().st_size / 2**20
+            print(f"{size:,} rows written in {seconds:.0f} s ({mib:,.0f} MiB)", flush=True)
+            if args.alone:
+                audit_alone(size, data, folder, args)
+            else:
+                results += compare_at(size, data, folder, args)
+    if args.save and not args.alone:
         paired.write_results("audit_speed", results)
 
 
@@ -181,6 +213,26 @@ def compare_at(size: int, data: Path, folder: Path, args: argparse.Namespace) ->
         ranks.append(cue_rank_in_baseline(table, args.cue_label))
         print(f"  cue rank: {label} {ranks[0]}, {PLAIN} {ranks[1]}")
     return results
+
+
+def audit_alone(size: int, data: Path, folder: Path, args: argparse.Namespace) -> None:
+    """The full audit by itself, ``--pairs`` runs: median wall and CPU seconds, peak RSS."""
+    out = folder / "out" / "alone"
+    extra = shlex.split(args.audit_args)
+    side = paired.Side(
+        FULL,
+        lambda: audit_command(data, out, args.min_support, extra),
+        prepare=lambda: shutil.rmtree(out, ignore_errors=True),
+    )
+    load = paired.load_now()
+    runs = [paired.run_process(side) for _ in range(args.pairs)]
+    wall, peak, cpu = (statistics.median(values) for values in zip(*runs, strict=True))
+    print(
+        f"{FULL}, {size:,} rows, alone: {wall:.1f} s, CPU {cpu:.1f} s, peak RSS {peak:,.0f} MiB "
+        f"(highest {max(run[1] for run in runs):,.0f}); median of {len(runs)} runs, load "
+        f"{load:.1f}-{paired.load_now():.1f}; cue rank {cue_rank_in_audit(out, args.cue_label)}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -86,3 +86,21 @@ def test_the_cue_rank_is_read_from_the_audit_table(bench, tmp_path):
     ).to_csv(tmp_path / "audit.csv", index=False)
     assert speed.cue_rank_in_audit(tmp_path, 1) == "3"
     assert speed.cue_rank_in_audit(tmp_path, 2) == "not found"
+
+
+def test_a_large_table_is_written_a_piece_at_a_time_and_starts_as_the_smaller_one(
+    bench, tmp_path, monkeypatch
+):
+    speed, _ = bench
+    monkeypatch.setattr(speed, "PIECE_ROWS", 300)
+    whole = tmp_path / "whole.csv"
+    speed.write_rows(whole, 700, texts=None)
+    written = pd.read_csv(whole)
+    assert written["row_id"].tolist() == list(range(700))
+    first = speed.synthesize(300, texts=None, seed=0)
+    assert written.head(300).equals(first)  # the smaller table is the larger one's start
+    last = speed.synthesize(100, texts=None, seed=2).assign(row_id=lambda d: d["row_id"] + 600)
+    assert written.tail(100).reset_index(drop=True).equals(last)
+    small = tmp_path / "small.csv"
+    speed.write_rows(small, 250, texts=None)
+    assert pd.read_csv(small).equals(speed.synthesize(250, texts=None))

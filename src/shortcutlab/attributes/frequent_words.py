@@ -99,16 +99,31 @@ class FrequentWords(Attribute):
             twin.pool_counts = {w: int(n) for w, n in zip(twin.words, totals, strict=True)}
             return twin
         counts = word_counts(spaced) if split is None else split.counts()
+        twin._pick(counts, len(texts))
+        return twin
+
+    def fitted_to_counts(self, counts: Mapping[str, int], texts: int) -> FrequentWords:
+        """A copy fitted as :meth:`fitted` fits it, from the occurrences of every word of the
+        pool's ``texts`` texts (words of :func:`spaced_words`; a scan counts them a slice of
+        rows at a time, never holding the texts)."""
+        twin = FrequentWords(self.k, self.words, self.stop_words, self.min_length)
+        if twin.words is not None:
+            twin.pool_counts = {w: int(counts.get(w, 0)) for w in twin.words}
+            return twin
+        twin._pick(counts, texts)
+        return twin
+
+    def _pick(self, counts: Mapping[str, int], texts: int) -> None:
+        """The ``k`` most frequent content words of ``counts`` become the words."""
         kept = [(w, n) for w, n in counts.items() if self._is_content_word(w)]
         kept.sort(key=lambda pair: (-pair[1], pair[0]))
         if not kept:
             raise ConfigError(
-                f"The frequent-words attribute found no content word in {len(texts)} texts "
+                f"The frequent-words attribute found no content word in {texts} texts "
                 "(after stop words, negations and numbers). Give the words with words=[...]."
             )
-        twin.pool_counts = {word: int(count) for word, count in kept[: self.k]}
-        twin.words = list(twin.pool_counts)
-        return twin
+        self.pool_counts = {word: int(count) for word, count in kept[: self.k]}
+        self.words = list(self.pool_counts)
 
     def annotate(
         self, texts: Sequence[str], columns: Mapping[str, Sequence[Any]] | None = None

@@ -58,8 +58,26 @@ def feature_association(
     """
     ranks = np.asarray(ranks, dtype=np.int64)
     counts, support = label_counts(matrix, ranks, n_classes)
-    n_rows = len(ranks)
-    totals = np.bincount(ranks, minlength=n_classes).astype(np.float64)
+    return count_association(counts, support, np.bincount(ranks, minlength=n_classes))
+
+
+def count_association(
+    counts: np.ndarray, support: np.ndarray, totals: np.ndarray
+) -> dict[str, np.ndarray]:
+    """:func:`feature_association` from the counts alone: ``counts`` (F, K) rows with each
+    feature and each label, ``support`` (F,) rows with each feature, ``totals`` (K,) rows of each
+    label (a scan that counted its rows a slice at a time holds no matrix).
+
+    Examples:
+        >>> result = count_association(np.array([[5, 25]]), np.array([30]), np.array([30, 30]))
+        >>> int(result["label"][0]), round(float(result["lift"][0]), 2)
+        (1, 1.67)
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    support = np.asarray(support, dtype=np.int64)
+    n_classes = len(totals)
+    n_rows = int(np.sum(totals))
+    totals = np.asarray(totals).astype(np.float64)
     shares = totals / max(n_rows, 1)
     without = totals[None, :] - counts
     # Expected counts under independence: each row's size times the label shares of all rows.

@@ -9,7 +9,7 @@ import pytest
 
 from shortcutlab.families.audit.features import FeatureConfig, fit_features
 from shortcutlab.metrics import adjust_p
-from shortcutlab.metrics.association import feature_association
+from shortcutlab.metrics.association import count_association
 from tests.families.audit.tables import random_sentences, table
 
 SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), packaged_lexicons=False)
@@ -18,7 +18,8 @@ SCAN = FeatureConfig(min_support=10, attributes=("negation", "question"), packag
 def _scan(texts, labels):
     train = table(texts, labels)
     _, features = fit_features(train, SCAN)
-    result = feature_association(features.matrix, train.ranks, len(train.labels))
+    counted = features.counts
+    result = count_association(counted.counts, counted.support, np.bincount(train.ranks))
     return features, result, adjust_p(result["p_value"], "bh")
 
 

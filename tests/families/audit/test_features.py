@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.families.audit import text_slices
 from shortcutlab.families.audit.features import FeatureConfig, fit_features
 from tests.families.audit.tables import table
 
@@ -23,7 +24,8 @@ HYPOTHESES = [
 
 
 def _row(features, name: str) -> list[int]:
-    return features.matrix[:, features.names.index(name)].toarray().ravel().tolist()
+    """A feature's column: of a table's matrix, or read again from the scanned rows."""
+    return features.column(features.keys[features.names.index(name)]).astype(int).tolist()
 
 
 def test_pairs_name_both_parts_and_keep_negation_words_whole():
@@ -192,4 +194,51 @@ def test_features_are_the_same_for_the_same_rows():
     texts = [f"row {i % 7} says {'not ' if i % 3 else ''}much!" for i in range(60)]
     first = fit_features(table(texts, [i % 2 for i in range(60)]), FeatureConfig(min_support=2))[1]
     second = fit_features(table(texts, [i % 2 for i in range(60)]), FeatureConfig(min_support=2))[1]
-    assert first.keys == second.keys and (first.matrix != second.matrix).nnz == 0
+    assert first.keys == second.keys
+    np.testing.assert_array_equal(first.counts.counts, second.counts.counts)
+    np.testing.assert_array_equal(first.counts.prints, second.counts.prints)
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_the_scanned_rows_counts_and_columns_are_those_of_the_plans_matrix(monkeypatch, pairs):
+    """The scan counts its rows a slice at a time and keeps no matrix: its counts, and the
+    columns it reads again, are those of the matrix the plan builds for the same rows."""
+    monkeypatch.setattr(text_slices, "SLICE_ROWS", 37)  # many slices, a short last one
+    rng = np.random.default_rng(1)
+    # Rows whose spaced words are not their tokens ("x_1", "don't's").
+    words = ["not", "don't", "don't's", "honestly", "I'm", "film's", "x_1", "café", "fine", "WOW"]
+    words += ["?", "!", "1997", "to", "be", "fair", "honest", "frankly"]
+    texts = [" ".join(rng.choice(words, size=rng.integers(1, 9))) for _ in range(300)]
+    # A word the spaced view drops leaves its neighbours adjacent; a raw "X" is no break.
+    texts[:4] = ["to be don't fair", "be fair's day", "so be don't fair", "be X fair"]
+    # A letter only Arrow knows (U+11F04 before Python 3.12): its slice is read by findall.
+    texts[200] = "to be fair a\U00011f04b honestly"
+    seconds = [" ".join(rng.choice(words, size=3)) for _ in range(300)] if pairs else None
+    source = rng.choice(["a", "b", None], size=300).tolist()
+    labels = rng.integers(3, size=300).tolist()
+    train = table(texts, labels, pairs=seconds, columns={"source": source})
+    config = FeatureConfig(
+        min_support=1,  # every feature is kept, so a miscount shows in the matrix
+        # Phrases across a dropped word ("to be don't fair" has "be fair" in the spaced view).
+        lexicons={"hedges": ["honestly", "to be fair"], "fair": ["be fair"]},
+        metadata=("source",),
+    )
+    plan, features = fit_features(train, config)
+    matrix = plan.transform(train).matrix.toarray().astype(bool)
+    assert features.matrix is None and matrix.shape == (300, len(features.keys))
+    np.testing.assert_array_equal(features.counts.support, matrix.sum(axis=0))
+    by_label = np.eye(3, dtype=np.int64)[train.ranks]
+    np.testing.assert_array_equal(features.counts.counts, matrix.T.astype(np.int64) @ by_label)
+    read = features.columns(features.keys)
+    np.testing.assert_array_equal(np.column_stack([read[k] for k in features.keys]), matrix)
+
+
+def test_a_vocabulary_past_two_byte_ids_reads_its_last_words_rows():
+    """The scan keeps each row's word ids in two bytes while the words fit, then in four."""
+    texts = [f"w{i} common" for i in range(70_000)] + ["w69999 w5 common"]
+    config = FeatureConfig(
+        min_support=1, ngram_max=1, attributes=(), surface=False, packaged_lexicons=False
+    )
+    _, features = fit_features(table(texts, [i % 2 for i in range(70_001)]), config)
+    assert _row(features, "w69999")[-3:] == [0, 1, 1] and sum(_row(features, "w69999")) == 2
+    assert _row(features, "w5")[:7] == [0, 0, 0, 0, 0, 1, 0] and sum(_row(features, "w5")) == 2

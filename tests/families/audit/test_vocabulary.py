@@ -1,13 +1,15 @@
-"""The streamed vocabulary pass gives CountVectorizer's pruned vocabulary and matrix exactly."""
+"""The streamed vocabulary pass gives CountVectorizer's pruned vocabulary and its counts exactly."""
 
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.families.audit.features import TOKEN_PATTERN
-from shortcutlab.families.audit.vocabulary import CHUNK_ROWS, frequent_ngrams
+from shortcutlab.families.audit.indicator_counts import row_weights
+from shortcutlab.families.audit.vocabulary import CHUNK_ROWS, frequent_ngrams, phrase_presence
 
 WORDS = ["not", "don't", "isn't", "n't", "a", "b", "é", "日本", "x_1", "9", "can'tx", "word"]
 
@@ -46,21 +48,37 @@ def _sklearn(texts, ngram_max, min_support, max_features=None):
         (50, 4, 1, None),
     ],
 )
-def test_the_vocabulary_and_matrix_are_countvectorizers(rows, ngram_max, min_support, max_features):
+def test_the_vocabulary_and_counts_are_countvectorizers(rows, ngram_max, min_support, max_features):
     texts = _texts(rows, seed=rows + ngram_max)
-    names, matrix = frequent_ngrams(
+    ranks = np.arange(rows) % 3
+    names, counts = frequent_ngrams(
         texts,
         ngram_max=ngram_max,
         min_support=min_support,
         max_features=max_features,
         token_pattern=TOKEN_PATTERN,
+        ranks=ranks,
+        n_classes=3,
     )
     expected_names, expected = _sklearn(texts, ngram_max, min_support, max_features)
     assert names == expected_names
-    assert matrix.dtype == np.int32
-    np.testing.assert_array_equal(matrix.toarray(), expected)
+    np.testing.assert_array_equal(counts.support, expected.sum(axis=0))
+    np.testing.assert_array_equal(counts.counts, expected.T @ np.eye(3, dtype=np.int64)[ranks])
+    # The same rows give the same fingerprint (the scan folds such features into one).
+    np.testing.assert_array_equal(counts.prints, expected.T @ row_weights(0, rows))
 
 
 def test_no_word_reaches_the_support():
-    names, matrix = frequent_ngrams(["a b", "c d"], ngram_max=2, min_support=2)
-    assert names == [] and matrix.shape == (2, 0)
+    names, counts = frequent_ngrams(["a b", "c d"], ngram_max=2, min_support=2)
+    assert names == [] and len(counts.support) == 0
+
+
+def test_phrases_are_found_as_adjacent_words_of_one_text():
+    found = pa.array([["a", "b", "c"], ["b"], ["c", "a"], []], pa.list_(pa.large_string()))
+    present = phrase_presence(found, ["a b", "b", "c a", "b c a", "z"])
+    assert present.astype(int).tolist() == [
+        [1, 1, 0, 0, 0],
+        [0, 1, 0, 0, 0],
+        [0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 0],
+    ]

@@ -112,7 +112,9 @@ def audit_dataset(
         progress=progress,
     )
     if out is not None:
-        write_audit(result, out, overwrite=overwrite, training=training, columns=names)
+        # The user's whole table as pandas only where --fix writes repaired copies of it.
+        frame = training.frame if fix is not None else None
+        write_audit(result, out, overwrite=overwrite, training=frame, columns=names)
     return result
 
 
@@ -164,8 +166,8 @@ def _read_inputs(
     data: Any, test: Any | None, columns: dict[str, Any], labels: Sequence[Any] | None
 ) -> tuple[Any, Any, dict[str, Any], Any]:
     """The audit's training and test inputs (their labels agreed across the files), each
-    file's source record, and the training table as a DataFrame (its canonical columns and
-    the user's others)."""
+    file's source record, and the loaded training table (its canonical columns and the user's
+    others)."""
     check_distinct_columns(
         [
             ("text-col", columns["text_col"]),
@@ -184,4 +186,4 @@ def _read_inputs(
     if test is not None:
         test_inputs, _ = load_inputs(tables["test"], role="test", labels=train.labels, **columns)
     sources = {role: table.source.to_json() for role, table in tables.items()}
-    return train, test_inputs, sources, loaded.frame
+    return train, test_inputs, sources, loaded

@@ -10,14 +10,13 @@ means the same thing in both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
-#: Entries of a sparse matrix counted at once (bounds the copies counting makes).
-_ENTRIES_PER_SLICE = 1 << 20
+from shortcutlab.families.audit.indicator_counts import IndicatorCounts
 
 #: Candidate kinds, in the order the tidy table lists them for equal rank.
 KINDS = (
@@ -130,7 +129,12 @@ class FeatureSet:
     parts: list[str]
     groups: list[str]
     phrases: list[str | None]
-    matrix: sp.csr_matrix
+    #: None for the scanned (training) table, whose indicators are kept as ``counts``.
+    matrix: sp.csr_matrix | None
+    #: Per feature, its rows' counts and fingerprint (the scanned table).
+    counts: IndicatorCounts | None = None
+    #: Where ``matrix`` is None: the (rows × chosen) indicators of chosen features, read again.
+    reader: Callable[[Sequence[int]], np.ndarray] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -141,8 +145,13 @@ class FeatureSet:
 
     def columns(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         """The boolean indicators of features ``keys``, read in one pass over the matrix (each
-        column of a row-major matrix costs a pass of its own)."""
+        column of a row-major matrix costs a pass of its own), or over the rows."""
         keys = list(dict.fromkeys(keys))
+        if self.matrix is None:
+            if self.reader is None:
+                raise ValueError("this FeatureSet holds neither a matrix nor a reader")
+            read = self.reader([self.keys.index(key) for key in keys])
+            return {key: read[:, j] for j, key in enumerate(keys)}
         picked = self.matrix[:, [self.keys.index(key) for key in keys]].tocsc()
         found = {}
         for j, key in enumerate(keys):
@@ -151,18 +160,3 @@ class FeatureSet:
             fires[picked.indices[entries][picked.data[entries] != 0]] = True
             found[key] = fires
         return found
-
-
-def indicator_support(matrix: sp.csr_matrix | np.ndarray) -> np.ndarray:
-    """Rows with each indicator. A sparse indicator matrix here holds at most one entry per cell
-    (the token matrices do), so its positive entries are counted by column."""
-    if sp.issparse(matrix):
-        matrix = sp.csr_matrix(matrix)
-        support = np.zeros(matrix.shape[1], dtype=np.int64)
-        # In slices: bincount reads int32 indices as a copy in int64.
-        for start in range(0, matrix.nnz, _ENTRIES_PER_SLICE):
-            entries = slice(start, start + _ENTRIES_PER_SLICE)
-            columns = matrix.indices[entries][matrix.data[entries] > 0]
-            support += np.bincount(columns, minlength=matrix.shape[1])
-        return support
-    return np.asarray(matrix, dtype=bool).sum(axis=0)

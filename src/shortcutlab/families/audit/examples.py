@@ -31,7 +31,7 @@ def candidate_examples(
     part = row.part or TEXT
     examples = []
     for i in chosen:
-        text = train.part(part)[i]
+        text = train.text(part, i)
         spans = _merged(sorted(span for phrase in phrases for span in phrase_spans(text, phrase)))
         examples.append(
             {

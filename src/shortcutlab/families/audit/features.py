@@ -6,6 +6,11 @@ length and readability bins, the frequent words, the metadata values) and keeps 
 that at least ``min_support`` training rows have; :meth:`FeaturePlan.transform` then gives any
 table (the test rows) the same columns in the same order.
 
+The training rows are read a slice at a time (:mod:`~shortcutlab.families.audit.indicator_fitters`)
+and their indicators are kept as counts (:mod:`~shortcutlab.families.audit.indicator_counts`),
+never as a (rows × features) matrix: the scan tests counts, and the few columns read later (the
+examples of the top candidates) are read again from the rows.
+
 Tokens keep negation contractions whole ("don't", "isn't"; a tokenised "do n't" reads as "don't")
 and single-character words, because the best-known annotation artefacts are exactly these words:
 "not", "no", "never", "nothing" in MNLI hypotheses (Gururangan et al. 2018, table 2).
@@ -13,21 +18,25 @@ and single-character words, because the best-known annotation artefacts are exac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 import scipy.sparse as sp
 
-from shortcutlab.attributes import Attribute, make_attribute
-from shortcutlab.attributes.lexical import normalised
-from shortcutlab.attributes.words import SplitWords, spaced_phrases, word_presence
+from shortcutlab.attributes import make_attribute
 from shortcutlab.errors import DataError
-from shortcutlab.families.audit.candidates import FeatureSet, indicator_support
+from shortcutlab.families.audit.candidates import FeatureSet
 from shortcutlab.families.audit.columns import join_indicator_blocks
+from shortcutlab.families.audit.indicator_counts import IndicatorCounts
+from shortcutlab.families.audit.indicator_fitters import (
+    AttributeFitter,
+    Block,
+    SurfaceFitter,
+    dense_counts,
+    rows_reader,
+)
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.lexicons import LexiconMatcher, packaged_lexicons
 from shortcutlab.families.audit.memory import release_freed_memory
@@ -37,24 +46,18 @@ from shortcutlab.families.audit.metadata_values import (
     is_missing,
     value_name,
 )
-from shortcutlab.families.audit.surface import (
-    QuantileBins,
-    SurfacePlan,
-    fit_surface,
-    surface_measures,
-)
-from shortcutlab.families.audit.tokens import (
-    CLITIC_BREAK,
-    TOKEN_PATTERN,
-    clitics_cut,
-    spaced_from_words,
-    token_texts,
-)
-from shortcutlab.families.audit.vocabulary import frequent_ngrams
+from shortcutlab.families.audit.surface import QuantileBins
+from shortcutlab.families.audit.text_slices import text_slices
+from shortcutlab.families.audit.tokens import TOKEN_PATTERN
+from shortcutlab.families.audit.word_fitters import LexiconFitter, TokenFitter, WordPresenceFitter
 from shortcutlab.params import check_positive_int, quoted, require
 
 #: Numeric metadata columns with more distinct values than this are binned at quartiles.
 MAX_METADATA_VALUES = 10
+#: Annotators whose fitted values are words, scanned as "the row contains the word".
+WORD_SET_ATTRIBUTES = ("frequent-words",)
+#: What the fit of one part holds while the slices pass.
+Fitter = TokenFitter | AttributeFitter | WordPresenceFitter | SurfaceFitter | LexiconFitter
 
 
 @dataclass(frozen=True)
@@ -89,24 +92,11 @@ class FeatureConfig:
         return packaged | {name: list(phrases) for name, phrases in self.lexicons.items()}
 
 
-@dataclass
-class _Block:
-    """Indicators of one family for one part: names as fitted, and the columns kept."""
-
-    kind: str
-    part: str
-    group: Callable[[str], str] | str
-    names: list[str]
-    build: Callable[[AuditInputs], sp.csr_matrix | np.ndarray]
-    phrases: bool = False
-    kept: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-
-
 class FeaturePlan:
     """The indicators fitted on the training rows; :meth:`transform` applies them to any table."""
 
     def __init__(
-        self, config: FeatureConfig, paired: bool, blocks: list[_Block], details: dict
+        self, config: FeatureConfig, paired: bool, blocks: list[Block], details: dict
     ) -> None:
         self.feature_config = config
         self.paired = paired
@@ -123,10 +113,26 @@ class FeaturePlan:
         check_metadata_columns(inputs.columns, self.feature_config.metadata)
         return self._assemble(len(inputs), [block.build(inputs) for block in self._blocks])
 
+    def _described(self, rows: int) -> FeatureSet:
+        """The kept features' keys, names, kinds, parts, groups and phrases, without a matrix."""
+        features = FeatureSet([], [], [], [], [], [], sp.csr_matrix((rows, 0), dtype=np.int32))
+        for block in self._blocks:
+            for j in block.kept.tolist():
+                name = block.names[j]
+                kind = "ngram" if block.kind == "token" and " " in name else block.kind
+                features.keys.append(f"{kind}:{block.part}:{name}")
+                prefix = f"{block.part}: " if self.paired and block.part else ""
+                features.names.append(prefix + name)
+                features.kinds.append(kind)
+                features.parts.append(block.part)
+                features.groups.append(block.group(name) if callable(block.group) else block.group)
+                features.phrases.append(name if block.phrases else None)
+        return features
+
     def _assemble(self, rows: int, matrices: list[sp.csr_matrix | np.ndarray]) -> FeatureSet:
         """The FeatureSet of one table from each block's full (fitted names) matrix; ``matrices``
         is emptied as they are read (each is let go once joined: peak memory)."""
-        features = FeatureSet([], [], [], [], [], [], sp.csr_matrix((rows, 0), dtype=np.int32))
+        features = self._described(rows)
         kept_matrices = []
         if len(matrices) != len(self._blocks):
             raise ValueError("one matrix per block")
@@ -141,18 +147,40 @@ class FeaturePlan:
                 kept = kept[:, block.kept]
             kept_matrices.append(kept)
             del matrix, kept
-            for j in block.kept.tolist():
-                name = block.names[j]
-                kind = "ngram" if block.kind == "token" and " " in name else block.kind
-                features.keys.append(f"{kind}:{block.part}:{name}")
-                prefix = f"{block.part}: " if self.paired and block.part else ""
-                features.names.append(prefix + name)
-                features.kinds.append(kind)
-                features.parts.append(block.part)
-                features.groups.append(block.group(name) if callable(block.group) else block.group)
-                features.phrases.append(name if block.phrases else None)
         if kept_matrices:
             features.matrix = join_indicator_blocks(kept_matrices, rows)
+        return features
+
+    def _scanned(self, train: AuditInputs, counts: list[IndicatorCounts]) -> FeatureSet:
+        """The training rows' FeatureSet: the kept features' counts, no matrix; chosen columns
+        are read again from the rows, one pass over each part's slices for all of them."""
+        features = self._described(len(train))
+        features.counts = IndicatorCounts.joined(
+            [c.take(b.kept) for b, c in zip(self._blocks, counts, strict=True)],
+            len(train.labels),
+        )
+        where = [(block, int(j)) for block in self._blocks for j in block.kept.tolist()]
+
+        def read(columns: Sequence[int]) -> np.ndarray:
+            out = np.zeros((len(train), len(columns)), dtype=bool)
+            for part in train.parts():
+                # The metadata blocks (no part) are read with the first part's slices.
+                wanted = [
+                    (block, [i for i, c in enumerate(columns) if where[c][0] is block])
+                    for block in self._blocks
+                    if block.part == part or (not block.part and part == train.parts()[0])
+                ]
+                wanted = [(block, at) for block, at in wanted if at and block.read is not None]
+                if not wanted:
+                    continue
+                for piece in text_slices(train, part):
+                    for block, at in wanted:
+                        chosen = [where[columns[i]][1] for i in at]
+                        out[piece.start : piece.stop, at] = block.read(piece, chosen)
+            return out
+
+        features.matrix = None
+        features.reader = read
         return features
 
     def config(self) -> dict[str, Any]:
@@ -174,202 +202,60 @@ class FeaturePlan:
         }
 
 
-#: Annotators whose fitted values are words, scanned as "the row contains the word".
-WORD_SET_ATTRIBUTES = ("frequent-words",)
-#: Annotators that read the texts as one Arrow array as well (the table's, made once: no copy).
-ARROW_ATTRIBUTES = ("negation", "question")
-
-
 def fit_features(train: AuditInputs, config: FeatureConfig) -> tuple[FeaturePlan, FeatureSet]:
-    """Fit the indicators on the training rows; return the plan and the training rows' features."""
+    """Fit the indicators on the training rows, a slice at a time; return the plan and the
+    training rows' features (their counts; :meth:`FeatureSet.columns` reads chosen columns)."""
     check_metadata_columns(train.columns, config.metadata)
-    fitted: list[tuple[_Block, sp.csr_matrix | np.ndarray]] = []
+    fitted: list[tuple[Block, IndicatorCounts]] = []
     details: dict[str, Any] = {"parts": {}}
     lexicons = config.word_lists()
     matcher = LexiconMatcher(lexicons)
     for part in train.parts():
-        texts = train.part(part)
+        fitters = _fitters(part, train, config, matcher if lexicons else None)
+        for piece in text_slices(train, part):
+            for fitter in fitters:
+                fitter.add(piece)
+            del piece
         part_details: dict[str, Any] = {}
-        # The spaced words are made on the way when an indicator reads them.
-        spaced = bool(lexicons) or any(a in WORD_SET_ATTRIBUTES for a in config.attributes)
-        fitted.append(_token_block(part, train, config, part_details, spaced))
-        release_freed_memory()  # each stage's peak starts from the live data (memory.py)
-        for name in config.attributes:
-            attribute = make_attribute(name, config.attribute_options.get(name))
-            if name in WORD_SET_ATTRIBUTES:  # fitted on the spaced words the scan reads anyway
-                split = SplitWords(train.spaced(part))  # one split: counts and presence
-                attribute = attribute.fitted(texts, spaced=train.spaced(part), split=split)
-                fitted.append(_word_presence_block(part, attribute, split))
-                del split
-            else:
-                read = train.array(part) if name in ARROW_ATTRIBUTES else texts
-                attribute = attribute.fitted(read)
-                fitted.append(_attribute_block(part, attribute, read, train))
-            part_details.setdefault("attributes", {})[name] = attribute.config()
-            release_freed_memory()
-        if config.surface:
-            measures = surface_measures(train.array(part))
-            surface = fit_surface(measures)
-            indicators = surface.indicators(train.array(part), measures)
-            fitted.append((_surface_block(part, surface), indicators))
-            part_details["surface"] = surface.config()
-            release_freed_memory()
-        if lexicons:
-            block = _lexicon_block(part, matcher)
-            fitted.append((block, block.build(train)))
+        for fitter in fitters:
+            fitted.append(fitter.finish(part_details))
         details["parts"][part] = part_details
+        del fitters
+        release_freed_memory()  # the part's counting state (memory.py)
     details["lexicons"] = matcher.config()
     details["metadata"] = {}
     for column in config.metadata:
         block, column_details = _metadata_block(column, train.columns[column])
-        fitted.append((block, block.build(train)))
+        block.read = rows_reader(block.build, train)
+        matrix = np.asarray(block.build(train), dtype=bool)
+        fitted.append((block, dense_counts(matrix, train.ranks, len(train.labels))))
         details["metadata"][column] = column_details
-    train.release_word_views()
-    release_freed_memory()
-    for block, matrix in fitted:
-        block.kept = np.flatnonzero(indicator_support(matrix) >= config.min_support)
-    matrices = [matrix for _, matrix in fitted]
+    for block, counts in fitted:
+        block.kept = np.flatnonzero(counts.support >= config.min_support)
     plan = FeaturePlan(config, train.paired, [block for block, _ in fitted], details)
-    del fitted  # the matrices are held by ``matrices`` alone, which the assembly empties
-    return plan, plan._assemble(len(train), matrices)
+    return plan, plan._scanned(train, [counts for _, counts in fitted])
 
 
-def _token_block(
-    part: str, train: AuditInputs, config: FeatureConfig, details: dict, spaced: bool
-) -> tuple[_Block, sp.csr_matrix]:
-    """The word and n-gram indicators of one part, fitted on the training rows'
-    :func:`~shortcutlab.attributes.lexical.normalised` texts. With ``spaced``, their spaced-word view is
-    made from the scan's words on the way (:func:`~shortcutlab.families.audit.tokens.spaced_from_words`)."""
-    # The texts are lower-cased and their clitics cut a chunk at a time, in the scan: no copy of
-    # all of them is held next to the scan's position arrays (peak memory).
-    texts = train.array(part)
-    spaced_chunks: list[pa.Array] = []
-    last_chunk: list[pa.Array] = []  # the chunk being scanned, lower-cased
-    has_word = False
-
-    def prepare(chunk: pa.Array) -> pa.Array:
-        nonlocal has_word
-        last_chunk[:] = [normalised(chunk)]
-        prepared = clitics_cut(last_chunk[0])
-        has_word = has_word or pc.any(pc.match_substring_regex(prepared, r"\w")).as_py()
-        return prepared
-
-    def keep_spaced(start: int, found: pa.ListArray) -> None:
-        spaced_chunks.append(spaced_from_words(found, last_chunk[0]))
-
-    options = dict(
-        token_pattern=TOKEN_PATTERN,
-        lowercase=False,
-        binary=True,
-        ngram_range=(1, config.ngram_max),
-        dtype=np.int32,
-    )
-    vocabulary, train_matrix = frequent_ngrams(
-        texts,
-        ngram_max=config.ngram_max,
-        min_support=config.min_support,
-        max_features=config.max_features,
-        token_pattern=TOKEN_PATTERN,
-        on_words=keep_spaced if spaced else None,
-        prepare=prepare,
-        breaks=(CLITIC_BREAK,),
-    )
-    last_chunk.clear()
-    if not has_word:  # no word for the vectorizer: no token indicator
-        vocabulary, train_matrix = [], sp.csr_matrix((len(texts), 0), dtype=np.int32)
-    elif spaced_chunks and sum(len(chunk) for chunk in spaced_chunks) == len(texts):
-        train.keep_spaced(part, pa.concat_arrays(spaced_chunks))
-    details["vocabulary"] = len(vocabulary)
-
-    def build(inputs: AuditInputs) -> sp.csr_matrix:
-        rows = len(inputs)
-        if not vocabulary:
-            return sp.csr_matrix((rows, 0), dtype=np.int32)
-        # Other tables only (a test table, held-out rows): scikit-learn loads when one is read.
-        from sklearn.feature_extraction.text import CountVectorizer
-
-        vectorizer = CountVectorizer(vocabulary=vocabulary, **options)
-        return vectorizer.transform(token_texts(inputs.part(part)))
-
-    block = _Block("token", part, part, vocabulary, build, phrases=True)
-    return block, train_matrix
+def _fitters(
+    part: str, train: AuditInputs, config: FeatureConfig, matcher: LexiconMatcher | None
+) -> list[Fitter]:
+    """The fitters of one part, in the order of its blocks: tokens, attributes, surface, lexicons."""
+    tokens = TokenFitter(part, train, config.ngram_max, config.min_support, config.max_features)
+    fitters: list[Fitter] = [tokens]
+    for name in config.attributes:
+        attribute = make_attribute(name, config.attribute_options.get(name))
+        if name in WORD_SET_ATTRIBUTES:  # fitted on the words the token scan counts anyway
+            fitters.append(WordPresenceFitter(part, attribute, train, tokens))
+        else:
+            fitters.append(AttributeFitter(part, attribute, train))
+    if config.surface:
+        fitters.append(SurfaceFitter(part, train))
+    if matcher is not None:
+        fitters.append(LexiconFitter(part, matcher, train, tokens))
+    return fitters
 
 
-def _attribute_block(
-    part: str, attribute: Attribute, train_texts: Sequence[str], train: AuditInputs
-) -> tuple[_Block, np.ndarray]:
-    train_values = _annotated(attribute, train_texts, train.columns)
-    values = attribute.possible_values()
-    if values is None:
-        values = sorted({v for v in train_values.tolist() if v is not None})
-    if len(values) == 2 and not any(v is None for v in train_values.tolist()):
-        # A two-valued attribute every row has (with / without negation): the second value is the
-        # first's complement, the same 2×K table and test, so it is one candidate, not two.
-        values = values[:1]
-    columns = np.array(values, dtype=object)[None, :]
-
-    def build(inputs: AuditInputs) -> np.ndarray:
-        read = inputs.array(part) if attribute.name in ARROW_ATTRIBUTES else inputs.part(part)
-        return _annotated(attribute, read, inputs.columns)[:, None] == columns
-
-    names = [f"{attribute.name} = {value}" for value in values]
-    block = _Block("attribute", part, attribute.name, names, build)
-    return block, train_values[:, None] == columns
-
-
-def _word_presence_block(
-    part: str, attribute: Attribute, train_words: SplitWords
-) -> tuple[_Block, np.ndarray]:
-    """One indicator per fitted word: the row contains it (as a whole word).
-
-    The frequent-words annotator gives each row one value, the rarest pool word it holds, which is
-    what an MPS build needs; as an audit candidate that value would read "honestly and no rarer
-    frequent word", which points wherever the rarer words do not. Presence means what it says (and
-    a word with exactly the rows of its token is folded into that token's candidate).
-    """
-    words = attribute.possible_values() or []
-    # Single words, spelled as the spaced view spells them.
-    spelled = [phrase.strip() for phrase in spaced_phrases(words)]
-
-    def build(inputs: AuditInputs) -> np.ndarray:
-        return word_presence(inputs.spaced(part), spelled)
-
-    names = [f"{attribute.name} has '{word}'" for word in words]
-    block = _Block("attribute", part, attribute.name, names, build)
-    return block, train_words.presence(spelled)
-
-
-def _annotated(
-    attribute: Attribute, texts: Sequence[str], columns: Mapping[str, Any]
-) -> np.ndarray:
-    annotated = attribute.annotate(texts, columns).values
-    return np.array([None if v is None else str(v) for v in annotated.tolist()], dtype=object)
-
-
-def _surface_block(part: str, surface: SurfacePlan) -> _Block:
-    names, groups = surface.columns()
-    group_of = dict(zip(names, groups, strict=True))
-    return _Block(
-        "surface",
-        part,
-        group_of.__getitem__,
-        names,
-        lambda inputs: surface.indicators(inputs.part(part)),
-    )
-
-
-def _lexicon_block(part: str, matcher: LexiconMatcher) -> _Block:
-    names = [f"lexicon = {name}" for name in matcher.names]
-    return _Block(
-        "lexicon",
-        part,
-        "lexicon",
-        names,
-        lambda inputs: matcher.matrix(inputs.spaced(part)),
-    )
-
-
-def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, dict[str, Any]]:
+def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[Block, dict[str, Any]]:
     numbers = as_numbers(train_values)
     if numbers is not None and len(np.unique(numbers[~np.isnan(numbers)])) > MAX_METADATA_VALUES:
         integer = bool(np.all(np.mod(numbers[~np.isnan(numbers)], 1) == 0))
@@ -383,7 +269,7 @@ def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, d
                 )
             return bins.indicators(values)
 
-        return _Block("metadata", "", column, bins.names(), build_bins), {"binned": bins.config()}
+        return Block("metadata", "", column, bins.names(), build_bins), {"binned": bins.config()}
     values = sorted({value_name(v) for v in train_values if not is_missing(v)})
 
     def build_values(inputs: AuditInputs) -> np.ndarray:
@@ -393,4 +279,4 @@ def _metadata_block(column: str, train_values: Sequence[Any]) -> tuple[_Block, d
         return names[:, None] == np.array(values, dtype=object)[None, :]
 
     names = [f"{column} = {value}" for value in values]
-    return _Block("metadata", "", column, names, build_values), {"values": values}
+    return Block("metadata", "", column, names, build_values), {"values": values}

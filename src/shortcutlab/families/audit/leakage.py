@@ -20,21 +20,25 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+import pandas as pd
 
 from shortcutlab.attributes.lexical import text_array
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.overlap import collapsed, row_keys
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.text_slices import SLICE_ROWS
 from shortcutlab.params import quoted
+
+#: pandas' SipHash keys (16 bytes each) of the two hashes of a row's normalised text.
+_HASH_KEYS = ("shortcutlab-dup0", "shortcutlab-dup1")
 
 
 @dataclass
@@ -153,35 +157,46 @@ def find_leakage(
             "The test table and the training table must both be pairs or both single texts; "
             "load both with the same --text-pair-col."
         )
-    copies = _Copies(normalised_keys(train))
+    copies = _Copies(key_hashes(train))
     conflicts = _train_conflicts(copies.mixed_label_groups(train.ranks), train.ranks)
     repeats = len(train) - copies.keys
     if test is None:
         return Leakage([], [], conflicts, repeats, None, threshold)
-    exact = _exact_pairs(copies, normalised_keys(test), train.ranks, test.ranks)
+    exact = _exact_pairs(copies, key_hashes(test), train.ranks, test.ranks)
     exact_rows = {pair.test_row for pair in exact}
     near = _near_pairs(train, test, exact_rows, threshold=threshold, num_perm=num_perm, seed=seed)
     return Leakage(exact, near, conflicts, repeats, len(test), threshold)
 
 
-def normalised_keys(table: AuditInputs) -> pa.Array:
-    """Each row's text in lower case with whitespace collapsed; both parts for pairs
-    (:func:`~shortcutlab.data.overlap.row_keys`, which builds check their test tables with)."""
-    return row_keys(table.array("text"), table.array("text_pair") if table.paired else None)
+def key_hashes(table: AuditInputs) -> np.ndarray:
+    """(rows, 2) uint64: two independent 64-bit hashes (pandas' SipHash under two keys) of each
+    row's text in lower case with whitespace collapsed, both parts for pairs
+    (:func:`~shortcutlab.data.overlap.row_keys`, which builds check their test tables with),
+    made a slice of rows at a time: the keys themselves are never all held. Two different texts
+    share both hashes with probability 2**-128."""
+    hashes = np.empty((len(table), 2), dtype=np.uint64)
+    pairs = table.text_slices("text_pair", SLICE_ROWS) if table.paired else itertools.repeat(None)
+    for (start, texts), pair in zip(table.text_slices("text", SLICE_ROWS), pairs, strict=False):
+        keys = row_keys(texts, None if pair is None else pair[1])
+        values = keys.to_numpy(zero_copy_only=False)
+        for column, hash_key in enumerate(_HASH_KEYS):
+            hashes[start : start + len(texts), column] = pd.util.hash_array(
+                values, hash_key=hash_key, categorize=False
+            )
+    return hashes
 
 
 class _Copies:
-    """The training rows grouped by key (rows in ascending order within a group), found by hashing
-    the whole column at once: a Python dict of 200,000 keys cost seconds."""
+    """The training rows grouped by key (rows in ascending order within a group), found by
+    sorting the keys' hashes (a Python dict of 200,000 keys cost seconds)."""
 
-    def __init__(self, keys: pa.Array) -> None:
-        encoded = pc.dictionary_encode(keys)
-        self.dictionary = encoded.dictionary
-        self.keys = len(self.dictionary)
-        codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        self.rows = np.argsort(codes, kind="stable")  # grouped by key, each group in row order
-        self.sizes = np.bincount(codes, minlength=self.keys)
-        self.starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
+    def __init__(self, hashes: np.ndarray) -> None:
+        self.rows = np.lexsort((hashes[:, 1], hashes[:, 0]))  # stable: each group in row order
+        ordered = hashes[self.rows]
+        self.starts = np.flatnonzero(_new_keys(ordered))
+        self.sizes = np.diff(np.append(self.starts, len(ordered)))
+        self.keys = len(self.starts)
+        self.distinct = ordered[self.starts]  # group k's key, in sorted order
 
     def group(self, key: int) -> np.ndarray:
         return self.rows[self.starts[key] : self.starts[key] + self.sizes[key]]
@@ -195,10 +210,25 @@ class _Copies:
         high = np.maximum.reduceat(grouped, self.starts)
         return [self.group(key) for key in np.flatnonzero(low != high).tolist()]
 
-    def of(self, keys: pa.Array) -> np.ndarray:
-        """Per key of another table, its group here (-1 for a key no training row has)."""
-        found = pc.index_in(keys, value_set=self.dictionary)
-        return pc.fill_null(found, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    def of(self, hashes: np.ndarray) -> np.ndarray:
+        """Per key hash of another table, its group here (-1 for a key no training row has)."""
+        both = np.concatenate([self.distinct, hashes])
+        asked = np.concatenate([np.zeros(self.keys, bool), np.ones(len(hashes), bool)])
+        # Sorted by key, each training key before the asked ones equal to it.
+        order = np.lexsort((asked, both[:, 1], both[:, 0]))
+        new = _new_keys(both[order])
+        first = order[np.flatnonzero(new)][np.cumsum(new) - 1]  # the first entry of each key
+        found = np.where(first < self.keys, first, -1)
+        groups = np.empty(len(hashes), dtype=np.int64)
+        groups[order[asked[order]] - self.keys] = found[asked[order]]
+        return groups
+
+
+def _new_keys(ordered: np.ndarray) -> np.ndarray:
+    """Per row of sorted (rows, 2) hashes, whether it starts a new key."""
+    new = np.ones(len(ordered), dtype=bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    return new
 
 
 def normalised_texts(texts: Sequence[str]) -> list[str]:
@@ -240,7 +270,7 @@ def _near_pairs(
 
 def _exact_pairs(
     train_copies: _Copies,
-    test_keys: pa.Array,
+    test_keys: np.ndarray,
     train_ranks: np.ndarray,
     test_ranks: np.ndarray,
 ) -> list[DuplicatePair]:
@@ -309,11 +339,11 @@ def _share(count: int, total: int) -> str:
 def _row_json(table: AuditInputs, row: int, values: Sequence[Any]) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "row_id": _plain(table.row_ids[row]),
-        "text": table.texts[row],
+        "text": table.text("text", row),
         "label": _plain(values[int(table.ranks[row])]),
     }
-    if table.text_pairs is not None:
-        entry["text_pair"] = table.text_pairs[row]
+    if table.paired:
+        entry["text_pair"] = table.text("text_pair", row)
     return entry
 
 

@@ -133,3 +133,68 @@ class LexiconMatcher:
 
     def config(self) -> dict[str, dict[str, int]]:
         return {name: {"entries": len(self.entries[name])} for name in self.names}
+
+
+class PhraseTrie:
+    """Word lists matched on word ids, as :class:`LexiconMatcher` matches them on the spaced
+    texts: every list's phrases (word id sequences) in one trie, walked a word at a time from
+    every word position of the rows at once (the positions still inside a phrase go on).
+
+    Examples:
+        >>> trie = PhraseTrie([[[1, 2], [3]], [[2]]])
+        >>> ids, rows = np.array([1, 2, 5, 3, 1]), np.array([0, 0, 1, 2, 2])
+        >>> trie.matrix(ids, rows, 3).tolist()
+        [[True, True], [False, False], [True, False]]
+    """
+
+    def __init__(self, lists: Sequence[Sequence[Sequence[int]]]) -> None:
+        children: dict[tuple[int, int], int] = {}
+        ends: list[list[bool]] = [[False] * len(lists)]
+        for column, phrases in enumerate(lists):
+            for phrase in phrases:
+                node = 0
+                for word in phrase:
+                    node = children.setdefault((node, int(word)), len(ends))
+                    if node == len(ends):
+                        ends.append([False] * len(lists))
+                ends[node][column] = node > 0
+        codes = np.array([(node << 32) | word for node, word in children], dtype=np.int64)
+        order = np.argsort(codes)
+        self.codes = codes[order]
+        self.children = np.array(list(children.values()), dtype=np.int64)[order]
+        self.ends = np.array(ends, dtype=bool).reshape(len(ends), len(lists))
+        # The first step, from every position, looks its word up in an array, not a search.
+        firsts = {word: child for (node, word), child in children.items() if node == 0}
+        self.first = np.full(max(firsts, default=-1) + 2, -1, dtype=np.int64)
+        self.first[list(firsts)] = list(firsts.values())
+
+    def matrix(self, ids: np.ndarray, rows: np.ndarray, texts: int) -> np.ndarray:
+        """(texts, lists) boolean from every word position's id and row (in reading order): the
+        text holds a phrase of the list as adjacent words."""
+        found = np.zeros((texts, self.ends.shape[1]), dtype=bool)
+        beyond = len(self.first) - 1  # no list starts with a word numbered this high
+        node = self.first[np.minimum(ids, beyond)]
+        start = np.flatnonzero(node >= 0)
+        node = node[start]
+        depth = 0
+        while True:
+            inside = node >= 0
+            start, node = start[inside], node[inside]
+            if not len(start):
+                return found
+            for column in np.flatnonzero(self.ends[node].any(axis=0)).tolist():
+                found[rows[start[self.ends[node, column]]], column] = True
+            depth += 1
+            going = start + depth < len(ids)
+            start, node = start[going], node[going]
+            going = rows[start + depth] == rows[start]  # a phrase lies within one text
+            start, node = start[going], node[going]
+            node = self._child(node, ids[start + depth])
+
+    def _child(self, nodes: np.ndarray, words: np.ndarray) -> np.ndarray:
+        """Each (node, word)'s child node, -1 where the trie has none."""
+        if not len(self.codes):
+            return np.full(len(nodes), -1, dtype=np.int64)
+        codes = (nodes.astype(np.int64) << 32) | words.astype(np.int64)
+        at = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+        return np.where(self.codes[at] == codes, self.children[at], -1)

@@ -14,11 +14,11 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable, load_table
-from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
+from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
+from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.audit_record import build_record
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
-from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.inputs import AuditInputs, inputs_from_table
 from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.repair_config import FixConfig
@@ -102,32 +102,8 @@ def load_inputs(
             on_empty=on_empty,
         )
     )
-    frame = loaded.frame
-    missing = [name for name in metadata if name not in frame.columns]
-    if missing:
-        there = [c for c in frame.columns if c not in (ROW_ID, TEXT, TEXT_PAIR, LABEL)]
-        fix = (
-            f"Its other columns: {listed(there, limit=LISTED_NAMES)}. Name one of them with --meta-col."
-            if there
-            else "It has no column besides the text and the label; leave out --meta-col."
-        )
-        raise DataError(
-            f"The {role} table has no metadata column {listed(missing, show=repr)}. {fix}"
-        )
-    if labels is None:
-        values = frame[LABEL].tolist()
-        if not given_labels and all(isinstance(v, str) for v in values):
-            # The audit names labels by value, so their order only sets the order of the label
-            # counts; sorted, it does not depend on which row comes first (and needs no warning).
-            given_labels = sorted(set(values))
-        labels = LabelSpace.infer(values, given=given_labels, source=f"the {role} table")
-    inputs = AuditInputs(
-        row_ids=frame[ROW_ID].to_numpy(dtype=np.int64),
-        texts=frame[TEXT].astype(str).tolist(),
-        ranks=labels.ranks(frame[LABEL], where=f"the {role} table"),
-        labels=labels,
-        text_pairs=frame[TEXT_PAIR].astype(str).tolist() if TEXT_PAIR in frame.columns else None,
-        columns={name: frame[name].tolist() for name in metadata},
+    inputs = inputs_from_table(
+        loaded.table, role=role, labels=labels, given_labels=given_labels, metadata=metadata
     )
     return inputs, loaded
 

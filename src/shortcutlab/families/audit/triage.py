@@ -53,7 +53,7 @@ TRIAGE_COLUMNS = ("group", "group_source", "shortcut_rank", "member_of", "group_
 _HAS_WORD = re.compile(r" has '(.+)'$")
 #: Texts read for brackets around a word ("[NAME]") and for names written capitalised: enough
 #: to see a data set's conventions.
-_BRACKET_SAMPLE = 5000
+TEXT_SAMPLE = 5000
 
 
 @dataclass(frozen=True)
@@ -111,12 +111,12 @@ def triage_candidates(
     """Sort the significant candidates of ``table`` (the scan's columns, with ``key``) into groups.
 
     ``phrases``/``families``: each feature key's words and family (the FeatureSet's); ``texts``:
-    the training texts (read for bracketed placeholders); ``label_names``: label rank → name;
-    ``judgements``: the user's verdicts, which win; ``shown``: the name a user reads for a
+    the training texts, or their first :data:`TEXT_SAMPLE` (read for placeholders and names);
+    ``label_names``: label rank → name; ``judgements``: the user's verdicts, which win; ``shown``: the name a user reads for a
     candidate (judgements are matched against it and the scan's name).
     """
     judgements = judgements or Judgements()
-    sample = list(texts[:_BRACKET_SAMPLE])
+    sample = list(texts[:TEXT_SAMPLE])
     lowered = [text.lower() for text in sample]
     names = proper_names(sample)
     # Only candidates that survive the false-discovery control are associated at all: the

@@ -9,7 +9,7 @@ import pandas as pd
 
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.scan import ScanResult
-from shortcutlab.families.audit.triage import Triage, triage_candidates
+from shortcutlab.families.audit.triage import TEXT_SAMPLE, Triage, triage_candidates
 from shortcutlab.families.audit.triage_judgements import Judgements
 from shortcutlab.families.audit.triage_styles import (
     MarkerSet,
@@ -37,7 +37,8 @@ def triage_stage(
         table,
         phrases=phrases,
         families=dict(zip(features.keys, features.groups, strict=True)),
-        texts=scanned.texts,
+        # A sample, not every text: at 10 million rows their list alone is 2.5 GB.
+        texts=scanned.head("text", TEXT_SAMPLE),
         label_names=label_names,
         judgements=judgements,
         encoder=encoder,
