@@ -37,13 +37,13 @@ def nearness(
 ) -> list[Nearness]:
     """For each (phrase, label rank), its :class:`Nearness` to ``names`` (label rank → name;
     needs at least two). ``encoder``: anything with ``embed(texts) -> array`` (default: the
-    bundled all-MiniLM-L6-v2 of :class:`~shortcutlab.models.sentence_encoder.SentenceEncoder`)."""
+    bundled all-MiniLM-L6-v2, run in NumPy: loading PyTorch for a few words cost 9 s of CPU)."""
     if not phrases or len(names) < 2:
         return []
     if encoder is None:
-        from shortcutlab.models.sentence_encoder import SentenceEncoder
+        from shortcutlab.models.numpy_encoder import bundled_encoder
 
-        encoder = SentenceEncoder()
+        encoder = bundled_encoder()
     ranks = sorted(names)
     texts = [phrase for phrase, _ in phrases] + [names[rank] for rank in ranks]
     vectors = np.asarray(encoder.embed(texts), dtype=np.float64)  # type: ignore[attr-defined]
