@@ -170,7 +170,8 @@ def rewrite_markers(built: pd.DataFrame, original: pd.DataFrame) -> set[str]:
         original[["text", "label"]].reset_index(drop=True), role="train", labels=built_inputs.labels
     )
     before = plan.transform(original_inputs).matrix > 0
-    after = (features.matrix > 0).tocsc()
+    # The fitted FeatureSet keeps counts, not its rows' matrix (the streamed scan): transform again.
+    after = (plan.transform(built_inputs).matrix > 0).tocsc()
     added = np.asarray((after > before).sum(axis=0)).ravel()
     either = np.asarray((after + before).astype(bool).sum(axis=0)).ravel()
     styles = built["shortcut"].to_numpy()
