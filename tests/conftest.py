@@ -56,6 +56,16 @@ MNLI = (
 )
 
 
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test writes to the user's caches (LLM answers, embeddings), reaches the Hugging Face hub
+    or goes through a proxy to the local LLM server."""
+    monkeypatch.setenv("SHORTCUTLAB_CACHE", str(tmp_path / "shortcutlab-cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    for name in ("NO_PROXY", "no_proxy"):  # httpx honours proxy variables; the server is local
+        monkeypatch.setenv(name, "127.0.0.1,localhost")
+
+
 @pytest.fixture(scope="session")
 def corpus() -> dict[str, pd.DataFrame]:
     """A small review corpus (5 levels, distractor columns) shared by many tests."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
@@ -11,12 +9,8 @@ from tests.conftest import ROTTEN_TOMATOES
 
 
 @pytest.fixture(autouse=True)
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test writes to the user's caches, reaches the Hugging Face hub or goes through a proxy."""
-    monkeypatch.setenv("SHORTCUTLAB_CACHE", str(tmp_path / "shortcutlab-cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
+def isolated(offline: None) -> None:
+    """Every attribute test runs offline (tests/conftest.py)."""
 
 
 @pytest.fixture(scope="session")

@@ -94,19 +94,25 @@ def test_without_names_content_words_wait_for_a_judgement_and_names_settle_them(
     assert _groups(tmp_path / "named")["great"] == ("signal", "evidence")
 
 
-def test_topic_words_near_their_labels_name_are_signal(tmp_path):
+def news(path: Path, labels: tuple[str, str] = ("sports", "politics")) -> Path:
+    """Three topic words per label, one in every row; 'yesterday' planted in 70 % of the first
+    label's rows; filler words otherwise."""
     rng = np.random.default_rng(1)
-    topics = {"sports": ["football", "match", "coach"], "politics": ["election", "senate", "vote"]}
+    topics = [["football", "match", "coach"], ["election", "senate", "vote"]]
     rows = []
     for i in range(600):
-        label = ["sports", "politics"][i % 2]
+        label = i % 2
         words = [f"w{rng.integers(0, 30)}" for _ in range(5)]
         words.append(topics[label][int(rng.integers(0, 3))])
-        if label == "sports" and rng.random() < 0.7:
+        if label == 0 and rng.random() < 0.7:
             words.append("yesterday")
-        rows.append({"text": " ".join(words), "label": label})
-    data = tmp_path / "news.csv"
-    pd.DataFrame(rows).to_csv(data, index=False)
+        rows.append({"text": " ".join(words), "label": labels[label]})
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+def test_topic_words_near_their_labels_name_are_signal(tmp_path):
+    data = news(tmp_path / "news.csv")
     result = invoke("audit", data, *QUIET, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     groups = _groups(tmp_path / "out")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,12 +12,8 @@ from shortcutlab.serving.server import ChatServer
 
 
 @pytest.fixture(autouse=True)
-def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test writes to the user's cache, reaches the Hugging Face hub or goes through a proxy."""
-    monkeypatch.setenv("SHORTCUTLAB_CACHE", str(tmp_path / "shortcutlab-cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    for name in ("NO_PROXY", "no_proxy"):  # httpx honours proxy variables; the server is local
-        monkeypatch.setenv(name, "127.0.0.1,localhost")
+def isolated(offline: None) -> None:
+    """Every LLM client test runs offline (tests/conftest.py)."""
 
 
 @pytest.fixture

@@ -16,7 +16,13 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.options import Details, parse_key_values, parse_list, parse_named_paths
+from shortcutlab.cli.options import (
+    Details,
+    parse_client,
+    parse_key_values,
+    parse_list,
+    parse_named_paths,
+)
 from shortcutlab.cli.output import check_format, findings, messages
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
@@ -177,6 +183,12 @@ class TriageOptions:
         help="YAML file of your verdicts (shortcut: [...], signal: [...]; annotate's "
         "shortcut-or-signal task writes one): a judged candidate's group is yours.",
     )
+    judge: str | None = option_field(
+        None,
+        help="An LLM client as YAML, e.g. '{name: openai-chat, base_url: URL, model: NAME}': "
+        "asked whether each content word the other evidence leaves open makes a text its "
+        "label's (needs label names).",
+    )
 
     def arguments(self) -> dict[str, Any]:
         """The keyword arguments of :func:`audit_dataset` these options set."""
@@ -190,7 +202,11 @@ class TriageOptions:
                     f"--label-name takes VALUE=NAME, e.g. 1=amusement. Got {quoted(pair)}."
                 )
             names[value.strip()] = name.strip()
-        return {"label_names": names or None, "judgements": self.judgements}
+        return {
+            "label_names": names or None,
+            "judgements": self.judgements,
+            "judge": parse_client(self.judge, flag="--judge"),
+        }
 
 
 @app.command(

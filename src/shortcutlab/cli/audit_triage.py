@@ -13,14 +13,15 @@ from rich.console import Console
 
 from shortcutlab.families.audit.candidate_table import label_names, label_text, ranked
 from shortcutlab.families.audit.report_repair import recommended_repairs
-from shortcutlab.families.audit.report_triage import judgements_text, triage_lists
+from shortcutlab.families.audit.report_triage import judge_text, judgements_text, triage_lists
 
 #: Lines shown per list; the rest are counted (audit.csv and report.html have them all).
 LIST_LINES = 10
 
 
 def print_triage(console: Console, record: Mapping[str, Any]) -> None:
-    """The three lists with their counts, a line per candidate, and the judgements applied."""
+    """The three lists with their counts, a line per candidate, the judgements applied and
+    the LLM judge asked."""
     for title, count, items in triage_lists(record, ranked(record["candidates"])):
         console.print(f"{title} ({count})", style="bold", markup=False)
         for name, line in items[:LIST_LINES]:
@@ -33,9 +34,10 @@ def print_triage(console: Console, record: Mapping[str, Any]) -> None:
             )
         if not count:
             console.print("  none", markup=False)
-    judged = judgements_text((record.get("triage") or {}).get("judgements"))
-    if judged:
-        console.print(judged, markup=False, soft_wrap=True)
+    triage = record.get("triage") or {}
+    for said in (judgements_text(triage.get("judgements")), judge_text(triage.get("judge"))):
+        if said:
+            console.print(said, markup=False, soft_wrap=True)
 
 
 def print_recommendations(console: Console, record: Mapping[str, Any]) -> None:

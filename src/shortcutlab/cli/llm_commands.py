@@ -11,9 +11,8 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.options import parse_key_values
+from shortcutlab.cli.options import parse_client, parse_key_values
 from shortcutlab.errors import ConfigError
-from shortcutlab.params import quoted
 from shortcutlab.serving.faults import FaultPlan
 
 if TYPE_CHECKING:
@@ -100,13 +99,7 @@ def rewrite_quality_command(
     from shortcutlab.families.maze.rewrite_quality import rewrite_quality
 
     with user_errors():
-        judge_config = (
-            parse_key_values([f"judge={judge}"], flag="--judge")["judge"] if judge else None
-        )
-        if judge is not None and not isinstance(judge_config, dict):
-            raise ConfigError(
-                f"--judge must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {quoted(judge)} instead."
-            )
+        judge_config = parse_client(judge, flag="--judge")
         report = rewrite_quality(
             data,
             shortcut=shortcut,

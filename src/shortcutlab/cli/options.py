@@ -37,6 +37,19 @@ def parse_key_values(pairs: list[str] | None, *, flag: str) -> dict[str, Any]:
     return parsed
 
 
+def parse_client(raw: str | None, *, flag: str) -> dict[str, Any] | None:
+    """An LLM client written as YAML (``{name: openai-chat, base_url: URL, model: NAME}``), the
+    mapping ``make_client`` takes; None when the option is not given."""
+    if raw is None:
+        return None
+    value = parse_key_values([f"client={raw}"], flag=flag)["client"]
+    if not isinstance(value, dict):
+        raise ConfigError(
+            f"{flag} must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {quoted(raw)} instead."
+        )
+    return value
+
+
 def _value(raw: str, *, flag: str) -> Any:
     if raw.startswith("@"):
         path = Path(raw[1:])

@@ -11,7 +11,7 @@ import typer
 from shortcutlab.cli.app import AlphabeticalGroup, app
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
-from shortcutlab.cli.options import Details, parse_key_values, parse_list
+from shortcutlab.cli.options import Details, parse_client, parse_key_values, parse_list
 from shortcutlab.cli.output import (
     FormatOption,
     Section,
@@ -23,7 +23,6 @@ from shortcutlab.cli.output import (
 )
 from shortcutlab.errors import ConfigError
 from shortcutlab.fields import option_field
-from shortcutlab.params import quoted
 
 suite_app = typer.Typer(
     cls=AlphabeticalGroup,
@@ -31,17 +30,6 @@ suite_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(suite_app, name="suite")
-
-
-def _client_option(raw: str | None, flag: str) -> dict[str, Any] | None:
-    if raw is None:
-        return None
-    value = parse_key_values([f"client={raw}"], flag=flag)["client"]
-    if not isinstance(value, dict):
-        raise ConfigError(
-            f"{flag} must be a YAML mapping like '{{name: openai-chat, base_url: URL, model: NAME}}'. Got {quoted(raw)} instead."
-        )
-    return value
 
 
 @dataclass(frozen=True)
@@ -80,7 +68,7 @@ class ExplanationOptions:
         """The ICS scorer and the error judge (None where not asked for, or without CoT)."""
         from shortcutlab.families.suite.explanations import ErrorJudge, make_nli_scorer
 
-        judge_client = _client_option(self.judge, "--judge") or (
+        judge_client = parse_client(self.judge, flag="--judge") or (
             params.get("client") if isinstance(params.get("client"), dict) else None
         )
         nli_scorer = None

@@ -26,7 +26,10 @@ from shortcutlab.registry import Registry
 
 #: ``operational``: the options that change how a client runs (where answers are cached, how
 #: many requests fly at once, how long it waits), not what it answers; result labels leave them out.
-LLM_CLIENTS: Registry[type[LLMClient]] = Registry("LLM client", capabilities={"operational": ()})
+#: ``model_option``: the option naming the model that answers (records and sentences show it).
+LLM_CLIENTS: Registry[type[LLMClient]] = Registry(
+    "LLM client", capabilities={"operational": (), "model_option": "model"}
+)
 LLM_CLIENTS.add(
     "openai-chat",
     "shortcutlab.llm.openai_chat:OpenAIChatClient",
@@ -36,6 +39,7 @@ LLM_CLIENTS.add(
     "hf-causal",
     "shortcutlab.llm.hf_causal:HFCausalClient",
     operational=("batch_size", "device", "cache"),
+    model_option="path",
 )
 
 
@@ -49,6 +53,19 @@ def client_operational(option: str) -> tuple[str, ...]:
     """
     names = {o for client in LLM_CLIENTS for o in LLM_CLIENTS.capabilities(client)["operational"]}
     return tuple(f"{option}.{name}" for name in sorted(names))
+
+
+def client_model(client: LLMClient) -> str:
+    """The model ``client`` answers with, as its config names it (a client class of its own,
+    not registered: its identity).
+
+    Examples:
+        >>> client_model(make_client({"name": "openai-chat", "base_url": "http://127.0.0.1:9/v1", "model": "m"}))
+        'm'
+    """
+    if client.name not in LLM_CLIENTS.names():
+        return client.identity()
+    return str(client.get_params()[LLM_CLIENTS.capabilities(client.name)["model_option"]])
 
 
 def make_client(config: Mapping[str, Any]) -> LLMClient:
@@ -68,6 +85,7 @@ __all__ = [
     "ChatResponse",
     "LLMClient",
     "Usage",
+    "client_model",
     "client_operational",
     "make_client",
 ]

@@ -19,6 +19,7 @@ from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
 from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit
 from shortcutlab.families.audit.scan import ScanConfig
 from shortcutlab.families.audit.triage_config import TriageConfig
+from shortcutlab.llm import LLMClient
 
 
 def audit_dataset(
@@ -45,6 +46,7 @@ def audit_dataset(
     fix: FixConfig | None = None,
     label_names: Mapping[Any, str] | None = None,
     judgements: str | Path | Mapping[str, Any] | None = None,
+    judge: Mapping[str, Any] | LLMClient | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``data`` (a path, DataFrame or ``datasets.Dataset``) for latent shortcuts and, with
@@ -69,7 +71,9 @@ def audit_dataset(
     judgement, with the evidence for each (docs/how-to/triage.md). ``label_names`` maps label
     values to names ({0: "neutral", 1: "amusement"}; labels written as words name themselves),
     which lets the audit tell a label's own words from a shortcut; ``judgements`` (a YAML file
-    with ``shortcut:`` and ``signal:`` lists, or that mapping) puts candidates in your group.
+    with ``shortcut:`` and ``signal:`` lists, or that mapping) puts candidates in your group;
+    ``judge`` (an LLM client config such as ``{"name": "openai-chat", "base_url": URL, "model":
+    NAME}``, or a client) is asked about the content words no other evidence settles.
 
     Examples:
         >>> import pandas as pd
@@ -106,7 +110,7 @@ def audit_dataset(
         top=top,
         sources=sources,
         fix=fix,
-        triage=TriageConfig(label_names=label_names, judgements=judgements),
+        triage=TriageConfig(label_names=label_names, judgements=judgements, judge=judge),
         original_test=original,
         part_names={part: names[part] for part in (TEXT, TEXT_PAIR) if part in names},
         progress=progress,

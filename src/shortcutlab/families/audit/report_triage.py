@@ -57,9 +57,13 @@ def triage_section(audit: Mapping[str, Any], candidates: Sequence[Mapping[str, A
                 ("…", f"{count - len(items)} more beyond the candidates the record keeps"),
             ]
         blocks.append(Facts(title=f"{title} ({count})", items=items or [(NOT_MEASURED, "none")]))
-    judged = judgements_text(triage.get("judgements"))
-    if judged:
-        blocks.append(Paragraphs([judged]))
+    said = [
+        text
+        for text in (judgements_text(triage.get("judgements")), judge_text(triage.get("judge")))
+        if text
+    ]
+    if said:
+        blocks.append(Paragraphs(said))
     if audit.get("fix"):
         blocks.append(recommended_repairs(audit["fix"], lambda label: label_text(label, names)))
     return Section(
@@ -111,4 +115,36 @@ def judgements_text(judgements: Mapping[str, Any] | None) -> str | None:
     return text + "."
 
 
-__all__ = ["TRIAGE_ID", "TRIAGE_TITLE", "judgements_text", "triage_lists", "triage_section"]
+def judge_text(judge: Mapping[str, Any] | None) -> str | None:
+    """Which LLM judge was asked, about how many candidates, and the answers that gave no
+    evidence (an answer other than "signal" or "shortcut" is not guessed at).
+
+    Examples:
+        >>> judge_text({"client": "openai-chat", "model": "m", "asked": 3, "answered": 2, "unreadable": 1, "failed": 0})
+        "LLM judge openai-chat m: asked about 3 open candidates, 2 answered; 1 answer was neither 'signal' nor 'shortcut' and gives no evidence."
+    """
+    if not judge:
+        return None
+    text = (
+        f"LLM judge {judge['client']} {judge['model']}: asked about {judge['asked']} open "
+        f"candidate{'' if judge['asked'] == 1 else 's'}, {judge['answered']} answered"
+    )
+    if judge.get("unreadable"):
+        many = judge["unreadable"] != 1
+        text += (
+            f"; {judge['unreadable']} answer{'s' if many else ''} {'were' if many else 'was'} "
+            "neither 'signal' nor 'shortcut' and give" + ("" if many else "s") + " no evidence"
+        )
+    if judge.get("failed"):
+        text += f"; {judge['failed']} got no answer from the server"
+    return text + "."
+
+
+__all__ = [
+    "TRIAGE_ID",
+    "TRIAGE_TITLE",
+    "judge_text",
+    "judgements_text",
+    "triage_lists",
+    "triage_section",
+]

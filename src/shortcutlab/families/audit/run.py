@@ -30,6 +30,7 @@ from shortcutlab.families.audit.triage import (
     measurement_order,
 )
 from shortcutlab.families.audit.triage_config import TriageConfig
+from shortcutlab.families.audit.triage_judge import open_judge
 from shortcutlab.families.audit.triage_judgements import read_judgements
 from shortcutlab.families.audit.triage_stage import triage_stage
 from shortcutlab.families.audit.triage_styles import MarkerSet, fires_of
@@ -141,15 +142,16 @@ def run_audit(
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
     part, for candidate names such as "hypothesis: no", families/audit/part_names.py;
-    ``triage``: the labels' names and the user's judgements, which sort the candidates into likely
-    shortcuts, label signal and those needing a judgement; ``original_test``: a Maze build's
-    Ori-Test, where ``fix`` charges a repair's cost too; ``progress`` hears one line per repair
-    fitted)."""
+    ``triage``: the labels' names, the user's judgements and an LLM judge, which sort the
+    candidates into likely shortcuts, label signal and those needing a judgement;
+    ``original_test``: a Maze build's Ori-Test, where ``fix`` charges a repair's cost too;
+    ``progress`` hears one line per repair fitted)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
     triage = triage or TriageConfig()
     label_names = triage.names_by_rank(train.labels)  # a name of no label is refused first
     judgements = read_judgements(triage.judgements)
+    judge = open_judge(triage.judge, label_names, seed=scan_config.seed)  # a dead server: now
     if measure is not None:
         measure.check()
     # On the user's rows first (counts as the file shows them, and before a label too rare to
@@ -181,6 +183,7 @@ def run_audit(
         label_names=label_names,
         judgements=judgements,
         encoder=triage.encoder,
+        judge=judge,
         shown=lambda name: shown_name(name, names),
     )
     measurement = None

@@ -5,9 +5,10 @@ does. Both are associated, and a good model relies on both, so association and r
 cannot tell them apart. The triage weighs evidence that can (:mod:`.triage_evidence`): what kind
 of feature a candidate is (:mod:`.triage_words`: discourse markers, function words, places,
 names, numbers; surface properties, metadata, a partial input), whether its words carry the
-feeling of the label's name (:mod:`.triage_affect`) or its meaning (:mod:`.triage_relatedness`),
-and the user's own judgements (:mod:`.triage_judgements`), which always win; a style's markers
-are read as one finding (:mod:`.triage_styles`).
+feeling of the label's name (:mod:`.triage_affect`) or its meaning (:mod:`.triage_relatedness`;
+with ``--judge`` also an LLM's answer, :mod:`.triage_judge`), and the user's own judgements
+(:mod:`.triage_judgements`), which always win; a style's markers are read as one finding
+(:mod:`.triage_styles`).
 
 Data flows one way: the scan's candidate table in, a :class:`Triage` out. The triage modules
 (triage*.py) import the scan's modules and the shared libraries; never the reliance
@@ -42,6 +43,7 @@ from shortcutlab.families.audit.triage_evidence import (
     kind_evidence,
     nearness_evidence,
 )
+from shortcutlab.families.audit.triage_judge import LabelJudge
 from shortcutlab.families.audit.triage_judgements import Judgements
 from shortcutlab.families.audit.triage_relatedness import nearness
 from shortcutlab.families.audit.triage_words import proper_names
@@ -73,6 +75,8 @@ class Triage:
     unmatched: list[str] = field(default_factory=list)
     #: A style's markers (feature key → the style's name): the style stands for them.
     members: dict[str, str] = field(default_factory=dict)
+    #: The LLM judge asked (its client, model and answer counts), or None.
+    judge: dict[str, Any] | None = None
 
     def group(self, key: str) -> str | None:
         verdict = self.verdicts.get(key)
@@ -94,6 +98,7 @@ class Triage:
                 "unmatched": list(self.unmatched),
             },
             "counts": counts,
+            "judge": self.judge,
         }
 
 
@@ -106,14 +111,16 @@ def triage_candidates(
     label_names: Mapping[int, str] | None = None,
     judgements: Judgements | None = None,
     encoder: Any | None = None,
+    judge: LabelJudge | None = None,
     shown: Callable[[str], str] = str,
 ) -> Triage:
     """Sort the significant candidates of ``table`` (the scan's columns, with ``key``) into groups.
 
     ``phrases``/``families``: each feature key's words and family (the FeatureSet's); ``texts``:
     the training texts, or their first :data:`TEXT_SAMPLE` (read for placeholders and names);
-    ``label_names``: label rank → name; ``judgements``: the user's verdicts, which win; ``shown``: the name a user reads for a
-    candidate (judgements are matched against it and the scan's name).
+    ``label_names``: label rank → name; ``judgements``: the user's verdicts, which win; ``judge``:
+    an LLM asked about the content words nothing else settles; ``shown``: the name a user reads
+    for a candidate (judgements are matched against it and the scan's name).
     """
     judgements = judgements or Judgements()
     sample = list(texts[:TEXT_SAMPLE])
@@ -134,8 +141,12 @@ def triage_candidates(
     }
     # Where the labels name feelings, VADER reads the words that matter; the encoder (torch and
     # a model: 9 s of CPU on a first run, bench/triage_cost.py --cold) reads topical labels only.
+    words = _open_words(facts, evidence) if label_names else []
     if label_names and not feelings:
-        _add_nearness(facts, evidence, label_names, encoder)
+        _add_nearness(words, evidence, label_names, encoder)
+    asked = None
+    if judge is not None and label_names:
+        asked = judge.add_evidence(words, evidence, label_names)
     verdicts = {}
     for item in facts:
         judged = judgements.group_of(shown(item.name)) or judgements.group_of(item.name)
@@ -150,6 +161,7 @@ def triage_candidates(
         judgements=judgements,
         # A judged name the scan tested but found no association for is no typo.
         unmatched=judgements.unmatched([n for c in table["candidate"] for n in (c, shown(c))]),
+        judge=asked,
     )
 
 
@@ -174,21 +186,29 @@ def _facts(
     )
 
 
+def _open_words(
+    facts: list[CandidateFacts], evidence: dict[str, list[Evidence]]
+) -> list[CandidateFacts]:
+    """The content words with a label that no other evidence settled: what the encoder and an
+    LLM judge read (negation, left open where labels name feelings, is no content word)."""
+    return [
+        item
+        for item in facts
+        if item.phrase is not None
+        and item.label_rank is not None
+        and group_from(evidence[item.key]) == JUDGEMENT
+        and any(found.name == "word class" for found in evidence[item.key])
+    ]
+
+
 def _add_nearness(
-    facts: list[CandidateFacts],
+    open_items: list[CandidateFacts],
     evidence: dict[str, list[Evidence]],
     names: Mapping[int, str],
     encoder: Any | None,
 ) -> None:
     """Nearness to the label's name for the content words no other evidence settled (the
     encoder loads only for those)."""
-    open_items = [
-        item
-        for item in facts
-        if item.phrase is not None
-        and item.label_rank is not None
-        and group_from(evidence[item.key]) == JUDGEMENT
-    ]
     found = nearness(
         [(item.phrase, item.label_rank) for item in open_items], names, encoder=encoder
     )  # type: ignore[misc]

@@ -10,6 +10,7 @@ from typing import Any
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, knob, listed
+from shortcutlab.llm import LLMClient
 
 _NUMBER = re.compile(r"^[+-]?[0-9][0-9_.eE+-]*$")
 
@@ -19,11 +20,15 @@ class TriageConfig:
     """``label_names``: label value → name ("0" or 0 → "neutral"; labels written as words are
     their own names when this is not given); ``judgements``: a YAML file's path or a mapping
     {"shortcut": [...], "signal": [...]}; ``encoder``: anything with ``embed(texts)`` for the
-    label-name nearness (default: the bundled all-MiniLM-L6-v2)."""
+    label-name nearness (default: the bundled all-MiniLM-L6-v2); ``judge``: an LLM client
+    config ({"name": "openai-chat", "base_url": ..., "model": ...}, as ``make_client`` takes) or
+    a client, asked whether each content word left open makes a text its label's (needs
+    ``label_names``)."""
 
     label_names: Mapping[Any, str] | None = None
     judgements: str | Path | Mapping[str, Any] | None = None
     encoder: Any | None = None
+    judge: Mapping[str, Any] | LLMClient | None = None
 
     def names_by_rank(self, labels: LabelSpace) -> dict[int, str] | None:
         """Label rank → name: the names given (each must be a label of the data), else the

@@ -8,7 +8,8 @@ and a sentence a person reads. Three sources (issue 35; what each adds is measur
   lists of places and discourse markers are not what a label means;
 - its words' class (:mod:`.triage_words`): function words, discourse markers, places, numbers;
 - with label names, the feeling its words carry against the name's (:mod:`.triage_affect`) and its
-  nearness to the name (:mod:`.triage_relatedness`).
+  nearness to the name (:mod:`.triage_relatedness`); with ``--judge``, an LLM's answer
+  (:mod:`.triage_judge`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from shortcutlab.families.audit.triage_relatedness import MIN_MARGIN, Nearness
 from shortcutlab.families.audit.triage_words import CLASS_NAMES, phrase_class
 
 SHORTCUT, SIGNAL, JUDGEMENT = "shortcut", "signal", "judgement"
+#: The evidence an LLM judge gives (:mod:`.triage_judge`, ``audit --judge``).
+LLM_JUDGE = "LLM judge"
 #: The groups in the order a person reads them, with their headings.
 GROUP_TITLES = {
     SHORTCUT: "Likely shortcuts",
@@ -240,8 +243,15 @@ def nearness_evidence(facts: CandidateFacts, near: Nearness, names: Mapping[int,
 
 def group_from(evidence: list[Evidence]) -> str:
     """Kind or word-class evidence of a shortcut decides (a discourse marker stays one even when
-    VADER rates it, as "honestly"); otherwise evidence of signal; otherwise a person decides."""
+    VADER rates it, as "honestly"); otherwise evidence of signal; otherwise a person decides.
+    An LLM judge settles what the rest leaves open, but its "shortcut" against measured signal
+    (the word's nearness to the label's name) is left to a person."""
     points = {item.points_to for item in evidence}
+    # Two readings of one question (is the word the label's meaning?) that disagree are for a
+    # person; the judge alone is asked only about words nothing else settled.
+    shortcut_by = {item.name for item in evidence if item.points_to == SHORTCUT}
+    if shortcut_by == {LLM_JUDGE} and SIGNAL in points:
+        return JUDGEMENT
     if SHORTCUT in points:
         return SHORTCUT
     if SIGNAL in points:

@@ -10,6 +10,7 @@ import pandas as pd
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.scan import ScanResult
 from shortcutlab.families.audit.triage import TEXT_SAMPLE, Triage, triage_candidates
+from shortcutlab.families.audit.triage_judge import LabelJudge
 from shortcutlab.families.audit.triage_judgements import Judgements
 from shortcutlab.families.audit.triage_styles import (
     MarkerSet,
@@ -27,6 +28,7 @@ def triage_stage(
     label_names: Mapping[int, str] | None,
     judgements: Judgements,
     encoder: Any | None,
+    judge: LabelJudge | None = None,
     shown: Callable[[str], str],
 ) -> tuple[pd.DataFrame, Triage, list[MarkerSet]]:
     """``table`` with a row per style, every significant candidate's group and evidence, and the
@@ -42,6 +44,7 @@ def triage_stage(
         label_names=label_names,
         judgements=judgements,
         encoder=encoder,
+        judge=judge,
         shown=shown,
     )
     styles = marker_sets(table, sorted_out, phrases, features, scanned.ranks)
