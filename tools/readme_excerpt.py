@@ -27,6 +27,9 @@ END = "<!-- demo-excerpt:end -->"
 ELIDED = "…"
 # The terminal width the excerpt is printed at, the same wherever it is generated or checked.
 COLUMNS = "100"
+#: Where tests/docs/test_readme.py finds the stdout of a demo this checkout already ran (CI's
+#: README script sets it: tools/readme_commands.py --keep-demo-output).
+DEMO_STDOUT_ENV = "SHORTCUTLAB_DEMO_STDOUT"
 MAX_TAIL_LINES = 14
 _DURATION = re.compile(r"\bin \d+(\.\d+)? ?(s|seconds|min)\b")
 _TABLE_DRAWING = "│┃━─"

@@ -3,6 +3,7 @@ the demo prints (regenerate with ``python tools/readme_excerpt.py``)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -13,7 +14,14 @@ import yaml
 import shortcutlab
 from tools.doc_pages import commands_of, console_blocks
 from tools.readme_commands import quick_start, readme_script
-from tools.readme_excerpt import demo_output, excerpt, figures_apart, readme_block, with_block
+from tools.readme_excerpt import (
+    DEMO_STDOUT_ENV,
+    demo_output,
+    excerpt,
+    figures_apart,
+    readme_block,
+    with_block,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -69,6 +77,32 @@ def test_ci_runs_the_readme_commands_in_a_new_users_order():
     assert '-e ".[test]" -c constraints.txt' in commands[-1]
 
 
+def test_ci_keeps_the_demos_output_for_the_excerpt_test(tmp_path):
+    """With --keep-demo-output the script copies the demo's stdout (at the excerpt's width) and
+    names the file to the tests; the commands themselves stay the README's."""
+    assert "readme_commands.py --keep-demo-output" in (ROOT / ".ci" / "run").read_text("utf-8")
+    kept = tmp_path / "demo.stdout"
+    script = readme_script(README, demo_output=str(kept))
+    plain = readme_script(README)
+    demo, tests = quick_start(README)
+    assert f"export COLUMNS=100 NO_COLOR=1; ({demo}) | tee '{kept}'" in script
+    assert f"export {DEMO_STDOUT_ENV}='{kept}'\n{tests}\n" in script
+    assert "tee" not in plain and DEMO_STDOUT_ENV not in plain
+    # Run with the demo and tests swapped for echo: the copy holds the demo's stdout and the tests
+    # see its path.
+    fake = script.replace(demo, "echo 'the demo printed this'").replace(
+        tests, f'echo "tests see ${DEMO_STDOUT_ENV}"'
+    )
+    fake = "\n".join(
+        line
+        for line in fake.splitlines()
+        if line.startswith(("set", "export", "(", "echo 'the", 'echo "tests'))
+    )
+    ran = subprocess.run(["bash", "-c", fake], capture_output=True, text=True, check=True)
+    assert kept.read_text() == "the demo printed this\n"
+    assert f"tests see {kept}" in ran.stdout
+
+
 def test_a_readme_without_its_two_quick_start_commands_is_named():
     with pytest.raises(ValueError, match="holds 1 commands"):
         quick_start("## Quick start\n```bash\npip install .\n```\n## Next\n")
@@ -110,7 +144,13 @@ def test_the_block_is_replaced_between_its_markers_only():
 
 @pytest.mark.slow
 def test_the_readme_excerpt_is_what_the_demo_prints(tmp_path):
-    printed = excerpt(demo_output(tmp_path / "demo"))
+    """The demo runs here, or (CI) its stdout is read from the run of the README's own first
+    command on this checkout: a second run of it cost CI about 3 minutes."""
+    kept = os.environ.get(DEMO_STDOUT_ENV)
+    if kept:
+        printed = excerpt(Path(kept).read_text(encoding="utf-8"))
+    else:
+        printed = excerpt(demo_output(tmp_path / "demo"))
     apart = figures_apart(readme_block(README), printed)
     assert apart is None, (
         f"README.md's demo excerpt is stale ({apart}): run `python tools/readme_excerpt.py` "
