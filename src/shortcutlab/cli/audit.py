@@ -22,9 +22,9 @@ from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
 if TYPE_CHECKING:
+    from shortcutlab.families.audit.audit_record import AuditResult
     from shortcutlab.families.audit.features import FeatureConfig
     from shortcutlab.families.audit.repair_config import FixConfig
-    from shortcutlab.families.audit.run import AuditResult
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 """``audit.json``'s record, assembled in one place from the scan, the triage and the measurement
-(the repairs add their ``fix`` entry); the report, the CLI tables and the findings read it."""
+(the repairs add their ``fix`` entry); the report, the CLI tables and the findings read it.
+:class:`AuditResult` carries it with the scan, the ranked table and the repairs: what
+``run_audit`` returns and :mod:`.output` writes."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -14,8 +17,26 @@ from shortcutlab.families.audit.examples import candidate_examples
 from shortcutlab.families.audit.inputs import AuditInputs
 from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.record import AUDIT_KIND, AUDIT_VERSION
+from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanResult
 from shortcutlab.families.audit.triage import TRIAGE_COLUMNS
+from shortcutlab.reports.html.notebook import blocks_view
+
+
+@dataclass
+class AuditResult:
+    """The scan, the measurement (when a model was given) and the record written as audit.json."""
+
+    scan: ScanResult
+    table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
+    record: dict[str, Any]
+    #: With --fix: the recommended repair of each candidate (families/audit/repair.py).
+    repairs: list[Any] = field(default_factory=list)
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the facts and tables of the audit's report sections."""
+        blocks = [block for section in record_sections(self.record) for block in section.blocks]
+        return blocks_view(record_title(self.record), blocks)
 
 
 def build_record(

@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
+from shortcutlab.families.audit.audit_record import AuditResult
 from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from shortcutlab.families.audit.record import AUDIT_CSV, AUDIT_JSON
-from shortcutlab.families.audit.run import AuditResult
 from shortcutlab.families.audit.triage import TRIAGE_COLUMNS
 from shortcutlab.provenance import environment, tool_record
 

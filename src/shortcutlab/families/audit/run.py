@@ -16,13 +16,12 @@ import pandas as pd
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.audit_record import build_record
+from shortcutlab.families.audit.audit_record import AuditResult, build_record
 from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
 from shortcutlab.families.audit.inputs import AuditInputs, inputs_from_table
 from shortcutlab.families.audit.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.repair_config import FixConfig
-from shortcutlab.families.audit.report import record_sections, record_title
 from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.families.audit.triage import (
     Triage,
@@ -33,7 +32,6 @@ from shortcutlab.families.audit.triage_config import TriageConfig
 from shortcutlab.families.audit.triage_judgements import read_judgements
 from shortcutlab.families.audit.triage_stage import triage_stage
 from shortcutlab.families.audit.triage_styles import MarkerSet, fires_of
-from shortcutlab.reports.html.notebook import blocks_view
 
 
 @dataclass(frozen=True)
@@ -56,22 +54,6 @@ class MeasureConfig:
             raise ConfigError(
                 f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
             )
-
-
-@dataclass
-class AuditResult:
-    """The scan, the measurement (when a model was given) and the record written as audit.json."""
-
-    scan: ScanResult
-    table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
-    record: dict[str, Any]
-    #: With --fix: the recommended repair of each candidate (families/audit/repair.py).
-    repairs: list[Any] = field(default_factory=list)
-
-    def _repr_html_(self) -> str:
-        """The notebook view: the facts and tables of the audit's report sections."""
-        blocks = [block for section in record_sections(self.record) for block in section.blocks]
-        return blocks_view(record_title(self.record), blocks)
 
 
 def load_inputs(
