@@ -16,22 +16,22 @@ import pandas as pd
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.audit_record import AuditResult, build_record
-from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
-from shortcutlab.families.audit.inputs import AuditInputs, inputs_from_table
-from shortcutlab.families.audit.part_names import shown_detail, shown_name
-from shortcutlab.families.audit.predictor import Predictor, load_predictor
-from shortcutlab.families.audit.repair_config import FixConfig
-from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
-from shortcutlab.families.audit.triage import (
+from shortcutlab.families.audit.reliance.predictor import Predictor, load_predictor
+from shortcutlab.families.audit.repair.config import FixConfig
+from shortcutlab.families.audit.report.audit_record import AuditResult, build_record
+from shortcutlab.families.audit.report.part_names import shown_detail, shown_name
+from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
+from shortcutlab.families.audit.scan.inputs import AuditInputs, inputs_from_table
+from shortcutlab.families.audit.scan.stage import ScanConfig, ScanResult, check_label_counts, scan
+from shortcutlab.families.audit.triage.config import TriageConfig
+from shortcutlab.families.audit.triage.groups import (
     Triage,
     apply_triage,
     measurement_order,
 )
-from shortcutlab.families.audit.triage_config import TriageConfig
-from shortcutlab.families.audit.triage_judgements import read_judgements
-from shortcutlab.families.audit.triage_stage import triage_stage
-from shortcutlab.families.audit.triage_styles import MarkerSet, fires_of
+from shortcutlab.families.audit.triage.judgements import read_judgements
+from shortcutlab.families.audit.triage.stage import triage_stage
+from shortcutlab.families.audit.triage.styles import MarkerSet, fires_of
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def run_audit(
 ) -> AuditResult:
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
-    part, for candidate names such as "hypothesis: no", families/audit/part_names.py;
+    part, for candidate names such as "hypothesis: no", families/audit/report/part_names.py;
     ``triage``: the labels' names and the user's judgements, which sort the candidates into likely
     shortcuts, label signal and those needing a judgement; ``original_test``: a Maze build's
     Ori-Test, where ``fix`` charges a repair's cost too; ``progress`` hears one line per repair
@@ -196,7 +196,7 @@ def run_audit(
     )
     repairs: list[Any] = []
     if fix is not None and measure is not None and evaluation is not None:
-        from shortcutlab.families.audit.repair import repair_candidates
+        from shortcutlab.families.audit.repair.stage import repair_candidates
 
         features = result.test_features if evaluation is test else result.plan.transform(evaluation)
         record["fix"], repairs = repair_candidates(
@@ -229,7 +229,11 @@ def _measure(
     styles: Sequence[MarkerSet] = (),
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     # The measurement (scipy.special, the bootstrap) loads only when a model is measured.
-    from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
+    from shortcutlab.families.audit.reliance.measure import (
+        INTERVAL_NOTE,
+        MeasureSpec,
+        measure_candidates,
+    )
 
     # The possible shortcuts first: the label's signal is measured only with slots to spare.
     ordered = table.loc[measurement_order(table, triage)]
