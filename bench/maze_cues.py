@@ -36,10 +36,10 @@ import pandas as pd
 from scipy.stats import chi2_contingency
 
 from shortcutlab.attributes.categories import load_categories
-from shortcutlab.families.audit.features import FeatureConfig, fit_features
-from shortcutlab.families.audit.lexicons import packaged_lexicons
 from shortcutlab.families.audit.run import load_inputs
-from shortcutlab.families.audit.tokens import token_texts
+from shortcutlab.families.audit.scan.features import FeatureConfig, fit_features
+from shortcutlab.families.audit.scan.lexicons import packaged_lexicons
+from shortcutlab.families.audit.scan.tokens import token_texts
 
 OCCURRENCE_SHORTCUTS = ("single-term", "synonym", "category")
 STYLE_SHORTCUTS = ("register", "author", "bible")

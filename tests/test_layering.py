@@ -10,6 +10,9 @@ A *unit* is a subpackage (``llm``) or a top-level module (``errors``); ``LAYERS`
 the bottom up, and a unit may import only units on its own layer or below, except the pairs in
 ``FORBIDDEN``. Cycles are checked between packages at every depth (``shortcuts`` and
 ``shortcuts.rewriters`` too), so no two packages import each other even where one unit holds both.
+
+Inside the audit family the stages are subpackages in the order its data flows, ``AUDIT_STAGES``:
+a stage imports only the stages before it, and none imports the entry points that join them.
 """
 
 from __future__ import annotations
@@ -69,6 +72,12 @@ FORBIDDEN = {
     ("shortcuts", "models"),
     ("annotate", "webreport"),
 }
+AUDIT = f"{PACKAGE}.families.audit"
+# The audit's stages in the order its data flows (issue 35); a stage imports only earlier ones.
+AUDIT_STAGES = ("scan", "triage", "reliance", "repair", "report")
+# What joins the stages (the package, run_audit, audit_dataset): no stage imports it.
+AUDIT_ENTRY = "entry points"
+AUDIT_ENTRY_POINTS = (AUDIT, f"{AUDIT}.api", f"{AUDIT}.run")
 _REGISTRY_ENTRY = re.compile(rf"^({PACKAGE}(?:\.\w+)+):\w+(?:\.\w+)*$")
 
 
@@ -163,6 +172,25 @@ def package_imports() -> dict[tuple[str, str], list[str]]:
     return import_edges(lambda module: package_of(module, packages))
 
 
+def audit_stage_of(module: str) -> str:
+    """``...audit.scan.features`` -> ``scan``; ``...audit.run`` -> AUDIT_ENTRY; else outside."""
+    if module != AUDIT and not module.startswith(AUDIT + "."):
+        return "outside"
+    stage = module[len(AUDIT) + 1 :].partition(".")[0]
+    return stage if stage in AUDIT_STAGES else AUDIT_ENTRY
+
+
+def audit_stage_violations(edges: dict[tuple[str, str], list[str]]) -> list[tuple[str, str]]:
+    """The stage edges that point at a later stage or at the entry points."""
+    rank = {stage: i for i, stage in enumerate(AUDIT_STAGES)}
+    return sorted(
+        (source, target)
+        for source, target in edges
+        if source in rank
+        and (target == AUDIT_ENTRY or (target in rank and rank[target] > rank[source]))
+    )
+
+
 def cycles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
     """The strongly connected components with more than one unit (Tarjan), each sorted."""
     graph: dict[str, set[str]] = defaultdict(set)
@@ -240,6 +268,26 @@ def test_imports_point_down_the_layers():
         if rank.get(target, -1) > rank.get(source, len(LAYERS)) or (source, target) in FORBIDDEN
     )
     assert not upward, "imports against the layering (see LAYERS):\n" + _describe(edges, upward)
+
+
+def test_every_audit_module_belongs_to_a_stage_or_joins_them():
+    stray = sorted(
+        name
+        for name in _modules()
+        if audit_stage_of(name) == AUDIT_ENTRY and name not in AUDIT_ENTRY_POINTS
+    )
+    assert not stray, f"Put these in one of the audit's stages {AUDIT_STAGES}: {', '.join(stray)}"
+
+
+def test_audit_stages_import_only_earlier_stages():
+    edges = import_edges(audit_stage_of)
+    against = audit_stage_violations(edges)
+    assert not against, (
+        f"audit stages import later ones or the entry points (order: {' < '.join(AUDIT_STAGES)}):\n"
+        + _describe(edges, against)
+    )
+    made_up = {("scan", "report"): ["a"], ("report", "scan"): ["b"], ("triage", AUDIT_ENTRY): ["c"]}
+    assert audit_stage_violations(made_up) == [("scan", "report"), ("triage", AUDIT_ENTRY)]
 
 
 def test_the_scanner_sees_lazy_relative_and_registry_imports(tmp_path, monkeypatch):

@@ -21,7 +21,7 @@ from shortcutlab.data.loading import load_table
 from shortcutlab.data.options import InputOptions
 from shortcutlab.families import parse_spec, run_experiment
 from shortcutlab.families.audit.api import audit_dataset
-from shortcutlab.families.audit.features import FeatureConfig
+from shortcutlab.families.audit.scan.features import FeatureConfig
 from shortcutlab.families.cat.run import CatConfig, run_cat, save_cat
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.mps.build import build_mps_benchmark

@@ -15,7 +15,7 @@ from shortcutlab.annotate.kinds import Item, TaskPlan
 from shortcutlab.annotate.tasks import task_kind
 from shortcutlab.annotate.triage_task import judgement_form, judgements_yaml
 from shortcutlab.families.audit.api import audit_dataset
-from shortcutlab.families.audit.features import FeatureConfig
+from shortcutlab.families.audit.scan.features import FeatureConfig
 from tests.annotate.served import run_cli, serve_task
 from tests.annotate.task_sources import audit_with_judgements, copied, cue_rows
 from tests.cli.refusals import assert_refused

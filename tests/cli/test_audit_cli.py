@@ -16,7 +16,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 
-from shortcutlab.families.audit.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
+from shortcutlab.families.audit.scan.candidates import MEASURE_COLUMNS, SCAN_COLUMNS
 from tests.cli.refusals import assert_refused, invoke
 from tests.families.audit.tables import planted, planted_pairs
 

@@ -43,9 +43,9 @@ def test_lexicons_add_to_the_packaged_ones_in_the_cli_and_the_api_alike(tmp_path
     ``packaged_lexicons=False`` leave the packaged ones out; a packaged name is replaced."""
     from shortcutlab.data.csv_text import csv_text
     from shortcutlab.families.audit.api import audit_dataset
-    from shortcutlab.families.audit.features import FeatureConfig
-    from shortcutlab.families.audit.lexicons import packaged_lexicons
-    from shortcutlab.families.audit.output import audit_csv_frame
+    from shortcutlab.families.audit.report.output import audit_csv_frame
+    from shortcutlab.families.audit.scan.features import FeatureConfig
+    from shortcutlab.families.audit.scan.lexicons import packaged_lexicons
 
     (tmp_path / "mine.txt").write_text("great\nnot bad\nterrible\n")
     (tmp_path / "cities.txt").write_text("springfield\n")

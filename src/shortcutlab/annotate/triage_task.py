@@ -21,8 +21,8 @@ from shortcutlab.annotate.label_task import label_names
 from shortcutlab.annotate.task_base import ChoiceTask, check_sample, field_answers, majority
 from shortcutlab.data.reading import read_json_object
 from shortcutlab.errors import DataError
-from shortcutlab.families.audit.candidates import INDICATOR_KINDS
-from shortcutlab.families.audit.record import AUDIT_JSON, AUDIT_KIND
+from shortcutlab.families.audit.report.record import AUDIT_JSON, AUDIT_KIND
+from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS
 from shortcutlab.reports.phrases import missing, number, percent
 
 FIELD = "judgement"

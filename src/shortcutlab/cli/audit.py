@@ -28,9 +28,9 @@ from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
 if TYPE_CHECKING:
-    from shortcutlab.families.audit.features import FeatureConfig
-    from shortcutlab.families.audit.repair_config import FixConfig
-    from shortcutlab.families.audit.run import AuditResult
+    from shortcutlab.families.audit.repair.config import FixConfig
+    from shortcutlab.families.audit.report.audit_record import AuditResult
+    from shortcutlab.families.audit.scan.features import FeatureConfig
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,8 @@ class ScanOptions:
 
     def feature_config(self) -> FeatureConfig:
         """The API's :class:`FeatureConfig` these options describe."""
-        from shortcutlab.families.audit.features import FeatureConfig
-        from shortcutlab.families.audit.lexicons import read_lexicon
+        from shortcutlab.families.audit.scan.features import FeatureConfig
+        from shortcutlab.families.audit.scan.lexicons import read_lexicon
 
         attribute_options = self._attribute_options()
         named = parse_named_paths(self.lexicon, flag="--lexicon")
@@ -156,7 +156,7 @@ class FixOptions:
     def config(self) -> FixConfig | None:
         """The API's :class:`FixConfig` (None without --fix)."""
         from shortcutlab.errors import ConfigError
-        from shortcutlab.families.audit.repair_config import FixConfig
+        from shortcutlab.families.audit.repair.config import FixConfig
 
         if not self.fix:
             if self.methods is not None or self.candidate:
@@ -354,7 +354,7 @@ def _print_result(
 
     if fmt == "csv":
         from shortcutlab.data.csv_text import csv_text
-        from shortcutlab.families.audit.output import audit_csv_frame
+        from shortcutlab.families.audit.report.output import audit_csv_frame
 
         out_console.file.write(csv_text(audit_csv_frame(result), for_people=True))
     elif fmt == "json":

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from shortcutlab.cli.output import Section, show
-from shortcutlab.families.audit.report_repair import fix_frame, fix_notes, fix_title
+from shortcutlab.families.audit.report.repair import fix_frame, fix_notes, fix_title
 
 
 def print_fix(console: Console, fix: Mapping[str, Any], *, fmt: str = "table") -> None:

@@ -8,7 +8,7 @@ import pandas as pd
 from rich.console import Console
 
 from shortcutlab.cli.output import Section, show
-from shortcutlab.families.audit.candidate_table import candidate_table
+from shortcutlab.families.audit.report.candidate_table import candidate_table
 from shortcutlab.reports.findings_audit import METHODS
 
 DASH = "—"
@@ -28,7 +28,7 @@ def print_audit(
 
 def audit_frame(record: dict[str, Any], *, top: int, full: bool = True) -> pd.DataFrame:
     """The top candidates as the terminal shows them: the report's table (one definition,
-    families/audit/candidate_table.py), every column with ``full``."""
+    families/audit/report/candidate_table.py), every column with ``full``."""
     return candidate_table(record, top=top, full=full)
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from rich.console import Console
 
-from shortcutlab.families.audit.candidate_table import label_names, label_text, ranked
-from shortcutlab.families.audit.report_repair import recommended_repairs
-from shortcutlab.families.audit.report_triage import judge_text, judgements_text, triage_lists
+from shortcutlab.families.audit.report.candidate_table import label_names, label_text, ranked
+from shortcutlab.families.audit.report.repair import recommended_repairs
+from shortcutlab.families.audit.report.triage import judge_text, judgements_text, triage_lists
 
 #: Lines shown per list; the rest are counted (audit.csv and report.html have them all).
 LIST_LINES = 10

@@ -1,7 +1,7 @@
 """Exact copies across tables: test rows whose text repeats a training row's text.
 
 Texts compare normalised (lower case, whitespace collapsed; both parts for pairs), the way the
-audit's leakage check compares them (:mod:`shortcutlab.families.audit.leakage` uses these
+audit's leakage check compares them (:mod:`shortcutlab.families.audit.scan.leakage` uses these
 functions), so a build's warning and an audit of the same files count the same rows.
 
 Examples:

@@ -10,8 +10,8 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.families.audit.api import audit_dataset
-from shortcutlab.families.audit.features import FeatureConfig
-from shortcutlab.families.audit.repair_config import FixConfig
+from shortcutlab.families.audit.repair.config import FixConfig
+from shortcutlab.families.audit.scan.features import FeatureConfig
 from tests.families.audit.tables import planted_pairs, reviews
 
 #: The planted cue, wrapped in markup the page must escape.

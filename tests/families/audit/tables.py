@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.families.audit.inputs import AuditInputs
+from shortcutlab.families.audit.scan.inputs import AuditInputs
 
 
 def table(

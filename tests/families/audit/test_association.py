@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shortcutlab.families.audit.features import FeatureConfig, fit_features
+from shortcutlab.families.audit.scan.features import FeatureConfig, fit_features
 from shortcutlab.metrics import adjust_p
 from shortcutlab.metrics.association import count_association
 from tests.families.audit.tables import random_sentences, table

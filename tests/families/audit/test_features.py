@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit import text_slices
-from shortcutlab.families.audit.features import FeatureConfig, fit_features
+from shortcutlab.families.audit.scan import text_slices
+from shortcutlab.families.audit.scan.features import FeatureConfig, fit_features
 from tests.families.audit.tables import table
 
 PREMISES = ["A man is sleeping on the couch.", "The dog runs in a park."] * 10

@@ -7,8 +7,8 @@ import pytest
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.leakage import find_leakage
+from shortcutlab.families.audit.scan.inputs import AuditInputs
+from shortcutlab.families.audit.scan.leakage import find_leakage
 
 SPACE = LabelSpace(("neg", "pos"))
 LONG = (

@@ -15,15 +15,15 @@ import pytest
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.candidates import MEASURE_COLUMNS
-from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.measure import (
+from shortcutlab.families.audit.reliance.measure import (
     INTERVAL_NOTE,
     MIN_ECE_ROWS,
     MIN_GROUP_ROWS,
     MeasureSpec,
     measure_candidates,
 )
+from shortcutlab.families.audit.scan.candidates import MEASURE_COLUMNS
+from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 
 SPACE = LabelSpace(("calm", "alarm"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from datasketch import MinHash
 
-from shortcutlab.families.audit import near_duplicates as near_duplicates_module
-from shortcutlab.families.audit.near_duplicates import (
+from shortcutlab.families.audit.scan import near_duplicates as near_duplicates_module
+from shortcutlab.families.audit.scan.near_duplicates import (
     Texts,
     minhash_signatures,
     near_duplicates,

@@ -6,8 +6,8 @@ import pytest
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import load_table
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.partial_input import partial_input_baselines
+from shortcutlab.families.audit.scan.inputs import AuditInputs
+from shortcutlab.families.audit.scan.partial_input import partial_input_baselines
 from tests.conftest import MNLI
 
 SPACE = LabelSpace(("entailment", "neutral", "contradiction"))

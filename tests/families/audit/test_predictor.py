@@ -15,8 +15,8 @@ from sklearn.svm import LinearSVC
 
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.errors import ConfigError, DataError, UnknownComponentError
-from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.predictor import Predictor, load_predictor
+from shortcutlab.families.audit.reliance.predictor import Predictor, load_predictor
+from shortcutlab.families.audit.scan.inputs import AuditInputs
 
 TEXTS = ["a good film", "good acting", "really good", "a bad film", "bad acting", "really bad"] * 5
 GOLD = ["pos", "pos", "pos", "neg", "neg", "neg"] * 5

@@ -8,7 +8,7 @@ import pytest
 
 from shortcutlab.corpus import generate_corpus
 from shortcutlab.families.audit.run import load_inputs, run_audit
-from shortcutlab.families.audit.scan import ScanConfig, scan
+from shortcutlab.families.audit.scan.stage import ScanConfig, scan
 from shortcutlab.families.maze.build import build_maze_benchmark
 from tests.conftest import MNLI
 

@@ -1,6 +1,7 @@
-"""Reliance through the model's own eyes (families/audit/counterfactual.py): the removal and
-insertion tests decide ``relied_on``; a word the model's tokenizer drops is not visible and gets no
-reliance figure; an n-gram counts only where its words are adjacent in the model's tokens."""
+"""Reliance through the model's own eyes (families/audit/reliance/counterfactual.py): the removal
+and insertion tests decide ``relied_on``; a word the model's tokenizer drops is not visible and
+gets no reliance figure; an n-gram counts only where its words are adjacent in the model's
+tokens."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 
 import numpy as np
 
-from shortcutlab.families.audit.measure import MeasureSpec, measure_candidates
+from shortcutlab.families.audit.reliance.measure import MeasureSpec, measure_candidates
 from shortcutlab.models.text_view import TextView
 from tests.families.audit.test_measure import KeywordRule, rows, spec
 

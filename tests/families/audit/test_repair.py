@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 from shortcutlab.cli.app import app
 from shortcutlab.errors import ConfigError
 from shortcutlab.families.audit.api import audit_dataset
-from shortcutlab.families.audit.counterfactual import INSERTION_ROWS
-from shortcutlab.families.audit.features import FeatureConfig
-from shortcutlab.families.audit.measure import measure_candidates
-from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
-from shortcutlab.families.audit.repair_targets import FixTarget, evaluation_sets
+from shortcutlab.families.audit.reliance.counterfactual import INSERTION_ROWS
+from shortcutlab.families.audit.reliance.measure import measure_candidates
+from shortcutlab.families.audit.repair.config import FixConfig, check_fix_model
+from shortcutlab.families.audit.repair.targets import FixTarget, evaluation_sets
+from shortcutlab.families.audit.scan.features import FeatureConfig
 from tests.cli.refusals import assert_refused
 from tests.families.audit.test_measure import rows, spec
 from tests.families.audit.test_reliance import SeeingRule
@@ -266,9 +266,9 @@ def test_cli_prints_the_fix_table_and_refuses_fix_without_model(planted, tmp_pat
 
 
 def test_a_repair_with_erm_predictions_shows_no_interval_and_no_test():
-    from shortcutlab.families.audit.repair_compare import SET_NAMES, compare
-    from shortcutlab.families.audit.repair_targets import EvaluationSet
-    from shortcutlab.families.audit.report_repair import fix_frame
+    from shortcutlab.families.audit.repair.compare import SET_NAMES, compare
+    from shortcutlab.families.audit.repair.targets import EvaluationSet
+    from shortcutlab.families.audit.report.repair import fix_frame
 
     truth = np.array([0, 1, 1, 0, 1, 0, 1, 1])
     sets = {name: EvaluationSet([f"row {i}" for i in range(8)], truth) for name in SET_NAMES}

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from shortcutlab.errors import DataError
-from shortcutlab.families.audit.features import FeatureConfig
-from shortcutlab.families.audit.inputs import AuditInputs
-from shortcutlab.families.audit.output import write_audit
+from shortcutlab.families.audit.report.output import write_audit
 from shortcutlab.families.audit.run import MeasureConfig, run_audit
-from shortcutlab.families.audit.scan import ScanConfig
+from shortcutlab.families.audit.scan.features import FeatureConfig
+from shortcutlab.families.audit.scan.inputs import AuditInputs
+from shortcutlab.families.audit.scan.stage import ScanConfig
 from tests.families.audit.tables import planted, planted_pairs, table
 
 SCAN = ScanConfig(features=FeatureConfig(surface=False))

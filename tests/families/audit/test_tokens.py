@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from shortcutlab.attributes.lexical import normalised
 from shortcutlab.attributes.words import spaced_normalised
-from shortcutlab.families.audit.tokens import (
+from shortcutlab.families.audit.scan.tokens import (
     TOKEN_PATTERN,
     arrow_words_agree,
     clitics_cut,

@@ -7,7 +7,7 @@ import pytest
 
 from shortcutlab.errors import BackendError, ConfigError
 from shortcutlab.families.audit.api import audit_dataset
-from shortcutlab.families.audit.features import FeatureConfig
+from shortcutlab.families.audit.scan.features import FeatureConfig
 from shortcutlab.llm import make_client
 from shortcutlab.serving.faults import FaultPlan
 from shortcutlab.serving.server import ChatServer

@@ -7,9 +7,9 @@ import pyarrow as pa
 import pytest
 from sklearn.feature_extraction.text import CountVectorizer
 
-from shortcutlab.families.audit.features import TOKEN_PATTERN
-from shortcutlab.families.audit.indicator_counts import row_weights
-from shortcutlab.families.audit.vocabulary import CHUNK_ROWS, frequent_ngrams, phrase_presence
+from shortcutlab.families.audit.scan.features import TOKEN_PATTERN
+from shortcutlab.families.audit.scan.indicator_counts import row_weights
+from shortcutlab.families.audit.scan.vocabulary import CHUNK_ROWS, frequent_ngrams, phrase_presence
 
 WORDS = ["not", "don't", "isn't", "n't", "a", "b", "é", "日本", "x_1", "9", "can'tx", "word"]
 

@@ -13,12 +13,13 @@ from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, load_table
 from shortcutlab.data.writing import check_output_dir
 from shortcutlab.errors import ConfigError, knob
-from shortcutlab.families.audit.features import FeatureConfig
-from shortcutlab.families.audit.output import write_audit
-from shortcutlab.families.audit.repair_config import FixConfig, check_fix_model
-from shortcutlab.families.audit.run import AuditResult, MeasureConfig, load_inputs, run_audit
-from shortcutlab.families.audit.scan import ScanConfig
-from shortcutlab.families.audit.triage_config import TriageConfig
+from shortcutlab.families.audit.repair.config import FixConfig, check_fix_model
+from shortcutlab.families.audit.report.audit_record import AuditResult
+from shortcutlab.families.audit.report.output import write_audit
+from shortcutlab.families.audit.run import MeasureConfig, load_inputs, run_audit
+from shortcutlab.families.audit.scan.features import FeatureConfig
+from shortcutlab.families.audit.scan.stage import ScanConfig
+from shortcutlab.families.audit.triage.config import TriageConfig
 from shortcutlab.llm import LLMClient
 
 

@@ -16,25 +16,23 @@ import pandas as pd
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
 from shortcutlab.errors import ConfigError, DataError
-from shortcutlab.families.audit.audit_record import build_record
-from shortcutlab.families.audit.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
-from shortcutlab.families.audit.inputs import AuditInputs, inputs_from_table
-from shortcutlab.families.audit.part_names import shown_detail, shown_name
-from shortcutlab.families.audit.predictor import Predictor, load_predictor
-from shortcutlab.families.audit.repair_config import FixConfig
-from shortcutlab.families.audit.report import record_sections, record_title
-from shortcutlab.families.audit.scan import ScanConfig, ScanResult, check_label_counts, scan
-from shortcutlab.families.audit.triage import (
+from shortcutlab.families.audit.reliance.predictor import Predictor, load_predictor
+from shortcutlab.families.audit.repair.config import FixConfig
+from shortcutlab.families.audit.report.audit_record import AuditResult, build_record
+from shortcutlab.families.audit.report.part_names import shown_detail, shown_name
+from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
+from shortcutlab.families.audit.scan.inputs import AuditInputs, inputs_from_table
+from shortcutlab.families.audit.scan.stage import ScanConfig, ScanResult, check_label_counts, scan
+from shortcutlab.families.audit.triage.config import TriageConfig
+from shortcutlab.families.audit.triage.groups import (
     Triage,
     apply_triage,
     measurement_order,
 )
-from shortcutlab.families.audit.triage_config import TriageConfig
-from shortcutlab.families.audit.triage_judge import open_judge
-from shortcutlab.families.audit.triage_judgements import read_judgements
-from shortcutlab.families.audit.triage_stage import triage_stage
-from shortcutlab.families.audit.triage_styles import MarkerSet, fires_of
-from shortcutlab.reports.html.notebook import blocks_view
+from shortcutlab.families.audit.triage.judge import open_judge
+from shortcutlab.families.audit.triage.judgements import read_judgements
+from shortcutlab.families.audit.triage.stage import triage_stage
+from shortcutlab.families.audit.triage.styles import MarkerSet, fires_of
 
 
 @dataclass(frozen=True)
@@ -57,22 +55,6 @@ class MeasureConfig:
             raise ConfigError(
                 f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
             )
-
-
-@dataclass
-class AuditResult:
-    """The scan, the measurement (when a model was given) and the record written as audit.json."""
-
-    scan: ScanResult
-    table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
-    record: dict[str, Any]
-    #: With --fix: the recommended repair of each candidate (families/audit/repair.py).
-    repairs: list[Any] = field(default_factory=list)
-
-    def _repr_html_(self) -> str:
-        """The notebook view: the facts and tables of the audit's report sections."""
-        blocks = [block for section in record_sections(self.record) for block in section.blocks]
-        return blocks_view(record_title(self.record), blocks)
 
 
 def load_inputs(
@@ -141,11 +123,11 @@ def run_audit(
 ) -> AuditResult:
     """Scan ``train`` (and ``test``), then measure ``measure.model`` on the top candidates (and
     with ``fix`` repair the candidates it relies on; ``part_names``: the user's column of each
-    part, for candidate names such as "hypothesis: no", families/audit/part_names.py;
+    part, for candidate names such as "hypothesis: no", families/audit/report/part_names.py;
     ``triage``: the labels' names, the user's judgements and an LLM judge, which sort the
-    candidates into likely shortcuts, label signal and those needing a judgement;
-    ``original_test``: a Maze build's Ori-Test, where ``fix`` charges a repair's cost too;
-    ``progress`` hears one line per repair fitted)."""
+    candidates into likely shortcuts, label signal and those needing a judgement; ``original_test``: a Maze build's
+    Ori-Test, where ``fix`` charges a repair's cost too; ``progress`` hears one line per repair
+    fitted)."""
     scan_config = scan_config or ScanConfig()
     scan_config.check()
     triage = triage or TriageConfig()
@@ -217,7 +199,7 @@ def run_audit(
     )
     repairs: list[Any] = []
     if fix is not None and measure is not None and evaluation is not None:
-        from shortcutlab.families.audit.repair import repair_candidates
+        from shortcutlab.families.audit.repair.stage import repair_candidates
 
         features = result.test_features if evaluation is test else result.plan.transform(evaluation)
         record["fix"], repairs = repair_candidates(
@@ -250,7 +232,11 @@ def _measure(
     styles: Sequence[MarkerSet] = (),
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     # The measurement (scipy.special, the bootstrap) loads only when a model is measured.
-    from shortcutlab.families.audit.measure import INTERVAL_NOTE, MeasureSpec, measure_candidates
+    from shortcutlab.families.audit.reliance.measure import (
+        INTERVAL_NOTE,
+        MeasureSpec,
+        measure_candidates,
+    )
 
     # The possible shortcuts first: the label's signal is measured only with slots to spare.
     ordered = table.loc[measurement_order(table, triage)]

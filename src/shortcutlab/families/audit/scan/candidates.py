@@ -1,0 +1,162 @@
+"""What a scan finds: indicator features and the tidy candidate table's columns.
+
+Every candidate of the label-association scan is an *indicator* (a row has the feature or not) and
+a *label*: "the hypothesis contains 'not'" with contradiction, "length = long" with positive,
+"source = forum" with negative. One :class:`FeatureSet` holds the indicators of one table as a
+sparse (rows × features) matrix; the features are fitted on the training rows (a vocabulary, the
+length bins' edges, the frequent words) and applied unchanged to the test rows, so column ``j``
+means the same thing in both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from shortcutlab.families.audit.scan.indicator_counts import IndicatorCounts
+
+#: Candidate kinds, in the order the tidy table lists them for equal rank.
+KINDS = (
+    "token",  # a word of one part (text or text_pair)
+    "ngram",  # 2..n consecutive words
+    "attribute",  # a value of a registered MPS annotator (negation, question, frequent-words, ...)
+    "surface",  # length, punctuation, casing, digits, URLs, emoji, sentences, readability
+    "lexicon",  # mentions a word of a word list (countries, cities, discourse markers, the user's)
+    "metadata",  # a value of a metadata column the user named
+    "partial-input",  # one part of a pair alone predicts the label (a hypothesis-only baseline)
+    "leakage",  # duplicates between train and test, and label conflicts among duplicates
+)
+#: Kinds whose candidates are an indicator and a label (its rows against the others, by label).
+INDICATOR_KINDS = KINDS[:6]
+
+#: Columns of ``audit.csv``, one row per candidate, in this order. Values that a kind has no
+#: meaning for are empty (never 0): a leakage row has no label and no lift.
+SCAN_COLUMNS = (
+    "rank",  # 1.. by evidence among candidates that survive correction, then the rest
+    "candidate",  # e.g. "not", "text_pair: not", "negation = with_negation", "length = long"
+    "kind",  # one of KINDS
+    "part",  # text, text_pair, or "" (metadata, leakage)
+    "label",  # the label value the indicator points to
+    "support",  # training rows with the indicator
+    "label_count",  # of those, rows with the label
+    "p_label_given_candidate",  # label_count / support
+    "prior",  # the label's share of all training rows
+    "lift",  # p_label_given_candidate / prior (effect size)
+    "pmi",  # log2(lift)
+    "p_value",  # G-test of independence, the 2×K table with/without the indicator × label
+    "p_adjusted",  # over every candidate tested (Benjamini–Hochberg or Holm)
+    "significant",  # p_adjusted < alpha
+    "evidence",  # -log10 p_value from the log survival function (finite where p underflows)
+    "association",  # Cramér's V of the whole column (metadata), else empty
+    "test_support",  # test rows with the indicator (when a test table is given)
+    "test_p_label_given_candidate",
+    "test_lift",
+    "drift_p",  # two-proportion z-test: p(label | indicator) in train vs test
+    "drift_p_adjusted",  # the same correction over the candidates compared
+    "detail",  # a sentence for kinds without a label test (partial-input, leakage)
+)
+
+#: Columns a measurement adds for a candidate (empty for candidates not measured).
+MEASURE_COLUMNS = (
+    "relied_on",  # a counterfactual test says so (True/False; empty: no test applies, or unseen)
+    "visible",  # the model's tokenizer and vocabulary see the token/n-gram (empty: no view)
+    "reliance_p",  # smallest p of the edits pointing its way, Bonferroni over the tests run
+    "reliance_p_adjusted",  # over the candidates (scan's correction); < alpha: relied_on
+    "aligned_rows",  # rows where "candidate's label iff the indicator fires" is right
+    "aligned_accuracy",
+    "conflicting_rows",  # the other rows (indicator on another label, or off on its label)
+    "conflicting_accuracy",
+    "delta",  # association Δ: aligned - conflicting accuracy within each gold label, by rows
+    "delta_low",  # 95 % percentile bootstrap (rows within each label and group; one fit)
+    "delta_high",
+    "delta_p",  # Cochran–Mantel–Haenszel test over the gold labels delta uses
+    "delta_p_adjusted",  # over the candidates measured (the scan's correction method)
+    "delta_rows",  # rows of the gold labels delta uses (both groups >= 10 rows there)
+    "aligned_ece",  # empty when either group has fewer than 200 rows (ECE is biased upward)
+    "conflicting_ece",
+    "calibration_gap",  # conflicting_ece - aligned_ece
+    "removal_rows",  # rows where the token/n-gram occurs and was removed (token kinds only)
+    "removal_changed",  # share of those whose predicted label changed
+    "removal_accuracy_before",
+    "removal_accuracy_after",
+    "removal_label_shift",  # mean change of p(candidate label) after removal
+    "removal_shift_low",
+    "removal_shift_high",
+    "removal_p",  # exact McNemar on paired correctness before/after removal
+    "removal_p_adjusted",  # over the candidates with a removal_p (same correction)
+    "removal_label_p",  # exact McNemar on paired "predicts the candidate's label"
+    "removal_label_p_adjusted",
+    "insertion_rows",  # rows of the other labels without it, the candidate inserted (<= 500)
+    "insertion_changed",
+    "insertion_accuracy_before",
+    "insertion_accuracy_after",
+    "insertion_label_shift",  # mean change of p(candidate label) after insertion
+    "insertion_shift_low",
+    "insertion_shift_high",
+    "insertion_p",  # exact McNemar on paired correctness before/after insertion
+    "insertion_p_adjusted",
+    "insertion_label_p",  # exact McNemar on paired "predicts the candidate's label"
+    "insertion_label_p_adjusted",
+    "anti_rows",  # rows of the redistribution anti-test (association reversed)
+    "anti_accuracy",
+    "removed_rows",  # rows of the redistribution set with the association removed
+    "removed_accuracy",
+    "aligned_set_rows",  # rows of the redistribution set with the association as in training
+    "aligned_set_accuracy",
+    "anti_delta",  # aligned_set_accuracy - anti_accuracy
+    "anti_delta_low",
+    "anti_delta_high",
+)
+
+
+@dataclass
+class FeatureSet:
+    """Indicators of one table: ``matrix[i, j]`` is 1 when row ``i`` has feature ``j``.
+
+    ``keys`` are stable identifiers (``kind:part:name``); ``names`` what a person reads;
+    ``phrases`` the words of a token or n-gram feature (lower case, single spaces; what
+    highlighting and counterfactual removal look for), ``None`` for other kinds; ``groups`` the
+    family a feature belongs to (an attribute's or metadata column's name, ``length``; for tokens
+    the part), so a column's values can be read together.
+    """
+
+    keys: list[str]
+    names: list[str]
+    kinds: list[str]
+    parts: list[str]
+    groups: list[str]
+    phrases: list[str | None]
+    #: None for the scanned (training) table, whose indicators are kept as ``counts``.
+    matrix: sp.csr_matrix | None
+    #: Per feature, its rows' counts and fingerprint (the scanned table).
+    counts: IndicatorCounts | None = None
+    #: Where ``matrix`` is None: the (rows × chosen) indicators of chosen features, read again.
+    reader: Callable[[Sequence[int]], np.ndarray] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def column(self, key: str) -> np.ndarray:
+        """The boolean indicator of feature ``key`` over the rows."""
+        return self.columns([key])[key]
+
+    def columns(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """The boolean indicators of features ``keys``, read in one pass over the matrix (each
+        column of a row-major matrix costs a pass of its own), or over the rows."""
+        keys = list(dict.fromkeys(keys))
+        if self.matrix is None:
+            if self.reader is None:
+                raise ValueError("this FeatureSet holds neither a matrix nor a reader")
+            read = self.reader([self.keys.index(key) for key in keys])
+            return {key: read[:, j] for j, key in enumerate(keys)}
+        picked = self.matrix[:, [self.keys.index(key) for key in keys]].tocsc()
+        found = {}
+        for j, key in enumerate(keys):
+            fires = np.zeros(self.matrix.shape[0], dtype=bool)
+            entries = slice(picked.indptr[j], picked.indptr[j + 1])
+            fires[picked.indices[entries][picked.data[entries] != 0]] = True
+            found[key] = fires
+        return found

@@ -1,0 +1,232 @@
+"""A style's markers as one finding: the discourse markers or archaic words that point to one label.
+
+A Shakespearean rewrite brings "hark", "doth" and "tis"; a formal register "moreover" and
+"furthermore"; a planted candour phrase "frankly" and "to be honest". The scan lists each word
+apart, a dozen rows where a person should read one (issue 35): the likely shortcuts of one
+content-free word class (:data:`STYLE_CLASSES`) that point to the same label become one
+candidate of kind ``style``, its rows those with any of its markers, tested like any indicator
+(G-test against the label). Its words stay in the table, marked as its members. The model is
+measured on it by deleting every marker and inserting its strongest one
+(families/audit/reliance/counterfactual.py).
+
+Within-label co-occurrence (do the markers appear together more than their rates predict?) was
+tried first and measured: the Maze's rewriters use one opener per row ("Behold," or "Verily I
+say unto thee,"), so the markers of one style exclude each other instead, while a generated
+corpus's fixed phrases ("not worth a penny") co-occur; it grouped the wrong words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy.stats import chi2_contingency
+
+from shortcutlab.families.audit.scan.candidates import FeatureSet
+from shortcutlab.families.audit.scan.stage import rank_candidates
+from shortcutlab.families.audit.triage.evidence import SHORTCUT, Evidence
+from shortcutlab.families.audit.triage.groups import Triage, Verdict
+from shortcutlab.metrics.association import feature_association
+
+#: Word classes whose members form a style when several point to one label.
+STYLE_CLASSES = ("discourse marker", "archaic word")
+#: Markers a style needs (one marker is its own candidate already).
+MIN_MARKERS = 2
+#: Markers named in a style's candidate name (all are in its detail).
+NAMED = 2
+
+
+#: Another likely shortcut of the label joins a style when, within the label's rows, it is at
+#: least this many times as common in the style's rows as in the others (in at least
+#: :data:`MIN_TOGETHER` rows, G-test p below :data:`MAX_P`): "And" that a biblical rewrite
+#: puts before its sentences, "am" that it writes for "I'm".
+MIN_ENRICHMENT = 2.0
+MIN_TOGETHER = 10
+MAX_P = 1e-6
+
+
+@dataclass(frozen=True)
+class MarkerSet:
+    """One style: its word class, label, and markers (feature keys and words, strongest first);
+    ``joined``: other likely shortcuts its rows carry far more often (its members too, though
+    its rows and its counterfactual edits are its markers')."""
+
+    word_class: str
+    label_rank: int
+    keys: tuple[str, ...]
+    phrases: tuple[str, ...]
+    joined: tuple[str, ...] = ()
+    joined_phrases: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"style:text:{self.word_class}:{self.phrases[0]}"
+
+    @property
+    def name(self) -> str:
+        more = len(self.phrases) - NAMED
+        shown = ", ".join(self.phrases[:NAMED]) + (f" (+{more})" if more > 0 else "")
+        return f"{self.word_class}s: {shown}"
+
+
+def marker_sets(
+    table: pd.DataFrame,
+    triage: Triage,
+    phrases: dict[str, str | None],
+    features: FeatureSet,
+    ranks: np.ndarray,
+) -> list[MarkerSet]:
+    """The styles among ``table``'s significant words: likely shortcuts by a word class of
+    :data:`STYLE_CLASSES`, grouped by class and label, in the table's order; each joined by the
+    label's other likely shortcuts that its rows carry (:data:`MIN_ENRICHMENT`)."""
+    grouped: dict[tuple[str, int], list[str]] = {}
+    others: list[str] = []
+    for row in table.itertuples():
+        verdict = triage.verdicts.get(row.key)
+        if verdict is None or verdict.group != SHORTCUT or row.kind not in ("token", "ngram"):
+            continue
+        if row.part != "text" or pd.isna(row.label_rank):
+            continue
+        word_class = next(
+            (e.value for e in verdict.evidence if e.name == "word class" and e.points_to),
+            None,
+        )
+        if word_class in STYLE_CLASSES:
+            # Archaic words are one pastiche whichever label each leans to (a style planted with
+            # graded rates splits its words over labels); discourse markers are common in
+            # ordinary text, each with its own leaning, so they group by label.
+            by = -1 if word_class == "archaic word" else int(row.label_rank)
+            grouped.setdefault((str(word_class), by), []).append(row.key)
+        else:
+            others.append(row.key)
+    label_of = dict(zip(table["key"], table["label_rank"], strict=True))
+    sets = []
+    for (word_class, _), keys in grouped.items():
+        if len(keys) < MIN_MARKERS:
+            continue
+        label = int(label_of[keys[0]])  # the strongest marker's
+        found = MarkerSet(word_class, label, tuple(keys), tuple(str(phrases[k]) for k in keys))
+        joined = _enriched(features, found, others, np.asarray(ranks) == label)
+        words = tuple(str(phrases[key]) for key in joined)
+        sets.append(replace(found, joined=tuple(joined), joined_phrases=words))
+    return sets
+
+
+def _enriched(
+    features: FeatureSet, chosen: MarkerSet, keys: Sequence[str], in_label: np.ndarray
+) -> list[str]:
+    """The ``keys`` whose rows of the label lie in the style's rows far more than elsewhere."""
+    if not keys:
+        return []
+    styled = _fires(features, chosen.keys)[in_label]
+    columns = features.columns(list(keys))
+    joined = []
+    for key in keys:
+        has = columns[key][in_label]
+        together, apart = int((has & styled).sum()), int((has & ~styled).sum())
+        if together < MIN_TOGETHER or not styled.any() or styled.all():
+            continue
+        rate_in = together / styled.sum()
+        rate_out = apart / max((~styled).sum(), 1)
+        if rate_in < MIN_ENRICHMENT * rate_out:
+            continue
+        table = np.array([[together, styled.sum() - together], [apart, (~styled).sum() - apart]])
+        if chi2_contingency(table, lambda_="log-likelihood")[1] < MAX_P:
+            joined.append(key)
+    return joined
+
+
+def with_marker_sets(
+    table: pd.DataFrame,
+    sets: Sequence[MarkerSet],
+    features: FeatureSet,
+    ranks: np.ndarray,
+    labels: Sequence[object],
+    *,
+    tests: int,
+    alpha: float,
+) -> pd.DataFrame:
+    """``table`` with a ``style`` row per set, ranked among the candidates by its evidence."""
+    if not sets:
+        return table
+    union = sp.csr_matrix(
+        np.column_stack([_fires(features, chosen.keys) for chosen in sets]).astype(np.int8)
+    )
+    stats = feature_association(union, ranks, len(labels))
+    rows = []
+    for j, chosen in enumerate(sets):
+        # Chosen after the scan's tests: Bonferroni over all of them keeps it conservative.
+        adjusted = min(1.0, float(stats["p_value"][j]) * max(tests, 1))
+        label = int(stats["label"][j])
+        rows.append(
+            {
+                "candidate": chosen.name,
+                "kind": "style",
+                "part": "text",
+                "label": labels[label],
+                "support": int(stats["support"][j]),
+                "label_count": int(stats["label_count"][j]),
+                "p_label_given_candidate": float(stats["p_label"][j]),
+                "prior": float(stats["prior"][j]),
+                "lift": float(stats["lift"][j]),
+                "pmi": float(stats["pmi"][j]),
+                "p_value": float(stats["p_value"][j]),
+                "p_adjusted": adjusted,
+                "significant": adjusted < alpha,
+                "evidence": float(stats["evidence"][j]),
+                "detail": f"rows with any of: {', '.join(chosen.phrases)}"
+                + (
+                    f"; its rows also carry: {', '.join(chosen.joined_phrases)}"
+                    if chosen.joined
+                    else ""
+                )
+                + f" (p adjusted by Bonferroni over the scan's {tests:,} tests: the set was chosen "
+                "after them)",
+                "key": chosen.key,
+                "label_rank": label,
+            }
+        )
+    ranked = table[table["rank"].notna()].drop(columns="rank")
+    unranked = table[table["rank"].isna()]
+    merged = rank_candidates(pd.concat([ranked, pd.DataFrame(rows)], ignore_index=True))
+    merged = pd.concat([merged, unranked], ignore_index=True)
+    merged["rank"] = merged["rank"].astype("Int64")
+    return merged
+
+
+def fires_of(features: FeatureSet, chosen: MarkerSet) -> np.ndarray:
+    """The rows of ``features`` with any of the set's markers."""
+    return _fires(features, chosen.keys)
+
+
+def _fires(features: FeatureSet, keys: Sequence[str]) -> np.ndarray:
+    columns = features.columns(list(keys))
+    return np.logical_or.reduce([columns[key] for key in keys])
+
+
+def add_to_triage(triage: Triage, sets: Sequence[MarkerSet], labels: Sequence[object]) -> None:
+    """Each set a likely shortcut with the evidence of its class; its markers its members."""
+    for chosen in sets:
+        label = labels[chosen.label_rank]
+        text = (
+            f"{len(chosen.phrases)} {chosen.word_class}s point to label {label}: one style, "
+            "read as one finding over the rows with any of them"
+        )
+        if chosen.joined_phrases:
+            shown = ", ".join(f"'{p}'" for p in chosen.joined_phrases[:NAMED])
+            more = len(chosen.joined_phrases) - NAMED
+            text += (
+                f"; {shown}{f' and {more} more' if more > 0 else ''} occur far more often in "
+                "its rows than in the label's others, so they are read as part of it"
+            )
+        text += "."
+        evidence = (Evidence("kind", f"{chosen.word_class}s", SHORTCUT, text),)
+        judged = triage.judgements.group_of(chosen.name)
+        triage.verdicts[chosen.key] = Verdict(
+            judged or SHORTCUT, "judged" if judged else "evidence", evidence
+        )
+        for key in (*chosen.keys, *chosen.joined):
+            triage.members[key] = chosen.name
