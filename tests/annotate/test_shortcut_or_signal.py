@@ -211,7 +211,7 @@ def _serving_is_refused(watched: Path, source: Path, message: str) -> None:
 def test_a_folder_without_audit_json_is_refused(tmp_path):
     (tmp_path / "data").mkdir()
     _serving_is_refused(
-        tmp_path, tmp_path / "data", f"'{tmp_path / 'data'}' holds no audit.json; {NEEDS}"
+        tmp_path, tmp_path / "data", f"'{tmp_path / 'data'}' holds no audit.json. {NEEDS}"
     )
 
 
@@ -221,8 +221,19 @@ def test_an_audit_json_of_another_kind_is_refused(tmp_path):
     _serving_is_refused(
         tmp_path,
         tmp_path / "data",
-        f"'{tmp_path / 'data' / 'audit.json'}' is not an audit's record; {NEEDS[:-1]}. "
-        "Run 'shortcutlab audit' again if it was one.",
+        f"'{tmp_path / 'data' / 'audit.json'}' is not an audit's record. {NEEDS}",
+    )
+
+
+def test_an_audit_json_of_another_version_is_refused_as_the_report_refuses_it(tmp_path):
+    (tmp_path / "data").mkdir()
+    record = {"kind": "shortcutlab-audit", "version": 2}
+    (tmp_path / "data" / "audit.json").write_text(json.dumps(record), encoding="utf-8")
+    _serving_is_refused(
+        tmp_path,
+        tmp_path / "data",
+        f"'{tmp_path / 'data' / 'audit.json'}' has version 2; this shortcutlab reads version 1. "
+        f"Run 'shortcutlab audit' again with this version. {NEEDS}",
     )
 
 

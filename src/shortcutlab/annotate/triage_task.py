@@ -19,9 +19,8 @@ import yaml
 from shortcutlab.annotate.kinds import Choice, Field, Form, Item, Summary, TaskPlan
 from shortcutlab.annotate.label_task import label_names
 from shortcutlab.annotate.task_base import ChoiceTask, check_sample, field_answers, majority
-from shortcutlab.data.reading import read_json_object
 from shortcutlab.errors import DataError
-from shortcutlab.families.audit.report.record import AUDIT_JSON, AUDIT_KIND
+from shortcutlab.families.audit.report.record import AUDIT_JSON, AuditRecord, read_record
 from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS
 from shortcutlab.reports.phrases import missing, number, percent
 
@@ -141,19 +140,13 @@ class ShortcutOrSignalTask(ChoiceTask):
         return {JUDGEMENTS: judgements_yaml(plan, answers)}
 
 
-def read_audit(source: Path) -> dict[str, Any]:
-    """``source/audit.json`` as a dict; a :class:`DataError` naming the fix when it is missing,
-    unreadable or not an audit's record."""
-    path = source / AUDIT_JSON
-    if not path.is_file():
-        raise DataError(f"'{source}' holds no {AUDIT_JSON}; {NEEDS}.")
-    audit = read_json_object(path)
-    if audit is None or audit.get("kind") != AUDIT_KIND:
-        raise DataError(
-            f"'{path}' is not an audit's record; {NEEDS}. Run 'shortcutlab audit' again if it "
-            "was one."
-        )
-    return audit
+def read_audit(source: Path) -> AuditRecord:
+    """``source/audit.json``, checked as the report checks it; a :class:`DataError` naming the
+    fix when it is missing, unreadable, not an audit's record or of another version."""
+    try:
+        return read_record(source)
+    except DataError as exc:
+        raise DataError(f"{exc} {NEEDS}.") from exc
 
 
 def shown_label_names(

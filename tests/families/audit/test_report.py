@@ -325,3 +325,16 @@ def test_an_audit_of_another_version_says_so(tmp_path):
     )
     html = write_html_report(tmp_path).read_text(encoding="utf-8")
     assert "has version 2; this shortcutlab reads version 1" in html
+
+
+def test_an_audit_json_cut_short_names_what_it_lacks(folders, tmp_path):
+    """The report and the annotate task read audit.json through one reader, which checks its
+    keys: a record that lost some says which, instead of failing on the first one missing."""
+    record = json.loads((folders["triaged"] / "audit.json").read_text(encoding="utf-8"))
+    for key in ("candidates", "leakage", "seed", "partial_input"):
+        del record[key]
+    (tmp_path / "audit.json").write_text(json.dumps(record), encoding="utf-8")
+    html = write_html_report(tmp_path).read_text(encoding="utf-8")
+    assert (
+        "lacks seed, candidates, leakage and more; run &#39;shortcutlab audit&#39; again." in html
+    )

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.reading import read_json_object
+from shortcutlab.errors import DataError
 from shortcutlab.families.audit.report.candidate_table import (
     candidate_table,
     candidate_table_notes,
@@ -34,14 +35,14 @@ from shortcutlab.families.audit.report.cells import (
 from shortcutlab.families.audit.report.record import (
     AUDIT_JSON,
     AUDIT_KIND,
-    AUDIT_VERSION,
     EXAMPLES_PER_CANDIDATE,
+    AuditRecord,
+    read_record,
 )
 from shortcutlab.families.audit.report.reliance import measurement_blocks
 from shortcutlab.families.audit.report.repair import fix_section
 from shortcutlab.families.audit.report.text import interval_text, p_text
 from shortcutlab.families.audit.report.triage import triage_section
-from shortcutlab.params import quoted
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import (
     Block,
@@ -82,27 +83,21 @@ def title(found: ReportInput) -> tuple[str, str] | None:
     return record_title(audit), "shortcutlab audit"
 
 
-def record_title(audit: Mapping[str, Any]) -> str:
+def record_title(audit: AuditRecord | Mapping[str, Any]) -> str:
     """The page's title: the audited file's name."""
     train = (audit.get("data") or {}).get("train") or {}
     return f"Shortcut audit: {_source_name(train)}"
 
 
 def sections(found: ReportInput) -> list[Section]:
-    audit = read_json_object(found.path / AUDIT_JSON)
-    if audit is None or audit.get("kind") != AUDIT_KIND:
-        notice = missing(f"'{found.path}' no longer holds an audit.json.")
-        return [Section(id="audit", title="Shortcut audit", blocks=[notice])]
-    if audit.get("version") != AUDIT_VERSION:
-        notice = missing(
-            f"'{found.path / AUDIT_JSON}' has version {quoted(audit.get('version'))}; this shortcutlab "
-            f"reads version {AUDIT_VERSION}. Run 'shortcutlab audit' again with this version."
-        )
-        return [Section(id="audit", title="Shortcut audit", blocks=[notice])]
+    try:
+        audit = read_record(found.path)
+    except DataError as exc:  # changed since it was recognised: the page says so
+        return [Section(id="audit", title="Shortcut audit", blocks=[missing(str(exc))])]
     return record_sections(audit)
 
 
-def record_sections(audit: Mapping[str, Any]) -> list[Section]:
+def record_sections(audit: AuditRecord) -> list[Section]:
     """The sections of an audit record (``audit.json``, or :attr:`AuditResult.record` before it
     is written). A triaged record opens with its three lists (and the recommended repairs), then
     the ranked table and the scanned data; an older one keeps the ranked table's layout."""
