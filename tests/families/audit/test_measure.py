@@ -22,7 +22,7 @@ from shortcutlab.families.audit.reliance.measure import (
     MeasureSpec,
     measure_candidates,
 )
-from shortcutlab.families.audit.scan.candidates import MEASURE_COLUMNS
+from shortcutlab.families.audit.scan.candidates import MEASURE_COLUMNS, Candidate
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.shortcuts.phrases_in_text import phrase_pattern, remove_phrase
 
@@ -85,7 +85,7 @@ def rows(n: int = 400, paired: bool = False) -> AuditInputs:
 
 def spec(table: AuditInputs, word: str, label: int = 1, part: str = "text") -> MeasureSpec:
     fires = np.array([bool(phrase_pattern(word).search(t)) for t in table.part(part)])
-    return MeasureSpec(f"token:{part}:{word}", word, "token", part, label, fires, word)
+    return MeasureSpec(Candidate(f"token:{part}:{word}", word, "token", part, label, word), fires)
 
 
 @pytest.fixture(scope="module")
@@ -247,7 +247,7 @@ def test_delta_p_holds_its_level_when_the_cue_sits_on_a_few_rows_of_other_labels
         (result,) = measure_candidates(
             model,
             table,
-            [MeasureSpec("k", "cue", "attribute", "", 0, fires, None)],
+            [MeasureSpec(Candidate("k", "cue", "attribute", "", 0), fires)],
             n_resamples=10,
             redistribution=False,
         )
@@ -318,7 +318,7 @@ def test_removal_edits_only_the_candidate_part_of_a_pair():
 def test_an_empty_group_gives_none_not_zero():
     table = rows(200)
     fires = table.ranks == 1  # the indicator is the label: every row is aligned
-    narrowed = MeasureSpec("k", "alarm rows", "attribute", "", 1, fires, None)
+    narrowed = MeasureSpec(Candidate("k", "alarm rows", "attribute", "", 1), fires)
     (result,) = measure_candidates(KeywordRule(), table, [narrowed], n_resamples=50)
     assert result["conflicting_rows"] == 0 and result["aligned_rows"] == 200
     assert result["delta_rows"] == 0
@@ -343,7 +343,7 @@ def test_an_infeasible_redistribution_keeps_the_builder_reason():
     (result,) = measure_candidates(
         KeywordRule(),
         table,
-        [MeasureSpec("k", "all alarm", "attribute", "", 1, fires, None)],
+        [MeasureSpec(Candidate("k", "all alarm", "attribute", "", 1), fires)],
         n_resamples=50,
     )
     assert result["anti_accuracy"] is None and result["anti_delta"] is None
@@ -371,7 +371,7 @@ def test_removal_p_is_corrected_over_the_candidates_with_a_removal():
     specs = [
         spec(table, "zebra"),
         spec(table, "apple"),
-        MeasureSpec("k", "alarm rows", "attribute", "", 1, fires, None),  # nothing to remove
+        MeasureSpec(Candidate("k", "alarm rows", "attribute", "", 1), fires),  # nothing to remove
     ]
     zebra, apple, attribute = measure_candidates(
         KeywordRule(), table, specs, n_resamples=50, redistribution=False
@@ -386,7 +386,9 @@ def test_bad_arguments_are_one_line_errors():
     table = rows(40)
     with pytest.raises(ConfigError, match="The 'correction' parameter must be one of 'bh', 'holm'"):
         measure_candidates(KeywordRule(), table, [], correction="fdr")
-    short = MeasureSpec("k", "zebra", "token", "text", 1, np.ones(3, dtype=bool), "zebra")
+    short = MeasureSpec(
+        Candidate("k", "zebra", "token", "text", 1, "zebra"), np.ones(3, dtype=bool)
+    )
     with pytest.raises(DataError, match="indicator of shape .3,. for 40 evaluation rows"):
         measure_candidates(KeywordRule(), table, [short])
 

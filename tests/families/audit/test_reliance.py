@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from shortcutlab.families.audit.reliance.measure import MeasureSpec, measure_candidates
+from shortcutlab.families.audit.scan.candidates import Candidate
 from shortcutlab.models.text_view import TextView
 from tests.families.audit.test_measure import KeywordRule, rows, spec
 
@@ -45,10 +46,8 @@ def test_reliance_comes_from_the_counterfactual_tests_and_unseen_words_get_none(
 def test_an_ngram_counts_only_where_its_words_are_adjacent_in_the_model_tokens():
     table = rows(200)
     # an indicator that (as the old scan did) fires on "saw zebra" though "a" stands between
-    gapped = MeasureSpec(
-        "ngram:text:saw zebra", "saw zebra", "ngram", "text", 1, spec(table, "zebra").fires,
-        "saw zebra",
-    )  # fmt: skip
+    saw_zebra = Candidate("ngram:text:saw zebra", "saw zebra", "ngram", "text", 1, "saw zebra")
+    gapped = MeasureSpec(saw_zebra, spec(table, "zebra").fires)
     (seen_whole,) = measure_candidates(SeeingRule(every_word=True), table, [gapped])
     assert seen_whole["visible"] is True and seen_whole["removal_rows"] == 0
     # no row carries it: every row is aligned on a calm label or conflicting on alarm

@@ -171,9 +171,7 @@ def test_fix_evaluates_on_the_counterfactual_texts_the_audit_measured():
     zebra = spec(table, "zebra")
     (audited,) = measure_candidates(model, table, [zebra], n_resamples=100, redistribution=False)
     measured_texts = model.calls[-1][len(table) :]  # one call: the rows, then every edited text
-    target = FixTarget(
-        "zebra", zebra.key, "token", "text", 1, "zebra", zebra.fires, zebra.fires, "named"
-    )
+    target = FixTarget(zebra.candidate, zebra.fires, zebra.fires, "named")
     fixed = evaluation_sets(target, table, seed=0, seen_by=model)["counterfactual"]
     assert audited["insertion_rows"] == INSERTION_ROWS
     assert fixed.inputs == measured_texts

@@ -8,11 +8,13 @@ import csv
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from shortcutlab.errors import DataError
 from shortcutlab.families.audit.report.output import write_audit
 from shortcutlab.families.audit.run import MeasureConfig, run_audit
+from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS, Candidate
 from shortcutlab.families.audit.scan.features import FeatureConfig
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.stage import ScanConfig
@@ -143,3 +145,22 @@ def test_too_few_rows_after_the_hold_out_says_the_hold_out_took_them():
     with pytest.raises(DataError, match=message):
         run_audit(table(texts, labels), scan_config=SCAN, measure=measure)
     run_audit(table(texts, labels), scan_config=SCAN)  # without a hold-out the 11 rows do
+
+
+def test_a_candidate_read_from_the_table_carries_its_words_only_where_they_can_be_edited():
+    texts, labels = planted(600, seed=1, cues={"zebra": "pos"})
+    audit = run_audit(table(texts, labels, space=LABELS))  # surface properties too
+    features = audit.scan.train_features
+    phrases = dict(zip(features.keys, features.phrases, strict=True))
+    candidates = [
+        Candidate.from_row(row, phrases)
+        for row in audit.table.itertuples()
+        if row.kind in INDICATOR_KINDS and pd.notna(row.label_rank)
+    ]
+    (zebra,) = [c for c in candidates if c.name == "zebra"]
+    assert (zebra.key, zebra.part, zebra.phrase, zebra.editable) == (
+        "token:text:zebra", "text", "zebra", True,
+    )  # fmt: skip
+    assert zebra.label == LABELS.index("pos")
+    others = [c for c in candidates if c.kind not in ("token", "ngram")]
+    assert others and all(c.phrase is None and not c.editable for c in others)

@@ -20,7 +20,12 @@ from shortcutlab.families.audit.reliance.predictor import Predictor, load_predic
 from shortcutlab.families.audit.repair.config import FixConfig
 from shortcutlab.families.audit.report.audit_record import AuditResult, build_record
 from shortcutlab.families.audit.report.part_names import shown_detail, shown_name
-from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS, MEASURE_COLUMNS
+from shortcutlab.families.audit.scan.candidates import (
+    INDICATOR_KINDS,
+    MEASURE_COLUMNS,
+    Candidate,
+    Phrases,
+)
 from shortcutlab.families.audit.scan.inputs import AuditInputs, inputs_from_table
 from shortcutlab.families.audit.scan.stage import ScanConfig, ScanResult, check_label_counts, scan
 from shortcutlab.families.audit.triage.config import TriageConfig
@@ -252,24 +257,12 @@ def _measure(
     for row in chosen.itertuples():
         if row.kind == "style":  # its rows: those with any of its markers
             fires[row.key] = fires_of(features, style_of[row.key])
-    train_phrases = dict(
+    phrases: dict[str, Phrases | None] = dict(
         zip(result.train_features.keys, result.train_features.phrases, strict=True)
     )
+    phrases |= {key: style.phrases for key, style in style_of.items()}
     specs = [
-        MeasureSpec(
-            key=row.key,
-            name=row.candidate,
-            kind=row.kind,
-            part=row.part,
-            label=int(row.label_rank),
-            fires=fires[row.key],
-            phrase=style_of[row.key].phrases
-            if row.kind == "style"
-            else train_phrases[row.key]
-            if row.kind in ("token", "ngram")
-            else None,
-        )
-        for row in chosen.itertuples()
+        MeasureSpec(Candidate.from_row(row, phrases), fires[row.key]) for row in chosen.itertuples()
     ]
     measured = measure_candidates(
         predictor,

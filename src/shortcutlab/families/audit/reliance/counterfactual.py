@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.pairs import TextInput, join_inputs
+from shortcutlab.families.audit.scan.candidates import Phrases
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.seeds import derived_seed
 from shortcutlab.metrics import mcnemar_exact
@@ -37,10 +38,6 @@ def model_view(predictor: Any, part: str) -> TextView | None:
     """The predictor's view of ``part`` (``text_view`` on the model; None where it has none)."""
     view = getattr(predictor, "text_view", None)
     return view(part) if callable(view) else None
-
-
-#: A candidate's words: one phrase (a token or n-gram), or a style's markers, strongest first.
-Phrases = str | tuple[str, ...]
 
 
 def phrase_list(phrase: Phrases) -> tuple[str, ...]:

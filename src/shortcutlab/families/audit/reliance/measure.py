@@ -28,7 +28,7 @@ from shortcutlab.families.audit.reliance.redistribution import (
     redistribution_figures,
     redistribution_sets,
 )
-from shortcutlab.families.audit.scan.candidates import MEASURE_COLUMNS
+from shortcutlab.families.audit.scan.candidates import MEASURE_COLUMNS, Candidate
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.seeds import derived_seed
 from shortcutlab.metrics import cochran_mantel_haenszel, expected_calibration_error
@@ -64,22 +64,14 @@ INTERVAL_NOTE = (
     "properties, word lists and metadata values have no counterfactual edit here: relied_on "
     "is empty for them."
 )
-#: Kinds whose candidates are words that can be deleted from the text.
-REMOVABLE_KINDS = ("token", "ngram", "style")
 
 
 @dataclass(frozen=True)
 class MeasureSpec:
-    """One candidate to measure on the evaluation rows."""
+    """One candidate to measure and where it fires (bool over the evaluation rows)."""
 
-    key: str
-    name: str
-    kind: str
-    part: str  # "text" or "text_pair": where the phrase is removed
-    label: int  # the candidate's label rank
-    fires: np.ndarray  # bool over the evaluation rows
-    # token/n-gram words for counterfactual removal, a style's markers (None: no removal)
-    phrase: str | tuple[str, ...] | None
+    candidate: Candidate
+    fires: np.ndarray
 
 
 def measure_candidates(
@@ -123,36 +115,37 @@ def measure_candidates(
     confidence = base.max(axis=1)
     results, offset = [], n
     for spec, seen, spec_edits in zip(specs, visible, edits, strict=True):
+        candidate = spec.candidate
         row = dict.fromkeys(MEASURE_COLUMNS)
-        row |= {"key": spec.key, "redistribution_note": None, "visible": seen}
+        row |= {"key": candidate.key, "redistribution_note": None, "visible": seen}
         row |= _group_figures(
             spec,
             evaluation.ranks,
             correct,
             confidence,
             n_resamples,
-            derived_seed(seed, "association bootstrap", spec.key),
+            derived_seed(seed, "association bootstrap", candidate.key),
         )
         for test, (rows, inputs) in spec_edits.items():
             after = probabilities[offset : offset + len(inputs)]
             offset += len(inputs)
             row |= edit_figures(
                 test,
-                spec.label,
+                candidate.label,
                 rows,
                 base,
                 after,
                 evaluation.ranks,
                 n_resamples,
-                derived_seed(seed, f"{test} bootstrap", spec.key),
+                derived_seed(seed, f"{test} bootstrap", candidate.key),
             )
         if redistribution:
-            sets = redistribution_sets(evaluation, spec.fires, spec.label, seed=seed)
+            sets = redistribution_sets(evaluation, spec.fires, candidate.label, seed=seed)
             row |= redistribution_figures(
                 sets,
                 correct,
                 n_resamples=n_resamples,
-                seed=derived_seed(seed, "redistribution bootstrap", spec.key),
+                seed=derived_seed(seed, "redistribution bootstrap", candidate.key),
             )
             row["redistribution_note"] = sets.note
         results.append(row)
@@ -175,15 +168,12 @@ def _through_model_view(
     no view, or not a phrase)."""
     narrowed, visible = [], []
     for spec in specs:
-        phrase = spec.phrase if _editable(spec) else None
-        fires, seen = seen_rows(predictor, evaluation, spec.part, spec.fires, phrase)
+        candidate = spec.candidate
+        phrase = candidate.phrase if candidate.editable else None
+        fires, seen = seen_rows(predictor, evaluation, candidate.part, spec.fires, phrase)
         narrowed.append(replace(spec, fires=fires))
         visible.append(seen)
     return narrowed, visible
-
-
-def _editable(spec: MeasureSpec) -> bool:
-    return spec.phrase is not None and spec.kind in REMOVABLE_KINDS
 
 
 def _edited_rows(
@@ -191,10 +181,17 @@ def _edited_rows(
 ) -> dict[str, tuple[np.ndarray, list[TextInput]]]:
     """Per counterfactual test that applies (none for a candidate the model cannot see), its
     rows and their edited model inputs."""
-    if spec.phrase is None or not _editable(spec) or visible is False:
+    candidate = spec.candidate
+    if not candidate.editable or visible is False:
         return {}
     return counterfactual_edits(
-        evaluation, spec.part, spec.fires, spec.label, spec.phrase, seed=seed, key=spec.key
+        evaluation,
+        candidate.part,
+        spec.fires,
+        candidate.label,
+        candidate.phrase,
+        seed=seed,
+        key=candidate.key,
     )
 
 
@@ -210,19 +207,20 @@ def _adjust(results: list[dict], column: str, correction: str) -> None:
 
 def _check_specs(evaluation: AuditInputs, specs: Sequence[MeasureSpec]) -> None:
     for spec in specs:
+        candidate = spec.candidate
         if np.shape(spec.fires) != (len(evaluation),):
             raise DataError(
-                f"The candidate {quoted(spec.name)} has an indicator of shape {np.shape(spec.fires)} for "
+                f"The candidate {quoted(candidate.name)} has an indicator of shape {np.shape(spec.fires)} for "
                 f"{len(evaluation)} evaluation rows; compute it on the evaluation table."
             )
-        if not 0 <= spec.label < len(evaluation.labels):
+        if not 0 <= candidate.label < len(evaluation.labels):
             raise DataError(
-                f"The candidate {quoted(spec.name)} points to label rank {spec.label}, outside the "
+                f"The candidate {quoted(candidate.name)} points to label rank {candidate.label}, outside the "
                 f"{len(evaluation.labels)} labels of the evaluation table."
             )
-        if spec.phrase is not None and spec.part not in evaluation.parts():
+        if candidate.editable and candidate.part not in evaluation.parts():
             raise DataError(
-                f"The candidate {quoted(spec.name)} reads the part {quoted(spec.part)}, which the evaluation "
+                f"The candidate {quoted(candidate.name)} reads the part {quoted(candidate.part)}, which the evaluation "
                 f"table does not have (parts: {', '.join(evaluation.parts())})."
             )
 
@@ -260,7 +258,7 @@ def _group_figures(
     ECEs when the smaller group has :data:`MIN_ECE_ROWS`, and the label-stratified Δ with its
     interval and p (see :func:`_stratified_delta`)."""
     fires = np.asarray(spec.fires, dtype=bool)
-    aligned = fires == (ranks == spec.label)
+    aligned = fires == (ranks == spec.candidate.label)
     groups = (("aligned", aligned), ("conflicting", ~aligned))
     out: dict = {}
     for name, members in groups:

@@ -116,11 +116,12 @@ def fit_repair(
     capabilities = MITIGATIONS.capabilities(method)
     params: dict[str, Any] = {}
     if "candidate" in MITIGATIONS.parameters(method):
-        if not target.textual:
+        candidate = target.candidate
+        if not candidate.editable:
             return RepairFit(
-                method, skipped=f"edits words, and {target.name!r} ({target.kind}) has none"
+                method, skipped=f"edits words, and {candidate.name!r} ({candidate.kind}) has none"
             )
-        params = {"candidate": target.phrase, "part": target.part}
+        params = {"candidate": candidate.phrase, "part": candidate.part}
     if capabilities["pairs"] and not train.paired:
         return RepairFit(method, params, skipped="needs paired data (text and text_pair)")
     try:

@@ -10,7 +10,7 @@ applied to every row of the user's training data, is kept in :class:`RepairedTra
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ from shortcutlab.families.audit.repair.targets import (
     choose_targets,
     evaluation_sets,
 )
+from shortcutlab.families.audit.scan.candidates import Candidate
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.seeds import derived_seed
 from shortcutlab.mitigations import MITIGATIONS, make_mitigation
@@ -90,17 +91,12 @@ def repair_candidates(
     }
     repaired: list[RepairedTraining] = []
     features = scan_result.train_features
+    phrases = dict(zip(features.keys, features.phrases, strict=True))
     shared: dict[str, RepairFit] = {}
     try:
         for position, (row, reason) in enumerate(chosen, start=1):
-            j = features.keys.index(row.key)
             target = FixTarget(
-                name=str(row.candidate),
-                key=row.key,
-                kind=row.kind,
-                part=row.part or "text",
-                label=int(row.label_rank),
-                phrase=features.phrases[j] if row.kind in ("token", "ngram") else None,
+                Candidate.from_row(row, phrases),
                 train_fires=features.column(row.key),  # the scan's features are of these rows
                 evaluation_fires=evaluation_features.column(row.key),
                 reason=reason,
@@ -189,12 +185,14 @@ def _repair_one(
             if close is not None:
                 close()
     if BASELINE not in predictions:
-        raise ConfigError(f"erm could not be fitted for {target.name!r}: {fits[BASELINE].skipped}")
+        raise ConfigError(
+            f"erm could not be fitted for {target.candidate.name!r}: {fits[BASELINE].skipped}"
+        )
     figures = compare(
         predictions,
         sets,
         n_resamples=config.n_resamples,
-        seed=derived_seed(seed, "repair bootstrap", target.key),
+        seed=derived_seed(seed, "repair bootstrap", target.candidate.key),
     )
     ranked_by, why = ranking_set(sets, compared=len(predictions) - 1)
     recommended, sentence = recommend(figures, ranked_by, methods, config.margin)
@@ -202,10 +200,7 @@ def _repair_one(
     n = len(train)
     rows = [_method_row(fits[method], figures.get(method, {}), n) for method in methods]
     entry = {
-        "candidate": target.name,
-        "kind": target.kind,
-        "part": target.part,
-        "phrase": target.phrase,
+        **_described(target.candidate),
         "reason": target.reason,
         "training_rows": n,
         "training_rows_with": int(target.train_fires.sum()),
@@ -264,12 +259,12 @@ def _label_signal(target: FixTarget, figures: Mapping[str, Any], methods: list[s
         and "candidate" in MITIGATIONS.parameters(m)
         and figures[m]["without"].get("accuracy") is not None
     ]
-    if not target.textual or not edits:
+    if not target.candidate.editable or not edits:
         return None
     parts = [f"{m} {difference_text(figures[m]['without'])}" for m in edits]
     rows = figures[BASELINE]["without"]["rows"]
     return (
-        f"Removing or masking {target.phrase!r} can remove label signal too: on the {rows} "
+        f"Removing or masking {target.candidate.phrase!r} can remove label signal too: on the {rows} "
         f"evaluation rows without it, accuracy against erm changes by {'; '.join(parts)}."
     )
 
@@ -285,18 +280,16 @@ def _repaired_training(
     seed: int,
 ) -> RepairedTraining:
     """The recommended repair applied to every row of the user's training table."""
-    fires = scan_result.plan.transform(whole_train).column(target.key)
-    whole = FixTarget(**{**target.__dict__, "train_fires": fires})
+    candidate = target.candidate
+    fires = scan_result.plan.transform(whole_train).column(candidate.key)
+    whole = replace(target, train_fires=fires)
     capabilities = dict(MITIGATIONS.capabilities(fit.method), held_out=False, groups="train")
     context, _ = repair_context(capabilities, whole, whole_train, model, model_params, 0.2, seed)
     change = training_change(make_mitigation(fit.method, fit.params), context)
     n = len(whole_train)
     method_row = next(m for m in entry["methods"] if m["method"] == fit.method)
     manifest = {
-        "candidate": target.name,
-        "kind": target.kind,
-        "part": target.part,
-        "phrase": target.phrase,
+        **_described(candidate),
         "label": entry["label"],
         "method": fit.method,
         "parameters": fit.params,
@@ -313,8 +306,19 @@ def _repaired_training(
         "figures": {name: method_row[name] for name in SET_NAMES},
     }
     return RepairedTraining(
-        target.name, fit.method, change, group_names(whole, whole_train), manifest
+        candidate.name, fit.method, change, group_names(whole, whole_train), manifest
     )
+
+
+def _described(candidate: Candidate) -> dict[str, Any]:
+    """The candidate as a fix record and a repaired set's manifest name it (a metadata value,
+    which belongs to no part, reads as part "text" there)."""
+    return {
+        "candidate": candidate.name,
+        "kind": candidate.kind,
+        "part": candidate.part or "text",
+        "phrase": candidate.phrase,
+    }
 
 
 __all__ = ["RepairedTraining", "repair_candidates"]

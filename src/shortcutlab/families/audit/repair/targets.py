@@ -24,13 +24,10 @@ from shortcutlab.data.pairs import TextInput
 from shortcutlab.errors import ConfigError, knob
 from shortcutlab.families.audit.reliance.counterfactual import counterfactual_edits, seen_rows
 from shortcutlab.families.audit.reliance.redistribution import redistribution_sets
-from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS
+from shortcutlab.families.audit.scan.candidates import INDICATOR_KINDS, Candidate
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.params import did_you_mean, quoted
 
-#: Kinds whose candidates are words in the text: the text repairs and the counterfactual test
-#: apply to them only.
-TEXT_KINDS = ("token", "ngram")
 #: The evaluation sets of a fix table, in column order.
 SET_NAMES = ("anti", "counterfactual", "plain", "without", "original")
 #: The sets a repair's cost is charged on: where the label's signal lives (the plain test's rows
@@ -40,21 +37,13 @@ COST_SETS = ("without", "original")
 
 @dataclass(frozen=True)
 class FixTarget:
-    """One candidate to repair: its row of the audit table and where it fires."""
+    """One candidate to repair (the text repairs apply only where it is
+    :attr:`~.Candidate.editable`), where it fires, and why it is repaired."""
 
-    name: str
-    key: str
-    kind: str
-    part: str
-    label: int  # label rank the candidate points to
-    phrase: str | None  # its words (token and n-gram candidates), else None
+    candidate: Candidate
     train_fires: np.ndarray  # over the rows the repairs train on
     evaluation_fires: np.ndarray  # over the evaluation rows
     reason: str  # "relied on" or "named with --candidate"
-
-    @property
-    def textual(self) -> bool:
-        return self.kind in TEXT_KINDS and bool(self.phrase)
 
 
 @dataclass
@@ -157,9 +146,10 @@ def evaluation_sets(
     (counterfactual.py :func:`~.counterfactual.seen_rows`), and ``seed`` is the audit's, so the
     anti-test and the counterfactual test are the ones the audit measured."""
     rows = evaluation.model_inputs()
-    phrase = target.phrase if target.textual else None
-    fires, visible = seen_rows(seen_by, evaluation, target.part, target.evaluation_fires, phrase)
-    sets = redistribution_sets(evaluation, fires, target.label, seed=seed)
+    candidate = target.candidate
+    phrase = candidate.phrase if candidate.editable else None
+    fires, visible = seen_rows(seen_by, evaluation, candidate.part, target.evaluation_fires, phrase)
+    sets = redistribution_sets(evaluation, fires, candidate.label, seed=seed)
     anti = (
         EvaluationSet(None, None, sets.note or "no anti set")
         if sets.anti is None
@@ -189,12 +179,19 @@ def counterfactual_set(
     removed where they occur, inserted into rows of the other labels: the same rows and texts,
     counterfactual.py :func:`~.counterfactual.counterfactual_edits`), as one set; labels kept.
     None for a candidate the model cannot see (``visible`` False), as in the audit."""
-    if not target.textual or target.phrase is None:
-        return EvaluationSet(None, None, f"a {target.kind} candidate has no words to edit")
+    candidate = target.candidate
+    if not candidate.editable:
+        return EvaluationSet(None, None, f"a {candidate.kind} candidate has no words to edit")
     if visible is False:
-        return EvaluationSet(None, None, f"the model cannot see {target.phrase!r}")
+        return EvaluationSet(None, None, f"the model cannot see {candidate.phrase!r}")
     edits = counterfactual_edits(
-        evaluation, target.part, fires, target.label, target.phrase, seed=seed, key=target.key
+        evaluation,
+        candidate.part,
+        fires,
+        candidate.label,
+        candidate.phrase,
+        seed=seed,
+        key=candidate.key,
     )
     (removed, removed_inputs), (inserted, inserted_inputs) = edits["removal"], edits["insertion"]
     if not len(removed) + len(inserted):
@@ -207,7 +204,6 @@ def counterfactual_set(
 __all__ = [
     "COST_SETS",
     "SET_NAMES",
-    "TEXT_KINDS",
     "EvaluationSet",
     "FixTarget",
     "choose_targets",

@@ -10,8 +10,9 @@ means the same thing in both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,6 +32,13 @@ KINDS = (
 )
 #: Kinds whose candidates are an indicator and a label (its rows against the others, by label).
 INDICATOR_KINDS = KINDS[:6]
+#: Kinds whose candidates are words that can be removed from a text and inserted into one: the
+#: counterfactual tests and the text repairs apply to them only ("style", triage's set of words
+#: of one class, is removed marker by marker).
+EDITABLE_KINDS = ("token", "ngram", "style")
+
+#: A candidate's words: one phrase (a token or n-gram), or a style's markers, strongest first.
+Phrases = str | tuple[str, ...]
 
 #: Columns of ``audit.csv``, one row per candidate, in this order. Values that a kind has no
 #: meaning for are empty (never 0): a leakage row has no label and no lift.
@@ -110,6 +118,38 @@ MEASURE_COLUMNS = (
     "anti_delta_low",
     "anti_delta_high",
 )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate of the audit table as the later stages (reliance, repair) read it,
+    identified by its ``key``; ``name`` is what a person reads, ``label`` the rank of the label
+    it points to, ``phrase`` its words where it is :attr:`editable` (else None)."""
+
+    key: str
+    name: str
+    kind: str
+    part: str  # text, text_pair, or "" (metadata): where its words are
+    label: int
+    phrase: Phrases | None = None
+
+    @property
+    def editable(self) -> bool:
+        """Whether its words can be removed from and inserted into the rows' text."""
+        return self.kind in EDITABLE_KINDS and bool(self.phrase)
+
+    @classmethod
+    def from_row(cls, row: Any, phrases: Mapping[str, Phrases | None]) -> Candidate:
+        """The candidate of one row of the audit table (``itertuples``; it must have a label),
+        its words looked up by key in ``phrases`` when its kind is editable."""
+        return cls(
+            key=row.key,
+            name=str(row.candidate),
+            kind=row.kind,
+            part=row.part,
+            label=int(row.label_rank),
+            phrase=phrases[row.key] if row.kind in EDITABLE_KINDS else None,
+        )
 
 
 @dataclass
