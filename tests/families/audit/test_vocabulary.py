@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.feature_extraction.text import CountVectorizer
 
 from shortcutlab.families.audit.scan.features import TOKEN_PATTERN
@@ -82,3 +84,26 @@ def test_phrases_are_found_as_adjacent_words_of_one_text():
         [0, 0, 1, 0, 0],
         [0, 0, 0, 0, 0],
     ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.lists(st.sampled_from("a b c d".split()), max_size=8), max_size=12),
+    phrases=st.lists(
+        st.lists(st.sampled_from("a b c d e".split()), min_size=1, max_size=3).map(" ".join),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_phrase_presence_is_adjacent_words_in_order_for_any_phrases(texts, phrases):
+    """One- and two-word phrases are found in one pass for all of them, longer ones one at a
+    time; each is there exactly where the row's words hold it adjacent (repeats and words the
+    rows never use included)."""
+    found = phrase_presence(pa.array(texts, type=pa.list_(pa.string())), phrases)
+    for i, words in enumerate(texts):
+        for j, phrase in enumerate(phrases):
+            wanted = phrase.split(" ")
+            holds = any(
+                words[k : k + len(wanted)] == wanted for k in range(len(words) - len(wanted) + 1)
+            )
+            assert found[i, j] == holds, (words, phrase)

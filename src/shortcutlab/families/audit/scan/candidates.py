@@ -174,7 +174,9 @@ class FeatureSet:
     #: Per feature, its rows' counts and fingerprint (the scanned table).
     counts: IndicatorCounts | None = None
     #: Where ``matrix`` is None: the (rows × chosen) indicators of chosen features, read again.
-    reader: Callable[[Sequence[int]], np.ndarray] | None = field(default=None, repr=False)
+    reader: Callable[[Sequence[int], int | None], np.ndarray] | None = field(
+        default=None, repr=False
+    )
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -183,19 +185,21 @@ class FeatureSet:
         """The boolean indicator of feature ``key`` over the rows."""
         return self.columns([key])[key]
 
-    def columns(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
-        """The boolean indicators of features ``keys``, read in one pass over the matrix (each
-        column of a row-major matrix costs a pass of its own), or over the rows."""
+    def columns(self, keys: Sequence[str], *, rows: int | None = None) -> dict[str, np.ndarray]:
+        """The boolean indicators of features ``keys`` (of the first ``rows`` rows; None: all),
+        read in one pass over the matrix (each column of a row-major matrix costs a pass of its
+        own), or over the rows."""
         keys = list(dict.fromkeys(keys))
         if self.matrix is None:
             if self.reader is None:
                 raise ValueError("this FeatureSet holds neither a matrix nor a reader")
-            read = self.reader([self.keys.index(key) for key in keys])
+            read = self.reader([self.keys.index(key) for key in keys], rows)
             return {key: read[:, j] for j, key in enumerate(keys)}
-        picked = self.matrix[:, [self.keys.index(key) for key in keys]].tocsc()
+        matrix = self.matrix if rows is None else self.matrix[:rows]
+        picked = matrix[:, [self.keys.index(key) for key in keys]].tocsc()
         found = {}
         for j, key in enumerate(keys):
-            fires = np.zeros(self.matrix.shape[0], dtype=bool)
+            fires = np.zeros(matrix.shape[0], dtype=bool)
             entries = slice(picked.indptr[j], picked.indptr[j + 1])
             fires[picked.indices[entries][picked.data[entries] != 0]] = True
             found[key] = fires

@@ -166,8 +166,9 @@ class FeaturePlan:
         )
         where = [(block, int(j)) for block in self._blocks for j in block.kept.tolist()]
 
-        def read(columns: Sequence[int]) -> np.ndarray:
-            out = np.zeros((len(train), len(columns)), dtype=bool)
+        def read(columns: Sequence[int], stop: int | None = None) -> np.ndarray:
+            stop = len(train) if stop is None else min(stop, len(train))
+            out = np.zeros((stop, len(columns)), dtype=bool)
             for part in train.parts():
                 # The metadata blocks (no part) are read with the first part's slices.
                 wanted = [
@@ -179,9 +180,12 @@ class FeaturePlan:
                 if not wanted:
                     continue
                 for piece in text_slices(train, part):
+                    if piece.start >= stop:
+                        break
                     for block, at in wanted:
                         chosen = [where[columns[i]][1] for i in at]
-                        out[piece.start : piece.stop, at] = block.read(piece, chosen)
+                        read_here = block.read(piece, chosen)[: stop - piece.start]
+                        out[piece.start : piece.start + len(read_here), at] = read_here
             return out
 
         features.matrix = None

@@ -55,6 +55,7 @@ TRIAGED_KINDS = ("token", "ngram", "attribute", "surface", "lexicon", "metadata"
 #: Columns the triage adds to the candidate table (and audit.csv), in this order.
 TRIAGE_COLUMNS = ("group", "group_source", "shortcut_rank", "member_of", "group_evidence")
 _HAS_WORD = re.compile(r" has '(.+)'$")
+_BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 #: Texts read for brackets around a word ("[NAME]") and for names written capitalised: enough
 #: to see a data set's conventions.
 TEXT_SAMPLE = 5000
@@ -130,13 +131,15 @@ def triage_candidates(
     """
     judgements = judgements or Judgements()
     sample = list(texts[:TEXT_SAMPLE])
-    lowered = [text.lower() for text in sample]
+    # What the sample writes in brackets, found once (not searched per candidate: 10,000
+    # candidates by 5,000 texts took 30 s).
+    bracketed = {found.lower() for text in sample for found in _BRACKETED.findall(text)}
     names = proper_names(sample)
     # Only candidates that survive the false-discovery control are associated at all: the
     # others are no shortcut and no signal, and the encoder need not read them.
     significant = table["significant"].fillna(False).astype(bool).to_numpy()
     facts = [
-        _facts(row, phrases, families, lowered, names)
+        _facts(row, phrases, families, bracketed, names)
         for row, kept in zip(table.itertuples(), significant, strict=True)
         if kept and row.kind in TRIAGED_KINDS
     ]
@@ -177,7 +180,7 @@ def _facts(
     row: Any,
     phrases: Mapping[str, str | None],
     families: Mapping[str, str],
-    lowered: list[str],
+    bracketed: set[str],
     names: frozenset[str],
 ) -> CandidateFacts:
     phrase = phrases.get(row.key)
@@ -187,10 +190,10 @@ def _facts(
     elif row.kind == "attribute":
         has = _HAS_WORD.search(str(row.candidate))
         phrase = has.group(1) if has else None
-    bracketed = phrase is not None and any(f"[{phrase}]" in text for text in lowered)
+    in_brackets = phrase is not None and phrase in bracketed
     rank = None if pd.isna(row.label_rank) else int(row.label_rank)
     return CandidateFacts(
-        row.key, str(row.candidate), row.kind, family, phrase, rank, bracketed, names
+        row.key, str(row.candidate), row.kind, family, phrase, rank, in_brackets, names
     )
 
 

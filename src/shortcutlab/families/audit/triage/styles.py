@@ -46,6 +46,12 @@ NAMED = 2
 MIN_ENRICHMENT = 2.0
 MIN_TOGETHER = 10
 MAX_P = 1e-6
+#: The likely shortcuts a style may be joined by: the strongest this many (a large data set has
+#: thousands; the ones a rewrite adds are among the strongest of its label).
+MAX_JOINABLE = 300
+#: Joining reads the first this many training rows (each a row of the sample's indicators; the
+#: G-test at p < 1e-6 has power to spare there, and 10 million rows would hold gigabytes).
+JOIN_SAMPLE_ROWS = 200_000
 
 
 @dataclass(frozen=True)
@@ -103,39 +109,54 @@ def marker_sets(
         else:
             others.append(row.key)
     label_of = dict(zip(table["key"], table["label_rank"], strict=True))
+    chosen_sets = [
+        MarkerSet(
+            word_class, int(label_of[keys[0]]), tuple(keys), tuple(str(phrases[k]) for k in keys)
+        )
+        for (word_class, _), keys in grouped.items()
+        if len(keys) >= MIN_MARKERS  # labelled by the strongest marker's label
+    ]
+    if not chosen_sets:
+        return []
+    others = others[:MAX_JOINABLE]
+    # One pass over the sample's rows for every set's markers and every joinable word.
+    wanted = [key for chosen in chosen_sets for key in chosen.keys] + others
+    columns = features.columns(wanted, rows=JOIN_SAMPLE_ROWS)
+    sample_ranks = np.asarray(ranks)[:JOIN_SAMPLE_ROWS]
     sets = []
-    for (word_class, _), keys in grouped.items():
-        if len(keys) < MIN_MARKERS:
-            continue
-        label = int(label_of[keys[0]])  # the strongest marker's
-        found = MarkerSet(word_class, label, tuple(keys), tuple(str(phrases[k]) for k in keys))
-        joined = _enriched(features, found, others, np.asarray(ranks) == label)
+    for found in chosen_sets:
+        joined = _enriched(columns, found, others, sample_ranks == found.label_rank)
         words = tuple(str(phrases[key]) for key in joined)
         sets.append(replace(found, joined=tuple(joined), joined_phrases=words))
     return sets
 
 
 def _enriched(
-    features: FeatureSet, chosen: MarkerSet, keys: Sequence[str], in_label: np.ndarray
+    columns: dict[str, np.ndarray],
+    chosen: MarkerSet,
+    keys: Sequence[str],
+    in_label: np.ndarray,
 ) -> list[str]:
-    """The ``keys`` whose rows of the label lie in the style's rows far more than elsewhere."""
-    if not keys:
+    """The ``keys`` whose rows of the label lie in the style's rows far more than elsewhere
+    (``columns``: each key's indicator over the sample rows)."""
+    styled = np.logical_or.reduce([columns[key] for key in chosen.keys])[in_label]
+    if not keys or not styled.any() or styled.all():
         return []
-    styled = _fires(features, chosen.keys)[in_label]
-    columns = features.columns(list(keys))
+    has = np.column_stack([columns[key][in_label] for key in keys])
+    together = (has & styled[:, None]).sum(axis=0)
+    apart = has.sum(axis=0) - together
+    inside, outside = int(styled.sum()), int((~styled).sum())
+    # The cheap conditions first, for every key at once; the G-test for those that pass them.
+    passing = (together >= MIN_TOGETHER) & (
+        together / inside >= MIN_ENRICHMENT * apart / max(outside, 1)
+    )
     joined = []
-    for key in keys:
-        has = columns[key][in_label]
-        together, apart = int((has & styled).sum()), int((has & ~styled).sum())
-        if together < MIN_TOGETHER or not styled.any() or styled.all():
-            continue
-        rate_in = together / styled.sum()
-        rate_out = apart / max((~styled).sum(), 1)
-        if rate_in < MIN_ENRICHMENT * rate_out:
-            continue
-        table = np.array([[together, styled.sum() - together], [apart, (~styled).sum() - apart]])
+    for j in np.flatnonzero(passing):
+        table = np.array(
+            [[together[j], inside - together[j]], [apart[j], outside - apart[j]]], dtype=np.int64
+        )
         if chi2_contingency(table, lambda_="log-likelihood")[1] < MAX_P:
-            joined.append(key)
+            joined.append(keys[j])
     return joined
 
 
@@ -152,8 +173,11 @@ def with_marker_sets(
     """``table`` with a ``style`` row per set, ranked among the candidates by its evidence."""
     if not sets:
         return table
+    read = features.columns([key for chosen in sets for key in chosen.keys])  # one pass
     union = sp.csr_matrix(
-        np.column_stack([_fires(features, chosen.keys) for chosen in sets]).astype(np.int8)
+        np.column_stack(
+            [np.logical_or.reduce([read[key] for key in chosen.keys]) for chosen in sets]
+        ).astype(np.int8)
     )
     stats = feature_association(union, ranks, len(labels))
     rows = []
