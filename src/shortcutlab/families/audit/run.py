@@ -191,23 +191,13 @@ def run_audit(
     table["candidate"] = [shown_name(name, names) for name in table["candidate"]]
     partial = table["kind"] == "partial-input"
     table.loc[partial, "detail"] = [shown_detail(d, names) for d in table.loc[partial, "detail"]]
-    record = build_record(
-        result,
-        scanned,
-        test,
-        table,
-        measurement,
-        top=top,
-        sources=sources or {},
-        triage=sorted_out.to_json(train.labels.values),
-        part_names=names,
-    )
     repairs: list[Any] = []
+    fixed = None
     if fix is not None and measure is not None and evaluation is not None:
         from shortcutlab.families.audit.repair.stage import repair_candidates
 
         features = result.test_features if evaluation is test else result.plan.transform(evaluation)
-        record["fix"], repairs = repair_candidates(
+        fixed, repairs = repair_candidates(
             table,
             result,
             scanned,
@@ -222,6 +212,18 @@ def run_audit(
             original=original_test,
             progress=progress,
         )
+    record = build_record(
+        result,
+        scanned,
+        test,
+        table,
+        measurement,
+        top=top,
+        sources=sources or {},
+        triage=sorted_out.to_json(train.labels.values),
+        part_names=names,
+        fix=fixed,
+    )
     return AuditResult(scan=result, table=table, record=record, repairs=repairs)
 
 

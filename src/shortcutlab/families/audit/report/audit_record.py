@@ -1,5 +1,5 @@
-"""``audit.json``'s record, assembled in one place from the scan, the triage and the measurement
-(the repairs add their ``fix`` entry); the report, the CLI tables and the findings read it.
+"""``audit.json``'s record, assembled in one place from the scan, the triage, the measurement
+and the repairs; the report, the CLI tables and the findings read it.
 :class:`AuditResult` carries it with the scan, the ranked table and the repairs: what
 ``run_audit`` returns and :mod:`.output` writes."""
 
@@ -14,7 +14,7 @@ import pandas as pd
 
 from shortcutlab.families.audit.report.examples import candidate_examples
 from shortcutlab.families.audit.report.part_names import shown_detail, shown_name
-from shortcutlab.families.audit.report.record import AUDIT_KIND, AUDIT_VERSION
+from shortcutlab.families.audit.report.record import AUDIT_KIND, AUDIT_VERSION, AuditRecord
 from shortcutlab.families.audit.report.sections import record_sections, record_title
 from shortcutlab.families.audit.scan.candidates import (
     INDICATOR_KINDS,
@@ -33,7 +33,7 @@ class AuditResult:
 
     scan: ScanResult
     table: pd.DataFrame  # SCAN_COLUMNS + MEASURE_COLUMNS, ranked
-    record: dict[str, Any]
+    record: AuditRecord
     #: With --fix: the recommended repair of each candidate (families/audit/repair/stage.py).
     repairs: list[Any] = field(default_factory=list)
 
@@ -54,10 +54,11 @@ def build_record(
     sources: Mapping[str, Any],
     triage: dict[str, Any],
     part_names: Mapping[str, str],
-) -> dict[str, Any]:
+    fix: dict[str, Any] | None = None,
+) -> AuditRecord:
     """The record: the data, the configuration, the kept candidates (``table``'s names already
-    the user's), leakage, partial inputs (named by the user's columns), the measurement and the
-    triage's summary."""
+    the user's), leakage, partial inputs (named by the user's columns), the measurement, the
+    triage's summary and (with ``--fix``) the repairs."""
     labels = train.labels
     counts = {"train": np.bincount(train.ranks, minlength=len(labels)).tolist()}
     if test is not None:
@@ -77,7 +78,7 @@ def build_record(
         entry["redistribution_note"] = _json_value(getattr(row, "redistribution_note", None))
         entry["examples"] = candidate_examples(result, train, row, fires.get(row.key))
         candidates.append(entry)
-    record = {
+    record: AuditRecord = {
         "kind": AUDIT_KIND,
         "version": AUDIT_VERSION,
         "data": {
@@ -88,6 +89,7 @@ def build_record(
             "paired": train.paired,
             "labels": labels.to_json(),
             "label_counts": counts,
+            "columns": dict(part_names),
         },
         "config": result.config.to_json(),
         "seed": result.config.seed,
@@ -107,21 +109,20 @@ def build_record(
             ],
             **result.leakage.to_json(train, test),
         },
+        # Named by the user's columns ("hypothesis: not"), as the candidates are.
         "partial_input": [
-            {k: _json_value(v) for k, v in row.items()} for row in result.partial_input
+            {k: _json_value(v) for k, v in row.items()}
+            | {
+                "candidate": shown_name(row["candidate"], part_names),
+                "detail": shown_detail(row["detail"], part_names),
+            }
+            for row in result.partial_input
         ],
         "measurement": measurement,
+        "triage": triage,
     }
-    record["triage"] = triage
-    record["data"]["columns"] = dict(part_names)
-    record["partial_input"] = [
-        row
-        | {
-            "candidate": shown_name(row["candidate"], part_names),
-            "detail": shown_detail(row["detail"], part_names),
-        }
-        for row in record["partial_input"]
-    ]
+    if fix is not None:
+        record["fix"] = fix
     return record
 
 
