@@ -177,6 +177,8 @@ class FeatureSet:
     reader: Callable[[Sequence[int], int | None], np.ndarray] | None = field(
         default=None, repr=False
     )
+    #: Each key's column, built on first use (a list's index() per key cost seconds).
+    _positions: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -187,20 +189,21 @@ class FeatureSet:
 
     def columns(self, keys: Sequence[str], *, rows: int | None = None) -> dict[str, np.ndarray]:
         """The boolean indicators of features ``keys`` (of the first ``rows`` rows; None: all),
-        read in one pass over the matrix (each column of a row-major matrix costs a pass of its
-        own), or over the rows."""
+        by key: the columns of :meth:`block`."""
         keys = list(dict.fromkeys(keys))
+        read = self.block(keys, rows=rows)
+        return {key: read[:, j] for j, key in enumerate(keys)}
+
+    def block(self, keys: Sequence[str], *, rows: int | None = None) -> np.ndarray:
+        """(rows × ``keys``) boolean indicators of the first ``rows`` rows (None: all), read in
+        one pass over the matrix (each column of a row-major matrix costs a pass of its own),
+        or over the rows."""
+        if self._positions is None or len(self._positions) != len(self.keys):
+            self._positions = {key: j for j, key in enumerate(self.keys)}
+        at = [self._positions[key] for key in keys]
         if self.matrix is None:
             if self.reader is None:
                 raise ValueError("this FeatureSet holds neither a matrix nor a reader")
-            read = self.reader([self.keys.index(key) for key in keys], rows)
-            return {key: read[:, j] for j, key in enumerate(keys)}
+            return self.reader(at, rows)
         matrix = self.matrix if rows is None else self.matrix[:rows]
-        picked = matrix[:, [self.keys.index(key) for key in keys]].tocsc()
-        found = {}
-        for j, key in enumerate(keys):
-            fires = np.zeros(matrix.shape[0], dtype=bool)
-            entries = slice(picked.indptr[j], picked.indptr[j + 1])
-            fires[picked.indices[entries][picked.data[entries] != 0]] = True
-            found[key] = fires
-        return found
+        return np.asarray((matrix[:, at] != 0).toarray(), dtype=bool)
