@@ -185,3 +185,25 @@ def test_an_existing_output_folder_is_kept_without_overwrite(train_csv, tmp_path
     message = "exists and is not empty. Choose another --out or pass --overwrite."
     assert_refused(tmp_path, message, "audit", train_csv, *FAST, "--out", out)
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
+def test_the_audit_reads_files_as_builds_do_empty_rows_dropped_or_refused(tmp_path):
+    """The audit's reading options are the builds' (ReadingOptions): --on-empty error refuses a
+    file with an empty text in one line; the default drops the row and audits the rest."""
+    rows = pd.DataFrame(
+        {
+            "text": [f"honestly item {i}" if i % 3 else f"item {i}" for i in range(120)],
+            "label": [int(i % 3 > 0) for i in range(120)],
+        }
+    )
+    rows.loc[5, "text"] = ""
+    data = tmp_path / "rows.csv"
+    rows.to_csv(data, index=False)
+    refused = assert_refused(
+        tmp_path, "empty", "audit", data, "--on-empty", "error", "--out", tmp_path / "refused"
+    )
+    assert "--on-empty drop" in refused.stderr
+    result = invoke("audit", data, "--no-surface", "--no-attributes", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    assert record["data"]["rows"]["train"] == 119

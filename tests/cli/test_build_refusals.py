@@ -62,7 +62,7 @@ def test_empty_texts_dropped_or_rejected(tmp_path, tiny_frame):
     files = {"train": tmp_path / "d.csv", "test": tmp_path / "t.csv"}
     assert_refused(
         tmp_path,
-        "1 rows with an empty text",
+        "1 row with an empty text",
         *build_args(files, tmp_path / "out", "--shortcut", "single-term", "--on-empty", "error"),
     )
     assert invoke(*build_args(files, tmp_path / "out", "--shortcut", "single-term")).exit_code == 0

@@ -24,6 +24,7 @@ from shortcutlab.cli.options import (
     parse_named_paths,
 )
 from shortcutlab.cli.output import check_format, findings, messages
+from shortcutlab.data.options import ReadingOptions
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
@@ -213,7 +214,11 @@ class TriageOptions:
     short_help="Scan your data for latent shortcuts, rank them, and measure a model's reliance on the top ones."
 )
 @dataclass_options(
-    scan=ScanOptions, measure=MeasureOptions, repair=FixOptions, triage=TriageOptions
+    reading=ReadingOptions,
+    scan=ScanOptions,
+    measure=MeasureOptions,
+    repair=FixOptions,
+    triage=TriageOptions,
 )
 def audit(
     data: Annotated[Path, typer.Argument(help="The labelled training data to audit.")],
@@ -221,21 +226,14 @@ def audit(
         Path | None,
         typer.Option(help="Test data: drift and leakage against it, and the model measured on it."),
     ] = None,
-    text_col: Annotated[str, typer.Option(help="Text column (x1 of a pair).")] = "text",
-    label_col: Annotated[str, typer.Option(help="Label column.")] = "label",
-    text_pair_col: Annotated[
-        str | None, typer.Option(help="Second text of a pair (hypothesis, question2...).")
-    ] = None,
     pair_col: Annotated[
         str | None, typer.Option("--pair-col", help="Same as --text-pair-col.", hidden=True)
     ] = None,
     labels: Annotated[
         str | None, typer.Option(help="Label order, comma-separated (default: sorted).")
     ] = None,
-    encoding: Annotated[
-        str, typer.Option(help="Encoding of text files (cp1252, latin-1, utf-16...).")
-    ] = "utf-8",
     *,
+    reading: ReadingOptions,
     scan: ScanOptions,
     correction: Annotated[
         str, typer.Option(help="False-discovery control over every test: bh or holm.")
@@ -277,9 +275,7 @@ def audit(
         result = audit_dataset(
             data,
             test,
-            text_col=text_col,
-            label_col=label_col,
-            text_pair_col=text_pair_col or pair_col,
+            **(reading.reading() | {"text_pair_col": reading.text_pair_col or pair_col}),
             labels=parse_list(labels),
             features=scan.feature_config(),
             correction=correction,
@@ -287,7 +283,6 @@ def audit(
             **measure.arguments(),
             seed=seed,
             top=top,
-            encoding=encoding,
             out=out,
             overwrite=overwrite,
             fix=repair.config(),

@@ -151,8 +151,10 @@ def canonical_rows(
     for flag, mask in (("text", empty_text), ("label", empty_label)):
         if on_empty == "error" and mask.any():
             first = int(ids[int(np.argmax(mask))].as_py())
+            count = int(mask.sum())
             raise DataError(
-                f"{name} has {int(mask.sum())} rows with an empty {flag} (first: row {first}). "
+                f"{name} has {count} row{'' if count == 1 else 's'} with an empty {flag} (first: "
+                f"row {first}). "
                 f"Remove them or pass --on-empty drop."
             )
     if on_empty == "keep":

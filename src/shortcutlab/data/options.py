@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from shortcutlab.data.column_names import LABEL, TEXT
 from shortcutlab.fields import option_field
@@ -31,8 +31,10 @@ READING_FIELDS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empt
 
 
 @dataclass(frozen=True)
-class InputOptions:
-    """How a build reads its tables and where it writes them (``out=None``: kept in memory)."""
+class ReadingOptions:
+    """How a table is read: which columns hold the text, the second text and the label, the
+    files' encoding, and what happens to rows with an empty text or label. The audit takes
+    these alone; a build adds where its output goes (:class:`InputOptions`)."""
 
     text_col: str = option_field(TEXT, help="Column holding the text.", metavar="COLUMN")
     label_col: str = option_field(LABEL, help="Column holding the label.", metavar="COLUMN")
@@ -45,17 +47,6 @@ class InputOptions:
         help="Rows with an empty text or label: drop (counted) or error.",
         metavar="[drop|error]",
     )
-    fmt: str = option_field(
-        "csv", "--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"
-    )
-    out: Path | None = option_field(
-        None, help="Output folder (must not exist or be empty, unless --overwrite)."
-    )
-    overwrite: bool = option_field(False, help="Replace a non-empty output folder.")
-
-    def __post_init__(self) -> None:
-        if self.out is not None and not isinstance(self.out, Path):
-            object.__setattr__(self, "out", Path(self.out))  # a str is welcome too
 
     def reading(self) -> dict[str, Any]:
         """The keywords of :func:`load_table` these options set."""
@@ -71,9 +62,26 @@ class InputOptions:
         return load_table(source, role=role, stream_text=stream_text, **self.reading())
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> InputOptions:
+    def from_record(cls, record: dict[str, Any]) -> Self:
         """The reading options a build's manifest records in its ``arguments``."""
         return cls(**{name: record.get(name) for name in READING_FIELDS})
 
 
-__all__ = ["READING_FIELDS", "InputOptions"]
+@dataclass(frozen=True)
+class InputOptions(ReadingOptions):
+    """How a build reads its tables and where it writes them (``out=None``: kept in memory)."""
+
+    fmt: str = option_field(
+        "csv", "--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"
+    )
+    out: Path | None = option_field(
+        None, help="Output folder (must not exist or be empty, unless --overwrite)."
+    )
+    overwrite: bool = option_field(False, help="Replace a non-empty output folder.")
+
+    def __post_init__(self) -> None:
+        if self.out is not None and not isinstance(self.out, Path):
+            object.__setattr__(self, "out", Path(self.out))  # a str is welcome too
+
+
+__all__ = ["READING_FIELDS", "InputOptions", "ReadingOptions"]

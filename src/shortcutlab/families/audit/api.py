@@ -10,7 +10,8 @@ from typing import Any
 from shortcutlab.data.benchmark import original_test_beside
 from shortcutlab.data.canonical import check_distinct_columns
 from shortcutlab.data.label_agreement import agree_labels
-from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, load_table
+from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
+from shortcutlab.data.options import ReadingOptions
 from shortcutlab.data.writing import check_output_dir
 from shortcutlab.errors import ConfigError, knob
 from shortcutlab.families.audit.repair.config import FixConfig, check_fix_model
@@ -42,6 +43,7 @@ def audit_dataset(
     seed: int = 0,
     top: int = 20,
     encoding: str = "utf-8",
+    on_empty: str = "drop",
     out: str | Path | None = None,
     overwrite: bool = False,
     fix: FixConfig | None = None,
@@ -55,7 +57,9 @@ def audit_dataset(
     its reliance on the ``measure_top`` strongest; write ``audit.json`` and ``audit.csv`` to
     ``out``. ``metadata`` names columns to test besides the text; ``features`` says which
     indicators are built (default: words and bigrams, negation, question, frequent words,
-    surface properties, the packaged lexicons).
+    surface properties, the packaged lexicons). ``text_col``, ``label_col``, ``text_pair_col``,
+    ``encoding`` and ``on_empty`` read the files as every build reads them
+    (:class:`~shortcutlab.data.options.ReadingOptions`).
 
     Word lists: ``FeatureConfig(lexicons={name: phrases})`` adds your lists to the packaged ones
     (a list named like a packaged one replaces it); ``packaged_lexicons=False`` leaves the
@@ -93,16 +97,17 @@ def audit_dataset(
     scan_config = ScanConfig(features=features, correction=correction, alpha=alpha, seed=seed)
     scan_config.check()
     measure = _measure_config(model, params, measure_top, holdout, fix)
-    columns: dict[str, Any] = dict(
+    reading = ReadingOptions(
         text_col=text_col,
         label_col=label_col,
         text_pair_col=text_pair_col,
-        metadata=tuple(features.metadata),
         encoding=encoding,
+        on_empty=on_empty,
     )
-    train, test_inputs, sources, training = _read_inputs(data, test, columns, labels)
-    original = _original_test(test, columns, train) if fix is not None else None
-    names = _user_columns(columns, sources["train"])
+    metadata = tuple(features.metadata)
+    train, test_inputs, sources, training = _read_inputs(data, test, reading, metadata, labels)
+    original = _original_test(test, reading, metadata, train) if fix is not None else None
+    names = _user_columns(reading, sources["train"])
     result = run_audit(
         train,
         test_inputs,
@@ -145,50 +150,60 @@ def _measure_config(
     return measure
 
 
-def _user_columns(columns: Mapping[str, Any], source: Mapping[str, Any]) -> dict[str, str]:
+def _user_columns(reading: ReadingOptions, source: Mapping[str, Any]) -> dict[str, str]:
     """The user's name of the text, pair and label columns (as given, or as found by name)."""
     found = source.get("columns_found") or {}
-    names = {TEXT: found.get(TEXT, columns["text_col"]), LABEL: columns["label_col"]}
-    pair = found.get(TEXT_PAIR, columns["text_pair_col"])
+    names = {TEXT: found.get(TEXT, reading.text_col), LABEL: reading.label_col}
+    pair = found.get(TEXT_PAIR, reading.text_pair_col)
     if pair is not None:
         names[TEXT_PAIR] = pair
     return names
 
 
-def _original_test(test: Any, columns: dict[str, Any], train: Any) -> Any | None:
+def _original_test(
+    test: Any, reading: ReadingOptions, metadata: Sequence[str], train: Any
+) -> Any | None:
     """A Shortcut Maze build's Ori-Test beside ``test`` (its test rows before the cue), read as
     the test is: ``--fix`` charges a repair's cost there too."""
     path = original_test_beside(test)
     if path is None:
         return None
-    reading = {k: columns[k] for k in ("text_col", "label_col", "text_pair_col", "encoding")}
-    table = agree_labels({"test": load_table(path, role="original test", **reading)})["test"]
-    inputs, _ = load_inputs(table, role="original test", labels=train.labels, **columns)
+    table = agree_labels({"test": reading.read(path, role="original test")})["test"]
+    inputs, _ = load_inputs(
+        table, role="original test", labels=train.labels, reading=reading, metadata=metadata
+    )
     return inputs
 
 
 def _read_inputs(
-    data: Any, test: Any | None, columns: dict[str, Any], labels: Sequence[Any] | None
+    data: Any,
+    test: Any | None,
+    reading: ReadingOptions,
+    metadata: Sequence[str],
+    labels: Sequence[Any] | None,
 ) -> tuple[Any, Any, dict[str, Any], Any]:
     """The audit's training and test inputs (their labels agreed across the files), each
     file's source record, and the loaded training table (its canonical columns and the user's
     others)."""
     check_distinct_columns(
         [
-            ("text-col", columns["text_col"]),
-            ("label-col", columns["label_col"]),
-            ("text-pair-col", columns["text_pair_col"]),
+            ("text-col", reading.text_col),
+            ("label-col", reading.label_col),
+            ("text-pair-col", reading.text_pair_col),
         ]
-        + [("meta-col", name) for name in columns["metadata"]]
+        + [("meta-col", name) for name in metadata]
     )
-    reading = {k: columns[k] for k in ("text_col", "label_col", "text_pair_col", "encoding")}
-    tables = {"train": load_table(data, role="train", **reading)}
+    tables = {"train": reading.read(data, role="train")}
     if test is not None:
-        tables["test"] = load_table(test, role="test", **reading)
+        tables["test"] = reading.read(test, role="test")
     tables = agree_labels(tables)  # a test file's labels meet the training file's here
-    train, loaded = load_inputs(tables["train"], role="train", given_labels=labels, **columns)
+    train, loaded = load_inputs(
+        tables["train"], role="train", given_labels=labels, reading=reading, metadata=metadata
+    )
     test_inputs = None
     if test is not None:
-        test_inputs, _ = load_inputs(tables["test"], role="test", labels=train.labels, **columns)
+        test_inputs, _ = load_inputs(
+            tables["test"], role="test", labels=train.labels, reading=reading, metadata=metadata
+        )
     sources = {role: table.source.to_json() for role, table in tables.items()}
     return train, test_inputs, sources, loaded

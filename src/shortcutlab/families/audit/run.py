@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
+from shortcutlab.data.loading import LoadedTable
+from shortcutlab.data.options import ReadingOptions
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.reliance.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.repair.config import FixConfig
@@ -68,28 +69,12 @@ def load_inputs(
     role: str,
     labels: LabelSpace | None = None,
     given_labels: Sequence[Any] | None = None,
-    text_col: str = TEXT,
-    label_col: str = LABEL,
-    text_pair_col: str | None = None,
+    reading: ReadingOptions | None = None,
     metadata: Sequence[str] = (),
-    encoding: str = "utf-8",
-    on_empty: str = "drop",
 ) -> tuple[AuditInputs, LoadedTable]:
-    """Read one table (or take a loaded one) into :class:`AuditInputs` (the training table
-    fixes the label space)."""
-    loaded = (
-        source
-        if isinstance(source, LoadedTable)
-        else load_table(
-            source,
-            role=role,
-            text_col=text_col,
-            label_col=label_col,
-            text_pair_col=text_pair_col,
-            encoding=encoding,
-            on_empty=on_empty,
-        )
-    )
+    """Read one table (or take a loaded one) with ``reading`` (default: columns text and label)
+    into :class:`AuditInputs` (the training table fixes the label space)."""
+    loaded = (reading or ReadingOptions()).read(source, role=role)
     inputs = inputs_from_table(
         loaded.table, role=role, labels=labels, given_labels=given_labels, metadata=metadata
     )
