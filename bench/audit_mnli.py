@@ -18,6 +18,7 @@ from pathlib import Path
 
 from shared_data import shared_file
 
+from shortcutlab.data.options import ReadingOptions
 from shortcutlab.families.audit.run import load_inputs, run_audit
 
 NEGATIONS = ("not", "no", "never", "nothing")
@@ -34,7 +35,10 @@ def main() -> None:
         return
     started = time.perf_counter()
     train, _ = load_inputs(
-        args.data, role="train", given_labels=LABELS, text_col="premise", text_pair_col="hypothesis"
+        args.data,
+        role="train",
+        given_labels=LABELS,
+        reading=ReadingOptions(text_col="premise", text_pair_col="hypothesis"),
     )
     table = run_audit(train).table
     seconds = time.perf_counter() - started

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.data.options import ReadingOptions
 from shortcutlab.families.audit.run import load_inputs, run_audit
 from shortcutlab.families.audit.scan.stage import ScanConfig, scan
 from shortcutlab.families.maze.build import build_maze_benchmark
@@ -72,7 +73,10 @@ def mnli_audit():
     if not MNLI.is_file():
         pytest.skip(f"MultiNLI dev-matched is not at {MNLI} (set SHORTCUTLAB_MNLI to its folder)")
     train, _ = load_inputs(
-        MNLI, role="train", given_labels=MNLI_LABELS, text_col="premise", text_pair_col="hypothesis"
+        MNLI,
+        role="train",
+        given_labels=MNLI_LABELS,
+        reading=ReadingOptions(text_col="premise", text_pair_col="hypothesis"),
     )
     return run_audit(train)
 

@@ -174,9 +174,7 @@ class FeatureSet:
     #: Per feature, its rows' counts and fingerprint (the scanned table).
     counts: IndicatorCounts | None = None
     #: Where ``matrix`` is None: the (rows × chosen) indicators of chosen features, read again.
-    reader: Callable[[Sequence[int], int | None], np.ndarray] | None = field(
-        default=None, repr=False
-    )
+    reader: Callable[..., np.ndarray] | None = field(default=None, repr=False)
     #: Each key's column, built on first use (a list's index() per key cost seconds).
     _positions: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
@@ -198,12 +196,31 @@ class FeatureSet:
         """(rows × ``keys``) boolean indicators of the first ``rows`` rows (None: all), read in
         one pass over the matrix (each column of a row-major matrix costs a pass of its own),
         or over the rows."""
-        if self._positions is None or len(self._positions) != len(self.keys):
-            self._positions = {key: j for j, key in enumerate(self.keys)}
-        at = [self._positions[key] for key in keys]
+        at = self._columns_of(keys)
         if self.matrix is None:
-            if self.reader is None:
-                raise ValueError("this FeatureSet holds neither a matrix nor a reader")
-            return self.reader(at, rows)
+            return self._reader()(at, rows)
         matrix = self.matrix if rows is None else self.matrix[:rows]
         return np.asarray((matrix[:, at] != 0).toarray(), dtype=bool)
+
+    def any_of(self, groups: Sequence[Sequence[str]]) -> np.ndarray:
+        """(rows × ``groups``) boolean: whether a row has any feature of each group of keys, in
+        one pass (a group's columns are never held for every row at once)."""
+        keys = list(dict.fromkeys(key for group in groups for key in group))
+        where = {key: i for i, key in enumerate(keys)}
+        at = [[where[key] for key in group] for group in groups]
+        if self.matrix is None:
+            return self._reader()(self._columns_of(keys), None, at)
+        picked = self.matrix[:, self._columns_of(keys)]
+        return np.column_stack(
+            [np.asarray(picked[:, group].sum(axis=1)).ravel() > 0 for group in at]
+        ).reshape(self.matrix.shape[0], len(groups))
+
+    def _columns_of(self, keys: Sequence[str]) -> list[int]:
+        if self._positions is None or len(self._positions) != len(self.keys):
+            self._positions = {key: j for j, key in enumerate(self.keys)}
+        return [self._positions[key] for key in keys]
+
+    def _reader(self) -> Callable[..., np.ndarray]:
+        if self.reader is None:
+            raise ValueError("this FeatureSet holds neither a matrix nor a reader")
+        return self.reader

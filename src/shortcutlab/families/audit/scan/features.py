@@ -166,9 +166,17 @@ class FeaturePlan:
         )
         where = [(block, int(j)) for block in self._blocks for j in block.kept.tolist()]
 
-        def read(columns: Sequence[int], stop: int | None = None) -> np.ndarray:
+        def read(
+            columns: Sequence[int],
+            stop: int | None = None,
+            groups: Sequence[Sequence[int]] | None = None,
+        ) -> np.ndarray:
             stop = len(train) if stop is None else min(stop, len(train))
-            out = np.zeros((stop, len(columns)), dtype=bool)
+            # With groups (lists of positions in ``columns``), each output column is whether a
+            # row has any of a group's: ORed slice by slice, never (rows × columns) at once.
+            width = len(columns) if groups is None else len(groups)
+            members = [set(group) for group in groups or ()]
+            out = np.zeros((stop, width), dtype=bool)
             for part in train.parts():
                 # The metadata blocks (no part) are read with the first part's slices.
                 wanted = [
@@ -185,7 +193,14 @@ class FeaturePlan:
                     for block, at in wanted:
                         chosen = [where[columns[i]][1] for i in at]
                         read_here = block.read(piece, chosen)[: stop - piece.start]
-                        out[piece.start : piece.start + len(read_here), at] = read_here
+                        rows = slice(piece.start, piece.start + len(read_here))
+                        if groups is None:
+                            out[rows, at] = read_here
+                            continue
+                        for g, group in enumerate(members):
+                            inside = [k for k, i in enumerate(at) if i in group]
+                            if inside:
+                                out[rows, g] |= read_here[:, inside].any(axis=1)
             return out
 
         features.matrix = None
