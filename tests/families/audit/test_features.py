@@ -231,6 +231,15 @@ def test_the_scanned_rows_counts_and_columns_are_those_of_the_plans_matrix(monke
     np.testing.assert_array_equal(features.counts.counts, matrix.T.astype(np.int64) @ by_label)
     read = features.columns(features.keys)
     np.testing.assert_array_equal(np.column_stack([read[k] for k in features.keys]), matrix)
+    # The first rows alone, and "any of" a group's features from a row inside a slice on.
+    np.testing.assert_array_equal(features.block(features.keys[:9], rows=50), matrix[:50, :9])
+    groups = [features.keys[:5], features.keys[3:12], features.keys[-4:]]
+    where = {key: j for j, key in enumerate(features.keys)}
+    expected = np.column_stack(
+        [matrix[:, [where[k] for k in group]].any(axis=1) for group in groups]
+    )
+    np.testing.assert_array_equal(features.any_of(groups, start=50), expected[50:])
+    np.testing.assert_array_equal(features.any_of(groups), expected)
 
 
 def test_a_vocabulary_past_two_byte_ids_reads_its_last_words_rows():

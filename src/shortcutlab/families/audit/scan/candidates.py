@@ -202,18 +202,18 @@ class FeatureSet:
         matrix = self.matrix if rows is None else self.matrix[:rows]
         return np.asarray((matrix[:, at] != 0).toarray(), dtype=bool)
 
-    def any_of(self, groups: Sequence[Sequence[str]]) -> np.ndarray:
-        """(rows × ``groups``) boolean: whether a row has any feature of each group of keys, in
-        one pass (a group's columns are never held for every row at once)."""
+    def any_of(self, groups: Sequence[Sequence[str]], *, start: int = 0) -> np.ndarray:
+        """(rows from ``start`` × ``groups``) boolean: whether a row has any feature of each
+        group of keys, in one pass (a group's columns are never held for every row at once)."""
         keys = list(dict.fromkeys(key for group in groups for key in group))
         where = {key: i for i, key in enumerate(keys)}
         at = [[where[key] for key in group] for group in groups]
         if self.matrix is None:
-            return self._reader()(self._columns_of(keys), None, at)
-        picked = self.matrix[:, self._columns_of(keys)]
+            return self._reader()(self._columns_of(keys), None, at, start)
+        picked = self.matrix[start:, self._columns_of(keys)]
         return np.column_stack(
             [np.asarray(picked[:, group].sum(axis=1)).ravel() > 0 for group in at]
-        ).reshape(self.matrix.shape[0], len(groups))
+        ).reshape(picked.shape[0], len(groups))
 
     def _columns_of(self, keys: Sequence[str]) -> list[int]:
         if self._positions is None or len(self._positions) != len(self.keys):

@@ -170,13 +170,15 @@ class FeaturePlan:
             columns: Sequence[int],
             stop: int | None = None,
             groups: Sequence[Sequence[int]] | None = None,
+            start: int = 0,
         ) -> np.ndarray:
             stop = len(train) if stop is None else min(stop, len(train))
+            start = min(start, stop)
             # With groups (lists of positions in ``columns``), each output column is whether a
             # row has any of a group's: ORed slice by slice, never (rows × columns) at once.
             width = len(columns) if groups is None else len(groups)
             members = [set(group) for group in groups or ()]
-            out = np.zeros((stop, width), dtype=bool)
+            out = np.zeros((stop - start, width), dtype=bool)
             for part in train.parts():
                 # The metadata blocks (no part) are read with the first part's slices.
                 wanted = [
@@ -190,10 +192,14 @@ class FeaturePlan:
                 for piece in text_slices(train, part):
                     if piece.start >= stop:
                         break
+                    if piece.stop <= start:
+                        continue
+                    skip = max(start - piece.start, 0)
                     for block, at in wanted:
                         chosen = [where[columns[i]][1] for i in at]
-                        read_here = block.read(piece, chosen)[: stop - piece.start]
-                        rows = slice(piece.start, piece.start + len(read_here))
+                        read_here = block.read(piece, chosen)[skip : stop - piece.start]
+                        first = piece.start + skip - start
+                        rows = slice(first, first + len(read_here))
                         if groups is None:
                             out[rows, at] = read_here
                             continue
