@@ -201,7 +201,9 @@ class FeaturePlan:
                         first = piece.start + skip - start
                         rows = slice(first, first + len(read_here))
                         if groups is None:
-                            out[rows, at] = read_here
+                            # A run of columns is a slice: fancy assignment copies column by column.
+                            run = at == list(range(at[0], at[0] + len(at)))
+                            out[rows, slice(at[0], at[0] + len(at)) if run else at] = read_here
                             continue
                         for g, group in enumerate(members):
                             inside = [k for k, i in enumerate(at) if i in group]
