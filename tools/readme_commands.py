@@ -48,8 +48,11 @@ def readme_script(readme: str, *, demo_output: str | None = None) -> str:
     for command in [demo, *page.setup, *page.commands, tests]:
         lines.append(f'echo "[${{SECONDS}} s]" {quoted("$ " + command)} >&2')
         if command == demo and demo_output is not None:
-            # The environment reaches every command of the line; pipefail keeps the demo's status.
-            command = f"export COLUMNS={COLUMNS} NO_COLOR=1; ({command}) | tee {quoted(demo_output)}; unset COLUMNS NO_COLOR"
+            # Only the demo's stdout (not pip's before it), at the excerpt's width; pipefail keeps
+            # the demo's exit status.
+            setup, _, run = command.rpartition(" && ")
+            kept = f"{{ COLUMNS={COLUMNS} NO_COLOR=1 {run} | tee {quoted(demo_output)}; }}"
+            command = f"{setup} && {kept}" if setup else kept
         if command == tests and demo_output is not None:
             lines.append(f"export {DEMO_STDOUT_ENV}={quoted(demo_output)}")
         lines.append(command)

@@ -78,29 +78,34 @@ def test_ci_runs_the_readme_commands_in_a_new_users_order():
 
 
 def test_ci_keeps_the_demos_output_for_the_excerpt_test(tmp_path):
-    """With --keep-demo-output the script copies the demo's stdout (at the excerpt's width) and
-    names the file to the tests; the commands themselves stay the README's."""
+    """With --keep-demo-output the script copies the demo's stdout alone (not the install's
+    before it, at the excerpt's width) and names the file to the tests; the commands themselves
+    stay the README's."""
     assert "readme_commands.py --keep-demo-output" in (ROOT / ".ci" / "run").read_text("utf-8")
     kept = tmp_path / "demo.stdout"
     script = readme_script(README, demo_output=str(kept))
     plain = readme_script(README)
     demo, tests = quick_start(README)
-    assert f"export COLUMNS=100 NO_COLOR=1; ({demo}) | tee '{kept}'" in script
+    setup, _, run = demo.rpartition(" && ")
+    line = f"{setup} && {{ COLUMNS=100 NO_COLOR=1 {run} | tee '{kept}'; }}"
+    assert line in script.splitlines()
     assert f"export {DEMO_STDOUT_ENV}='{kept}'\n{tests}\n" in script
     assert "tee" not in plain and DEMO_STDOUT_ENV not in plain
-    # Run with the demo and tests swapped for echo: the copy holds the demo's stdout and the tests
-    # see its path.
-    fake = script.replace(demo, "echo 'the demo printed this'").replace(
-        tests, f'echo "tests see ${DEMO_STDOUT_ENV}"'
-    )
+    # Run with the install, the demo and the tests swapped for echo: the copy holds the demo's
+    # stdout only, the width reaches the demo, and the tests see the copy's path.
     fake = "\n".join(
-        line
-        for line in fake.splitlines()
-        if line.startswith(("set", "export", "(", "echo 'the", 'echo "tests'))
+        [
+            "set -euo pipefail",
+            line.replace(setup, "echo 'pip printed this'").replace(
+                run, "sh -c 'echo \"the demo printed this at $COLUMNS\"'"
+            ),
+            f"export {DEMO_STDOUT_ENV}='{kept}'",
+            f'echo "tests see ${DEMO_STDOUT_ENV}"',
+        ]
     )
     ran = subprocess.run(["bash", "-c", fake], capture_output=True, text=True, check=True)
-    assert kept.read_text() == "the demo printed this\n"
-    assert f"tests see {kept}" in ran.stdout
+    assert kept.read_text() == "the demo printed this at 100\n"
+    assert "pip printed this" in ran.stdout and f"tests see {kept}" in ran.stdout
 
 
 def test_a_readme_without_its_two_quick_start_commands_is_named():
