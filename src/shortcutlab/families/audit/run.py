@@ -20,7 +20,7 @@ from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.families.audit.reliance.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.repair.config import FixConfig
 from shortcutlab.families.audit.report.audit_record import AuditResult, build_record
-from shortcutlab.families.audit.report.part_names import shown_detail, shown_name
+from shortcutlab.families.audit.report.part_names import shown_name, with_shown_names
 from shortcutlab.families.audit.scan.candidates import (
     INDICATOR_KINDS,
     MEASURE_COLUMNS,
@@ -129,14 +129,7 @@ def run_audit(
     # On the user's rows first (counts as the file shows them, and before a label too rare to
     # stratify fails the split), then on the rows the scan reads.
     check_label_counts(train)
-    evaluation, evaluated_on = test, "test"
-    scanned = train
-    if measure is not None and test is None:
-        scanned, evaluation = holdout_split(train, measure.holdout, scan_config.seed)
-        check_label_counts(scanned, held_out=measure.holdout)
-        evaluated_on = (
-            f"a stratified held-out {measure.holdout:.0%} of the data (seed {scan_config.seed})"
-        )
+    scanned, evaluation, evaluated_on = _split_for_measuring(train, test, measure, scan_config.seed)
     predictor = None
     if measure is not None:
         # Before the scan: an unknown name or an unfitted file is refused before minutes of work.
@@ -172,10 +165,7 @@ def run_audit(
             styles,
         )
         measurement["evaluated_on"] = evaluated_on
-    table = apply_triage(table, sorted_out)
-    table["candidate"] = [shown_name(name, names) for name in table["candidate"]]
-    partial = table["kind"] == "partial-input"
-    table.loc[partial, "detail"] = [shown_detail(d, names) for d in table.loc[partial, "detail"]]
+    table = with_shown_names(apply_triage(table, sorted_out), names)
     repairs: list[Any] = []
     fixed = None
     if fix is not None and measure is not None and evaluation is not None:
@@ -193,7 +183,7 @@ def run_audit(
             model=measure.model,
             model_params=measure.params,
             seed=scan_config.seed,
-            part_names=part_names or {},
+            part_names=names,
             original=original_test,
             progress=progress,
         )
@@ -210,6 +200,23 @@ def run_audit(
         fix=fixed,
     )
     return AuditResult(scan=result, table=table, record=record, repairs=repairs)
+
+
+def _split_for_measuring(
+    train: AuditInputs, test: AuditInputs | None, measure: MeasureConfig | None, seed: int
+) -> tuple[AuditInputs, AuditInputs | None, str]:
+    """The rows the scan reads, the rows the model is measured on, and what those are: the test
+    table, or without one a stratified held-out share of ``train`` (the scan then reads the
+    rest, so no row that ranks a candidate also measures it)."""
+    if measure is None or test is not None:
+        return train, test, "test"
+    scanned, evaluation = holdout_split(train, measure.holdout, seed)
+    check_label_counts(scanned, held_out=measure.holdout)
+    return (
+        scanned,
+        evaluation,
+        f"a stratified held-out {measure.holdout:.0%} of the data (seed {seed})",
+    )
 
 
 def _measure(

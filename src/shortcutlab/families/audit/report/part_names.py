@@ -34,3 +34,13 @@ def shown_detail(detail: Any, names: Mapping[str, str]) -> Any:
     if not names or not isinstance(detail, str):
         return detail
     return _DETAIL.sub(lambda m: f"on {names.get(m.group(1), m.group(1))} alone", detail)
+
+
+def with_shown_names(table: Any, names: Mapping[str, str]) -> Any:
+    """``table`` (the audit's candidates) with each candidate, and each partial input's detail,
+    named by the user's columns (``names``: part → column)."""
+    table = table.copy()
+    table["candidate"] = [shown_name(name, names) for name in table["candidate"]]
+    partial = table["kind"] == "partial-input"
+    table.loc[partial, "detail"] = [shown_detail(d, names) for d in table.loc[partial, "detail"]]
+    return table
