@@ -21,6 +21,23 @@ from tests.annotate.task_sources import audit_with_judgements, copied, cue_rows
 from tests.cli.refusals import assert_refused
 
 KIND = task_kind("shortcut-or-signal")
+#: What an item shows, in the kind's order (what the candidate is, its rows, then the figures),
+#: and the planted word's association in the fixture's audit: the API and the page show these.
+FIELDS = [
+    "candidate",
+    "kind",
+    "label",
+    "examples",
+    "association",
+    "reliance",
+    "audit group",
+    "audit evidence",
+]
+HONESTLY_ASSOCIATION = {
+    "support": "64 training rows",
+    "p(label | candidate)": "1.00",
+    "lift": "2.00",
+}
 NEEDS = (
     "shortcut-or-signal needs the folder of an audit ('shortcutlab audit DATA --out DIR' writes "
     "DIR/audit.json)."
@@ -40,22 +57,9 @@ def test_items_are_the_audits_candidates_in_its_order_with_their_figures(audit_f
     assert [i.item_id for i in KIND.plan(audit_folder, sample=3, seed=7).items] == names[:3]
     honestly = plan.items[0].payload
     measured = _audit(audit_folder)["candidates"][0]
-    assert list(honestly) == [
-        "candidate",
-        "kind",
-        "label",
-        "examples",
-        "association",
-        "reliance",
-        "audit group",
-        "audit evidence",
-    ]
+    assert list(honestly) == FIELDS
     assert honestly["candidate"] == "honestly" and honestly["label"] == "1"
-    assert honestly["association"] == {
-        "support": "64 training rows",
-        "p(label | candidate)": "1.00",
-        "lift": "2.00",
-    }
+    assert honestly["association"] == HONESTLY_ASSOCIATION
     assert honestly["reliance"] == {
         "relied on": "yes",
         "removal changed": f"{100 * measured['removal_changed']:.1f} % of "
@@ -199,42 +203,37 @@ def test_names_yaml_would_misread_are_quoted_and_read_back_as_written() -> None:
     }
 
 
-def _serving_is_refused(watched: Path, source: Path, message: str) -> None:
-    """``annotate serve SOURCE --task shortcut-or-signal``: exit 2, the one line 'Error: ' +
-    ``message``, nothing written under ``watched``."""
+def _refusal(watched: Path, source: Path, message: str) -> str:
+    """What ``annotate serve SOURCE --task shortcut-or-signal`` prints on stderr, after checking
+    it exits 2 with an error holding ``message`` and writes nothing under ``watched``."""
     refused = assert_refused(
         watched, message, "annotate", "serve", source, "--task", "shortcut-or-signal", "--port", 0
     )
-    assert refused.stderr == f"Error: {message}\n"
+    return refused.stderr
 
 
 def test_a_folder_without_audit_json_is_refused(tmp_path):
     (tmp_path / "data").mkdir()
-    _serving_is_refused(
-        tmp_path, tmp_path / "data", f"'{tmp_path / 'data'}' holds no audit.json. {NEEDS}"
-    )
+    message = f"'{tmp_path / 'data'}' holds no audit.json. {NEEDS}"
+    assert _refusal(tmp_path, tmp_path / "data", message) == f"Error: {message}\n"
 
 
 def test_an_audit_json_of_another_kind_is_refused(tmp_path):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "audit.json").write_text('{"kind": "something-else"}', encoding="utf-8")
-    _serving_is_refused(
-        tmp_path,
-        tmp_path / "data",
-        f"'{tmp_path / 'data' / 'audit.json'}' is not an audit's record. {NEEDS}",
-    )
+    message = f"'{tmp_path / 'data' / 'audit.json'}' is not an audit's record. {NEEDS}"
+    assert _refusal(tmp_path, tmp_path / "data", message) == f"Error: {message}\n"
 
 
 def test_an_audit_json_of_another_version_is_refused_as_the_report_refuses_it(tmp_path):
     (tmp_path / "data").mkdir()
     record = {"kind": "shortcutlab-audit", "version": 2}
     (tmp_path / "data" / "audit.json").write_text(json.dumps(record), encoding="utf-8")
-    _serving_is_refused(
-        tmp_path,
-        tmp_path / "data",
+    message = (
         f"'{tmp_path / 'data' / 'audit.json'}' has version 2; this shortcutlab reads version 1. "
-        f"Run 'shortcutlab audit' again with this version. {NEEDS}",
+        f"Run 'shortcutlab audit' again with this version. {NEEDS}"
     )
+    assert _refusal(tmp_path, tmp_path / "data", message) == f"Error: {message}\n"
 
 
 @pytest.fixture(scope="module")
@@ -259,9 +258,8 @@ def test_an_audit_without_indicator_candidates_is_refused(partial_input_audit, t
     source = copied(partial_input_audit, tmp_path)
     kinds = {c["kind"] for c in _audit(source)["candidates"]}
     assert kinds == {"partial-input"}
-    _serving_is_refused(
-        tmp_path,
-        source,
+    message = (
         f"'{source / 'audit.json'}' lists no candidate of the kinds token, ngram, attribute, "
-        "surface, lexicon, metadata to judge; pass the folder of an audit that found some.",
+        "surface, lexicon, metadata to judge; pass the folder of an audit that found some."
     )
+    assert _refusal(tmp_path, source, message) == f"Error: {message}\n"

@@ -13,6 +13,7 @@ import yaml
 
 from tests.annotate.served import run_cli, serve_task
 from tests.annotate.task_sources import audit_with_judgements, copied
+from tests.annotate.test_shortcut_or_signal import FIELDS, HONESTLY_ASSOCIATION
 from tests.browser import console_errors
 
 # Each test drives a real Chromium: the quick loop (-m "not slow") leaves them out.
@@ -84,22 +85,9 @@ def test_the_page_shows_each_candidate_and_its_answers_export_as_judgements(
 
         honestly = _shown(browser, "honestly")
         # in the kind's order: what the candidate is, its rows, then the figures
-        assert list(honestly) == [
-            "candidate",
-            "kind",
-            "label",
-            "examples",
-            "association",
-            "reliance",
-            "audit group",
-            "audit evidence",
-        ]
+        assert list(honestly) == FIELDS
         assert honestly["candidate"] == "honestly" and honestly["label"] == "1"
-        assert honestly["association"] == {
-            "support": "64 training rows",
-            "p(label | candidate)": "1.00",
-            "lift": "2.00",
-        }
+        assert honestly["association"] == HONESTLY_ASSOCIATION
         changed = measured["honestly"]["removal_changed"]
         assert honestly["reliance"]["relied on"] == "yes"
         assert honestly["reliance"]["removal changed"] == (
