@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from shortcutlab.data.column_names import LABEL, TEXT
+from shortcutlab.errors import ConfigError
 from shortcutlab.fields import option_field
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,6 +29,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The fields that say how a table is read (the keywords of :func:`load_table` they set).
 READING_FIELDS = ("text_col", "label_col", "text_pair_col", "encoding", "on_empty")
+
+
+Options = TypeVar("Options", bound="ReadingOptions")
 
 
 @dataclass(frozen=True)
@@ -84,4 +88,35 @@ class InputOptions(ReadingOptions):
             object.__setattr__(self, "out", Path(self.out))  # a str is welcome too
 
 
-__all__ = ["READING_FIELDS", "InputOptions", "ReadingOptions"]
+def reading_options(
+    function: str, inputs: Options | None, kind: type[Options], **given: Any
+) -> Options:
+    """The options ``function`` reads its tables with: ``inputs``, or its reading keywords
+    ``given`` (``text_col=...``; None: not given) made into ``kind``. Every public function that
+    takes data offers both spellings; giving both is refused, since neither would silently win.
+
+    Examples:
+        >>> reading_options("f", None, InputOptions, text_col="review", label_col=None).text_col
+        'review'
+        >>> reading_options("f", InputOptions(text_col="a"), InputOptions, text_col="b")
+        Traceback (most recent call last):
+        shortcutlab.errors.ConfigError: f takes text_col='b' or inputs=InputOptions(...), not both. Move text_col into inputs, or drop inputs.
+    """
+    keywords = {name: value for name, value in given.items() if value is not None}
+    if inputs is None:
+        return kind(**keywords)
+    if keywords:
+        names = ", ".join(f"{name}={value!r}" for name, value in keywords.items())
+        raise ConfigError(
+            f"{function} takes {names} or inputs={kind.__name__}(...), not both. "
+            f"Move {', '.join(keywords)} into inputs, or drop inputs."
+        )
+    if not isinstance(inputs, kind):
+        raise ConfigError(
+            f"The 'inputs' parameter of {function} must be a {kind.__name__}. "
+            f"Got {type(inputs).__name__} instead."
+        )
+    return inputs
+
+
+__all__ = ["READING_FIELDS", "InputOptions", "ReadingOptions", "reading_options"]

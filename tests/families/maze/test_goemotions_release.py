@@ -100,7 +100,11 @@ def test_test_strength_same_is_the_release_test_protocol(folder, strength):
     """The release builds test and anti-test at the training λ: its per-label cue rates are draws
     around the targets of ``test_strength="same"`` (binomial tolerance), not around λ = 1's."""
     bench = build_maze_benchmark(
-        GOEMOTIONS / "train.csv", GOEMOTIONS / "test.csv", strength=strength, test_strength="same"
+        GOEMOTIONS / "train.csv",
+        GOEMOTIONS / "test.csv",
+        shortcut="single-term",
+        strength=strength,
+        test_strength="same",
     )
     for split, released in (("test", "test"), ("anti_test", "test_anti-shortcut")):
         frame = load_table(GOEMOTIONS / "single-term" / folder / f"{released}.csv").frame

@@ -53,6 +53,7 @@ def test_row_ids_survive_the_csv_round_trip(data_files, tmp_path):
     bench = build_maze_benchmark(
         data_files / "train.csv",
         data_files / "test.csv",
+        shortcut="single-term",
         val_size=30,
         inputs=InputOptions(out=tmp_path / "b"),
     )
@@ -71,6 +72,7 @@ def test_csv_quoting_matches_pandas(data_files, tmp_path):
         data_files / "train.csv",
         data_files / "test.csv",
         inputs=InputOptions(out=tmp_path / "b"),
+        shortcut="single-term",
         strength=1.0,
     )
     written = (tmp_path / "b" / "original_test.csv").read_text(encoding="utf-8")
@@ -81,7 +83,11 @@ def test_csv_quoting_matches_pandas(data_files, tmp_path):
 
 def test_test_strength_same_builds_test_at_the_training_strength(data_files, tmp_path):
     bench = build_maze_benchmark(
-        data_files / "train.csv", data_files / "test.csv", strength=0.6, test_strength="same"
+        data_files / "train.csv",
+        data_files / "test.csv",
+        shortcut="single-term",
+        strength=0.6,
+        test_strength="same",
     )
     splits = bench.manifest["splits"]
     assert splits["test"]["strength"] == splits["anti_test"]["strength"] == 0.6
@@ -97,7 +103,10 @@ def test_unknown_test_strength_word_is_refused(data_files):
         ValueError, match="'test_strength' parameter must be a float in \\[0, 1\\] or 'same'"
     ):
         build_maze_benchmark(
-            data_files / "train.csv", data_files / "test.csv", test_strength="half"
+            data_files / "train.csv",
+            data_files / "test.csv",
+            shortcut="single-term",
+            test_strength="half",
         )
 
 
@@ -119,6 +128,7 @@ def test_a_file_that_changes_between_the_two_reads_is_refused(data_files, tmp_pa
         build_maze_benchmark(
             data_files / "train.csv",
             data_files / "test.csv",
+            shortcut="single-term",
             inputs=InputOptions(out=tmp_path / "b"),
         )
     assert not (tmp_path / "b").exists()

@@ -21,7 +21,7 @@ from shortcutlab.data.benchmark import MANIFEST, Benchmark, check_build_start
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR, LoadedTable
-from shortcutlab.data.options import InputOptions
+from shortcutlab.data.options import InputOptions, reading_options
 from shortcutlab.data.overlap import check_test_overlap
 from shortcutlab.data.parts import INJECT_ON, PartsSwappedBack, swapped_parts
 from shortcutlab.data.writing import atomic_output_dir, write_json
@@ -55,7 +55,7 @@ def build_maze_benchmark(
     train: str | Any,
     test: str | Any,
     *,
-    shortcut: str | Shortcut = "single-term",
+    shortcut: str | Shortcut,
     shortcut_options: Mapping[str, Any] | None = None,
     strength: float = 0.8,
     strength_mode: str = "mix",
@@ -67,6 +67,11 @@ def build_maze_benchmark(
     labels: Sequence[Any] | None = None,
     distractors: Mapping[str, Distractor] | None = None,
     inject_on: str = TEXT,
+    text_col: str | None = None,
+    label_col: str | None = None,
+    text_pair_col: str | None = None,
+    encoding: str | None = None,
+    on_empty: str | None = None,
     inputs: InputOptions | None = None,
 ) -> Benchmark:
     """Build a Shortcut Maze benchmark from a training and a test table.
@@ -91,6 +96,9 @@ def build_maze_benchmark(
             ``NAME_text``/``NAME_label`` columns.
         inject_on: ``"text"`` or ``"text_pair"``: the part that carries the cue (e.g. a
             tautology on the NLI hypothesis, Shortcut Suite 4.1); the other part is left alone.
+        text_col, label_col, text_pair_col, encoding, on_empty: how the input tables are read
+            (default: columns ``text`` and ``label``, UTF-8, empty rows dropped); or all of them,
+            and where to write, in ``inputs`` (giving both is refused).
         inputs: the columns and encoding of the input tables, and where to write: with
             ``inputs.out`` the splits and ``manifest.json`` go straight into that folder
             (atomically, in ``inputs.fmt``), row chunk by row chunk, instead of being held in
@@ -106,7 +114,16 @@ def build_maze_benchmark(
         >>> bench["anti_test"].groupby("label")["shortcut"].apply(lambda s: (s != "").mean()).tolist()
         [1.0, 0.5, 0.0]
     """
-    inputs = inputs or InputOptions()
+    inputs = reading_options(
+        "build_maze_benchmark",
+        inputs,
+        InputOptions,
+        text_col=text_col,
+        label_col=label_col,
+        text_pair_col=text_pair_col,
+        encoding=encoding,
+        on_empty=on_empty,
+    )
     strength = check_strength("strength", strength)
     test_lambda = _test_strength(test_strength, strength)
     check_choice("strength_mode", strength_mode, STRENGTH_MODES)

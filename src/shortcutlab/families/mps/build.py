@@ -32,7 +32,7 @@ from shortcutlab.data.benchmark import Benchmark, check_build_start, save_splits
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
-from shortcutlab.data.options import InputOptions
+from shortcutlab.data.options import InputOptions, reading_options
 from shortcutlab.data.overlap import check_test_overlap
 from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
@@ -79,6 +79,11 @@ def build_mps_benchmark(
     seed: int = 0,
     labels: Sequence[Any] | None = None,
     annotate_on: str = TEXT,
+    text_col: str | None = None,
+    label_col: str | None = None,
+    text_pair_col: str | None = None,
+    encoding: str | None = None,
+    on_empty: str | None = None,
     inputs: InputOptions | None = None,
 ) -> Benchmark:
     """Build an MPS benchmark: ``imbalanced``, ``balanced``, ``test`` (+ ``validation``).
@@ -109,6 +114,9 @@ def build_mps_benchmark(
         labels: the label order (default: numeric order, else sorted text).
         annotate_on: ``"text"`` or ``"text_pair"``: which text the attribute reads (the
             hypothesis of an NLI pair, say); both texts stay in the splits.
+        text_col, label_col, text_pair_col, encoding, on_empty: how the input tables are read
+            (default: columns ``text`` and ``label``, UTF-8, empty rows dropped); or all of them,
+            and where to write, in ``inputs`` (giving both is refused).
         inputs: the input tables' columns and encoding; with ``inputs.out`` the splits and
             ``manifest.json`` are written into that folder (atomically, in ``inputs.fmt``).
 
@@ -139,7 +147,16 @@ def build_mps_benchmark(
         seed=seed,
         labels=labels,
         annotate_on=annotate_on,
-        inputs=inputs or InputOptions(),
+        inputs=reading_options(
+            "build_mps_benchmark",
+            inputs,
+            InputOptions,
+            text_col=text_col,
+            label_col=label_col,
+            text_pair_col=text_pair_col,
+            encoding=encoding,
+            on_empty=on_empty,
+        ),
     ).run(train, test)
 
 

@@ -22,7 +22,7 @@ import pandas as pd
 
 from shortcutlab.data.benchmark import check_build_start, save_splits
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
-from shortcutlab.data.options import InputOptions
+from shortcutlab.data.options import InputOptions, reading_options
 from shortcutlab.data.parts import require_text_pair
 from shortcutlab.errors import ConfigError, DataError, listed
 from shortcutlab.families.suite import DEFAULT_SIZE, FAMILY
@@ -84,7 +84,7 @@ def is_nli_label_set(labels: Sequence[Any]) -> bool:
 def build_suite_benchmark(
     train: str | Path | Any,
     *,
-    sets: str | Sequence[str] = "standard",
+    sets: str | Sequence[str],
     size: int = DEFAULT_SIZE,
     seed: int = 0,
     rewriter: str = "rules",
@@ -92,18 +92,33 @@ def build_suite_benchmark(
     hans: str | Path | None = None,
     paws: str | Path | None = None,
     min_overlap: float = 0.8,
+    text_col: str | None = None,
+    label_col: str | None = None,
+    text_pair_col: str | None = None,
+    encoding: str | None = None,
+    on_empty: str | None = None,
     inputs: InputOptions | None = None,
 ) -> SuiteBuild:
     """Build the requested Shortcut Suite sets from ``train`` (NLI data; sentiment or paraphrase
-    data for the extended sets); ``inputs`` gives its columns and encoding and, with
-    ``inputs.out``, the folder the sets are written to (atomically, in ``inputs.fmt``).
+    data for the extended sets). ``text_col``, ``label_col``, ``text_pair_col``, ``encoding``
+    and ``on_empty`` say how it is read; or ``inputs`` gives them and, with ``inputs.out``, the
+    folder the sets are written to (atomically, in ``inputs.fmt``); giving both is refused.
 
     Examples:
         >>> suite = build_suite_benchmark(None, sets="lexical-overlap", size=20)
         >>> suite.sets["lexical-overlap"]["label"].value_counts().tolist()
         [10, 10]
     """
-    inputs = inputs or InputOptions()
+    inputs = reading_options(
+        "build_suite_benchmark",
+        inputs,
+        InputOptions,
+        text_col=text_col,
+        label_col=label_col,
+        text_pair_col=text_pair_col,
+        encoding=encoding,
+        on_empty=on_empty,
+    )
     requested = parse_sets(sets)
     check_build_start(inputs.fmt, seed, inputs.out, inputs.overwrite, (train,))
     _check_arguments(requested, size, min_overlap, paws)
