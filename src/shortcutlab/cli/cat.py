@@ -85,7 +85,7 @@ def cat(
         config.check()
         columns = dict(text_col=text_col, text_pair_col=text_pair_col, label_col=label_col)
         loaded, sources = _train_and_test(train, test, split_by, test_size, columns)
-        outcome = run_cat(loaded["train"].frame, loaded["test"].frame, config)
+        outcome = run_cat(loaded["train"], loaded["test"], config)
         written = save_cat(
             outcome, out, overwrite=overwrite, export_check=export_check, seed=seed, sources=sources
         )

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shortcutlab.data.column_names import LABEL, ROW_ID, TEXT
-from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.errors import ConfigError, DataError, InputFileError, knob
 from shortcutlab.fields import option_field
 from shortcutlab.params import quoted
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from shortcutlab.data.benchmark import Benchmark
     from shortcutlab.data.labels import LabelSpace
     from shortcutlab.data.loading import LoadedTable
+    from shortcutlab.data.options import ReadingOptions
 
 EXISTING_SPLITS = "existing-splits"  # the manifest's kind: files evaluated as they are
 # The Shortcut Maze release's file of each split (the paper's code names them so).
@@ -82,7 +83,18 @@ class ExistingSplits:
     label_col: str = option_field(
         LABEL, help="Column holding the label in the split files.", metavar="COLUMN"
     )
+    text_pair_col: str | None = option_field(
+        None,
+        help="Optional second text column of the split files (paired inputs).",
+        metavar="COLUMN",
+    )
     encoding: str = option_field("utf-8", help="Encoding of the split files.", metavar="ENCODING")
+    on_empty: str = option_field(
+        "drop",
+        help="Rows with an empty text or label: drop (counted; kept in the paired test files, "
+        "whose rows pair by position) or error.",
+        metavar="[drop|error]",
+    )
 
     @classmethod
     def release(cls, folder: str | Path, **options: Any) -> ExistingSplits:
@@ -133,11 +145,11 @@ class ExistingSplits:
         }
         train = tables["train"]
         space = LabelSpace.infer(
-            train.index.column(LABEL), given=labels, source=f"'{train.source.path}'"
+            train.index.column(LABEL), given=labels, source=_named(train, "train")
         )
         frames = {split: table.frame for split, table in tables.items()}
         ranks = {
-            split: space.ranks(frame[LABEL], where=f"'{tables[split].source.path}'")
+            split: space.ranks(frame[LABEL], where=_named(tables[split], split))
             for split, frame in frames.items()
         }
         _check_paired(frames, ranks, tables)
@@ -145,24 +157,27 @@ class ExistingSplits:
             splits=frames, labels=space, manifest=self._manifest(tables, space, shortcut, strength)
         )
 
-    def _read(self, path: Path, split: str) -> LoadedTable:
-        from shortcutlab.data.loading import load_table, split_source_spec
+    def _read(self, source: Any, split: str) -> LoadedTable:
+        """The split ``split`` from a path, a DataFrame, a ``datasets.Dataset`` or a loaded table."""
+        from shortcutlab.data.loading import split_source_spec
+        from shortcutlab.data.options import ReadingOptions
 
-        # A file, or a split of a Hugging Face dataset folder: PATH::SPLIT.
-        source, hf_split = split_source_spec(path)
-        if not (source.is_file() or (hf_split is not None and source.is_dir())):
-            flag = "--" + next(n for n, s in _SPLIT_FIELDS.items() if s == split).replace("_", "-")
-            raise InputFileError(f"The {split} file '{path}' ({flag}) does not exist.")
+        if isinstance(source, str | Path):
+            # A file, or a split of a Hugging Face dataset folder: PATH::SPLIT.
+            path, hf_split = split_source_spec(source)
+            if not (path.is_file() or (hf_split is not None and path.is_dir())):
+                name = next(n for n, s in _SPLIT_FIELDS.items() if s == split)
+                raise InputFileError(f"The {split} file '{source}' ({knob(name)}) does not exist.")
         # Paired rows stay, empty or not: dropping one would unpair the files.
-        on_empty = "keep" if split in PAIRED_SPLITS else "drop"
-        return load_table(
-            path,
+        on_empty = "keep" if split in PAIRED_SPLITS and self.on_empty == "drop" else self.on_empty
+        reading = ReadingOptions(
             text_col=self.text_col,
             label_col=self.label_col,
+            text_pair_col=self.text_pair_col,
             encoding=self.encoding,
             on_empty=on_empty,
-            role=split,
         )
+        return reading.read(source, role=split)
 
     def _manifest(
         self,
@@ -178,11 +193,7 @@ class ExistingSplits:
         return {
             "kind": EXISTING_SPLITS,
             # Only what the caller stated: an absent shortcut or λ is unknown, not a default.
-            "arguments": {
-                **{k: v for k, v in stated.items() if v is not None},
-                **reading,
-                "text_pair_col": None,
-            },
+            "arguments": {**{k: v for k, v in stated.items() if v is not None}, **reading},
             "seed": 0,
             "labels": labels.to_json(),
             "inputs": {split: table.source.to_json() for split, table in tables.items()},
@@ -191,32 +202,53 @@ class ExistingSplits:
 
 
 def load_splits(
-    train: str | Path,
-    test: str | Path,
-    anti_test: str | Path,
+    train: str | Path | Any,
+    test: str | Path | Any,
+    anti_test: str | Path | Any,
     *,
-    original_test: str | Path | None = None,
-    dev: str | Path | None = None,
-    text_col: str = TEXT,
-    label_col: str = LABEL,
-    encoding: str = "utf-8",
+    original_test: str | Path | Any | None = None,
+    dev: str | Path | Any | None = None,
+    text_col: str | None = None,
+    label_col: str | None = None,
+    text_pair_col: str | None = None,
+    encoding: str | None = None,
+    on_empty: str | None = None,
+    inputs: ReadingOptions | None = None,
     labels: Any = None,
     shortcut: str | None = None,
     strength: float | None = None,
 ) -> Benchmark:
-    """Existing split files (for example the Shortcut Maze release's ``train.csv``, ``test.csv``
-    and ``test_anti-shortcut.csv``) as a :class:`Benchmark`, ready for ``evaluate_benchmark``."""
-    files = ExistingSplits(
-        train=Path(train),
-        test=Path(test),
-        anti_test=Path(anti_test),
-        original_test=None if original_test is None else Path(original_test),
-        dev=None if dev is None else Path(dev),
+    """Existing splits (for example the Shortcut Maze release's ``train.csv``, ``test.csv`` and
+    ``test_anti-shortcut.csv``; each a path, a DataFrame or a ``datasets.Dataset``) as a
+    :class:`Benchmark`, ready for ``evaluate_benchmark``. ``text_col``, ``label_col``,
+    ``text_pair_col``, ``encoding`` and ``on_empty`` say how they are read, or ``inputs`` does
+    (giving both is refused); the paired test splits keep their empty rows unless
+    ``on_empty="error"``."""
+    from shortcutlab.data.options import ReadingOptions, reading_options
+
+    reading = reading_options(
+        "load_splits",
+        inputs,
+        ReadingOptions,
         text_col=text_col,
         label_col=label_col,
+        text_pair_col=text_pair_col,
         encoding=encoding,
+        on_empty=on_empty,
+    )
+    sources = dict(
+        train=train, test=test, anti_test=anti_test, original_test=original_test, dev=dev
+    )
+    files = ExistingSplits(
+        **{name: Path(s) if isinstance(s, str) else s for name, s in sources.items()},
+        **reading.reading(),
     )
     return files.load(labels=labels, shortcut=shortcut, strength=strength)
+
+
+def _named(table: LoadedTable, split: str) -> str:
+    """How a message names the table of ``split``: its file, or "the test table" for a frame."""
+    return f"'{table.source.path}'" if table.source.path is not None else f"the {split} table"
 
 
 def _check_paired(
@@ -230,7 +262,7 @@ def _check_paired(
         if split not in frames:
             continue
         other = frames[split]
-        names = f"'{tables['test'].source.path}' and '{tables[split].source.path}'"
+        names = f"{_named(tables['test'], 'test')} and {_named(tables[split], split)}"
         if len(other) != len(test) or not np.array_equal(
             other[ROW_ID].to_numpy(), test[ROW_ID].to_numpy()
         ):

@@ -11,7 +11,7 @@ from shortcutlab.data.benchmark import original_test_beside
 from shortcutlab.data.canonical import check_distinct_columns
 from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
-from shortcutlab.data.options import ReadingOptions
+from shortcutlab.data.options import ReadingOptions, reading_options
 from shortcutlab.data.writing import check_output_dir
 from shortcutlab.errors import ConfigError, knob
 from shortcutlab.families.audit.repair.config import FixConfig, check_fix_model
@@ -28,8 +28,8 @@ def audit_dataset(
     data: Any,
     test: Any | None = None,
     *,
-    text_col: str = TEXT,
-    label_col: str = LABEL,
+    text_col: str | None = None,
+    label_col: str | None = None,
     text_pair_col: str | None = None,
     labels: Sequence[Any] | None = None,
     metadata: Sequence[str] = (),
@@ -42,8 +42,9 @@ def audit_dataset(
     holdout: float = 0.2,
     seed: int = 0,
     top: int = 20,
-    encoding: str = "utf-8",
-    on_empty: str = "drop",
+    encoding: str | None = None,
+    on_empty: str | None = None,
+    inputs: ReadingOptions | None = None,
     out: str | Path | None = None,
     overwrite: bool = False,
     fix: FixConfig | None = None,
@@ -58,8 +59,10 @@ def audit_dataset(
     ``out``. ``metadata`` names columns to test besides the text; ``features`` says which
     indicators are built (default: words and bigrams, negation, question, frequent words,
     surface properties, the packaged lexicons). ``text_col``, ``label_col``, ``text_pair_col``,
-    ``encoding`` and ``on_empty`` read the files as every build reads them
-    (:class:`~shortcutlab.data.options.ReadingOptions`).
+    ``encoding`` and ``on_empty`` read the files as every build reads them (default: columns
+    ``text`` and ``label``, UTF-8, empty rows dropped); or ``inputs`` gives them all, as a
+    :class:`~shortcutlab.data.options.ReadingOptions` (or the reading fields of an
+    ``InputOptions``; the audit's folder is ``out``); giving both is refused.
 
     Word lists: ``FeatureConfig(lexicons={name: phrases})`` adds your lists to the packaged ones
     (a list named like a packaged one replaces it); ``packaged_lexicons=False`` leaves the
@@ -97,7 +100,10 @@ def audit_dataset(
     scan_config = ScanConfig(features=features, correction=correction, alpha=alpha, seed=seed)
     scan_config.check()
     measure = _measure_config(model, params, measure_top, holdout, fix)
-    reading = ReadingOptions(
+    reading = reading_options(
+        "audit_dataset",
+        inputs,
+        ReadingOptions,
         text_col=text_col,
         label_col=label_col,
         text_pair_col=text_pair_col,

@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
+from shortcutlab.data.options import ReadingOptions, reading_options
 from shortcutlab.data.pairs import model_inputs, require_pairs
 from shortcutlab.data.writing import atomic_output_dir, write_json
 from shortcutlab.engine.cell import predicted_labels
@@ -89,9 +91,35 @@ def counterfactual_seed(seed: int) -> int:
     return _seeds(seed)[0]
 
 
-def run_cat(train: pd.DataFrame, test: pd.DataFrame, config: CatConfig) -> CatOutcome:
-    """Fit ``config.model`` on ``train`` (canonical pair tables) and measure it on ``test``."""
+def run_cat(
+    train: Any,
+    test: Any,
+    config: CatConfig,
+    *,
+    text_col: str | None = None,
+    label_col: str | None = None,
+    text_pair_col: str | None = None,
+    encoding: str | None = None,
+    on_empty: str | None = None,
+    inputs: ReadingOptions | None = None,
+) -> CatOutcome:
+    """Fit ``config.model`` on ``train`` and measure it on ``test``: pair tables, each a path, a
+    DataFrame or a ``datasets.Dataset``, read with ``text_col`` (x1), ``text_pair_col`` (x2),
+    ``label_col``, ``encoding`` and ``on_empty`` (default: ``text``, ``text_pair``, ``label``),
+    or with ``inputs`` (giving both is refused)."""
     config.check()
+    reading = reading_options(
+        "run_cat",
+        inputs,
+        ReadingOptions,
+        text_col=text_col,
+        label_col=label_col,
+        text_pair_col=text_pair_col,
+        encoding=encoding,
+        on_empty=on_empty,
+    )
+    tables = {"train": reading.read(train, role="train"), "test": reading.read(test, role="test")}
+    train, test = (table.frame for table in agree_labels(tables).values())
     for name, table in (("training", train), ("test", test)):
         require_pairs(model_inputs(table), f"CAT (the {name} data)", list(table.columns))
     given = config.labels or sorted({*train[LABEL].tolist(), *test[LABEL].tolist()}, key=str)

@@ -22,6 +22,7 @@ import pandas as pd
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.existing_splits import load_splits
 from shortcutlab.data.loading import ROW_ID, TEXT_PAIR
+from shortcutlab.data.options import ReadingOptions
 from shortcutlab.data.writing import atomic_output_dir, write_json, write_table
 from shortcutlab.engine.cell import (
     Fitted,
@@ -225,22 +226,27 @@ def evaluate_benchmark(
 
 
 def evaluate_splits(
-    train: str | Path,
-    test: str | Path,
-    anti_test: str | Path,
+    train: str | Path | Any,
+    test: str | Path | Any,
+    anti_test: str | Path | Any,
     *,
-    original_test: str | Path | None = None,
-    dev: str | Path | None = None,
-    text_col: str = "text",
-    label_col: str = "label",
+    original_test: str | Path | Any | None = None,
+    dev: str | Path | Any | None = None,
+    text_col: str | None = None,
+    label_col: str | None = None,
+    text_pair_col: str | None = None,
+    encoding: str | None = None,
+    on_empty: str | None = None,
+    inputs: ReadingOptions | None = None,
     model: str = "tfidf-logreg",
     model_params: Mapping[str, Any] | None = None,
     seeds: int | Sequence[int] = 5,
     bootstrap: int = 1000,
 ) -> EvaluationResult:
-    """Evaluate ``model`` on existing split files as they are (such as a Shortcut Maze release's
-    ``train.csv``, ``test.csv`` and ``test_anti-shortcut.csv``): the same statistics as
-    :func:`evaluate_benchmark` on a build, with the shortcut and λ unknown (``None``).
+    """Evaluate ``model`` on existing splits as they are (such as a Shortcut Maze release's
+    ``train.csv``, ``test.csv`` and ``test_anti-shortcut.csv``; paths, DataFrames or
+    ``datasets.Dataset`` objects, read as :func:`~shortcutlab.load_splits` reads them): the same
+    statistics as :func:`evaluate_benchmark` on a build, with the shortcut and λ unknown (``None``).
 
     Examples:
         >>> result = evaluate_splits("train.csv", "test.csv", "test_anti-shortcut.csv")  # doctest: +SKIP
@@ -253,6 +259,10 @@ def evaluate_splits(
         dev=dev,
         text_col=text_col,
         label_col=label_col,
+        text_pair_col=text_pair_col,
+        encoding=encoding,
+        on_empty=on_empty,
+        inputs=inputs,
     )
     return evaluate_benchmark(
         files, model=model, model_params=model_params, seeds=seeds, bootstrap=bootstrap
