@@ -96,6 +96,19 @@ def test_the_same_call_writes_the_same_bytes(cue_build, plain, tmp_path):
     assert folder_bytes(again.out) == folder_bytes(plain.out)
 
 
+def test_a_benchmark_object_is_explained_as_its_folder_is(cue_build, plain):
+    from shortcutlab.data.benchmark import Benchmark
+
+    loaded = Benchmark.load(cue_build)
+    in_memory = Benchmark(dict(loaded.splits), loaded.labels, dict(loaded.manifest))
+    for source, record in ((loaded, {"kind": "benchmark", "path": str(cue_build)}),
+                           (in_memory, {"kind": "benchmark"})):  # fmt: skip
+        results = explain(source, model="tfidf-logreg", rows=12, pictures=3).results
+        assert results["source"] == record
+        assert results["rows"] == plain.results["rows"]
+        assert results["methods"] == plain.results["methods"]
+
+
 def test_a_mitigation_is_explained_on_the_same_rows_and_compared(cue_build, cue_blind, plain):
     result = explain(cue_build, model="tfidf-logreg", rows=12, mitigation="cue-blind")
     results = result.results

@@ -183,7 +183,10 @@ def test_run_folder_refusals_name_what_the_run_holds(run_folder, tmp_path):
             "The run has no model 'tfidf-logreg'; its model ids: linear.",
         ),
         (("--model", "linear", "--seed", "3"), "The run has no seed 3 for linear; its seeds: 0."),
-        (("--model", "linear", "-p", "C=1"), "--param applies to a benchmark folder"),
+        (
+            ("--model", "linear", "-p", "C=1"),
+            "--param applies to a benchmark; a run folder's cell brings",
+        ),
         (
             ("--model", "linear", "--benchmark", "other"),
             "The run has no benchmark 'other' for linear seed 0",

@@ -18,6 +18,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json
 from shortcutlab.errors import ConfigError
 from shortcutlab.explain import ExplainedRows, compare, explain_rows, summarize
@@ -58,7 +59,7 @@ class ExplainResult:
 
 
 def explain(
-    source: str | Path,
+    source: Benchmark | str | Path,
     *,
     model: str,
     params: Mapping[str, Any] | None = None,
@@ -76,7 +77,8 @@ def explain(
 ) -> ExplainResult:
     """Explain ``rows`` cue-carrying rows of ``split`` with ``model`` (and ``mitigation``).
 
-    ``source`` is a benchmark folder (``model``: a registry name, ``params`` its parameters) or a
+    ``source`` is a :class:`Benchmark` or its folder (``model``: a registry name, ``params`` its
+    parameters) or a
     run folder (``model``: a model id of its spec, ``seed`` the cell's seed; ``benchmark`` picks
     the build when the run has several). ``pictures`` rows per method get a PNG.
     """

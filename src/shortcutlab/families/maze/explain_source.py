@@ -18,7 +18,7 @@ from shortcutlab.data.loading import CUE_SPANS, SHORTCUT, TEXT_PAIR
 from shortcutlab.data.pairs import TextInput, model_inputs
 from shortcutlab.engine.run_folder import BENCHMARKS
 from shortcutlab.engine.store import DATABASE, ResultStore
-from shortcutlab.errors import ConfigError, DataError, InputFileError, listed
+from shortcutlab.errors import ConfigError, DataError, InputFileError, knob, listed
 from shortcutlab.explain.explained import FIRST, SECOND
 from shortcutlab.explain.tokens import Span
 from shortcutlab.families.maze import FAMILY
@@ -56,34 +56,52 @@ class CueRows:
 
 
 def resolve_source(
-    source: str | Path,
+    source: Benchmark | str | Path,
     *,
     model: str,
     params: Mapping[str, Any] | None,
     seed: int,
     benchmark_id: str | None = None,
 ) -> ExplainSource:
-    """A benchmark folder (``model`` is a registry name) or a run folder (``model`` a model id)."""
+    """A benchmark, as an object or its folder (``model`` is a registry name), or a run folder
+    (``model`` a model id)."""
+    if isinstance(source, Benchmark):
+        return _from_benchmark(source, model, params, seed, benchmark_id)
     folder = Path(source)
     if (folder / MANIFEST).exists():
-        if benchmark_id is not None:
-            raise ConfigError(
-                f"--benchmark picks a build inside a run folder; '{folder}' is a benchmark folder."
-            )
-        MODELS.get(model)  # an unknown name fails here, with the close matches and the list
-        record = {"kind": "benchmark", "path": str(folder)}
-        return ExplainSource(Benchmark.load(folder), model, dict(params or {}), seed, record)
+        return _from_benchmark(Benchmark.load(folder), model, params, seed, benchmark_id)
     if (folder / DATABASE).exists():
         if params:
             raise ConfigError(
-                "--param applies to a benchmark folder; a run folder's cell brings its model's "
-                "parameters. Drop --param, or explain the benchmark folder with --model NAME."
+                f"{knob('params', flag='--param')} applies to a benchmark; a run folder's cell "
+                f"brings its model's parameters. Drop it, or explain the benchmark with "
+                f"{knob('model')}."
             )
         return _from_run(folder, model, seed, benchmark_id)
     raise InputFileError(
         f"'{folder}' is neither a benchmark folder (no {MANIFEST}) nor a run folder (no "
         f"{DATABASE}). Pass the folder 'shortcutlab build maze' or 'shortcutlab run' wrote."
     )
+
+
+def _from_benchmark(
+    benchmark: Benchmark,
+    model: str,
+    params: Mapping[str, Any] | None,
+    seed: int,
+    benchmark_id: str | None,
+) -> ExplainSource:
+    """A benchmark held in memory or read from its folder (recorded by its path, if it has one)."""
+    where = f"'{benchmark.path}' is" if benchmark.path is not None else "this is"
+    if benchmark_id is not None:
+        raise ConfigError(
+            f"{knob('benchmark')} picks a build inside a run folder; {where} a benchmark."
+        )
+    MODELS.get(model)  # an unknown name fails here, with the close matches and the list
+    record: dict[str, Any] = {"kind": "benchmark"}
+    if benchmark.path is not None:
+        record["path"] = str(benchmark.path)
+    return ExplainSource(benchmark, model, dict(params or {}), seed, record)
 
 
 def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) -> ExplainSource:
