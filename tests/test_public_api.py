@@ -30,7 +30,6 @@ def test_all_is_sorted_and_complete():
         "explain",
         "generate_corpus",
         "load_results",
-        "load_run",
         "load_spec",
         "load_splits",
         "load_table",

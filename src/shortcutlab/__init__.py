@@ -40,7 +40,6 @@ _LAZY = {
     "explain": "shortcutlab.families.maze.explain",
     "generate_corpus": "shortcutlab.corpus",
     "load_results": "shortcutlab.families",
-    "load_run": "shortcutlab.families",
     "load_spec": "shortcutlab.families",
     "load_splits": "shortcutlab.data.existing_splits",
     "load_table": "shortcutlab.data",
@@ -60,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.data.existing_splits import load_splits
     from shortcutlab.data.options import InputOptions
     from shortcutlab.demo import run_demo
-    from shortcutlab.families import load_results, load_run, load_spec, run_experiment
+    from shortcutlab.families import load_results, load_spec, run_experiment
     from shortcutlab.families.audit.api import audit_dataset
     from shortcutlab.families.cat.run import CatConfig, run_cat
     from shortcutlab.families.maze.build import build_maze_benchmark
@@ -108,7 +107,6 @@ __all__ = [
     "explain",
     "generate_corpus",
     "load_results",
-    "load_run",
     "load_spec",
     "load_splits",
     "load_table",

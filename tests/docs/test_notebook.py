@@ -104,7 +104,7 @@ def test_the_benchmark_view_shows_its_splits(executed):
 
 def test_the_run_view_shows_the_report_tables_of_the_run_it_wrote(executed):
     notebook, folder = executed
-    run = shortcutlab.load_run(folder / "quickstart-run")
+    run = shortcutlab.load_results(folder / "quickstart-run")
     view = _view(notebook, "Run quickstart")
     assert_shows_tables(view, [b for b in table_blocks(run) if isinstance(b, Table)])
     assert view.loading == []
@@ -112,7 +112,7 @@ def test_the_run_view_shows_the_report_tables_of_the_run_it_wrote(executed):
 
 def test_to_pandas_shows_the_tidy_rows(executed):
     notebook, folder = executed
-    table = shortcutlab.load_run(folder / "quickstart-run").to_pandas()
+    table = shortcutlab.load_results(folder / "quickstart-run").to_pandas()
     (cell,) = [c for c in notebook.cells if c.cell_type == "code" and "to_pandas" in c.source]
     (shown,) = [o["data"]["text/html"] for o in cell.outputs if "data" in o]
     columns = ["shortcut", "strength", "test_accuracy_mean", "anti_test_accuracy_mean"]

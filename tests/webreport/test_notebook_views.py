@@ -1,6 +1,6 @@
 """Run results and audits in a notebook: ``_repr_html_`` shows the tables of their report
 section (read back from the HTML and checked against the results' own numbers), and
-``load_run(path).to_pandas()`` is the table ``shortcutlab results --format csv`` prints."""
+``load_results(path).to_pandas()`` is the table ``shortcutlab results --format csv`` prints."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ IMAGE = '"><img src=x onerror=alert(1)>'
 
 
 def test_to_pandas_is_the_table_results_prints_as_csv(maze_run: Path):
-    table = shortcutlab.load_run(maze_run).to_pandas()
+    table = shortcutlab.load_results(maze_run).to_pandas()
     printed = invoke("results", maze_run, "--format", "csv")
     assert printed.exit_code == 0, printed.output
     assert len(table) == 4  # 2 shortcuts × 2 λ: one row per group
@@ -27,7 +27,7 @@ def test_to_pandas_is_the_table_results_prints_as_csv(maze_run: Path):
 
 
 def test_the_run_view_shows_the_report_tables_with_the_run_numbers(maze_run: Path):
-    run = shortcutlab.load_run(maze_run)
+    run = shortcutlab.load_results(maze_run)
     view = View(run._repr_html_())
     assert view.headings[0] == f"Run {SPEC_NAME}"
     report_tables = [block for block in table_blocks(run) if isinstance(block, Table)]

@@ -208,9 +208,6 @@ def load_results(run_dir: str | Path, *, bootstrap: int | None = None) -> Any:
         return family(stored_family(spec)).load_results(run_dir, store, spec, bootstrap=bootstrap)
 
 
-#: The name a notebook reaches for: ``shortcutlab.load_run(path).to_pandas()``.
-load_run = load_results
-
 __all__ = [
     "DEFAULT_FAMILY",
     "FAMILIES",
@@ -218,7 +215,6 @@ __all__ = [
     "family",
     "family_of",
     "load_results",
-    "load_run",
     "load_spec",
     "parse_spec",
     "plan_run",
