@@ -136,7 +136,7 @@ def knob(
     """The setting ``key`` (set to ``value``) in the current caller's terms.
 
     ``section`` is the grid spec's mapping holding the key (``mps``); ``flag`` the command-line
-    option when it is not ``--`` + the key with dashes.
+    option when it is not ``--`` + the key with dashes. A switch set to True is its bare flag.
 
     Examples:
         >>> with caller(CLI):
@@ -147,11 +147,14 @@ def knob(
         'mps: {label_mix: matched}'
         >>> knob("label_mix", "matched", section="mps")
         "label_mix='matched'"
+        >>> with caller(CLI):
+        ...     knob("overwrite", True)
+        '--overwrite'
     """
     terms = _CALLER.get()
     if terms == CLI:
         option = flag or "--" + key.replace("_", "-")
-        return option if value is None else f"{option} {value}"
+        return option if value is None or value is True else f"{option} {value}"
     if terms == GRID:
         setting = f"{key}: {'...' if value is None else value}"
         return f"{section}: {{{setting}}}" if section else setting

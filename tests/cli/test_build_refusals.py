@@ -99,7 +99,7 @@ def test_invalid_utf8(files, tmp_path):
     (tmp_path / "bad.csv").write_bytes(b"text,label\nfine,1\nsmart \x93quotes\x94,2\n")
     assert_refused(
         tmp_path,
-        "is not valid utf-8: byte 0x93 at offset 24 (line 3). Pass --encoding",
+        "is not valid utf-8: byte 0x93 at offset 24 (line 3). Pass the file's real encoding, e.g. --encoding cp1252.",
         *build_args(
             files | {"train": tmp_path / "bad.csv"}, tmp_path / "out", "--shortcut", "single-term"
         ),

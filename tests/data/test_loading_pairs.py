@@ -50,6 +50,6 @@ def test_a_missing_pair_column_lists_the_columns():
     with pytest.raises(
         DataError,
         match=r"^Column 'second' not found in the data table\. Columns found: premise, hypothesis, "
-        r"label\. Pass the right name with --text-pair-col\.$",
+        r"label\. Pass the right name with text_pair_col=\.\.\.$",
     ):
         load_table(NLI, text_col="premise", text_pair_col="second")

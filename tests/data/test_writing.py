@@ -39,7 +39,10 @@ def test_atomic_dir_refuses_non_empty_unless_overwrite(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("precious")
-    with pytest.raises(OutputExistsError, match="exists and is not empty.*--overwrite"):
+    with pytest.raises(
+        OutputExistsError,
+        match=r"is not empty\. Choose another out=\.\.\. or pass overwrite=True\.$",
+    ):
         with atomic_output_dir(out):
             pass
     assert (out / "keep.txt").read_text() == "precious"

@@ -137,6 +137,6 @@ def _check_printed_findings(result):
 def test_demo_refuses_a_foreign_folder(tmp_path):
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep")
-    with pytest.raises(OutputExistsError, match="--overwrite"):
+    with pytest.raises(OutputExistsError, match=r"pass overwrite=True\.$"):
         run_demo(tmp_path / "mine", train_size=200, test_size=100, seeds=1, jobs=1)
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep"

@@ -114,7 +114,7 @@ def test_augmentation_adds_one_default_labelled_counterfactual_per_non_default_r
 
 
 def test_augmentation_needs_pairs():
-    with pytest.raises(DataError, match="--text-pair-col"):
+    with pytest.raises(DataError, match=r"with text_pair_col=\.\.\.$"):
         cat_augment(_frame().drop(columns="text_pair"), default_label="neutral", seed=0)
 
 

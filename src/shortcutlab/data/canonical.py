@@ -7,7 +7,7 @@ dropped, refused or kept as the caller asks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,15 @@ from shortcutlab.data.columns import (
 from shortcutlab.data.labels import is_nested, normalize_label_array, shown
 from shortcutlab.data.pairs import named_pair_columns
 from shortcutlab.data.reading import OBJECTS
-from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, InputFileError, listed
+from shortcutlab.errors import (
+    LISTED_NAMES,
+    ConfigError,
+    DataError,
+    InputFileError,
+    ended,
+    knob,
+    listed,
+)
 from shortcutlab.params import quoted
 
 #: A Maze build's JSON list of ``[start, end]`` offsets of the inserted cue in the text that got it.
@@ -58,27 +66,32 @@ def find_text_columns(
 def check_columns(
     columns: list[str], name: str, *, text_col: str, label_col: str, text_pair_col: str | None
 ) -> None:
-    options = (("text-col", text_col), ("label-col", label_col), ("text-pair-col", text_pair_col))
+    options = (("text_col", text_col), ("label_col", label_col), ("text_pair_col", text_pair_col))
     check_distinct_columns(options)
     for option, column in options:
         if column is not None and column not in columns:
             raise DataError(
                 f"Column {quoted(column)} not found in {name}. Columns found: "
                 f"{listed(columns, limit=LISTED_NAMES)}. "
-                f"Pass the right name with --{option}."
+                f"Pass the right name with {ended(knob(option))}"
             )
 
 
-def check_distinct_columns(options: Sequence[tuple[str, str | None]]) -> None:
-    """Refuse one column given to two options, as (option, column) pairs (``--text-col label
-    --label-col label`` would build a benchmark whose text is its label)."""
+def check_distinct_columns(
+    options: Sequence[tuple[str, str | None]], flags: Mapping[str, str] | None = None
+) -> None:
+    """Refuse one column given to two options, as (parameter, column) pairs (``--text-col label
+    --label-col label`` would build a benchmark whose text is its label); ``flags`` names the
+    command-line option of a parameter not spelled ``--`` + its name."""
+    flags = flags or {}
     given = [(option, column) for option, column in options if column is not None]
     for position, (option, column) in enumerate(given):
         for other, other_column in given[position + 1 :]:
             if column == other_column:
                 raise ConfigError(
-                    f"--{option} and --{other} both name the column {quoted(column)}; each option "
-                    f"needs a column of its own. Pass the right names."
+                    f"{knob(option, flag=flags.get(option))} and {knob(other, flag=flags.get(other))} "
+                    f"both name the column {quoted(column)}; each needs a column of its own. "
+                    f"Pass the right names."
                 )
 
 
@@ -87,13 +100,13 @@ def check_column_types(
 ) -> None:
     """Refuse a text or label column of lists or objects (:func:`refuse_nested`)."""
     for option, column in (
-        ("text-col", text_col),
-        ("text-pair-col", text_pair_col),
-        ("label-col", label_col),
+        ("text_col", text_col),
+        ("text_pair_col", text_pair_col),
+        ("label_col", label_col),
     ):
         if column is not None:
             refuse_nested(raw, column, name, option)
-            if option != "label-col":
+            if option != "label_col":
                 _check_utf8(raw.column(column), column, name)
 
 
@@ -119,7 +132,7 @@ def refuse_nested(raw: pa.Table, column: str, name: str, option: str) -> None:
     values = [v for v in raw.column(column).to_pylist() if v is not None]
     # A mixed column keeps each value's text: its example is one that was an object or list.
     example = next((v for v in values if str(v)[:1] in "{[("), values[0] if values else None)
-    kind = "label" if option == "label-col" else "text"
+    kind = "label" if option == "label_col" else "text"
     raise DataError(
         f"The {kind} column {quoted(column)} of {name} holds lists or objects (e.g. {shown(example)}), "
         f"not {'labels' if kind == 'label' else 'text'}; "
@@ -128,7 +141,7 @@ def refuse_nested(raw: pa.Table, column: str, name: str, option: str) -> None:
             if kind == "label"
             else "join them into one text first. "
         )
-        + f"Pick a column of plain values with --{option}."
+        + f"Pick a column of plain values with {ended(knob(option))}"
     )
 
 
@@ -155,7 +168,7 @@ def canonical_rows(
             raise DataError(
                 f"{name} has {count} row{'' if count == 1 else 's'} with an empty {flag} (first: "
                 f"row {first}). "
-                f"Remove them or pass --on-empty drop."
+                f"Remove them or pass {knob('on_empty', 'drop')}."
             )
     if on_empty == "keep":
         empty_text[:] = False

@@ -6,7 +6,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from shortcutlab.errors import ConfigError, EncodingError
+from shortcutlab.errors import ConfigError, EncodingError, knob
 
 
 def decode_bytes(raw: bytes, *, encoding: str, path: Path) -> str:
@@ -22,12 +22,12 @@ def decode_bytes(raw: bytes, *, encoding: str, path: Path) -> str:
         line = raw[: exc.start].count(b"\n") + 1
         raise EncodingError(
             f"'{path}' is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
-            f"(line {line}). Pass --encoding with the file's real encoding, e.g. --encoding cp1252."
+            f"(line {line}). Pass the file's real encoding, e.g. {knob('encoding', 'cp1252')}."
         ) from exc
     except UnicodeError as exc:  # a codec's own refusal, e.g. UTF-16 without a byte-order mark
         raise EncodingError(
-            f"'{path}' is not valid {encoding}: {exc}. Pass --encoding with the file's real "
-            f"encoding, e.g. --encoding utf-16-le."
+            f"'{path}' is not valid {encoding}: {exc}. Pass the file's real encoding, e.g. "
+            f"{knob('encoding', 'utf-16-le')}."
         ) from exc
 
 
@@ -56,7 +56,7 @@ def check_first_line(head: bytes, *, encoding: str, path: Path) -> None:
         if wide is not None:
             raise EncodingError(
                 f"'{path}' looks like {wide.upper()} text, not {encoding} (its first line holds "
-                f"NUL bytes or a {wide.upper()} byte-order mark). Pass --encoding {wide}, or save "
+                f"NUL bytes or a {wide.upper()} byte-order mark). Pass {knob('encoding', wide)}, or save "
                 "it as UTF-8."
             )
     first = head.split(b"\n", 1)[0]

@@ -30,6 +30,7 @@ from shortcutlab.errors import (
     DataError,
     ShortcutlabError,
     ShortcutlabWarning,
+    ended,
     knob,
     listed,
     one_line,
@@ -215,7 +216,7 @@ def _disagreement(
         f"The label types of the files differ and their labels do not match: {types}. Labels "
         f"are compared as written, so {_examples(unknown)} in {name} are not labels of "
         f"{reference}. Write the labels the same way in every file (e.g. map names to their "
-        f"numbers) or check --label-col."
+        f"numbers) or check {ended(knob('label_col'))}"
     )
 
 
@@ -365,7 +366,7 @@ class LabelSpace:
         if len(present) < 2:
             raise DataError(
                 f"{source} has fewer than two labels ({listed(seen)}); "
-                f"a classifier needs at least two. Check --label-col."
+                f"a classifier needs at least two. Check {ended(knob('label_col'))}"
             )
         return space
 

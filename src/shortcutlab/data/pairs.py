@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Union
 
 from shortcutlab.data.column_names import TEXT, TEXT_PAIR
-from shortcutlab.errors import LISTED_NAMES, DataError, listed
+from shortcutlab.errors import LISTED_NAMES, DataError, ended, knob, listed
 
 TextInput = Union[str, tuple[str, str]]  # noqa: UP007 - a runtime alias, read by type checkers
 
@@ -71,7 +71,7 @@ def require_pairs(inputs: Sequence[TextInput], what: str, columns: Sequence[str]
         found = f" Columns found: {listed(columns, limit=LISTED_NAMES)}." if columns else ""
         raise DataError(
             f"{what} needs paired inputs (e.g. premise and hypothesis) but the data has one text "
-            f"per row.{found} Name the second text with --text-pair-col."
+            f"per row.{found} Name the second text with {ended(knob('text_pair_col'))}"
         )
 
 

@@ -8,7 +8,7 @@ from typing import Protocol
 import pyarrow as pa
 
 from shortcutlab.data.loading import TEXT, TEXT_PAIR, LoadedTable
-from shortcutlab.errors import LISTED_NAMES, DataError, listed
+from shortcutlab.errors import LISTED_NAMES, DataError, ended, knob, listed
 
 INJECT_ON = (TEXT, TEXT_PAIR)
 
@@ -23,7 +23,7 @@ def require_text_pair(table: LoadedTable, what: str) -> None:
         name = f"'{table.source.path}'" if table.source.path else "the table"
         raise DataError(
             f"{what} needs paired inputs but {name} has one text per row (columns: "
-            f"{listed(table.column_names(), limit=LISTED_NAMES)}). Name the second text with --text-pair-col."
+            f"{listed(table.column_names(), limit=LISTED_NAMES)}). Name the second text with {ended(knob('text_pair_col'))}"
         )
 
 

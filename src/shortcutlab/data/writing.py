@@ -22,7 +22,7 @@ import pyarrow as pa
 from shortcutlab.data.csv_text import csv_header, csv_rows, csv_table
 from shortcutlab.data.partials import PARTIAL_SUFFIX, partial_prefix, remove_stale_partials
 from shortcutlab.data.reading import sha256_file, table_from_frame
-from shortcutlab.errors import ConfigError, OutputExistsError, naming_path
+from shortcutlab.errors import ConfigError, OutputExistsError, ended, knob, naming_path
 from shortcutlab.params import check_choice
 
 if TYPE_CHECKING:
@@ -174,11 +174,12 @@ def check_output_dir(out: Path, *, overwrite: bool, inputs: Iterable[str | Path]
     if target == Path.cwd().resolve() or target in Path.cwd().resolve().parents:
         raise OutputExistsError(
             f"The output folder '{out}' is the working folder or holds it, and a folder in use "
-            "cannot be replaced. Choose a new folder, e.g. --out ./results."
+            f"cannot be replaced. Choose a new folder, e.g. {knob('out', './results')}."
         )
     if any(out.iterdir()) and not overwrite:
         raise OutputExistsError(
-            f"The output folder '{out}' exists and is not empty. Choose another --out or pass --overwrite."
+            f"The output folder '{out}' exists and is not empty. Choose another "
+            f"{knob('out')} or pass {knob('overwrite', True)}."
         )
     if overwrite:
         check_holds_no_input(out, inputs)
@@ -188,7 +189,7 @@ def check_folder_path(out: str | Path) -> None:
     """Refuse an output folder path that is a file, or lies below one (:func:`check_no_file_above`)."""
     if os.path.exists(out) and not os.path.isdir(out):  # a link to nothing is written through
         raise OutputExistsError(
-            f"The output path '{out}' is a file. Choose a folder path with --out."
+            f"The output path '{out}' is a file. Choose a folder path with {ended(knob('out'))}"
         )
     check_no_file_above(out)
 

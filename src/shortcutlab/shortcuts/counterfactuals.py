@@ -24,7 +24,7 @@ import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.writing import write_table
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import ConfigError, DataError, ended, knob, listed
 from shortcutlab.params import check_choice, quoted
 
 #: Default labels per task (paper 003 section 4.2); each preset lists the spellings it accepts.
@@ -164,7 +164,7 @@ def cat_augment(
     if TEXT_PAIR not in frame.columns:
         raise DataError(
             "CAT augmentation needs paired inputs (text and text_pair); name the second text "
-            "with --text-pair-col."
+            f"with {ended(knob('text_pair_col'))}"
         )
     donors = counterfactual_donors(frame[replace].tolist(), k=1, seed=seed)[0]
     chosen = np.flatnonzero(frame[LABEL].astype(str).to_numpy() != str(default_label))

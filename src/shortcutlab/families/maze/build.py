@@ -25,7 +25,7 @@ from shortcutlab.data.options import InputOptions, reading_options
 from shortcutlab.data.overlap import check_test_overlap
 from shortcutlab.data.parts import INJECT_ON, PartsSwappedBack, swapped_parts
 from shortcutlab.data.writing import atomic_output_dir, write_json
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import ConfigError, DataError, ended, knob, listed
 from shortcutlab.families.maze import FAMILY
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.pipeline import (
@@ -404,5 +404,5 @@ def _check_test_labels(train: LoadedTable, test: LoadedTable) -> None:
     if len(unseen):
         raise DataError(
             f"The test table has label(s) {listed(unseen.to_pylist())} that never occur in the "
-            f"training table, so no model can learn them. Remove those rows or check --label-col."
+            f"training table, so no model can learn them. Remove those rows or check {ended(knob('label_col'))}"
         )

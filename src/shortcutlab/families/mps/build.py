@@ -34,7 +34,7 @@ from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions, reading_options
 from shortcutlab.data.overlap import check_test_overlap
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import ConfigError, DataError, ended, knob, listed
 from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
 from shortcutlab.families.mps.held_out import HeldOut, held_out_sets
 from shortcutlab.families.mps.manifest import excluded_rows, given_mapping, mps_manifest
@@ -341,7 +341,7 @@ def _check_test_labels(test: LoadedTable, labels: LabelSpace) -> None:
     if unseen:
         raise DataError(
             f"The test table has label(s) {listed(unseen)} that never occur in the training "
-            f"pool, so no model can learn them. Remove those rows or check --label-col."
+            f"pool, so no model can learn them. Remove those rows or check {ended(knob('label_col'))}"
         )
     missing = [v for v in known if v not in present]
     if missing:

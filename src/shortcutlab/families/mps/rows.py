@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from shortcutlab.attributes import Annotation, Attribute
 from shortcutlab.data.columns import int_array, numpy_of, string_array, text_scalar
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, ended, knob
 from shortcutlab.families.mps.redistribute import capped_proportional
 
 GROUP = "group"
@@ -59,7 +59,8 @@ def annotated_texts(table: LoadedTable, on: str = TEXT) -> list[str]:
         return table.texts()
     if TEXT_PAIR not in table.table.column_names:
         raise ConfigError(
-            "annotate_on='text_pair' needs paired inputs: name the second text with --text-pair-col."
+            f"{knob('annotate_on', 'text_pair')} needs paired inputs: name the second text with "
+            f"{ended(knob('text_pair_col'))}"
         )
     return [text or "" for text in table.table.column(TEXT_PAIR).to_pylist()]
 
