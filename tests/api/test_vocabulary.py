@@ -1,0 +1,196 @@
+"""The public API speaks one vocabulary: every function that reads data takes the same column
+keywords (or ``inputs=``), a path, a DataFrame or a ``datasets.Dataset``, and its refusals name
+the caller's parameters (Python keywords from Python, options from the command line)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pandas as pd
+import pytest
+
+import shortcutlab
+from shortcutlab.errors import ConfigError, DataError, OutputExistsError
+from tests.cli.refusals import assert_refused
+
+COLUMN_KEYWORDS = ("text_col", "label_col", "text_pair_col")
+READING_KEYWORDS = (*COLUMN_KEYWORDS, "encoding", "on_empty")
+# Spellings another library or an older shortcutlab uses for the same things.
+OTHER_SPELLINGS = {"text", "label", "text_column", "label_column", "pair_col", "text_pair_column"}
+#: The public functions that read labelled tables, and the argument that takes the first one.
+DATA_FUNCTIONS = {
+    "audit_dataset": "data",
+    "build_maze_benchmark": "train",
+    "build_mps_benchmark": "train",
+    "build_suite_benchmark": "train",
+    "evaluate_splits": "train",
+    "load_splits": "train",
+    "load_table": "source",
+    "run_cat": "train",
+}
+
+
+def public_callables() -> dict[str, inspect.Signature]:
+    """The signature of every public function and class (a dataclass: its fields)."""
+    signatures = {}
+    for name in sorted(shortcutlab._LAZY):
+        value = getattr(shortcutlab, name)
+        if callable(value) and (inspect.isfunction(value) or dataclasses.is_dataclass(value)):
+            signatures[name] = inspect.signature(value)
+    return signatures
+
+
+def test_the_walk_sees_the_public_api():
+    seen = public_callables()
+    assert {*DATA_FUNCTIONS, "evaluate_benchmark", "explain", "CatConfig", "InputOptions"} <= set(
+        seen
+    )
+
+
+@pytest.mark.parametrize(("name", "signature"), public_callables().items())
+def test_column_keywords_are_spelled_alike(name, signature):
+    parameters = set(signature.parameters)
+    assert not parameters & OTHER_SPELLINGS, f"{name} spells a column keyword another way"
+    if name in DATA_FUNCTIONS or name in ("InputOptions",):
+        assert set(READING_KEYWORDS) <= parameters, name
+
+
+@pytest.mark.parametrize("name", [n for n in DATA_FUNCTIONS if n != "load_table"])
+def test_every_data_function_also_takes_inputs_and_refuses_both(name):
+    function = getattr(shortcutlab, name)
+    assert "inputs" in inspect.signature(function).parameters
+    for keyword in READING_KEYWORDS:  # None means "not given", so both spellings can be told apart
+        assert inspect.signature(function).parameters[keyword].default is None, (name, keyword)
+
+
+def test_giving_both_spellings_is_refused_in_one_line():
+    frame = pd.DataFrame({"sentence": ["good", "bad"] * 10, "label": [1, 0] * 10})
+    with pytest.raises(
+        ConfigError,
+        match=r"^build_maze_benchmark takes text_col='sentence' or inputs=InputOptions\(\.\.\.\), "
+        r"not both\. Move text_col into inputs, or drop inputs\.$",
+    ):
+        shortcutlab.build_maze_benchmark(
+            frame, frame, shortcut="single-term", text_col="sentence",
+            inputs=shortcutlab.InputOptions(text_col="sentence"),
+        )  # fmt: skip
+
+
+def test_the_column_keywords_read_a_build_as_inputs_does():
+    rows = [f"item {i} is {'good' if i % 2 else 'bad'}" for i in range(60)]
+    train = pd.DataFrame({"sentence": rows, "stars": [i % 2 for i in range(60)]})
+    test = train.assign(sentence=train["sentence"] + " today")
+    options = dict(shortcut="single-term", strength=1.0)
+    by_keywords = shortcutlab.build_maze_benchmark(
+        train, test, text_col="sentence", label_col="stars", **options
+    )
+    by_inputs = shortcutlab.build_maze_benchmark(
+        train, test, inputs=shortcutlab.InputOptions(text_col="sentence", label_col="stars"),
+        **options,
+    )  # fmt: skip
+    for split in by_inputs.splits:
+        pd.testing.assert_frame_equal(by_keywords[split], by_inputs[split])
+
+
+def test_a_missing_shortcut_is_refused_as_the_command_line_refuses_it():
+    frame = pd.DataFrame({"text": ["good", "bad"] * 10, "label": [1, 0] * 10})
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'shortcut'"):
+        shortcutlab.build_maze_benchmark(frame, frame)
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'sets'"):
+        shortcutlab.build_suite_benchmark(None)
+
+
+def test_load_run_is_gone_and_load_results_is_the_one_name():
+    assert "load_run" not in shortcutlab.__all__ and "load_run" not in shortcutlab._LAZY
+    with pytest.raises(AttributeError):
+        shortcutlab.load_run  # noqa: B018
+
+
+def test_split_frames_and_datasets_evaluate_as_files_do(tmp_path):
+    datasets = pytest.importorskip("datasets")
+    words = ["good", "bad"]
+    train = pd.DataFrame(
+        {"review": [f"{words[i % 2]} item {i}" for i in range(80)], "y": [i % 2 for i in range(80)]}
+    )
+    test = train.assign(review=train["review"] + " honestly")
+    anti = train.assign(review=train["review"] + " frankly")
+    for name, frame in (("train", train), ("test", test), ("anti", anti)):
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+    options = dict(text_col="review", label_col="y", seeds=1, bootstrap=100)
+    from_files = shortcutlab.evaluate_splits(
+        tmp_path / "train.csv", tmp_path / "test.csv", tmp_path / "anti.csv", **options
+    )
+    from_frames = shortcutlab.evaluate_splits(train, test, anti, **options)
+    from_datasets = shortcutlab.evaluate_splits(
+        *(datasets.Dataset.from_pandas(f) for f in (train, test, anti)), **options
+    )
+    expected = from_files.summary["splits"]
+    assert from_frames.summary["splits"] == from_datasets.summary["splits"] == expected
+
+
+# --- Refusals name the caller's parameters ---------------------------------------------------
+
+
+@pytest.fixture
+def tables(tmp_path):
+    frame = pd.DataFrame({"sentence": [f"row {i}" for i in range(40)], "label": [0, 1] * 20})
+    frame.to_csv(tmp_path / "train.csv", index=False)
+    frame.assign(sentence=frame["sentence"] + " x").to_csv(tmp_path / "test.csv", index=False)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "mine.txt").write_text("keep")
+    return tmp_path
+
+
+def test_a_missing_column_names_text_col_in_python_and_the_option_on_the_command_line(tables):
+    with pytest.raises(DataError, match=r"Pass the right name with text_col=\.\.\.$"):
+        shortcutlab.build_maze_benchmark(
+            tables / "train.csv", tables / "test.csv", shortcut="single-term"
+        )
+    assert_refused(
+        tables, "Pass the right name with --text-col.",
+        "build", "maze", "--train", tables / "train.csv", "--test", tables / "test.csv",
+        "--shortcut", "single-term", "--out", tables / "out",
+    )  # fmt: skip
+
+
+def test_a_full_output_folder_names_out_and_overwrite_in_the_callers_terms(tables):
+    with pytest.raises(
+        OutputExistsError, match=r"Choose another out=\.\.\. or pass overwrite=True\.$"
+    ):
+        shortcutlab.build_maze_benchmark(
+            tables / "train.csv", tables / "test.csv", shortcut="single-term",
+            inputs=shortcutlab.InputOptions(text_col="sentence", out=tables / "full"),
+        )  # fmt: skip
+    assert_refused(
+        tables, "Choose another --out or pass --overwrite.",
+        "build", "maze", "--train", tables / "train.csv", "--test", tables / "test.csv",
+        "--shortcut", "single-term", "--text-col", "sentence", "--out", tables / "full",
+    )  # fmt: skip
+
+
+def test_an_empty_row_refusal_names_on_empty_in_the_callers_terms(tables):
+    frame = pd.DataFrame({"text": ["a", "", "b", "c"], "label": [0, 1, 0, 1]})
+    frame.to_csv(tables / "gaps.csv", index=False)
+    with pytest.raises(DataError, match=r"Remove them or pass on_empty='drop'\.$"):
+        shortcutlab.audit_dataset(tables / "gaps.csv", on_empty="error")
+    assert_refused(
+        tables, "Remove them or pass --on-empty drop.",
+        "audit", tables / "gaps.csv", "--on-empty", "error",
+    )  # fmt: skip
+
+
+# --- Model parameters (lands with the adapters branch) --------------------------------------
+
+
+@pytest.mark.xfail(strict=False, reason="model_params→params lands from branch i36-adapters")
+def test_a_function_that_takes_a_model_takes_its_parameters_as_params():
+    takes_model = {
+        name: set(signature.parameters)
+        for name, signature in public_callables().items()
+        if "model" in signature.parameters
+    }
+    assert takes_model  # evaluate_benchmark, evaluate_splits, evaluate_suite, explain, ...
+    for name, parameters in takes_model.items():
+        assert "model_params" not in parameters, name
+        assert "params" in parameters, name
