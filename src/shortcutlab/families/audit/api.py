@@ -13,7 +13,7 @@ from shortcutlab.data.label_agreement import agree_labels
 from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
 from shortcutlab.data.options import ReadingOptions, reading_options
 from shortcutlab.data.writing import check_output_dir
-from shortcutlab.errors import ConfigError, ended, knob
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.families.audit.repair.config import FixConfig, check_fix_model
 from shortcutlab.families.audit.report.audit_record import AuditResult
 from shortcutlab.families.audit.report.output import write_audit
@@ -150,7 +150,7 @@ def _measure_config(
         fix.check()
         if model is None:
             raise ConfigError(
-                f"{knob('fix')} refits the measured model under each repair; give {ended(knob('model'))}"
+                f"{knob('fix')} refits the measured model under each repair; give {knob('model')}."
             )
         check_fix_model(model)
     return measure
