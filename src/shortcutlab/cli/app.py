@@ -18,6 +18,7 @@ from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.lazy_commands import LazyCommands
 from shortcutlab.cli.metavars import name_what_options_take
+from shortcutlab.cli.renamed_options import renamed_option_message
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
 from shortcutlab.errors import CLI, ConfigError, caller, ended
 
@@ -84,7 +85,9 @@ class ShortcutlabGroup(AlphabeticalGroup):
             if "UsageError" not in names or "NoArgsIsHelpError" in names:
                 raise
             where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
-            message = f"{ended(error.format_message())} See '{where} --help'."
+            message = renamed_option_message(getattr(error, "ctx", None), error) or (
+                f"{ended(error.format_message())} See '{where} --help'."
+            )
         with user_errors():
             raise ConfigError(message)
 

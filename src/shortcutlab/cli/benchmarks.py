@@ -102,7 +102,8 @@ def generate(
     levels: Annotated[int, typer.Option(help="Rating levels: 4 or 5.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed; the same seed gives the same corpus.")] = 0,
     fmt: Annotated[
-        str, typer.Option("--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]")
+        str,
+        typer.Option("--file-format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"),
     ] = "csv",
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:
