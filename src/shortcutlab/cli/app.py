@@ -18,7 +18,6 @@ from shortcutlab._version import __version__
 from shortcutlab.cli.console import out_console, user_errors
 from shortcutlab.cli.lazy_commands import LazyCommands
 from shortcutlab.cli.metavars import name_what_options_take
-from shortcutlab.cli.renamed_options import renamed_option_message
 from shortcutlab.cli.replaced_inputs import check_overwrite_spares_inputs
 from shortcutlab.errors import CLI, ConfigError, caller, ended
 
@@ -84,6 +83,8 @@ class ShortcutlabGroup(AlphabeticalGroup):
             names = {cls.__name__ for cls in type(error).__mro__}
             if "UsageError" not in names or "NoArgsIsHelpError" in names:
                 raise
+            from shortcutlab.cli.renamed_options import renamed_option_message
+
             where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
             message = renamed_option_message(getattr(error, "ctx", None), error) or (
                 f"{ended(error.format_message())} See '{where} --help'."

@@ -25,6 +25,8 @@ FAMILY = Family(
         "Findings of EMNLP 2024, pages 2586-2614. https://aclanthology.org/2024.findings-emnlp.146/"
     ),
     manifest_kind="shortcut-maze",
+    evaluator="shortcutlab.families.maze.evaluate:evaluate_benchmark",
+    evaluate_command="evaluate",
     spec_parser="shortcutlab.families.maze.spec:parse_maze_spec",
     planner="shortcutlab.families.maze.runner:plan_maze_run",
     runner="shortcutlab.families.maze.runner:run_maze_experiment",
