@@ -90,3 +90,16 @@ def test_a_maze_build_is_still_evaluated_by_evaluate(corpus_files, tmp_path):
     result = invoke("evaluate", tmp_path / "b", "--seeds", 1, "--bootstrap", 100)
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "b" / "results" / "tfidf-logreg" / "results.json").read_text())
+
+
+def test_split_files_saved_as_they_are_are_evaluated_by_evaluate(corpus_files, tmp_path):
+    """``load_splits(...).save(folder)`` writes kind existing-splits, which Maze's evaluate reads
+    (docs/how-to/released-splits.md)."""
+    from shortcutlab.data.existing_splits import load_splits
+
+    load_splits(corpus_files["train"], corpus_files["test"], corpus_files["test"]).save(
+        tmp_path / "saved"
+    )
+    result = invoke("evaluate", tmp_path / "saved", "--seeds", 1, "--bootstrap", 100)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "saved" / "results" / "tfidf-logreg" / "results.json").is_file()

@@ -102,6 +102,9 @@ class Family:
     #: The command words that evaluate one build ("suite evaluate"): where ``shortcutlab
     #: evaluate BENCH`` sends a folder of this family's ``manifest_kind``.
     evaluate_command: str | None = None
+    #: Other manifest kinds ``evaluator`` reads besides ``manifest_kind`` (Maze: split files
+    #: saved as they are, ``existing-splits``).
+    also_evaluates: tuple[str, ...] = ()
     #: For a family that builds but evaluates no single build: what to run instead (the end of
     #: a sentence, "is measured by a grid: ...").
     no_evaluation: str = "has no evaluation of one build."
@@ -158,6 +161,12 @@ class Family:
             "annotate a run whose cells store test predictions (see 'shortcutlab annotate --help')."
         )
         return self._piece("prediction_splits", "stored predictions to annotate", hint)(cell)
+
+    def evaluated_kinds(self) -> tuple[str, ...]:
+        """The manifest kinds of the folders ``shortcutlab evaluate`` sends to this family: its
+        own builds' and ``also_evaluates``."""
+        own = () if self.manifest_kind is None else (self.manifest_kind,)
+        return (*own, *self.also_evaluates)
 
     def plan_values(self, cell: Any) -> list[Any]:
         """A cell plan's ``plan_columns``, as the cell holds them (λ a number)."""

@@ -116,9 +116,11 @@ def family_of_build(folder: str | Path) -> Family | None:
     if manifest is None:
         return None
     kind = manifest.get("kind")
-    found = family_of_manifest(kind) if isinstance(kind, str) else None
+    families = [family(name) for name in FAMILIES.names()]
+    owners = [f for f in families if isinstance(kind, str) and kind in f.evaluated_kinds()]
+    found = owners[0] if owners else None
     if found is None:
-        builders = [f for f in map(family, FAMILIES.names()) if f.evaluate_command]
+        builders = [f for f in families if f.evaluate_command]
         named = (
             "no kind of build"
             if kind is None
