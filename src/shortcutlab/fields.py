@@ -8,9 +8,9 @@ Examples:
     >>> from dataclasses import dataclass, fields
     >>> @dataclass(frozen=True)
     ... class Output:
-    ...     fmt: str = option_field("csv", "--format", help="csv, jsonl or parquet.")
+    ...     fmt: str = option_field("csv", "--file-format", help="csv, jsonl or parquet.")
     >>> [(f.default, f.metadata["flags"], f.metadata["help"]) for f in fields(Output)]
-    [('csv', ('--format',), 'csv, jsonl or parquet.')]
+    [('csv', ('--file-format',), 'csv, jsonl or parquet.')]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 def option_field(default: Any = MISSING, *flags: str, help: str, metavar: str | None = None) -> Any:
     """A dataclass field with its default (none: required), its help text, where not
-    ``--field-name`` its flags (``"--format"`` for a field ``fmt``), and what ``--help`` shows it
+    ``--field-name`` its flags (``"--file-format"`` for a field ``fmt``), and what ``--help`` shows it
     takes where its type says too little (``"[csv|jsonl|parquet]"``, ``"KEY=VALUE"``)."""
     return field(default=default, metadata={"help": help, "flags": flags, "metavar": metavar})
 

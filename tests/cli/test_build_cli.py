@@ -115,7 +115,7 @@ def test_shared_options_reach_every_builder(tmp_path, corpus):
             columns={"text": "review", "label": "stars"}
         )
         frame.to_csv(tmp_path / f"reviews-{split}.csv", index=False)
-    shared = ["--text-col", "review", "--label-col", "stars", "--format", "jsonl"]
+    shared = ["--text-col", "review", "--label-col", "stars", "--file-format", "jsonl"]
     data = ["--train", tmp_path / "reviews-train.csv"]
     commands = {
         "maze": [*data, "--test", tmp_path / "reviews-test.csv", "--shortcut", "single-term"],

@@ -163,6 +163,29 @@ def test_bad_option_syntax_and_unknown_option(files, tmp_path):
     )
 
 
+#: What ``--format`` of a command that writes files says now (it means the printed table's style).
+OLD_FORMAT = (
+    "{}'s --format is now --file-format (the type of the files it writes); --format means the "
+    "printed table's style elsewhere."
+)
+
+
+@pytest.mark.parametrize("spelling", [["--format", "csv"], ["--format=parquet"]])
+def test_the_old_format_spelling_names_file_format(files, tmp_path, spelling):
+    data = ["--train", files["train"], "--out", tmp_path / "out"]
+    for family, extra in {
+        "maze": ["--test", files["test"], "--shortcut", "single-term"],
+        "mps": ["--attribute", "negation"],
+        "suite": ["--sets", "standard", "--size", "50"],
+    }.items():
+        assert_refused(
+            tmp_path, OLD_FORMAT.format("build"), "build", family, *data, *extra, *spelling
+        )
+    assert_refused(
+        tmp_path, OLD_FORMAT.format("generate"), "generate", "--out", tmp_path / "out", *spelling
+    )
+
+
 def test_evaluate_bad_inputs(tmp_path):
     assert_refused(tmp_path, "not a benchmark folder", "evaluate", tmp_path)
     assert_refused(tmp_path, "not a benchmark folder", "evaluate", tmp_path, "--model", "bert")

@@ -146,6 +146,6 @@ def test_help_names_what_each_option_takes_and_the_choices_are_the_accepted_valu
     assert _option_line(build, "--strength-mode") == f"--strength-mode {choices(STRENGTH_MODES)}"
     assert _option_line(build, "--sampling") == f"--sampling {choices(SAMPLING)}"
     assert _option_line(build, "--inject-on") == f"--inject-on {choices(INJECT_ON)}"
-    assert _option_line(build, "--format") == f"--format {choices(FILE_FORMATS)}"
+    assert _option_line(build, "--file-format") == f"--file-format {choices(FILE_FORMATS)}"
     generate = invoke("generate", "--help").stdout
-    assert _option_line(generate, "--format") == f"--format {choices(FILE_FORMATS)}"
+    assert _option_line(generate, "--file-format") == f"--file-format {choices(FILE_FORMATS)}"

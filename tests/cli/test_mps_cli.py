@@ -33,7 +33,7 @@ def test_cli_build_writes_what_the_api_writes_and_prints_the_shares(tmp_path, po
         "--validation-size", "30",
         "--test-size", "0.1",
         "--seed", "3",
-        "--format", "jsonl",
+        "--file-format", "jsonl",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "Label shares per value (* dominant)" in result.stdout

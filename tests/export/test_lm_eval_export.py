@@ -17,6 +17,8 @@ import pytest
 import yaml
 
 from shortcutlab.corpus import generate_corpus
+from shortcutlab.errors import ConfigError
+from shortcutlab.export import export_benchmark
 from tests.cli.refusals import assert_refused, invoke
 from tests.conftest import folder_bytes
 
@@ -229,3 +231,51 @@ def test_push_to_hub_is_refused_for_lm_eval(maze):
         "export", maze / "maze", "--to", "lm-eval", "--out", maze / "pushed",
         "--push-to-hub", "someone/maze",
     )  # fmt: skip
+
+
+def test_the_label_names_it_advises_are_taken_by_its_own_p_option(tmp_path):
+    """Labels 0/1 get the rating prompt and a warning naming ``-p "label_names=[...]"``; that
+    option of ``export`` writes the names into every task's parser, rows and prompts."""
+    rows = [{"row_id": i, "text": f"review {i}", "label": i % 2} for i in range(4)]
+    bench = _hand_built(tmp_path, "shortcut-maze", {"train": rows, "test": rows})
+    plain = invoke("export", bench, "--to", "lm-eval", "--out", tmp_path / "plain")
+    assert plain.exit_code == 0, plain.output
+    assert 'name them in label order, e.g. -p "label_names=[name0, name1]"' in plain.stderr
+    named = invoke(
+        "export", bench, "--to", "lm-eval", "--out", tmp_path / "named",
+        "-p", "label_names=[negative, positive]",
+    )  # fmt: skip
+    assert named.exit_code == 0, named.output
+    assert "label_names" not in named.stderr
+    text = (tmp_path / "named" / "shortcutlab_shortcut_maze_test.yaml").read_text()
+    task = yaml.safe_load(text.partition("\n")[2])
+    pattern = task["filter_list"][0]["filter"][0]["regex_pattern"]
+    assert "negative" in pattern and "positive" in pattern
+    assert (
+        "negative" not in (tmp_path / "plain" / "shortcutlab_shortcut_maze_test.yaml").read_text()
+    )
+    written = [json.loads(line) for line in (tmp_path / "named" / "data" / "test.jsonl").open()]
+    assert [row["label"] for row in written] == ["negative", "positive"] * 2
+    assert all("negative" in row["prompt"] and "positive" in row["prompt"] for row in written)
+
+
+def test_p_is_refused_where_the_target_writes_no_prompts(tmp_path):
+    rows = [{"row_id": i, "text": f"review {i}", "label": i % 2} for i in range(4)]
+    bench = _hand_built(tmp_path, "shortcut-maze", {"train": rows, "test": rows})
+    assert_refused(
+        tmp_path,
+        "-p sets the llm-prompt parameters of the prompts that --to lm-eval writes, and --to hf "
+        "writes none: drop it.",
+        "export", bench, "--to", "hf", "--out", tmp_path / "out", "-p", "label_names=[a, b]",
+    )  # fmt: skip
+    assert_refused(
+        tmp_path,
+        "label_nmes",
+        "export", bench, "--to", "lm-eval", "--out", tmp_path / "out", "-p", "label_nmes=[a, b]",
+    )  # fmt: skip
+    with pytest.raises(ConfigError) as refused:  # in Python, the parameters' names
+        export_benchmark(bench, to="hf", out=tmp_path / "out", params={"label_names": ["a", "b"]})
+    assert str(refused.value) == (
+        "params=... sets the llm-prompt parameters of the prompts that to='lm-eval' writes, and "
+        "to='hf' writes none: drop it."
+    )

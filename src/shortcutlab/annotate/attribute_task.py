@@ -33,7 +33,7 @@ from shortcutlab.annotate.task_base import (
 )
 from shortcutlab.data.loading import ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.errors import DataError
-from shortcutlab.families import FAMILIES, run_family, stored_family
+from shortcutlab.families import FAMILIES, family_of_manifest, run_family
 
 FIELD = "correct"
 NEEDS = (
@@ -64,8 +64,10 @@ class VerifyAttributeTask(ChoiceTask):
         for number, build in enumerate(source_builds(source, benchmark=options.get("benchmark"))):
             manifest = read_manifest(build.folder)
             column = manifest.get("column")
-            built_by = stored_family(manifest)
-            grouped = built_by in FAMILIES and FAMILIES.capabilities(built_by)["attribute_groups"]
+            built_by = family_of_manifest(str(manifest.get("kind")))  # a build names its kind
+            grouped = (
+                built_by is not None and FAMILIES.capabilities(built_by.name)["attribute_groups"]
+            )
             if not grouped or not column:
                 raise DataError(f"'{build.folder}' holds no attribute labels; {NEEDS}.")
             benchmark = load_build(build)

@@ -83,8 +83,12 @@ class ShortcutlabGroup(AlphabeticalGroup):
             names = {cls.__name__ for cls in type(error).__mro__}
             if "UsageError" not in names or "NoArgsIsHelpError" in names:
                 raise
+            from shortcutlab.cli.renamed_options import renamed_option_message
+
             where = error.ctx.command_path if getattr(error, "ctx", None) else "shortcutlab"
-            message = f"{ended(error.format_message())} See '{where} --help'."
+            message = renamed_option_message(getattr(error, "ctx", None), error) or (
+                f"{ended(error.format_message())} See '{where} --help'."
+            )
         with user_errors():
             raise ConfigError(message)
 

@@ -1,5 +1,6 @@
-"""Commands around single benchmarks: generate (the embedded corpus), evaluate (a Maze build),
-demo, list. The builds themselves are ``shortcutlab build FAMILY`` (:mod:`.build`)."""
+"""Commands around single benchmarks: generate (the embedded corpus), evaluate (a Maze build;
+another family's build goes to its own evaluation, :mod:`.evaluate_dispatch`), demo, list. The
+builds themselves are ``shortcutlab build FAMILY`` (:mod:`.build`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import typer
 from shortcutlab.cli.app import app
 from shortcutlab.cli.console import err_console, held_warnings, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
+from shortcutlab.cli.evaluate_dispatch import EvaluateCommand
 from shortcutlab.cli.metavars import choices
 from shortcutlab.cli.options import Details, parse_key_values
 from shortcutlab.cli.output import FormatOption, check_format
@@ -21,7 +23,8 @@ VARY_CHOICES = choices(("model", "data", "both"))  # engine.replicates.VARY, rea
 
 
 @app.command(
-    short_help="Measure a model's shortcut drop Δ on a built benchmark or on existing split files."
+    cls=EvaluateCommand,
+    short_help="Measure a model's shortcut drop Δ on a built benchmark or on existing split files.",
 )
 @dataclass_options(splits=ExistingSplits)
 def evaluate(
@@ -29,7 +32,8 @@ def evaluate(
         Path | None,
         typer.Argument(
             help="A folder written by 'shortcutlab build maze' (or name split files with --train, "
-            "--test and --anti-test)."
+            "--test and --anti-test). A 'build suite' folder runs 'shortcutlab suite evaluate' "
+            "with the same options."
         ),
     ] = None,
     model: Annotated[
@@ -102,7 +106,8 @@ def generate(
     levels: Annotated[int, typer.Option(help="Rating levels: 4 or 5.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed; the same seed gives the same corpus.")] = 0,
     fmt: Annotated[
-        str, typer.Option("--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]")
+        str,
+        typer.Option("--file-format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"),
     ] = "csv",
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty output folder.")] = False,
 ) -> None:

@@ -21,18 +21,19 @@ from shortcutlab.cli.console import user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.metavars import choices
 from shortcutlab.cli.output import FORMAT_HELP, FORMATS
+from shortcutlab.cli.renamed_options import renamed_option_message
 from shortcutlab.data.options import InputOptions
 from shortcutlab.errors import ConfigError, ended
 from shortcutlab.families import FAMILIES
 
 #: The shared options of every build; the command line always writes, so ``--out`` is required.
 shared_inputs = dataclass_options(required=("out",), inputs=InputOptions)
-#: ``--format`` of a build is the format of the files it writes, so its table's is named apart.
+#: A build's summary table: ``--table-format``, beside ``--file-format`` (the files it writes).
 TableFormat = Annotated[
     str,
     typer.Option(
         "--table-format",
-        help="The summary table's format (--format is the written files'): " + FORMAT_HELP,
+        help="The summary table's format (--file-format is the written files'): " + FORMAT_HELP,
         metavar=choices(FORMATS),
     ),
 ]
@@ -69,8 +70,12 @@ def _is_a(error: Exception, name: str) -> bool:
 
 
 def _usage_message(ctx: Any, error: Any) -> str:
-    """One line for a click usage error of ``build NAME``: an option of another family's build
-    names that build, ``--family`` the new form, anything else click's message and the help."""
+    """One line for a click usage error of ``build NAME``: a renamed option names its new
+    spelling, an option of another family's build names that build, ``--family`` the new form,
+    anything else click's message and the help."""
+    renamed = renamed_option_message(ctx, error)
+    if renamed is not None:
+        return renamed
     name = ctx.info_name
     flag = getattr(error, "option_name", None) if _is_a(error, "NoSuchOption") else None
     owners = [

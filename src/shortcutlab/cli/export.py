@@ -31,9 +31,21 @@ def export(
         typer.Option(help="Also upload the card and data/*.parquet to this Hub dataset repo."),
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace a non-empty --out folder.")] = False,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            "-p",
+            help="llm-prompt parameter KEY=VALUE for the prompts of --to lm-eval, as in "
+            "'shortcutlab evaluate', e.g. -p \"label_names=[negative, positive]\".",
+            metavar="KEY=VALUE",
+        ),
+    ] = None,
 ) -> None:
     """Export a built benchmark: --to hf writes a Hugging Face DatasetDict with its dataset card,
-    --to lm-eval lm-evaluation-harness tasks that prompt and score as llm-prompt does."""
+    --to lm-eval lm-evaluation-harness tasks that prompt and score as llm-prompt does (with
+    the parameters -p sets)."""
+    from shortcutlab.cli.options import parse_key_values
     from shortcutlab.export import export_benchmark
 
     with user_errors():
@@ -44,6 +56,7 @@ def export(
             license=license,
             push_to_hub=push_to_hub,
             overwrite=overwrite,
+            params=parse_key_values(param, flag="--param"),
         )
     out_console.print(f"Exported {benchmark} as {to} to {written}", markup=False)
     if push_to_hub is not None:

@@ -76,7 +76,7 @@ class InputOptions(ReadingOptions):
     """How a build reads its tables and where it writes them (``out=None``: kept in memory)."""
 
     fmt: str = option_field(
-        "csv", "--format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"
+        "csv", "--file-format", help="csv, jsonl or parquet.", metavar="[csv|jsonl|parquet]"
     )
     out: Path | None = option_field(
         None, help="Output folder (must not exist or be empty, unless --overwrite)."

@@ -5,7 +5,9 @@ Each family (Shortcut Maze, MPS, CAT, the Shortcut Suite, the audit) declares on
 :class:`Family` in its package's ``__init__`` and registers it in
 :data:`shortcutlab.families.FAMILIES`. Its pieces are ``"module:function"`` paths imported on
 first use (or the functions themselves, for a family defined in a test), so reading the record
-imports nothing of the family. A family leaves out what its protocol lacks; asking for it
+imports nothing of the family; each field is typed with the Protocol of its call
+(:mod:`~shortcutlab.engine.family_pieces`), which a test checks every registered family's pieces
+against. A family leaves out what its protocol lacks; asking for it
 answers with a one-line error. Nothing outside a family's package asks "which family is this?":
 it asks the registry for the record and calls its pieces.
 
@@ -26,10 +28,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shortcutlab.engine.family_pieces import (
+    EvaluateBuild,
+    LoadResults,
+    ParseSpec,
+    PlanRun,
+    PredictionSplits,
+    ReportSections,
+    ResultsFindings,
+    ResultsTables,
+    ResultsText,
+    RunGrid,
+    WriteFigures,
+    WriteResults,
+)
 from shortcutlab.errors import ConfigError
 
-#: A piece of a family: a ``"module:function"`` path, or the function itself.
-Piece = str | Callable[..., Any] | None
 NO_GRID = "use its own command (see 'shortcutlab --help')."
 
 
@@ -53,35 +67,47 @@ class Family:
     #: The ``kind`` its ``build`` writes into ``manifest.json`` (None: it builds no benchmarks).
     manifest_kind: str | None = None
     #: (raw mapping, *, source, base_dir) -> spec; the spec's ``family`` attribute is ``name``.
-    spec_parser: Piece = None
+    spec_parser: str | ParseSpec | None = None
     #: (spec, out) -> list[PlannedCell]: the cells and whether each is finished in ``out``.
-    planner: Piece = None
+    planner: str | PlanRun | None = None
     #: (spec, out, *, executor, jobs, address, fail_fast, force, on_progress) -> RunReport.
-    runner: Piece = None
+    runner: str | RunGrid | None = None
     #: ``run --dry-run`` columns naming a cell's build: (title, attribute path on a cell plan).
     plan_columns: tuple[tuple[str, str], ...] = (("dataset", "benchmark.dataset.name"),)
     #: (run_dir, open store, stored spec, *, bootstrap) -> results (``family`` attribute ``name``).
-    results_loader: Piece = None
+    results_loader: str | LoadResults | None = None
     #: (results, fmt, metric, *, details) -> str: what ``shortcutlab results`` prints; the
     #: footnotes only with ``details``.
-    results_text: Piece = None
+    results_text: str | ResultsText | None = None
     #: (results, metric) -> [(title, DataFrame, footnotes)]: the tables ``results`` prints in
     #: the terminal (without it, the terminal shows ``results_text``'s Markdown).
-    results_tables: Piece = None
+    results_tables: str | ResultsTables | None = None
     #: (results, metric) -> list[str]: the findings in plain words ``results`` ends with.
-    results_findings: Piece = None
+    results_findings: str | ResultsFindings | None = None
     #: (results, out, fmt) -> list[Path]: every table and figure written to ``out``.
-    results_writer: Piece = None
+    results_writer: str | WriteResults | None = None
     #: (results, folder) -> list[Path]: the figures ``results`` writes beside a run.
-    figures: Piece = None
+    figures: str | WriteFigures | None = None
     #: (ReportInput with ``results`` loaded) -> list[Section]: a run folder's report sections.
-    report_sections: Piece = None
+    report_sections: str | ReportSections | None = None
     #: Report kinds of the family's other output folders (``cat --out``, ``explain --out``):
     #: kind -> collector module with ``recognises(path)`` and ``sections(found)``.
     output_collectors: Mapping[str, str] = field(default_factory=dict)
     #: (stored cell row) -> {name: [split, ...]}: a cell's predictions on its own test rows
     #: that the annotation app shows, one name per fit, one split per epoch kept.
-    prediction_splits: Piece = None
+    prediction_splits: str | PredictionSplits | None = None
+    #: (build folder, **options) -> result: the Python function that evaluates one build of
+    #: ``manifest_kind`` (``evaluate_benchmark`` for Maze); ``evaluate_command`` runs it.
+    evaluator: str | EvaluateBuild | None = None
+    #: The command words that evaluate one build ("suite evaluate"): where ``shortcutlab
+    #: evaluate BENCH`` sends a folder of this family's ``manifest_kind``.
+    evaluate_command: str | None = None
+    #: Other manifest kinds ``evaluator`` reads besides ``manifest_kind`` (Maze: split files
+    #: saved as they are, ``existing-splits``).
+    also_evaluates: tuple[str, ...] = ()
+    #: For a family that builds but evaluates no single build: what to run instead (the end of
+    #: a sentence, "is measured by a grid: ...").
+    no_evaluation: str = "has no evaluation of one build."
 
     def _piece(self, attribute: str, what: str, hint: str) -> Callable[..., Any]:
         piece = getattr(self, attribute)
@@ -135,6 +161,12 @@ class Family:
             "annotate a run whose cells store test predictions (see 'shortcutlab annotate --help')."
         )
         return self._piece("prediction_splits", "stored predictions to annotate", hint)(cell)
+
+    def evaluated_kinds(self) -> tuple[str, ...]:
+        """The manifest kinds of the folders ``shortcutlab evaluate`` sends to this family: its
+        own builds' and ``also_evaluates``."""
+        own = () if self.manifest_kind is None else (self.manifest_kind,)
+        return (*own, *self.also_evaluates)
 
     def plan_values(self, cell: Any) -> list[Any]:
         """A cell plan's ``plan_columns``, as the cell holds them (λ a number)."""

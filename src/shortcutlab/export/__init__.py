@@ -2,7 +2,8 @@
 
 Each target is one entry of :data:`EXPORT_TARGETS`: a writer ``(benchmark, folder, *, license)``
 that fills an empty folder, with its capabilities declared on its line (``hub``: the folder can be
-pushed to the Hugging Face Hub). A new target is one module and one line here.
+pushed to the Hugging Face Hub; ``prompts``: it writes ``llm-prompt``'s prompts, and its writer
+also takes ``params``, that model's parameters). A new target is one module and one line here.
 
 Examples:
     >>> EXPORT_TARGETS.names()
@@ -11,17 +12,18 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.export.source import BenchmarkFolder, read_benchmark_folder
 from shortcutlab.registry import Registry
 
 Writer = Callable[..., None]
 EXPORT_TARGETS: Registry[Writer] = Registry(
-    "export target", capabilities={"hub": False, "summary": ""}
+    "export target", capabilities={"hub": False, "prompts": False, "summary": ""}
 )
 EXPORT_TARGETS.add(
     "hf",
@@ -32,6 +34,7 @@ EXPORT_TARGETS.add(
 EXPORT_TARGETS.add(
     "lm-eval",
     "shortcutlab.export.lm_eval:write_lm_eval",
+    prompts=True,
     summary="lm-evaluation-harness tasks (one per evaluation split, in a group) with llm-prompt's prompt",
 )
 
@@ -44,6 +47,7 @@ def export_benchmark(
     license: str = "unknown",
     push_to_hub: str | None = None,
     overwrite: bool = False,
+    params: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the benchmark folder ``benchmark`` as the target ``to`` into ``out`` (atomically:
     a failed export leaves nothing); with ``push_to_hub``, upload it to that Hub repository.
@@ -55,6 +59,8 @@ def export_benchmark(
         license: the license named in the dataset card (an SPDX id or "other"/"unknown").
         push_to_hub: a Hub dataset repository ("user/name") to upload the export to.
         overwrite: replace a non-empty ``out``.
+        params: ``llm-prompt``'s parameters for a target that writes its prompts (lm-eval),
+            e.g. ``{"label_names": ["negative", "positive"]}``.
     """
     writer = EXPORT_TARGETS.get(to)
     if push_to_hub is not None and not EXPORT_TARGETS.capabilities(to)["hub"]:
@@ -62,12 +68,19 @@ def export_benchmark(
             f"--push-to-hub works with --to {', '.join(EXPORT_TARGETS.having('hub'))}, not "
             f"--to {to}. Drop --push-to-hub or change --to."
         )
+    prompts = EXPORT_TARGETS.capabilities(to)["prompts"]
+    if params and not prompts:
+        raise ConfigError(
+            f"{knob('params', flag='-p')} sets the llm-prompt parameters of the prompts that "
+            f"{knob('to', ' or '.join(EXPORT_TARGETS.having('prompts')))} writes, and "
+            f"{knob('to', to)} writes none: drop it."
+        )
     if not license.strip():
         raise ConfigError("The 'license' parameter must name a license. Got '' instead.")
     check_output_dir(Path(out), overwrite=overwrite, inputs=[benchmark])
     source: BenchmarkFolder = read_benchmark_folder(benchmark)
     with atomic_output_dir(out, overwrite=overwrite, inputs=[benchmark]) as tmp:
-        writer(source, tmp, license=license)
+        writer(source, tmp, license=license, **({"params": params or {}} if prompts else {}))
     if push_to_hub is not None:
         from shortcutlab.export.hub import push_to_hub as push
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -25,6 +26,7 @@ from shortcutlab.data.pairs import model_inputs
 from shortcutlab.errors import ConfigError, listed
 from shortcutlab.export.hf import split_name
 from shortcutlab.export.source import BenchmarkFolder
+from shortcutlab.models import make_model
 from shortcutlab.models.llm_prompt import LLMPrompt
 
 LOADER = "shortcutlab_data"
@@ -64,8 +66,15 @@ def group_name(benchmark: BenchmarkFolder) -> str:
     return "shortcutlab_" + re.sub(r"\W+", "_", benchmark.path.resolve().name).strip("_").lower()
 
 
-def write_lm_eval(benchmark: BenchmarkFolder, folder: Path, *, license: str) -> None:
-    """Write the group, one task and one JSONL file per evaluation split, and the loader."""
+def write_lm_eval(
+    benchmark: BenchmarkFolder,
+    folder: Path,
+    *,
+    license: str,
+    params: Mapping[str, Any] | None = None,
+) -> None:
+    """Write the group, one task and one JSONL file per evaluation split, and the loader;
+    ``params`` are ``llm-prompt``'s (``label_names``, ``task``, ``template``, ...)."""
     splits = evaluation_splits(benchmark)
     if not splits:
         raise ConfigError(
@@ -74,7 +83,7 @@ def write_lm_eval(benchmark: BenchmarkFolder, folder: Path, *, license: str) -> 
             "original_test or Suite sets. Export it with --to hf instead."
         )
     group = group_name(benchmark)
-    model = _prompting(benchmark)
+    model = _prompting(benchmark, params or {})
     (folder / "data").mkdir()
     tasks = []
     for split in splits:
@@ -94,9 +103,10 @@ def write_lm_eval(benchmark: BenchmarkFolder, folder: Path, *, license: str) -> 
     (folder / "README.md").write_text(_readme(group, tasks, license), encoding="utf-8")
 
 
-def _prompting(benchmark: BenchmarkFolder) -> LLMPrompt:
-    """``llm-prompt`` with its defaults, prepared for the benchmark's labels and inputs."""
-    model = LLMPrompt()
+def _prompting(benchmark: BenchmarkFolder, params: Mapping[str, Any]) -> LLMPrompt:
+    """``llm-prompt`` with ``params`` (its defaults otherwise), prepared for the benchmark's
+    labels and inputs."""
+    model = cast(LLMPrompt, make_model("llm-prompt", params))
     model.set_label_values(benchmark.labels.values)
     paired = any("text_pair" in frame.columns for frame in benchmark.splits.values())
     return model.prepare_prompts(len(benchmark.labels), paired=paired)

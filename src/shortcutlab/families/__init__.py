@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shortcutlab.engine.family import Family
-from shortcutlab.errors import GRID, caller, knob
-from shortcutlab.params import check_spec_numbers, choice
+from shortcutlab.errors import GRID, ConfigError, DataError, caller, knob, listed
+from shortcutlab.params import check_spec_numbers, choice, quoted
 from shortcutlab.registry import Registry
 
 if TYPE_CHECKING:
@@ -67,7 +67,8 @@ def grid_families() -> list[str]:
     return [name for name in FAMILIES.names() if FAMILIES.get(name).spec_parser is not None]
 
 
-#: The family of a spec or stored run that names none (Maze specs predate the key).
+#: The family of a YAML spec or a stored run's spec without a ``family`` key: Maze specs predate
+#: the key (docs/reference/grid-spec.md, "family: maze, the default"). Nothing else defaults.
 DEFAULT_FAMILY = "maze"
 
 
@@ -77,8 +78,23 @@ def family(name: str) -> Family:
 
 
 def family_of(thing: Any) -> Family:
-    """The family of a spec, a cell plan's spec or loaded results: its ``family`` attribute."""
-    return FAMILIES.get(getattr(thing, "family", None) or DEFAULT_FAMILY)
+    """The family of a spec, a cell plan's spec or loaded results: its ``family`` attribute
+    (an object without one, or naming no registered family, is refused in one line).
+
+    Examples:
+        >>> family_of(object())
+        Traceback (most recent call last):
+        ...
+        shortcutlab.errors.ConfigError: object objects name no family: they have no 'family' attribute naming one of audit, cat, maze, mps, suite. Pass a spec or results object that shortcutlab made.
+    """
+    name = getattr(thing, "family", None)
+    if not isinstance(name, str):
+        raise ConfigError(
+            f"{type(thing).__name__} objects name no family: they have no 'family' attribute "
+            f"naming one of {listed(FAMILIES.names())}. Pass a spec or results object that "
+            "shortcutlab made."
+        )
+    return FAMILIES.get(name)
 
 
 def family_of_manifest(kind: str) -> Family | None:
@@ -87,9 +103,59 @@ def family_of_manifest(kind: str) -> Family | None:
     return next((f for f in found if f.manifest_kind == kind), None)
 
 
+def family_of_build(folder: str | Path) -> Family | None:
+    """The family whose ``evaluate_command`` evaluates the build in ``folder``, from its
+    manifest's ``kind``; None where ``folder`` holds no readable manifest.json (reading the
+    folder then says what is wrong). A kind no family builds, and a family that evaluates no
+    single build, are refused in one line."""
+    from shortcutlab.data.benchmark import MANIFEST
+    from shortcutlab.data.reading import read_json_object
+
+    path = Path(folder) / MANIFEST
+    manifest = read_json_object(path)
+    if manifest is None:
+        return None
+    kind = manifest.get("kind")
+    families = [family(name) for name in FAMILIES.names()]
+    owners = [f for f in families if isinstance(kind, str) and kind in f.evaluated_kinds()]
+    found = owners[0] if owners else None
+    if found is None:
+        builders = [f for f in families if f.evaluate_command]
+        named = (
+            "no kind of build"
+            if kind is None
+            else f"the kind {quoted(kind)}, which no family builds"
+        )
+        raise DataError(
+            f"'{path}' names {named}: evaluate reads the builds of 'shortcutlab build "
+            f"{'|'.join(b.name for b in builders)}' ({listed(b.manifest_kind for b in builders)}). "
+            "Pass a folder one of them wrote, or restore the manifest.json it wrote."
+        )
+    if found.evaluate_command is None:
+        raise ConfigError(f"The {found.title} build in '{folder}' {found.no_evaluation}")
+    return found
+
+
 def stored_family(spec: Mapping[str, Any]) -> str:
-    """The family named by a stored (resolved) spec."""
-    return str(spec.get("family") or DEFAULT_FAMILY)
+    """The family named by a stored (resolved) spec: its ``family`` key, or Maze where the spec
+    has none (:data:`DEFAULT_FAMILY`); any other value is refused in one line.
+
+    Examples:
+        >>> stored_family({}), stored_family({"family": "mps"})
+        ('maze', 'mps')
+        >>> stored_family({"family": None})
+        Traceback (most recent call last):
+        ...
+        shortcutlab.errors.DataError: The run's stored spec names the family None, which is not one of audit, cat, maze, mps, suite (a spec without the key is Maze's). Restore the spec.json the run wrote.
+    """
+    name = spec.get("family", DEFAULT_FAMILY)
+    if not isinstance(name, str) or name not in FAMILIES.names():
+        raise DataError(
+            f"The run's stored spec names the family {quoted(name)}, which is not one of "
+            f"{listed(FAMILIES.names())} (a spec without the key is Maze's). Restore the "
+            "spec.json the run wrote."
+        )
+    return name
 
 
 def run_family(path: str | Path) -> str | None:
@@ -214,6 +280,7 @@ __all__ = [
     "Family",
     "family",
     "family_of",
+    "family_of_build",
     "load_results",
     "load_spec",
     "parse_spec",

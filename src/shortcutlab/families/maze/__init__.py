@@ -13,6 +13,7 @@ family.
 
 from __future__ import annotations
 
+from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.engine.family import Family
 
 FAMILY = Family(
@@ -25,6 +26,9 @@ FAMILY = Family(
         "Findings of EMNLP 2024, pages 2586-2614. https://aclanthology.org/2024.findings-emnlp.146/"
     ),
     manifest_kind="shortcut-maze",
+    evaluator="shortcutlab.families.maze.evaluate:evaluate_benchmark",
+    evaluate_command="evaluate",
+    also_evaluates=(EXISTING_SPLITS,),
     spec_parser="shortcutlab.families.maze.spec:parse_maze_spec",
     planner="shortcutlab.families.maze.runner:plan_maze_run",
     runner="shortcutlab.families.maze.runner:run_maze_experiment",

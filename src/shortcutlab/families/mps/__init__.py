@@ -22,6 +22,10 @@ FAMILY = Family(
         "Classification. Anonymous authors, paper under double-blind review."
     ),
     manifest_kind="mps",
+    no_evaluation=(
+        "is measured by a grid that fits on Imbalanced and on Balanced, not on its own: write a "
+        "spec with 'family: mps' and run 'shortcutlab run SPEC' (docs/tutorials/mps-study.md)."
+    ),
     spec_parser="shortcutlab.families.mps.spec:parse_mps_spec",
     planner="shortcutlab.families.mps.runner:plan_mps_run",
     runner="shortcutlab.families.mps.runner:run_mps_experiment",

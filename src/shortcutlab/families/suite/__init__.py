@@ -26,5 +26,7 @@ FAMILY = Family(
         "pages 12188-12200. https://aclanthology.org/2024.emnlp-main.679/"
     ),
     manifest_kind="shortcut-suite",
+    evaluator="shortcutlab.families.suite.evaluate:evaluate_suite",
+    evaluate_command="suite evaluate",
     output_collectors={"suite": "shortcutlab.families.suite.report"},
 )
