@@ -100,6 +100,18 @@ def model_label(model: Any, params: Mapping[str, Any] | None = None) -> str:
     return type(model).__name__
 
 
+def renamed_keyword(function: str, model_params: Any) -> None:
+    """Refuse the keyword ``model_params``, which is ``params`` now (one name everywhere)."""
+    if model_params is not None:
+        raise ConfigError(f"{function}'s 'model_params' is now 'params'; pass params=... instead.")
+
+
+def refuse_fitted_function(name: str) -> None:
+    """Refuse a fitted ``predict_proba`` function where the protocol trains the model."""
+    if name == "function":
+        FittedFunction().check()
+
+
 def json_safe(value: Any) -> Any:
     """``value`` as results and records can store it: an object as one line of its repr."""
     if value is None or isinstance(value, str | int | float | bool):
@@ -107,6 +119,11 @@ def json_safe(value: Any) -> Any:
     if inspect.isfunction(value) or inspect.ismethod(value):
         return value.__name__
     return " ".join(repr(value).split())
+
+
+def json_safe_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with every value :func:`json_safe` (what a result or record stores)."""
+    return {key: json_safe(value) for key, value in params.items()}
 
 
 class SklearnModel(TextClassifier):
@@ -159,6 +176,8 @@ class SklearnModel(TextClassifier):
 
     def predict_proba(self, texts: Sequence[TextInput]) -> np.ndarray:
         check_fitted_kind(self.name, self.paired_, texts)
+        if not len(texts):  # scikit-learn refuses to transform no rows
+            return np.zeros((0, self.n_classes_), dtype=np.float64)
         label = model_label(self.path or self.estimator)
         probabilities = estimator_probabilities(self.estimator_, texts, label)
         return expand_columns(probabilities, self.classes_, self.n_classes_)
@@ -266,8 +285,8 @@ def _has_fit_and_proba(model: Any) -> bool:
 def _refuse_params(params: Mapping[str, Any], what: str, fix: str) -> None:
     if params:
         raise ConfigError(
-            f"Model parameters ({', '.join(params)}) apply to a registered model or a class, not "
-            f"to {what}; {fix}."
+            f"Model parameters ({', '.join(params)}) apply to a registered model, not to {what}; "
+            f"{fix}."
         )
 
 

@@ -24,6 +24,7 @@ from shortcutlab.explain.tokens import Span
 from shortcutlab.families.maze import FAMILY
 from shortcutlab.families.maze.cue_spans import cue_column, frame_cue_spans
 from shortcutlab.models import MODELS
+from shortcutlab.models.adapters import refuse_fitted_function, resolve_model
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts import SHORTCUTS
 
@@ -58,21 +59,24 @@ class CueRows:
 def resolve_source(
     source: str | Path,
     *,
-    model: str,
+    model: Any,
     params: Mapping[str, Any] | None,
     seed: int,
     benchmark_id: str | None = None,
 ) -> ExplainSource:
-    """A benchmark folder (``model`` is a registry name) or a run folder (``model`` a model id)."""
+    """A benchmark folder (``model`` is anything :func:`~shortcutlab.models.adapters.resolve_model`
+    takes) or a run folder (``model`` a model id)."""
     folder = Path(source)
     if (folder / MANIFEST).exists():
         if benchmark_id is not None:
             raise ConfigError(
                 f"--benchmark picks a build inside a run folder; '{folder}' is a benchmark folder."
             )
-        MODELS.get(model)  # an unknown name fails here, with the close matches and the list
+        name, resolved = resolve_model(model, params)
+        refuse_fitted_function(name)
+        MODELS.get(name)  # an unknown name fails here, with the close matches and the list
         record = {"kind": "benchmark", "path": str(folder)}
-        return ExplainSource(Benchmark.load(folder), model, dict(params or {}), seed, record)
+        return ExplainSource(Benchmark.load(folder), name, resolved, seed, record)
     if (folder / DATABASE).exists():
         if params:
             raise ConfigError(
