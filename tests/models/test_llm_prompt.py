@@ -295,9 +295,7 @@ def test_the_seed_reaches_the_server_and_the_cache_only_when_it_is_honoured(
         result = evaluate_benchmark(
             small, model="llm-prompt", params=params, seeds=2, bootstrap=100
         )
-        again = evaluate_benchmark(
-            small, model="llm-prompt", params=params, seeds=2, bootstrap=100
-        )
+        again = evaluate_benchmark(small, model="llm-prompt", params=params, seeds=2, bootstrap=100)
     stats = result.statistics
     if honours_seed:
         assert sorted(set(seen)) == [0, 1] and result.model["fits"] == 2

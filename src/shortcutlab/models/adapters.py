@@ -193,9 +193,11 @@ class SklearnModel(TextClassifier):
                 "The sklearn model takes exactly one of 'path' (a saved .joblib/.pkl estimator) "
                 f"and 'estimator' (the object). Got {'both' if self.path else 'neither'}."
             )
-        if self.estimator is None:
-            self.estimator = load_estimator(str(self.path), fitted=False)
-        return self.estimator
+        if self.estimator is not None:
+            return self.estimator
+        if getattr(self, "_loaded", None) is None:
+            self._loaded = load_estimator(str(self.path), fitted=False)
+        return self._loaded
 
     @staticmethod
     def _seed_parameters(estimator: Any) -> list[str]:
