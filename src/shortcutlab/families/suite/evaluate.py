@@ -172,7 +172,8 @@ def _fit_and_predict(
 def _check_strategies(model: str, strategies: Sequence[str] | None) -> list[str | None]:
     if MODELS.capabilities(model)["learns"]:  # prompting strategies are for prompted models
         if strategies:
-            prompted = " and ".join(MODELS.having("learns", False))
+            # A fitted function learns nothing either, but is no prompted model.
+            prompted = " and ".join(n for n in MODELS.having("learns", False) if n != "function")
             raise ConfigError(
                 f"--strategy applies to the {prompted} model only; the {model} model has no prompting strategies. Leave it out."
             )
