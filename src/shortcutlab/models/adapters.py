@@ -33,6 +33,7 @@ from shortcutlab.errors import ConfigError, DataError, knob
 from shortcutlab.models.base import (
     TextClassifier,
     check_fitted_kind,
+    check_input_kind,
     check_training_data,
     expand_columns,
 )
@@ -229,6 +230,7 @@ class ObjectModel(TextClassifier):
 
     def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         labels = check_training_data(texts, labels, n_classes)
+        check_input_kind(self, texts)
         fitted = copy.deepcopy(self.model)
         for attribute in self._seed_attributes():
             setattr(fitted, attribute, self.seed)
