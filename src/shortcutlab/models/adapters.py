@@ -34,6 +34,7 @@ from shortcutlab.models.base import (
     TextClassifier,
     check_fitted_kind,
     check_input_kind,
+    check_sample_weight,
     check_training_data,
     expand_columns,
 )
@@ -163,6 +164,7 @@ class SklearnModel(TextClassifier):
         from sklearn.base import clone
 
         labels = check_training_data(texts, labels, n_classes)
+        check_sample_weight(self, sample_weight, len(labels))  # declared without: refused
         values = getattr(self, "_label_values", None) or tuple(range(n_classes))
         estimator = clone(self._template())
         estimator.set_params(**dict.fromkeys(self._seed_parameters(estimator), self.seed))
@@ -230,6 +232,7 @@ class ObjectModel(TextClassifier):
 
     def fit(self, texts, labels, *, n_classes, validation=None, sample_weight=None):  # type: ignore[no-untyped-def]
         labels = check_training_data(texts, labels, n_classes)
+        check_sample_weight(self, sample_weight, len(labels))  # declared without: refused
         check_input_kind(self, texts)
         fitted = copy.deepcopy(self.model)
         for attribute in self._seed_attributes():
