@@ -180,10 +180,9 @@ def test_an_empty_row_refusal_names_on_empty_in_the_callers_terms(tables):
     )  # fmt: skip
 
 
-# --- Model parameters (lands with the adapters branch) --------------------------------------
+# --- Model parameters ---------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="model_params→params lands from branch i36-adapters")
 def test_a_function_that_takes_a_model_takes_its_parameters_as_params():
     takes_model = {
         name: set(signature.parameters)
@@ -192,5 +191,8 @@ def test_a_function_that_takes_a_model_takes_its_parameters_as_params():
     }
     assert takes_model  # evaluate_benchmark, evaluate_splits, evaluate_suite, explain, ...
     for name, parameters in takes_model.items():
-        assert "model_params" not in parameters, name
         assert "params" in parameters, name
+        if "model_params" in parameters:  # kept only to refuse the old spelling, naming the new
+            assert public_callables()[name].parameters["model_params"].default is None, name
+            with pytest.raises(ConfigError, match=r"'model_params' is now 'params'"):
+                getattr(shortcutlab, name)(None, model_params={"C": 1.0})

@@ -76,7 +76,7 @@ def test_grid_cells_match_evaluate_benchmark(finished):
     cell = loaded.cells[(loaded.cells["model"] == "svm") & (loaded.cells["seed"] == 1)].iloc[0]
     bench = Benchmark.load(out / "benchmarks" / cell["benchmark_id"])
     single = evaluate_benchmark(
-        bench, model="tfidf-svm", model_params={"cv": 2}, seeds=[1], bootstrap=100
+        bench, model="tfidf-svm", params={"cv": 2}, seeds=[1], bootstrap=100
     )
     assert single.runs[0]["splits"]["anti_test"]["accuracy"] == cell["anti_test_accuracy"]
     assert single.runs[0]["delta"]["macro_f1"] == cell["delta_macro_f1"]

@@ -8,8 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
 
 from shortcutlab.corpus import generate_reviews
+from tests.models.duck_model import WordCountModel
 from tests.models.toy_model import registered
 
 
@@ -74,4 +78,6 @@ def small_params(tiny_bert: Path, tmp_path: Path, llm_server: Any) -> dict[str, 
         "transformer": {"path": str(tiny_bert), "epochs": 2, "batch_size": 8, "lr": 1e-3},
         "bow-mlp": {"epochs": 3, "min_count": 1},
         "sentence-encoder": {"cache_dir": str(tmp_path / "embeddings")},
+        "sklearn": {"estimator": make_pipeline(TfidfVectorizer(), LogisticRegression())},
+        "object": {"model": WordCountModel()},
     }

@@ -100,7 +100,7 @@ def test_an_llm_behind_the_server_shows_the_shortcut_drop(bench, answers, server
     result = evaluate_benchmark(
         bench,
         model="llm-prompt",
-        model_params={"client": client(server, tmp_path), "confidence": True},
+        params={"client": client(server, tmp_path), "confidence": True},
         seeds=1,
         bootstrap=100,
     )
@@ -134,7 +134,7 @@ def test_unparseable_answers_are_invalid_and_wrong(bench, answers, tmp_path):
         result = evaluate_benchmark(
             bench,
             model="llm-prompt",
-            model_params={"client": client(server, tmp_path)},
+            params={"client": client(server, tmp_path)},
             seeds=1,
             bootstrap=100,
         )
@@ -150,7 +150,7 @@ def test_a_batch_mostly_without_a_label_stops_instead_of_scoring(bench, tmp_path
         evaluate_benchmark(
             bench,
             model="llm-prompt",
-            model_params={"client": client(bare, tmp_path)},
+            params={"client": client(bare, tmp_path)},
             seeds=1,
             bootstrap=100,
         )
@@ -293,11 +293,9 @@ def test_the_seed_reaches_the_server_and_the_cache_only_when_it_is_honoured(
     with ChatServer(seeded) as server:
         params["client"]["base_url"] = server.url
         result = evaluate_benchmark(
-            small, model="llm-prompt", model_params=params, seeds=2, bootstrap=100
+            small, model="llm-prompt", params=params, seeds=2, bootstrap=100
         )
-        again = evaluate_benchmark(
-            small, model="llm-prompt", model_params=params, seeds=2, bootstrap=100
-        )
+        again = evaluate_benchmark(small, model="llm-prompt", params=params, seeds=2, bootstrap=100)
     stats = result.statistics
     if honours_seed:
         assert sorted(set(seen)) == [0, 1] and result.model["fits"] == 2

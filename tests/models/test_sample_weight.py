@@ -23,7 +23,10 @@ def ambiguous_proba(name, params, weights):
 WEIGHTED = with_toy(lambda: MODELS.having("sample_weight"))
 
 
-@pytest.mark.parametrize("name", with_toy(lambda: MODELS.having("sample_weight", False)))
+# A fitted function is never fitted (tests/models/test_adapters.py).
+@pytest.mark.parametrize(
+    "name", with_toy(lambda: [n for n in MODELS.having("sample_weight", False) if n != "function"])
+)
 def test_a_model_declared_without_sample_weights_refuses_them(name, small_params):
     model = make_model(name, small_params.get(name, {}))
     with pytest.raises(ConfigError, match=f"^The {name} model takes no sample weights"):

@@ -37,7 +37,12 @@ def evaluate(
         ),
     ] = None,
     model: Annotated[
-        str, typer.Option(help="Model name (see 'shortcutlab list').", metavar="NAME")
+        str,
+        typer.Option(
+            help="Model name (see 'shortcutlab list'), or a saved scikit-learn estimator "
+            "(.joblib/.pkl, cloned and fitted per seed).",
+            metavar="NAME|FILE",
+        ),
     ] = "tfidf-logreg",
     seeds: Annotated[int, typer.Option(help="Number of seeds (0..N-1).")] = 5,
     param: Annotated[
@@ -77,18 +82,20 @@ def evaluate(
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.engine.replicates import VARY
     from shortcutlab.families.maze.evaluate import evaluate_benchmark
+    from shortcutlab.models.adapters import model_label
     from shortcutlab.params import check_choice
 
     with user_errors():
         check_format(fmt)  # options first: the most specific refusal
         check_choice("vary", vary, VARY)
-        target = results_folder(benchmark, splits, out, model)
+        # A saved estimator's results go under its file's stem (results/pipe for pipe.joblib).
+        target = results_folder(benchmark, splits, out, Path(model_label(model)).stem)
         check_output_dir(target, overwrite=overwrite)  # before the fit, not after it
         started = time.perf_counter()
         result = evaluate_benchmark(
             benchmark if benchmark is not None else splits.load(),
             model=model,
-            model_params=parse_key_values(param, flag="--param"),
+            params=parse_key_values(param, flag="--param"),
             seeds=seeds,
             bootstrap=bootstrap,
             vary=vary,

@@ -150,7 +150,7 @@ def evaluate_command(
             evaluation = evaluate_suite(
                 suite_dir,
                 model=model,
-                model_params=params,
+                params=params,
                 train=train,
                 train_options=load,
                 strategies=strategies,

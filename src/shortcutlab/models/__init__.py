@@ -22,13 +22,19 @@ def model_options(name: str) -> list[str]:
 
 
 def make_model(
-    name: str, params: Mapping[str, Any] | None = None, *, seed: int | None = None
+    model: Any, params: Mapping[str, Any] | None = None, *, seed: int | None = None
 ) -> TextClassifier:
-    """Instantiate model ``name``; ``params`` map 1:1 onto its constructor (unknown keys are errors).
+    """Instantiate ``model``: a registered name whose ``params`` map 1:1 onto its constructor
+    (unknown keys are errors), or anything :func:`~shortcutlab.models.adapters.resolve_model`
+    takes (a saved estimator's path, an estimator, an object or class with fit and
+    predict_proba, a fitted predict_proba function).
 
     ``seed`` overrides the model's own ``seed`` parameter when it has one. A model that needs torch
     is refused, naming the extra to install, where torch is missing.
     """
+    from shortcutlab.models.adapters import resolve_model
+
+    name, params = resolve_model(model, params)
     if MODELS.capabilities(name)["torch"]:
         require_torch(f"The {name} model")
     params = dict(params or {})

@@ -113,3 +113,12 @@ MODELS.add(
     seeded=False,  # the encoder is frozen and lbfgs is deterministic
     torch=True,
 )
+# The model as the user holds it (models/adapters.py): resolve_model makes these pairs.
+MODELS.add(
+    "sklearn",
+    "shortcutlab.models.adapters:SklearnModel",
+    pairs=True,  # paired rows reach the estimator as a DataFrame with text and text_pair
+    # seeded per configuration: depends_on_seed reads the estimator's random_state parameters
+)
+MODELS.add("object", "shortcutlab.models.adapters:ObjectModel")
+MODELS.add("function", "shortcutlab.models.adapters:FittedFunction", learns=False, seeded=False)

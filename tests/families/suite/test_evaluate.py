@@ -122,7 +122,7 @@ def test_cot_explanations_are_scored_from_the_answers(suite, train_file, server,
     evaluation = evaluate_suite(
         suite,
         model="llm-prompt",
-        model_params={"client": client, "confidence": True},
+        params={"client": client, "confidence": True},
         train=train_file,
         train_options={"text_pair_col": "text_pair"},
         strategies=["zero-shot", "zero-shot-cot"],
@@ -209,7 +209,7 @@ def test_ics_leaves_out_explanations_the_judge_did_not_score(suite, train_file, 
         evaluation = evaluate_suite(
             suite,
             model="llm-prompt",
-            model_params=params,
+            params=params,
             train=train_file,
             train_options={"text_pair_col": "text_pair"},
             strategies=["zero-shot-cot"],
@@ -263,7 +263,7 @@ def test_ics_is_a_dash_when_the_judge_scored_no_explanation(suite, train_file, t
         evaluation = evaluate_suite(
             suite,
             model="llm-prompt",
-            model_params={"client": client},
+            params={"client": client},
             train=train_file,
             train_options={"text_pair_col": "text_pair"},
             strategies=["zero-shot-cot"],
@@ -308,7 +308,7 @@ def test_without_standard_or_train_the_labels_are_the_sets(suite, train_file, tm
     folder = hans_only_suite(suite, tmp_path / "hans")
     with ChatServer(patchy_backend(train_file)) as running:
         evaluation = evaluate_suite(
-            folder, model="llm-prompt", model_params={"client": server_client(running, tmp_path)}
+            folder, model="llm-prompt", params={"client": server_client(running, tmp_path)}
         )
     out = save_suite_evaluation(evaluation, tmp_path / "out")
     results = json.loads((out / "results.json").read_text())

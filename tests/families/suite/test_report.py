@@ -114,7 +114,7 @@ def cot_evaluated(tmp_path_factory):
         evaluation = evaluate_suite(
             write_suite(folder / "suite", rows=16),
             model="llm-prompt",
-            model_params={"client": client, "confidence": True},
+            params={"client": client, "confidence": True},
             train=train,
             train_options={"text_pair_col": "text_pair"},
             strategies=["zero-shot", "zero-shot-cot"],

@@ -22,6 +22,7 @@ from shortcutlab.families.audit.scan.features import FeatureConfig
 from shortcutlab.families.audit.scan.stage import ScanConfig
 from shortcutlab.families.audit.triage.config import TriageConfig
 from shortcutlab.llm import LLMClient
+from shortcutlab.models.adapters import resolve_model
 
 
 def audit_dataset(
@@ -36,7 +37,7 @@ def audit_dataset(
     features: FeatureConfig | None = None,
     correction: str = "bh",
     alpha: float = 0.05,
-    model: str | None = None,
+    model: Any = None,
     params: Mapping[str, Any] | None = None,
     measure_top: int = 10,
     holdout: float = 0.2,
@@ -54,7 +55,8 @@ def audit_dataset(
     progress: Callable[[str], None] | None = None,
 ) -> AuditResult:
     """Scan ``data`` (a path, DataFrame or ``datasets.Dataset``) for latent shortcuts and, with
-    ``model`` (a registered name, fitted on ``data``, or a saved scikit-learn pipeline), measure
+    ``model`` (a registered name or a class or object with ``fit``, fitted on ``data``; a fitted
+    scikit-learn estimator, its saved .joblib, or a fitted ``predict_proba`` function), measure
     its reliance on the ``measure_top`` strongest; write ``audit.json`` and ``audit.csv`` to
     ``out``. ``metadata`` names columns to test besides the text; ``features`` says which
     indicators are built (default: words and bigrams, negation, question, frequent words,
@@ -135,7 +137,7 @@ def audit_dataset(
 
 
 def _measure_config(
-    model: str | None,
+    model: Any,
     params: Mapping[str, Any] | None,
     top: int,
     holdout: float,
@@ -144,7 +146,8 @@ def _measure_config(
     """The checked measurement settings (None without a model), and ``fix`` checked against them."""
     measure = None
     if model is not None:
-        measure = MeasureConfig(model=model, params=dict(params or {}), top=top, holdout=holdout)
+        model, params = resolve_model(model, params)  # the model as held: a (name, params) pair
+        measure = MeasureConfig(model=model, params=params, top=top, holdout=holdout)
         measure.check()
     if fix is not None:
         fix.check()

@@ -39,6 +39,7 @@ from shortcutlab.families.audit.triage.judge import open_judge
 from shortcutlab.families.audit.triage.judgements import read_judgements
 from shortcutlab.families.audit.triage.stage import triage_stage
 from shortcutlab.families.audit.triage.styles import MarkerSet, fires_of
+from shortcutlab.models.adapters import json_safe_params, model_label
 
 
 @dataclass(frozen=True)
@@ -273,8 +274,8 @@ def _measure(
         for column in (*MEASURE_COLUMNS, "redistribution_note"):
             table.at[index, column] = values.get(column)
     return table, {
-        "model": config.model,
-        "params": dict(config.params),
+        "model": model_label(config.model, config.params),
+        "params": json_safe_params(config.params),
         "rows": len(evaluation),
         "candidates": len(specs),
         "note": INTERVAL_NOTE,

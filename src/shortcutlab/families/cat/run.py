@@ -28,6 +28,7 @@ from shortcutlab.families.cat.scoring import predict_sets
 from shortcutlab.metrics import accuracy, mcnemar_exact
 from shortcutlab.metrics.attentiveness import attentiveness_summary, wilson_interval
 from shortcutlab.models import make_model
+from shortcutlab.models.adapters import json_safe_params, model_label
 from shortcutlab.models.base import check_input_kind
 from shortcutlab.params import check_choice, quoted
 from shortcutlab.provenance import environment, tool_record
@@ -47,7 +48,7 @@ INTERVAL_NOTE = "Wilson 95 % interval over test rows; it ignores the variance be
 class CatConfig:
     """What a CAT run does; ``default_label`` is a preset name, a label value or None (inferred)."""
 
-    model: str = "tfidf-logreg"
+    model: Any = "tfidf-logreg"  # anything models.adapters.resolve_model takes
     params: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     k: int = 5
@@ -166,7 +167,12 @@ def run_cat(
     }
     summary |= {"rows_kept": len(kept), "rows_total": len(test), "unique_inputs_scored": unique}
     results = {
-        "config": asdict(config) | {"default_label": default},
+        "config": asdict(config)
+        | {
+            "model": model_label(config.model, config.params),
+            "params": json_safe_params(config.params),
+            "default_label": default,
+        },
         "data": {
             "train_rows": len(train),
             "train_rows_fitted": len(fit_table),
@@ -278,7 +284,7 @@ def _baselines(
     return {
         "partial_input": {
             "trained_on": part,
-            "model": config.model,
+            "model": model_label(config.model, config.params),
             **_accuracy(truth, partial_predicted),
         },
         "majority": {

@@ -49,6 +49,7 @@ from shortcutlab.families.maze.redraw import (
     check_redrawable,
 )
 from shortcutlab.models import make_model
+from shortcutlab.models.adapters import model_label, renamed_keyword, resolve_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
@@ -150,21 +151,29 @@ def resolve_seeds(seeds: int | Sequence[int]) -> list[int]:
 def evaluate_benchmark(
     benchmark: Benchmark | str | Path,
     *,
-    model: str = "tfidf-logreg",
-    model_params: Mapping[str, Any] | None = None,
+    model: Any = "tfidf-logreg",
+    params: Mapping[str, Any] | None = None,
     seeds: int | Sequence[int] = 5,
     bootstrap: int = 1000,
     vary: str = "model",
     rebuild: Rebuild | None = None,
     dataset: str | None = None,
     on_fit: Callable[[int], None] | None = None,
+    model_params: None = None,
 ) -> EvaluationResult:
     """Evaluate ``model`` on a benchmark (object or folder) over ``seeds``.
+
+    ``model`` is a registered name with its ``params``, the path of a saved scikit-learn
+    estimator, an estimator object (cloned and fitted per seed), a class or object with ``fit``
+    and ``predict_proba`` (:func:`~shortcutlab.models.adapters.resolve_model`).
 
     With ``vary="data"`` or ``"both"`` each seed re-draws the benchmark: ``rebuild(build_seed)``
     when given, else from the inputs the manifest records. ``dataset`` names the data in the tidy
     row (default: the folder of the training input). ``on_fit(seed)`` is called after each seed.
     """
+    renamed_keyword("evaluate_benchmark", model_params)
+    label = model_label(model, params)
+    model, params = resolve_model(model, params)
     if isinstance(benchmark, Benchmark):
         base = benchmark
     else:
@@ -178,7 +187,7 @@ def evaluate_benchmark(
     replicates = plan_replicates(seed_list, vary=vary, build_seed=base_seed(base))
     check_redrawable(base, vary)
     labels = base.labels
-    probe = make_model(model, model_params, seed=seed_list[0])
+    probe = make_model(model, params, seed=seed_list[0])
     try:
         check_pair_support(probe, paired=TEXT_PAIR in base["train"].columns)
         probe.check(len(labels))
@@ -187,11 +196,11 @@ def evaluate_benchmark(
     builds = Builds(base, rebuild)
     benches = {r.build_seed: builds.get(r.build_seed) for r in replicates}  # fail before fitting
     fitted = _fit_replicates(
-        base, benches, replicates, model, model_params, refit=probe.depends_on_seed(), on_fit=on_fit
+        base, benches, replicates, model, params, refit=probe.depends_on_seed(), on_fit=on_fit
     )
     row = {
         "dataset": dataset or dataset_name(base),
-        "model": model,
+        "model": label,
         "shortcut": base.shortcut or None,
         "strength": base.strength,
         **group_statistics(
@@ -210,7 +219,7 @@ def evaluate_benchmark(
             "splits": {s: len(base[s]) for s in base.splits},
         },
         model={
-            "name": model,
+            "name": label,
             "params": {k: v for k, v in probe.get_params().items() if k != "seed"},
             "fits": len(fitted.fits),
         },
@@ -238,10 +247,11 @@ def evaluate_splits(
     encoding: str | None = None,
     on_empty: str | None = None,
     inputs: ReadingOptions | None = None,
-    model: str = "tfidf-logreg",
-    model_params: Mapping[str, Any] | None = None,
+    model: Any = "tfidf-logreg",
+    params: Mapping[str, Any] | None = None,
     seeds: int | Sequence[int] = 5,
     bootstrap: int = 1000,
+    model_params: None = None,
 ) -> EvaluationResult:
     """Evaluate ``model`` on existing splits as they are (such as a Shortcut Maze release's
     ``train.csv``, ``test.csv`` and ``test_anti-shortcut.csv``; paths, DataFrames or
@@ -251,6 +261,7 @@ def evaluate_splits(
     Examples:
         >>> result = evaluate_splits("train.csv", "test.csv", "test_anti-shortcut.csv")  # doctest: +SKIP
     """
+    renamed_keyword("evaluate_splits", model_params)
     files = load_splits(
         train,
         test,
@@ -264,9 +275,7 @@ def evaluate_splits(
         on_empty=on_empty,
         inputs=inputs,
     )
-    return evaluate_benchmark(
-        files, model=model, model_params=model_params, seeds=seeds, bootstrap=bootstrap
-    )
+    return evaluate_benchmark(files, model=model, params=params, seeds=seeds, bootstrap=bootstrap)
 
 
 @dataclass
@@ -287,7 +296,7 @@ def _fit_replicates(
     benches: Mapping[int, Benchmark],
     replicates: Sequence[Replicate],
     model: str,
-    model_params: Mapping[str, Any] | None,
+    params: Mapping[str, Any] | None,
     *,
     refit: bool,
     on_fit: Callable[[int], None] | None,
@@ -301,7 +310,7 @@ def _fit_replicates(
         truths, pairing = truths_and_pairing(bench)
         key = (replicate.build_seed, replicate.fit_seed if refit else None)
         if key not in done.fits:
-            fitted = fit_predict(bench, model, model_params, replicate.fit_seed)
+            fitted = fit_predict(bench, model, params, replicate.fit_seed)
             predicted = {s: predicted_labels(p) for s, p in fitted.probabilities.items()}
             done.fits[key] = (predicted, fitted)
             test_index, anti_index = pairing

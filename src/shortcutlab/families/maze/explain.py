@@ -33,6 +33,7 @@ from shortcutlab.families.maze.explain_source import (
 from shortcutlab.mitigations import make_mitigation
 from shortcutlab.mitigations.base import Mitigation, MitigationContext
 from shortcutlab.mitigations.context import mitigation_context
+from shortcutlab.models.adapters import json_safe_params, model_label
 from shortcutlab.params import check_non_negative_int, check_positive_int
 from shortcutlab.provenance import environment, tool_record
 
@@ -61,7 +62,7 @@ class ExplainResult:
 def explain(
     source: Benchmark | str | Path,
     *,
-    model: str,
+    model: Any,
     params: Mapping[str, Any] | None = None,
     rows: int = 100,
     seed: int = 0,
@@ -77,8 +78,8 @@ def explain(
 ) -> ExplainResult:
     """Explain ``rows`` cue-carrying rows of ``split`` with ``model`` (and ``mitigation``).
 
-    ``source`` is a :class:`Benchmark` or its folder (``model``: a registry name, ``params`` its
-    parameters) or a
+    ``source`` is a :class:`Benchmark` or its folder (``model``: a registry name with its ``params``, or any model
+    :func:`~shortcutlab.models.adapters.resolve_model` takes) or a
     run folder (``model``: a model id of its spec, ``seed`` the cell's seed; ``benchmark`` picks
     the build when the run has several). ``pictures`` rows per method get a PNG.
     """
@@ -104,8 +105,8 @@ def explain(
         "environment": {**environment(), "shap": version("shap")},
         "source": found.record,
         "config": {
-            "model": found.model,
-            "params": found.params,
+            "model": model_label(found.model, found.params),
+            "params": json_safe_params(found.params),
             "fit_seed": found.fit_seed,
             "seed": seed,
             "split": split,

@@ -24,6 +24,7 @@ from shortcutlab.explain.tokens import Span
 from shortcutlab.families.maze import FAMILY
 from shortcutlab.families.maze.cue_spans import cue_column, frame_cue_spans
 from shortcutlab.models import MODELS
+from shortcutlab.models.adapters import refuse_fitted_function, resolve_model
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts import SHORTCUTS
 
@@ -58,13 +59,13 @@ class CueRows:
 def resolve_source(
     source: Benchmark | str | Path,
     *,
-    model: str,
+    model: Any,
     params: Mapping[str, Any] | None,
     seed: int,
     benchmark_id: str | None = None,
 ) -> ExplainSource:
-    """A benchmark, as an object or its folder (``model`` is a registry name), or a run folder
-    (``model`` a model id)."""
+    """A benchmark, as an object or its folder (``model`` is anything
+    :func:`~shortcutlab.models.adapters.resolve_model` takes), or a run folder (``model`` a model id)."""
     if isinstance(source, Benchmark):
         return _from_benchmark(source, model, params, seed, benchmark_id)
     folder = Path(source)
@@ -86,7 +87,7 @@ def resolve_source(
 
 def _from_benchmark(
     benchmark: Benchmark,
-    model: str,
+    model: Any,
     params: Mapping[str, Any] | None,
     seed: int,
     benchmark_id: str | None,
@@ -97,11 +98,13 @@ def _from_benchmark(
         raise ConfigError(
             f"{knob('benchmark')} picks a build inside a run folder; {where} a benchmark."
         )
-    MODELS.get(model)  # an unknown name fails here, with the close matches and the list
+    name, resolved = resolve_model(model, params)
+    refuse_fitted_function(name)
+    MODELS.get(name)  # an unknown name fails here, with the close matches and the list
     record: dict[str, Any] = {"kind": "benchmark"}
     if benchmark.path is not None:
         record["path"] = str(benchmark.path)
-    return ExplainSource(benchmark, model, dict(params or {}), seed, record)
+    return ExplainSource(benchmark, name, resolved, seed, record)
 
 
 def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) -> ExplainSource:

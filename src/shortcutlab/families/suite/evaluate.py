@@ -35,6 +35,13 @@ from shortcutlab.families.suite.folder import (
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.proportions import two_proportion_z_test
 from shortcutlab.models import MODELS, make_model
+from shortcutlab.models.adapters import (
+    json_safe_params,
+    model_label,
+    refuse_fitted_function,
+    renamed_keyword,
+    resolve_model,
+)
 from shortcutlab.models.nli_scorers import NliScorer
 from shortcutlab.models.prompts import STRATEGIES
 from shortcutlab.params import quoted
@@ -60,8 +67,8 @@ class _Predictions:
 def evaluate_suite(
     folder: str | Path,
     *,
-    model: str,
-    model_params: Mapping[str, Any] | None = None,
+    model: Any,
+    params: Mapping[str, Any] | None = None,
     train: str | Path | None = None,
     train_options: Mapping[str, Any] | None = None,
     strategies: Sequence[str] | None = None,
@@ -70,12 +77,18 @@ def evaluate_suite(
     embed: Callable[[list[str]], np.ndarray] | None = None,
     error_judge: ErrorJudge | None = None,
     seed: int = 0,
+    model_params: None = None,
 ) -> SuiteEvaluation:
-    """Fit ``model`` (per strategy) and score every set of the Suite ``folder``.
+    """Fit ``model`` (per strategy) and score every set of the Suite ``folder``; ``model`` is
+    anything :func:`~shortcutlab.models.adapters.resolve_model` takes.
 
     ``embed`` (texts -> vectors) gives SFS and ``nli_scorer`` ICS for chain-of-thought
     strategies; without them those metrics are None (printed "—").
     """
+    renamed_keyword("evaluate_suite", model_params)
+    label = model_label(model, params)
+    model, model_params = resolve_model(model, params)
+    refuse_fitted_function(model)
     suite = read_suite(folder, list(sets) if sets is not None else None)
     strategies = _check_strategies(model, strategies)
     train_frame = _training_frame(suite, model, strategies, train, train_options or {})
@@ -84,7 +97,7 @@ def evaluate_suite(
     if train is None:
         fitted_on = "the standard set's rows" if suite.has_standard else "the sets' rows"
         notes.append(
-            f"No --train: {model} was fitted on {fitted_on}, which zero-shot prompts never show; "
+            f"No --train: {label} was fitted on {fitted_on}, which zero-shot prompts never show; "
             f"the labels are those rows' ({listed(space.values)})."
         )
     if not suite.has_standard:
@@ -121,7 +134,7 @@ def evaluate_suite(
     results = {
         "tool": tool_record(),
         "suite": {"path": str(suite.path), "sets": {n: len(f) for n, f in suite.sets.items()}},
-        "model": {"name": model, "params": _plain(dict(model_params or {})), "seed": seed},
+        "model": {"name": label, "params": _plain(json_safe_params(model_params)), "seed": seed},
         "train": {"path": None if train is None else str(train), "rows": len(train_frame)},
         "labels": [str(v) for v in space.values],
         "two_class_sets": [n for n in suite.sets if suite.is_two_class(n)],
@@ -159,7 +172,8 @@ def _fit_and_predict(
 def _check_strategies(model: str, strategies: Sequence[str] | None) -> list[str | None]:
     if MODELS.capabilities(model)["learns"]:  # prompting strategies are for prompted models
         if strategies:
-            prompted = " and ".join(MODELS.having("learns", False))
+            # A fitted function learns nothing either, but is no prompted model.
+            prompted = " and ".join(n for n in MODELS.having("learns", False) if n != "function")
             raise ConfigError(
                 f"--strategy applies to the {prompted} model only; the {model} model has no prompting strategies. Leave it out."
             )

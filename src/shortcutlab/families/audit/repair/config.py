@@ -83,11 +83,11 @@ def fix_methods(config: FixConfig) -> list[str]:
 
 
 def check_fix_model(model: str) -> None:
-    """--fix refits the model under each repair, so it must be a registered name (a saved
-    estimator cannot be refitted)."""
+    """--fix refits the model under each repair, so it must be a registered name (an estimator,
+    saved or not, is one: ``sklearn``), not a fitted function, which cannot be refitted."""
     from shortcutlab.models import MODELS  # the registry only: no backend is imported
 
-    if model not in MODELS.names():
+    if model not in MODELS.names() or model == "function":
         raise ConfigError(
             f"The repairs ({knob('fix')}) refit the model under each one, so {knob('model')} "
             f"must be a registered model ({', '.join(MODELS.names())}), not a saved one. Got "

@@ -46,6 +46,7 @@ from shortcutlab.families.audit.scan.candidates import Candidate
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.seeds import derived_seed
 from shortcutlab.mitigations import MITIGATIONS, make_mitigation
+from shortcutlab.models.adapters import json_safe_params, model_label
 
 
 @dataclass
@@ -293,8 +294,8 @@ def _repaired_training(
         "label": entry["label"],
         "method": fit.method,
         "parameters": fit.params,
-        "model": model,
-        "model_parameters": model_params,
+        "model": model_label(model, model_params),
+        "model_parameters": json_safe_params(model_params),
         "seed": seed,
         "rows": n,
         "rows_changed_share": None if change is None else change.changed_share(n),
