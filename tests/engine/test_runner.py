@@ -122,9 +122,9 @@ def test_failed_cells_are_recorded_and_the_grid_goes_on(tmp_path):
         "2 of 4 cells failed; the first, reviews single-term λ=1 tfidf-logreg seed 0: ValueError: "
     )
     assert str(info.value).endswith(
-        f"The error's .report lists every failure, and the run folder {tmp_path / 'run'} keeps "
-        f"them with the finished cells (shortcutlab results {tmp_path / 'run'}); pass "
-        "raise_on_failure=False to get the report back instead."
+        f"This error's .report.errors lists every failure; the run folder {tmp_path / 'run'} "
+        "keeps the finished cells, and running again retries the failed ones (pass "
+        "raise_on_failure=False to get the report back instead)."
     )
     assert "\n" not in str(info.value)
     report = info.value.report

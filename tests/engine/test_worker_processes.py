@@ -31,11 +31,11 @@ PREAMBLE = f"""
 import shortcutlab as sl
 from shortcutlab.families import parse_spec
 from my_models import Mine
-SPEC = parse_spec({SPEC})
+SPEC = {SPEC}
 """
 RUN = (
     'sl.MODELS.add("mine", Mine)\n'
-    'report = sl.run_experiment(SPEC, "run", jobs=2)\n'
+    'report = sl.run_experiment(parse_spec(SPEC), "run", jobs=2)\n'
     "print(report.done, report.failed)\n"
 )
 GUARD_LINE = (
@@ -135,3 +135,24 @@ def test_the_command_line_runs_workers(tmp_path):
     )
     assert finished.returncode == 0, finished.stderr
     assert _cell_statuses(tmp_path / "run") == ["done", "done"]
+
+
+@pytest.mark.slow
+def test_a_class_the_workers_cannot_find_stops_the_run_in_one_line(tmp_path):
+    """A class defined under the guard is not there when a worker imports the script."""
+    under_guard = (
+        "class Theirs(Mine):\n"
+        '    """Defined where only the parent runs."""\n'
+        + RUN.replace('add("mine", Mine)', 'add("mine", Theirs)')
+    )
+    script = _script(
+        tmp_path, 'if __name__ == "__main__":\n' + textwrap.indent(under_guard, "    ")
+    )
+    finished = _python(tmp_path, str(script))
+    assert finished.returncode == 1
+    assert _error_line(finished.stderr) == (
+        "shortcutlab.errors.ConfigError: Worker processes cannot import the model 'mine' "
+        "(AttributeError: Can't get attribute 'Theirs' on <module '__mp_main__' from "
+        f"'{script}'>); define it at the top level of a .py module, or run with jobs=1."
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["experiment.py", "my_models.py"]

@@ -201,10 +201,10 @@ def _failures_line(report: RunReport) -> str:
     where, error = report.errors[0]
     reason = error.strip().splitlines()[0] if error.strip() else "no reason recorded"
     return (
-        f"{report.failed} of {report.total} cells failed; the first, {where}: {reason}. "
-        f"The error's .report lists every failure, and the run folder {report.run_dir} keeps "
-        f"them with the finished cells (shortcutlab results {report.run_dir}); pass "
-        f"raise_on_failure=False to get the report back instead."
+        f"{report.failed} of {report.total} cells failed; the first, {where}: {reason}. This "
+        f"error's .report.errors lists every failure; the run folder {report.run_dir} keeps the "
+        f"finished cells, and running again retries the failed ones (pass "
+        f"raise_on_failure=False to get the report back instead)."
     )
 
 
