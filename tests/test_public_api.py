@@ -8,6 +8,7 @@ def test_all_is_sorted_and_complete():
     assert shortcutlab.__all__ == [
         "Benchmark",
         "CatConfig",
+        "CellsFailedError",
         "ConfigError",
         "DataError",
         "EvaluationResult",

@@ -1,13 +1,17 @@
+import json
+
 import pytest
 
-from shortcutlab.errors import UnknownComponentError
-from shortcutlab.registry import Registry
+from shortcutlab.errors import ConfigError, UnknownComponentError
+from shortcutlab.models import MODELS
+from shortcutlab.models.majority import MajorityClass
+from shortcutlab.registry import Registry, user_entries
+from tests.registration import registered_for
 
 
 def test_lazy_entries_resolve_on_first_use_and_duplicates_are_refused():
     registry = Registry("thing")
     registry.add("json-loads", "json:loads")
-    import json
 
     assert registry.get("json-loads") is json.loads
     with pytest.raises(ValueError, match="registered twice"):
@@ -71,3 +75,60 @@ def test_option_help_reads_args_sections_along_the_mro():
         "seed": "The child's words.",  # the subclass's own entry wins
         "other": "",  # described nowhere
     }
+
+
+def test_registering_the_same_target_again_is_a_no_op():
+    registry = Registry("thing", capabilities={"fast": False})
+    registry.add("loads", "json:loads", fast=True)
+    registry.add("loads", "json:loads", fast=True)  # a notebook re-running its cell
+    assert registry.get("loads") is json.loads
+    registry.add("loads", "json:loads", fast=True)  # after the import, too
+    registry.add("loads", json.loads, fast=True)  # the object the path names
+    assert registry.get("loads") is json.loads
+    assert registry.capabilities("loads") == {"fast": True}
+    assert registry.names() == ["loads"]
+
+
+def _defined_in_a_cell(namespace: dict) -> type:
+    """What a notebook cell's ``class Mine: ...`` makes each time it runs: a new class object
+    with the same module and qualified name."""
+    exec("class Mine:\n    pass\n", namespace)
+    return namespace["Mine"]
+
+
+def test_a_class_redefined_by_a_rerun_cell_replaces_its_entry():
+    registry = Registry("model")
+    cell = {"__name__": "__main__"}
+    first = _defined_in_a_cell(cell)
+    registry.add("mine", first)
+    second = _defined_in_a_cell(cell)
+    assert second is not first
+    registry.add("mine", second)
+    assert registry.get("mine") is second
+
+
+def test_another_target_under_a_taken_name_is_refused_in_one_line():
+    registry = Registry("model")
+    registry.add("mine", "json:loads")
+    with pytest.raises(ConfigError) as info:
+        registry.add("mine", _defined_in_a_cell({"__name__": "__main__"}))
+    assert str(info.value) == (
+        "The model 'mine' is registered twice: as json:loads, then as __main__:Mine. "
+        "Register the second under another name."
+    )
+    assert registry.get("mine") is json.loads
+
+
+class _UserModel(MajorityClass):
+    """A model a user's module defines."""
+
+
+def test_only_the_entries_a_user_added_are_listed_for_workers():
+    before = {(e.registry, e.name) for e in user_entries()}
+    with registered_for(MODELS, "test-user-model", _UserModel):
+        added = [e for e in user_entries() if (e.registry, e.name) not in before]
+    assert [(e.registry, e.kind, e.name, e.entry) for e in added] == [
+        ("shortcutlab.models.registry:MODELS", "model", "test-user-model", _UserModel)
+    ]
+    assert not {"tfidf-logreg", "majority"} & {e.name for e in user_entries()}
+    assert "test-user-model" not in {e.name for e in user_entries()}  # removed with its line

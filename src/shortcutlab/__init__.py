@@ -17,7 +17,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shortcutlab._version import __version__
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabError, ShortcutlabWarning
+from shortcutlab.errors import (
+    CellsFailedError,
+    ConfigError,
+    DataError,
+    ShortcutlabError,
+    ShortcutlabWarning,
+)
 from shortcutlab.lazy_exports import lazy_exports
 
 _LAZY = {
@@ -85,6 +91,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 __all__ = [
     "Benchmark",
     "CatConfig",
+    "CellsFailedError",
     "ConfigError",
     "DataError",
     "EvaluationResult",

@@ -12,6 +12,7 @@ means, so ``except ValueError`` keeps working for callers who do not know this p
     ├── OutputExistsError(FileExistsError) refusing to overwrite a non-empty output folder
     ├── StorageError(OSError)              the machine refused a read or write (full, read-only disk)
     ├── FolderInUseError(RuntimeError)     a run folder another process's run holds
+    ├── CellsFailedError(RuntimeError)     cells of a grid failed (``.report`` holds the run's report)
     └── BackendError(RuntimeError)         an LLM server or local model failed to answer
         ├── RateLimited                    the server asked us to slow down (HTTP 429)
         └── Timeout(TimeoutError)          no answer within the time limit
@@ -69,6 +70,14 @@ class StorageError(ShortcutlabError, OSError):
 
 class FolderInUseError(ShortcutlabError, RuntimeError):
     """A run folder is locked by a run in another process (one run per folder at a time)."""
+
+
+class CellsFailedError(ShortcutlabError, RuntimeError):
+    """Cells of a grid failed; the run's report (every failure's reason) is ``.report``."""
+
+    def __init__(self, message: str, report: Any = None) -> None:
+        super().__init__(message)
+        self.report = report
 
 
 class BackendError(ShortcutlabError, RuntimeError):

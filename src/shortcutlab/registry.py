@@ -7,6 +7,12 @@ facts about the component stated once, on its registry line, and readable withou
 (like scikit-learn's estimator tags). A registry names the capabilities it knows and their
 defaults, so a misspelt one is refused where it is declared.
 
+Registering the same target again under its name (a notebook re-running its registration cell,
+even one that re-defines the class) replaces the entry; another target under a taken name is
+refused. Entries added by code outside shortcutlab (a user's script) are *user entries*:
+:func:`user_entries` lists them, so that worker processes can add them again
+(:func:`add_user_entries`), since a spawned process starts with shortcutlab's own lines only.
+
 Examples:
     >>> colours = Registry("colour")
     >>> colours.add("red", 1)
@@ -28,7 +34,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
-from collections.abc import Callable, Iterator, Mapping
+import sys
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from shortcutlab.errors import ConfigError, UnknownComponentError, listed
@@ -41,6 +50,7 @@ _ARG_ENTRY = re.compile(r"\*{0,2}(\w+)\s*(?:\([^)]*\))?:\s*(.*)")
 # reST's inline markup in a docstring: ``literal`` and :role:`target` (~ shows the last name).
 _LITERAL = re.compile(r"``(.+?)``")
 _ROLE = re.compile(r":\w+:`~?(?:[\w.]+\.)?([^`.]+)`")
+_PACKAGE = __name__.partition(".")[0]
 
 
 def plain_text(text: str) -> str:
@@ -94,25 +104,65 @@ class Registry(Generic[T]):
         self._entries: dict[str, T | str] = {}
         self._defaults: dict[str, Any] = dict(capabilities or {})
         self._capabilities: dict[str, dict[str, Any]] = {}
+        self._targets: dict[str, str | None] = {}  # what each name was registered as
+        self._user_names: set[str] = set()  # the names code outside shortcutlab added
+        self._home: str | None = sys._getframe(1).f_globals.get("__name__")  # where it lives
 
     def add(self, name: str, entry: T | str, **capabilities: Any) -> None:
         """Register ``entry`` (an object or a lazy ``"module:attribute"`` path) under ``name``,
-        with the ``capabilities`` that differ from the registry's defaults."""
-        if name in self._entries:
-            raise ValueError(f"{self.kind} {name!r} is registered twice")
+        with the ``capabilities`` that differ from the registry's defaults. The same target
+        again (the same object or path, or a class re-defined with the same module and name)
+        replaces the entry: the newest registration wins."""
+        self._put(name, entry, capabilities, user=_added_outside_package())
+
+    def _put(
+        self, name: str, entry: T | str, capabilities: Mapping[str, Any], *, user: bool
+    ) -> None:
         unknown = sorted(set(capabilities) - set(self._defaults))
         if unknown:
             raise ValueError(
                 f"{self.kind} {name!r} declares unknown capabilities {', '.join(unknown)}; "
                 f"a {self.kind} has: {', '.join(sorted(self._defaults)) or 'none'}"
             )
+        if name in self._entries:
+            registered = self._entries[name]
+            if not self._same_target(name, entry):
+                raise ConfigError(
+                    f"The {self.kind} {name!r} is registered twice: as {_shown(registered)}, "
+                    f"then as {_shown(entry)}. Register the second under another name."
+                )
+            if isinstance(entry, str) and not isinstance(registered, str):
+                entry = registered  # already imported: the path names this very object
         self._entries[name] = entry
         self._capabilities[name] = {**self._defaults, **capabilities}
+        self._targets.setdefault(name, _target(entry))
+        if user:
+            self._user_names.add(name)
+            _WITH_USER_ENTRIES.add(self)
+        else:
+            self._user_names.discard(name)
+
+    def _same_target(self, name: str, entry: Any) -> bool:
+        """Whether ``entry`` stands for what ``name`` was registered as."""
+        registered = self._entries[name]
+        target = _target(entry)
+        return entry is registered or (
+            target is not None and target in (self._targets[name], _target(registered))
+        )
 
     def remove(self, name: str) -> None:
         """Forget ``name`` (a component a test registered for itself)."""
         self._entries.pop(name, None)
         self._capabilities.pop(name, None)
+        self._targets.pop(name, None)
+        self._user_names.discard(name)
+
+    def location(self) -> str | None:
+        """``"module:attribute"`` of this registry, where a fresh process finds it (None for one
+        that no module holds, as a registry made inside a function)."""
+        module = sys.modules.get(self._home or "")
+        found = [attr for attr, value in vars(module).items() if value is self] if module else []
+        return f"{self._home}:{found[0]}" if found else None
 
     def capabilities(self, name: str) -> dict[str, Any]:
         """What ``name`` declared on its registry line (defaults filled in); imports nothing."""
@@ -264,3 +314,67 @@ class Registry(Generic[T]):
 
     def __repr__(self) -> str:
         return f"Registry({self.kind!r}, {self.names()!r})"
+
+
+def _target(entry: Any) -> str | None:
+    """What an entry stands for: a lazy path as written, a module by its name, a class or
+    function by where it is defined ("module:qualified name", so that a notebook cell's
+    re-definition names the same target); None for any other object."""
+    if isinstance(entry, str):
+        return entry
+    if inspect.ismodule(entry):
+        return entry.__name__
+    module, qualname = getattr(entry, "__module__", None), getattr(entry, "__qualname__", None)
+    return f"{module}:{qualname}" if isinstance(module, str) and isinstance(qualname, str) else None
+
+
+def _shown(entry: Any) -> str:
+    """An entry as a one-line message names it."""
+    return _target(entry) or f"a {type(entry).__name__} object"
+
+
+def _added_outside_package() -> bool:
+    """Whether the code that called :meth:`Registry.add` lies outside shortcutlab (a user's
+    script, notebook or plugin): shortcutlab's own lines are added by importing it, anywhere."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back  # add() and the register() decorator
+    module = "" if frame is None else str(frame.f_globals.get("__name__", ""))
+    return not (module == _PACKAGE or module.startswith(_PACKAGE + "."))
+
+
+# The registries holding user entries (weakly: a registry a test made for itself may go).
+_WITH_USER_ENTRIES: weakref.WeakSet[Registry[Any]] = weakref.WeakSet()
+
+
+@dataclass(frozen=True)
+class UserEntry:
+    """An entry code outside shortcutlab added, and where a worker process adds it again."""
+
+    registry: str  # "module:attribute" of the registry
+    kind: str
+    name: str
+    entry: Any
+    capabilities: dict[str, Any]
+
+
+def user_entries() -> list[UserEntry]:
+    """Every user entry of a registry that a module holds (a registry made inside a function
+    is out of a worker's reach, and so is no concern of it), in registration order."""
+    found = []
+    for registry in list(_WITH_USER_ENTRIES):
+        location = registry.location()
+        for name in registry.registration_order() if location else ():
+            if name in registry._user_names:
+                entry, capabilities = registry._entries[name], registry._capabilities[name]
+                found.append(UserEntry(location, registry.kind, name, entry, capabilities))
+    return found
+
+
+def add_user_entries(entries: Iterable[UserEntry]) -> None:
+    """Add ``entries`` (from :func:`user_entries` in another process) to this process's
+    registries, as user entries again."""
+    for found in entries:
+        module, _, attribute = found.registry.partition(":")
+        registry = getattr(importlib.import_module(module), attribute)
+        registry._put(found.name, found.entry, found.capabilities, user=True)

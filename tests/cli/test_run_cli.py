@@ -192,3 +192,18 @@ def test_llm_model_with_an_unreachable_server_is_refused_before_running(tmp_path
         "--out",
         tmp_path / "run",
     )
+
+
+def test_a_run_with_failed_cells_lists_them_and_exits_1(tmp_path):
+    """The command prints each failure under the run's line (no Error: line) and exits 1."""
+    failing = GRID.replace("{name: tfidf-logreg}", "{name: tfidf-logreg, min_df: 100000}")
+    (tmp_path / "spec.yaml").write_text(failing.replace("[1.0, 0.6]", "[1.0]"))
+    result = invoke("run", tmp_path / "spec.yaml", "--out", tmp_path / "run")
+    assert result.exit_code == 1, result.output
+    assert "2 cells done, 0 already finished, 2 failed" in result.stdout
+    failures = result.stderr.splitlines()
+    assert [line.split(": ")[1] for line in failures] == [
+        "reviews single-term λ=1 tfidf-logreg seed 0",
+        "reviews single-term λ=1 tfidf-logreg seed 1",
+    ]
+    assert all(line.startswith("Failed: ") for line in failures)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from shortcutlab.data.benchmark import Benchmark
-from shortcutlab.errors import ConfigError, OutputExistsError
+from shortcutlab.errors import CellsFailedError, ConfigError, OutputExistsError
 from shortcutlab.families import load_results, parse_spec, plan_run, run_experiment
 from shortcutlab.families.maze.evaluate import evaluate_benchmark
 from tests.conftest import tree_state
@@ -116,7 +116,18 @@ def test_failed_cells_are_recorded_and_the_grid_goes_on(tmp_path):
         strengths=[1.0],
         shortcuts=["single-term"],
     )
-    report = run_experiment(broken, tmp_path / "run")
+    with pytest.raises(CellsFailedError) as info:
+        run_experiment(broken, tmp_path / "run")
+    assert str(info.value).startswith(
+        "2 of 4 cells failed; the first, reviews single-term λ=1 tfidf-logreg seed 0: ValueError: "
+    )
+    assert str(info.value).endswith(
+        f"This error's .report.errors lists every failure; the run folder {tmp_path / 'run'} "
+        "keeps the finished cells, and running again retries the failed ones (pass "
+        "raise_on_failure=False to get the report back instead)."
+    )
+    assert "\n" not in str(info.value)
+    report = info.value.report
     assert (report.done, report.failed) == (2, 2)
     assert "ValueError" in report.errors[0][1]
     with sqlite3.connect(tmp_path / "run" / "results.sqlite") as db:
@@ -126,10 +137,11 @@ def test_failed_cells_are_recorded_and_the_grid_goes_on(tmp_path):
             ).fetchone()[0]
             == 2
         )
-    stopped = run_experiment(broken, tmp_path / "fast", fail_fast=True)
+    stopped = run_experiment(broken, tmp_path / "fast", fail_fast=True, raise_on_failure=False)
     assert (
         stopped.failed == 2 and stopped.done == 0
     )  # the failing fit comes first and stops the grid
+    assert "failed=2" in repr(stopped) and "ValueError" not in repr(stopped)
 
 
 @pytest.mark.slow

@@ -90,6 +90,7 @@ def run(
                 force=force,
                 on_progress=update,
                 track=track,
+                raise_on_failure=False,  # the report lists each failure, and the exit code is 1
             )
     render.run_report(out_console, err_console, report)
     if report.failed:

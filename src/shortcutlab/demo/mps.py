@@ -70,7 +70,14 @@ def run_mps_demo(
     datasets = [replace(d, inputs=replace(d.inputs, fmt=SPLIT_FORMAT)) for d in spec.datasets]
     spec = replace(spec, datasets=datasets)
     out = root / MPS_FOLDER
-    report = run_experiment(spec, out / "run", jobs=jobs, fail_fast=True, on_progress=on_progress)
+    report = run_experiment(
+        spec,
+        out / "run",
+        jobs=jobs,
+        fail_fast=True,
+        on_progress=on_progress,
+        raise_on_failure=False,
+    )
     if report.failed:  # the demo's own grid cannot fail on good input: a bug, not a user error
         cell, error = report.errors[0]
         raise RuntimeError(f"The demo's MPS cell {cell} failed: {error}")

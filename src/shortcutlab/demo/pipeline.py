@@ -262,7 +262,7 @@ def _evaluate_cells(
     else:
         # Last first: the concept shortcuts, listed last, take longest (15 s against 9 s for a
         # term on one core), so started first no worker waits alone at the end.
-        with worker_pool(jobs) as pool:
+        with worker_pool(jobs, "run_demo") as pool:
             futures = {
                 pool.submit(_shortcut_cells, *arguments[i]): i
                 for i in reversed(range(len(arguments)))

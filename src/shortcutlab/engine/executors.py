@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
-from shortcutlab.engine.pool import check_jobs, worker_pool
+from shortcutlab.engine.pool import check_jobs, check_workers_can_start, worker_pool
 from shortcutlab.engine.ray_connect import check_address, check_reachable, connect
-from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task
+from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task, run_task_adding
 from shortcutlab.errors import ConfigError
-from shortcutlab.registry import Registry
+from shortcutlab.registry import Registry, user_entries
 
 OnOutcome = Callable[[TaskOutcome], None]
 
@@ -54,6 +54,10 @@ class LocalExecutor(Executor):
                 "--address is for the ray executor; the local executor runs on this machine."
             )
         self.jobs = jobs
+
+    def check(self) -> None:
+        if self.jobs > 1:  # no __main__ guard, or a registered class workers cannot import
+            check_workers_can_start(self.jobs)
 
     def run(
         self, tasks: Sequence[GridTask], on_outcome: OnOutcome, *, fail_fast: bool = False
@@ -122,7 +126,8 @@ class RayExecutor(Executor):
 
         from shortcutlab.data.benchmark import Benchmark
 
-        remote = ray.remote(max_retries=0)(run_task)
+        remote = ray.remote(max_retries=0)(run_task_adding)
+        added = ray.put(user_entries())  # Ray's pickling carries a class a notebook defines
         references: dict[str, Any] = {}
         pending: dict[Any, GridTask] = {}
         for task in tasks:
@@ -131,7 +136,7 @@ class RayExecutor(Executor):
                 if key not in references:
                     references[key] = ray.put(Benchmark.load(folder))
             ref = remote.options(num_cpus=task.cpus, num_gpus=task.gpus).remote(
-                task, *(references[key] for key in dirs)
+                added, task, *(references[key] for key in dirs)
             )
             pending[ref] = task
         try:

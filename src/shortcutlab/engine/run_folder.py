@@ -50,12 +50,15 @@ BENCHMARKS = "benchmarks"
 
 @dataclass
 class RunReport:
+    """What a run did: its cells done, skipped (finished before) and failed, and each failure's
+    (cell, error); the repr leaves the errors out, so that ``failed=N`` shows at a glance."""
+
     run_dir: Path
     total: int
     skipped: int
     done: int = 0
     failed: int = 0
-    errors: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list, repr=False)
     wall_seconds: float = 0.0
 
 

@@ -29,6 +29,7 @@ from shortcutlab.errors import ShortcutlabError
 from shortcutlab.mitigations import Mitigation
 from shortcutlab.mitigations.registry import GROUPS_TRAIN
 from shortcutlab.provenance import environment
+from shortcutlab.registry import UserEntry, add_user_entries
 
 
 class GridTask(Protocol):
@@ -86,6 +87,15 @@ def run_task(task: GridTask, *benchmarks: Benchmark) -> TaskOutcome:
     if benchmarks:
         return task.run(dict(zip(dirs, benchmarks, strict=True)))
     return task.run({key: load_benchmark(folder) for key, folder in dirs.items()})
+
+
+def run_task_adding(
+    entries: list[UserEntry], task: GridTask, *benchmarks: Benchmark
+) -> TaskOutcome:
+    """:func:`run_task` in a worker that first adds the coordinator's user registry ``entries``
+    (a Ray worker: it may serve several runs, so each task brings its own)."""
+    add_user_entries(entries)
+    return run_task(task, *benchmarks)
 
 
 def done_outcome(

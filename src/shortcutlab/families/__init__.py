@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shortcutlab.engine.family import Family
-from shortcutlab.errors import GRID, ConfigError, DataError, caller, knob, listed
+from shortcutlab.errors import GRID, CellsFailedError, ConfigError, DataError, caller, knob, listed
 from shortcutlab.params import check_spec_numbers, choice, quoted
 from shortcutlab.registry import Registry
 
@@ -218,13 +218,22 @@ def run_experiment(
     force: bool = False,
     on_progress: Progress | None = None,
     track: str | None = None,
+    raise_on_failure: bool = True,
 ) -> RunReport:
     """Run (or resume) the grid of ``spec`` (a spec object or a YAML path, any grid family)
     into the run folder ``out``. ``track`` (``mlflow`` or ``mlflow:URI``; default: the spec's
-    ``tracking`` key) logs each finished cell, and at the end the run's report, to a tracker."""
+    ``tracking`` key) logs each finished cell, and at the end the run's report, to a tracker.
+
+    A run where cells failed raises :class:`~shortcutlab.errors.CellsFailedError` (its
+    ``.report`` is the run's report) once every other cell is recorded; with
+    ``raise_on_failure=False`` the report is returned, its ``failed`` counting them.
+    ``jobs`` > 1 runs cells in spawned worker processes, which import the calling script
+    again: the call must sit under ``if __name__ == "__main__":``."""
+    from shortcutlab.engine.main_module import refuse_while_spawning
     from shortcutlab.engine.pool import check_jobs
     from shortcutlab.engine.tracking import parse_target
 
+    refuse_while_spawning("run_experiment", jobs)  # a worker re-running an unguarded script
     started = time.perf_counter()
     if jobs is not None:  # here, where a message names --jobs (or jobs=), not a spec key
         check_jobs(jobs)
@@ -248,7 +257,21 @@ def run_experiment(
             complete = not report.failed and report.done + report.skipped == report.total
             _log_report(tracker, Path(out), complete=complete)
     report.wall_seconds = time.perf_counter() - started
+    if report.failed and raise_on_failure:
+        raise CellsFailedError(_failures_line(report), report)
     return report
+
+
+def _failures_line(report: RunReport) -> str:
+    """How many cells failed, the first one's reason, and where to read the rest."""
+    where, error = report.errors[0]
+    reason = error.strip().splitlines()[0] if error.strip() else "no reason recorded"
+    return (
+        f"{report.failed} of {report.total} cells failed; the first, {where}: {reason}. This "
+        f"error's .report.errors lists every failure; the run folder {report.run_dir} keeps the "
+        f"finished cells, and running again retries the failed ones (pass "
+        f"raise_on_failure=False to get the report back instead)."
+    )
 
 
 def _log_report(tracker: Any, out: Path, *, complete: bool) -> None:

@@ -67,7 +67,7 @@ class _Predictions:
 def evaluate_suite(
     folder: str | Path,
     *,
-    model: Any,
+    model: Any = "llm-prompt",  # the CLI's default too
     params: Mapping[str, Any] | None = None,
     train: str | Path | None = None,
     train_options: Mapping[str, Any] | None = None,
