@@ -1,6 +1,6 @@
 """Run results and audits in a notebook: ``_repr_html_`` shows the tables of their report
 section (read back from the HTML and checked against the results' own numbers), and
-``load_run(path).to_pandas()`` is the table ``shortcutlab results --format csv`` prints."""
+``load_run(path).to_pandas(wide=True)`` is the table ``shortcutlab results --format csv`` prints."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from tests.webreport.conftest import SPEC_NAME
 IMAGE = '"><img src=x onerror=alert(1)>'
 
 
-def test_to_pandas_is_the_table_results_prints_as_csv(maze_run: Path):
-    table = shortcutlab.load_run(maze_run).to_pandas()
+def test_the_wide_table_is_the_table_results_prints_as_csv(maze_run: Path):
+    table = shortcutlab.load_run(maze_run).to_pandas(wide=True)
     printed = invoke("results", maze_run, "--format", "csv")
     assert printed.exit_code == 0, printed.output
     assert len(table) == 4  # 2 shortcuts × 2 λ: one row per group

@@ -73,7 +73,7 @@ def test_the_notebook_view_shows_the_report_table_and_to_pandas_the_csv(cat_grid
     assert_shows_tables(view, section.blocks)
     assert view.loading == []
     printed = CliRunner().invoke(app, ["results", str(cat_grid), "--format", "csv"])
-    assert_csv_holds(printed.stdout, results.to_pandas())
+    assert_csv_holds(printed.stdout, results.to_pandas(wide=True))
 
 
 def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):

@@ -57,7 +57,7 @@ def test_the_notebook_view_shows_the_report_tables_and_to_pandas_the_csv(mps_run
     assert_shows_tables(view, tables)
     assert view.loading == []
     printed = CliRunner().invoke(app, ["results", str(mps_run), "--format", "csv"])
-    assert_csv_holds(printed.stdout, results.to_pandas())
+    assert_csv_holds(printed.stdout, results.to_pandas(wide=True))
 
 
 def test_results_ends_with_delta_in_words_and_prints_footnotes_only_with_details(mps_run):
