@@ -47,15 +47,19 @@ class AuditResult:
         model = (self.record.get("measurement") or {}).get("model")
         return audit_long_table(
             self.table,
-            dataset=self.record["data"].get("train"),
+            dataset=self._train_path(),
             model=model if model is None or isinstance(model, str) else type(model).__name__,
         )
 
+    def _train_path(self) -> str | None:
+        """The training file read (None for a table passed in memory)."""
+        return (self.record["data"].get("train") or {}).get("path")
+
     def __repr__(self) -> str:
-        ranked = int(self.table["rank"].notna().sum()) if "rank" in self.table else 0
         return (
-            f"AuditResult(train={self.record['data'].get('train')!r}, candidates={ranked}, "
-            f"significant={self.record.get('significant_total')}, repairs={len(self.repairs)})"
+            f"AuditResult(train={self._train_path() or 'in memory'!r}, "
+            f"rows={self.record['data']['rows']}, candidates={self.record['candidates_total']}, "
+            f"significant={self.record['significant_total']}, repairs={len(self.repairs)})"
         )
 
     def _repr_html_(self) -> str:
