@@ -16,6 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.errors import ConfigError
+
 #: The identifying columns every long table starts with (a family adds its own after them).
 CELL_COLUMNS = ("dataset", "model", "mitigation", "shortcut", "strength")
 #: The columns after the identifying ones, in order.
@@ -128,6 +130,15 @@ def _value(value: Any) -> Any:
     if hasattr(value, "item") and not isinstance(value, str | bytes):
         return _value(value.item())
     return value
+
+
+def check_shape(*, per_seed: bool, wide: bool) -> None:
+    """``to_pandas`` refuses both shapes at once: the wide table has one row per cell."""
+    if per_seed and wide:
+        raise ConfigError(
+            "The 'per_seed' and 'wide' parameters of to_pandas cannot both be true: the wide "
+            "table has one row per cell. Pass one of them."
+        )
 
 
 def delta_rows(table: pd.DataFrame, metric: str) -> pd.DataFrame:

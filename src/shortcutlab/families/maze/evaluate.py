@@ -47,13 +47,13 @@ from shortcutlab.families.maze.redraw import (
     check_manifest,
     check_redrawable,
 )
-from shortcutlab.families.maze.tidy_rows import flat_scores, group_long_table, seed_long_table
+from shortcutlab.families.maze.tidy_rows import evaluation_long_table
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
 from shortcutlab.reports.findings import maze_findings
-from shortcutlab.reports.tidy import CELL_COLUMNS
+from shortcutlab.reports.tidy import check_shape
 
 RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
 PREDICTION_SPLITS = ("test", "anti_test")
@@ -101,19 +101,10 @@ class EvaluationResult:
     def to_pandas(self, *, per_seed: bool = False, wide: bool = False) -> pd.DataFrame:
         """The long, tidy table: one row per split × metric (columns in the glossary, "The tidy
         table"); ``per_seed=True``: one row per seed × split × metric; ``wide=True``: :meth:`to_frame`."""
+        check_shape(per_seed=per_seed, wide=wide)
         if wide:
-            if per_seed:
-                raise ConfigError(
-                    "The 'per_seed' and 'wide' parameters of to_pandas cannot both be true: the "
-                    "wide table has one row per evaluation. Pass one of them."
-                )
             return self.to_frame()
-        if not per_seed:
-            return group_long_table([self.statistics])
-        cell = {c: self.statistics.get(c) for c in CELL_COLUMNS}
-        return seed_long_table(
-            pd.DataFrame([cell | {"seed": run["seed"]} | flat_scores(run) for run in self.runs])
-        )
+        return evaluation_long_table(self.statistics, self.runs, per_seed=per_seed)
 
     def __repr__(self) -> str:
         delta = self.statistics.get("delta_accuracy_mean")

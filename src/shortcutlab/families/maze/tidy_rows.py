@@ -111,3 +111,15 @@ def seed_long_table(seeds: pd.DataFrame) -> pd.DataFrame:
     ]
     table = long_table(seeds, measures, identity=SEED_IDENTITY, keys=SEED_KEYS)
     return table.dropna(subset=["estimate"]).reset_index(drop=True)
+
+
+def evaluation_long_table(
+    statistics: Mapping[str, Any], runs: Sequence[Mapping[str, Any]], *, per_seed: bool
+) -> pd.DataFrame:
+    """An evaluation's long table: of its group row ``statistics``, or of each seed's ``runs``."""
+    if not per_seed:
+        return group_long_table([statistics])
+    cell = {column: statistics.get(column) for column in CELL_COLUMNS}
+    return seed_long_table(
+        pd.DataFrame([cell | {"seed": run["seed"]} | flat_scores(run) for run in runs])
+    )

@@ -12,10 +12,10 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.errors import ConfigError
 from shortcutlab.html_table import notebook_view
 from shortcutlab.reports.html.document import Block, Facts, Paragraphs, Table
 from shortcutlab.reports.html.render import render_block
+from shortcutlab.reports.tidy import check_shape
 
 SHOWN_BLOCKS = (Facts, Table, Paragraphs)
 
@@ -45,12 +45,8 @@ class RunResultsView:
         ``wide=True`` gives the wide table instead, one row per group with its statistics as
         columns: the table ``shortcutlab results --format csv`` prints (a copy of ``groups``).
         """
+        check_shape(per_seed=per_seed, wide=wide)
         if wide:
-            if per_seed:
-                raise ConfigError(
-                    "The 'per_seed' and 'wide' parameters of to_pandas cannot both be true: the "
-                    "wide table has one row per group. Pass one of them."
-                )
             groups: pd.DataFrame = self.groups  # type: ignore[attr-defined]
             return groups.copy()
         table = self.long_table(per_seed=per_seed)
