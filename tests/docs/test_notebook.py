@@ -115,10 +115,11 @@ def test_to_pandas_shows_the_tidy_rows(executed):
     table = shortcutlab.load_results(folder / "quickstart-run").to_pandas()
     (cell,) = [c for c in notebook.cells if c.cell_type == "code" and "to_pandas" in c.source]
     (shown,) = [o["data"]["text/html"] for o in cell.outputs if "data" in o]
-    columns = ["shortcut", "strength", "test_accuracy_mean", "anti_test_accuracy_mean"]
+    drops = table[(table["split"] == "delta") & (table["metric"] == "accuracy")]
+    columns = ["shortcut", "strength", "estimate", "ci_low", "ci_high", "p_adjusted"]
     with pd.option_context("display.max_columns", 20):  # a kernel's default: not a terminal
-        assert shown == table[[*columns, "delta_accuracy_mean"]]._repr_html_()
-    assert len(table) == 2  # one row per λ of the one shortcut
+        assert shown == drops[columns]._repr_html_()
+    assert len(drops) == 2  # one Δ row per λ of the one shortcut
 
 
 def test_the_audit_view_ranks_the_injected_term_first(executed):

@@ -142,3 +142,14 @@ def test_a_cue_on_the_second_text_is_explained_in_that_text(tmp_path):
             " ".join(NEGATION_TAUTOLOGIES).split()
         )
         assert cue_words and row.probabilities.shape == (3,)
+
+
+def test_to_pandas_holds_the_summary_figures_and_the_repr_is_one_line(plain):
+    table = plain.to_pandas()
+    shap = plain.results["methods"]["erm"]["mean_abs_shap"]
+    rows = table.set_index("metric")
+    assert rows.at["mean_abs_shap_cue", "estimate"] == shap["cue"]
+    low, high = shap["cue_minus_others_per_row"]["interval_95"]
+    assert rows.loc["cue_minus_others_abs_shap", ["ci_low", "ci_high"]].tolist() == [low, high]
+    assert set(table["split"]) == {"test"} and table["mitigation"].isna().all()  # none asked for
+    assert "\n" not in repr(plain) and "array" not in repr(plain) and len(repr(plain)) < 200

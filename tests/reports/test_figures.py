@@ -24,7 +24,7 @@ def _deltas() -> pd.DataFrame:
         for strength in (0.6, 0.8, 1.0):
             delta = 0.2 * strength if shortcut in ("register", "bible") else 0.05 * number
             rows.append((shortcut, strength, delta, delta - 0.02, delta + 0.02))
-    return pd.DataFrame(rows, columns=["series", "strength", "delta", "low", "high"])
+    return pd.DataFrame(rows, columns=["shortcut", "strength", "estimate", "ci_low", "ci_high"])
 
 
 def _label_counts(values: int) -> pd.DataFrame:

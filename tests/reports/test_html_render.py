@@ -99,11 +99,11 @@ def test_page_is_self_contained_and_deterministic(tmp_path):
             delta_figure(
                 pd.DataFrame(
                     {
-                        "series": ["a", "a"],
+                        "shortcut": ["a", "a"],
                         "strength": [0.6, 1.0],
-                        "delta": [0.1, 0.3],
-                        "low": [0.0, 0.2],
-                        "high": [0.2, 0.4],
+                        "estimate": [0.1, 0.3],
+                        "ci_low": [0.0, 0.2],
+                        "ci_high": [0.2, 0.4],
                     }
                 ),
                 metric="accuracy",

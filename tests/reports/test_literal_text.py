@@ -29,7 +29,7 @@ def _deltas() -> pd.DataFrame:
         for series in ("$5 or $10", "$$")
         for strength in (0.6, 1.0)
     ]
-    return pd.DataFrame(rows, columns=["series", "strength", "delta", "low", "high"])
+    return pd.DataFrame(rows, columns=["shortcut", "strength", "estimate", "ci_low", "ci_high"])
 
 
 def _label_counts() -> pd.DataFrame:

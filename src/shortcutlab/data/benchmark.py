@@ -47,13 +47,15 @@ FITTING_SPLITS = ("train", "imbalanced", "balanced", "validation")
 SHOWN_ARGUMENTS = ("shortcut", "attribute", "strength", "strength_mode", "schedule", "sets", "seed")
 
 
-@dataclass
-class Benchmark:
+@dataclass(eq=False, repr=False)  # equality and the repr are defined below
+class Benchmark(Mapping[str, "pd.DataFrame"]):
     """Named splits with their provenance: train / validation / test / anti-test / original-test
     for a Shortcut Maze build, imbalanced / balanced / validation / test for an MPS build.
 
-    Test, anti-test and original-test rows are paired by ``row_id``. A benchmark read from a
-    folder loads each split on first access.
+    A read-only mapping of split name to table: ``bench["test"]``, ``list(bench)``,
+    ``"validation" in bench``, ``bench.items()``. Two benchmarks are equal when their manifests,
+    labels and split tables are. Test, anti-test and original-test rows are paired by
+    ``row_id``. A benchmark read from a folder loads each split on first access.
     """
 
     splits: Mapping[str, pd.DataFrame]
@@ -73,6 +75,43 @@ class Benchmark:
         if split not in self.splits:
             raise DataError(f"The benchmark has no split {split!r}; it has {listed(self.splits)}.")
         return self.splits[split]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.splits)
+
+    def __len__(self) -> int:
+        return len(self.splits)
+
+    def __contains__(self, split: object) -> bool:
+        return split in self.splits
+
+    def get(self, split: str, default: Any = None) -> Any:
+        return self.splits[split] if split in self.splits else default
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Benchmark):
+            return NotImplemented
+        return (
+            self.manifest == other.manifest
+            and self.labels == other.labels
+            and list(self.splits) == list(other.splits)
+            and all(self.splits[name].equals(other.splits[name]) for name in self.splits)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # equal benchmarks hold mutable tables
+
+    def __repr__(self) -> str:
+        kind = self.manifest.get("kind", "splits")
+        sizes = ", ".join(f"{name}={self._rows(name):,}" for name in self.splits)
+        shown = [f"kind={kind!r}"]
+        if self.shortcut:
+            shown.append(f"shortcut={self.shortcut!r}")
+        if self.strength is not None:
+            shown.append(f"strength={self.strength}")
+        shown.append(f"splits=({sizes})")
+        if self.path is not None:
+            shown.append(f"path='{self.path}'")
+        return f"Benchmark({', '.join(shown)})"
 
     def _repr_html_(self) -> str:
         """The notebook view: the build's settings, each split's rows per label and, where the
@@ -103,6 +142,13 @@ class Benchmark:
                 )
             )
         return notebook_view(f"Benchmark: {self.manifest.get('kind', 'splits')}", parts)
+
+    def _rows(self, split: str) -> int:
+        """A split's rows: a folder's as its manifest records them (the repr reads no file)."""
+        recorded = self.manifest.get("splits", {}).get(split, {}).get("rows")
+        if isinstance(self.splits, SplitFiles) and isinstance(recorded, int):
+            return recorded
+        return len(self.splits[split])
 
     def split_sizes(self) -> pd.DataFrame:
         """Rows per split (reading each split of a folder), in all and per label."""

@@ -29,6 +29,7 @@ from shortcutlab.engine.replicates import check_vary
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.distractors import distractors_from_columns
 from shortcutlab.families.maze.evaluate import EvaluationResult, evaluate_benchmark, family_frame
+from shortcutlab.families.maze.tidy_rows import group_long_table
 from shortcutlab.families.mps import export as mps_export
 from shortcutlab.families.mps.results import MpsRunResults
 from shortcutlab.metrics import split_metric_names
@@ -61,7 +62,7 @@ DEMO_STRENGTHS = (1.0, 0.8, 0.6)
 DATASET = "reviews"
 
 
-@dataclass
+@dataclass(repr=False)  # a short __repr__ below
 class DemoResult:
     """The demo's evaluations, their statistics with Holm over the demo's cells, and its tables."""
 
@@ -70,6 +71,15 @@ class DemoResult:
     groups: pd.DataFrame
     tables: dict[str, pd.DataFrame]
     mps: MpsRunResults | None = None
+
+    def to_pandas(self, *, wide: bool = False) -> pd.DataFrame:
+        """The long, tidy table of the demo's Maze cells (columns in the glossary, "The tidy
+        table"); ``wide=True``: a copy of :attr:`groups`, one row per cell. The MPS part is
+        ``mps.to_pandas()``."""
+        return self.groups.copy() if wide else group_long_table(self.groups)
+
+    def __repr__(self) -> str:
+        return f"DemoResult(out='{self.out}', cells={len(self.groups)}, mps={self.mps is not None})"
 
     def findings(self) -> list[str]:
         """The demo's findings in plain words: each Maze shortcut's drop, then each MPS δ."""

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.metrics import METRICS
+from shortcutlab.reports.tidy import delta_rows
 
 # Every chart of the report and of the written PNG/SVG files has this size, so none is scaled down
 # (with smaller text) next to the others; legends go outside the axes, inside this size.
@@ -21,16 +22,21 @@ LINESTYLES = ("-", "--", "-.", ":")
 
 
 def delta_frame(results: Sequence[Any], metric: str) -> pd.DataFrame:
-    """Plot rows (series, λ, Δ, interval) from :class:`EvaluationResult` objects."""
-    return pd.DataFrame(
-        {
-            "series": [r.benchmark["shortcut"] for r in results],
-            "strength": [r.benchmark["strength"] for r in results],
-            "delta": [r.statistics[f"delta_{metric}_mean"] for r in results],
-            "low": [r.statistics[f"delta_{metric}_ci_low"] for r in results],
-            "high": [r.statistics[f"delta_{metric}_ci_high"] for r in results],
-        }
-    )
+    """The Δ rows of ``metric`` from :class:`EvaluationResult` objects: the slice of their
+    ``to_pandas()`` tables that :func:`delta_figure` plots."""
+    return delta_rows(pd.concat([r.to_pandas() for r in results], ignore_index=True), metric)
+
+
+def series_labels(frame: pd.DataFrame) -> list[str]:
+    """A figure's series per row: the shortcut, with the model and the mitigation where the
+    rows have more than one."""
+    shown = [
+        c for c in ("model", "mitigation") if c in frame and frame[c].nunique(dropna=False) > 1
+    ]
+    return [
+        " / ".join(str(v) for v in [row["shortcut"], *(row[c] for c in shown)])
+        for _, row in frame.iterrows()
+    ]
 
 
 def plot_delta_vs_strength(
@@ -70,20 +76,22 @@ def delta_figure(
     """Line per series: mean Δ (test − anti-test) by λ with its bootstrap 95 % interval, as a
     matplotlib figure (saved by :func:`save_figure` or inlined by ``reports.html.svg``).
 
-    ``frame`` has columns series, strength, delta, low, high (or is a list of evaluation results).
+    ``frame`` holds Δ rows of the long table (``to_pandas()``: shortcut, model, mitigation,
+    strength, estimate, ci_low, ci_high), or is a list of evaluation results.
     ``title`` is drawn above the axes only when given: the report's heading names the figure.
     """
     if not isinstance(frame, pd.DataFrame):
         frame = delta_frame(frame, metric)
+    frame = frame.assign(series=series_labels(frame))
     figure, axis = new_figure()
     series_names = list(dict.fromkeys(frame["series"]))
     strengths = sorted(frame["strength"].unique())
     for number, (series, part) in enumerate(frame.groupby("series", sort=False)):
         part = part.sort_values("strength")
-        errors = [part["delta"] - part["low"], part["high"] - part["delta"]]
+        errors = [part["estimate"] - part["ci_low"], part["ci_high"] - part["estimate"]]
         axis.errorbar(
             part["strength"] + _nudge(number, len(series_names), strengths),
-            part["delta"],
+            part["estimate"],
             yerr=errors,
             marker=MARKERS[number % len(MARKERS)],
             linestyle=LINESTYLES[number % len(LINESTYLES)],

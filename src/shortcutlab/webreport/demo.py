@@ -15,10 +15,12 @@ from shortcutlab.data.reading import sha256_file
 from shortcutlab.families.maze.explorer import demo_explorer
 from shortcutlab.families.maze.report import delta_block
 from shortcutlab.families.maze.report_tables import maze_tables
+from shortcutlab.families.maze.tidy_rows import group_long_table
 from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.html.collect import ReportInput
 from shortcutlab.reports.html.document import Facts, Paragraphs, Section
 from shortcutlab.reports.tables import drop_constant_levels, maze_table, table1
+from shortcutlab.reports.tidy import delta_rows
 from shortcutlab.webreport.build import run_sections
 
 MARKER = "demo.json"  # the demo's record, written by shortcutlab.demo; it marks a demo folder
@@ -63,15 +65,7 @@ def sections(found: ReportInput) -> list[Section]:
             title="Δ against shortcut strength λ",
             blocks=[
                 delta_block(
-                    pd.DataFrame(
-                        {
-                            "series": groups["shortcut"],
-                            "strength": groups["strength"],
-                            "delta": groups[f"delta_{metric}_mean"],
-                            "low": groups[f"delta_{metric}_ci_low"],
-                            "high": groups[f"delta_{metric}_ci_high"],
-                        }
-                    ),
+                    delta_rows(group_long_table(groups), metric),
                     metric,
                     f"delta-{metric}",
                     f"Embedded corpus: {METRICS.get(metric).title} drop",

@@ -17,6 +17,7 @@ from shortcutlab.webreport.build import run_sections
 from tests.cli.test_output_formats import table_cells
 from tests.families.cat.cat_data import write_pair_files
 from tests.families.cat.test_grid import _spec
+from tests.reports.tidy_columns import assert_explained
 from tests.reports.view_html import View, assert_csv_holds, assert_shows_tables
 
 
@@ -73,7 +74,9 @@ def test_the_notebook_view_shows_the_report_table_and_to_pandas_the_csv(cat_grid
     assert_shows_tables(view, section.blocks)
     assert view.loading == []
     printed = CliRunner().invoke(app, ["results", str(cat_grid), "--format", "csv"])
-    assert_csv_holds(printed.stdout, results.to_pandas())
+    assert_csv_holds(printed.stdout, results.to_pandas(wide=True))
+    assert_explained(results.to_pandas())
+    assert_explained(results.to_pandas(per_seed=True))
 
 
 def test_a_cat_folder_gives_accuracy_attentiveness_and_baselines(cat_output):

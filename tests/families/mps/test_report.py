@@ -14,6 +14,7 @@ from shortcutlab.reports.tables import format_cell
 from shortcutlab.webreport import overview
 from shortcutlab.webreport.build import run_sections
 from tests.families.mps.test_grid import write_spec
+from tests.reports.tidy_columns import assert_explained
 from tests.reports.view_html import View, assert_csv_holds, assert_shows_tables
 
 
@@ -57,7 +58,13 @@ def test_the_notebook_view_shows_the_report_tables_and_to_pandas_the_csv(mps_run
     assert_shows_tables(view, tables)
     assert view.loading == []
     printed = CliRunner().invoke(app, ["results", str(mps_run), "--format", "csv"])
-    assert_csv_holds(printed.stdout, results.to_pandas())
+    assert_csv_holds(printed.stdout, results.to_pandas(wide=True))
+    assert_explained(results.to_pandas())
+    assert_explained(results.to_pandas(per_seed=True))
+    long, first = results.to_pandas(), results.groups.iloc[0]
+    gaps = long[(long["attribute"] == first["attribute"]) & (long["metric"] == "delta_isolated")]
+    assert gaps.iloc[0]["estimate"] == pytest.approx(first["delta_isolated_mean"], nan_ok=True)
+    assert gaps.iloc[0]["p_adjusted"] == pytest.approx(first["p_delta_isolated_holm"], nan_ok=True)
 
 
 def test_results_ends_with_delta_in_words_and_prints_footnotes_only_with_details(mps_run):

@@ -21,6 +21,7 @@ from shortcutlab.serving.backends import ClassifierAnswers, project_backend
 from shortcutlab.serving.server import ChatServer
 from tests.families.suite.suite_folders import hans_only_suite, write_suite
 from tests.nli_helpers import nli_pairs, server_client
+from tests.reports.tidy_columns import assert_explained
 
 NLI = ["contradiction", "entailment", "neutral"]
 
@@ -83,6 +84,16 @@ def test_accuracy_changes_and_distributions_match_the_model(suite, train_file, t
     for name, accuracy in run["position"]["position_accuracy"].items():
         assert accuracy == pytest.approx(right_position[position["position"] == name].mean())
     assert "explanations" not in run["standard"]  # no chain of thought, no explanation scores
+    table = evaluation.to_pandas().set_index(["split", "metric"])
+    assert_explained(table.reset_index())
+    assert table.at[("negation", "accuracy"), "estimate"] == run["negation"]["accuracy"]
+    shown = table.loc[("negation", "accuracy_change")]
+    assert (shown["estimate"], shown["p"], shown["n"]) == (
+        change["delta"],
+        change["p_value"],
+        len(negation),
+    )
+    assert "\n" not in repr(evaluation) and len(repr(evaluation)) < 200
     first = save_suite_evaluation(evaluation, tmp_path / "a")
     again = evaluate_suite(
         suite, model="tfidf-logreg", train=train_file, train_options={"text_pair_col": "text_pair"}

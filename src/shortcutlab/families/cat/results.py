@@ -23,11 +23,12 @@ from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.attentiveness import spread
 from shortcutlab.reports.html.document import Block
 from shortcutlab.reports.html.notebook import RunResultsView
+from shortcutlab.reports.tidy import CELL_COLUMNS, Measure, long_table
 
 GROUP = ("dataset", "model", "augment")
 
 
-@dataclass
+@dataclass(repr=False)  # the short repr of RunResultsView
 class CatRunResults(RunResultsView):
     """What ``shortcutlab results`` shows of a CAT run, as DataFrames."""
 
@@ -42,6 +43,27 @@ class CatRunResults(RunResultsView):
         from shortcutlab.families.cat.report import table_blocks
 
         return table_blocks(self)
+
+    def long_table(self, *, per_seed: bool) -> pd.DataFrame:
+        """On the test rows: accuracy, attentiveness (over the k sets), the partial-input and
+        majority baselines, and an augmented group's accuracy change against the plain fit."""
+        spread = {} if per_seed else {"std": "accuracy_std"}
+        measures = [
+            Measure("test", "accuracy", "accuracy", **spread),
+            Measure("test", "attentiveness", "attentiveness", std="attentiveness_std"),
+            Measure(
+                "test",
+                "partial_input_accuracy",
+                "partial_input_accuracy",
+                p="partial_vs_majority_p",
+            ),
+            Measure("test", "majority_accuracy", "majority_accuracy"),
+            Measure("test", "accuracy_change", "accuracy_change", p="accuracy_change_p"),
+        ]
+        identity = (*CELL_COLUMNS, "augment", *(("seed",) if per_seed else ()))
+        frame = self.cells if per_seed else self.groups
+        table = long_table(frame, measures, identity=identity)
+        return table.dropna(subset=["estimate"]).reset_index(drop=True)
 
 
 def load_cat_results(

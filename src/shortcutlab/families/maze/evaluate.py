@@ -48,18 +48,20 @@ from shortcutlab.families.maze.redraw import (
     check_manifest,
     check_redrawable,
 )
+from shortcutlab.families.maze.tidy_rows import evaluation_long_table
 from shortcutlab.models import make_model
 from shortcutlab.models.adapters import model_label, renamed_keyword, resolve_model
 from shortcutlab.models.base import check_pair_support
 from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
 from shortcutlab.reports.findings import maze_findings
+from shortcutlab.reports.tidy import check_shape
 
 RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
 PREDICTION_SPLITS = ("test", "anti_test")
 
 
-@dataclass
+@dataclass(repr=False)  # a short __repr__ below
 class EvaluationResult:
     """Per-seed metrics and the group statistics of one model on one benchmark.
 
@@ -94,8 +96,26 @@ class EvaluationResult:
         }
 
     def to_frame(self) -> pd.DataFrame:
-        """The tidy row as a one-row DataFrame (the same columns as ``groups.csv``)."""
+        """The wide row as a one-row DataFrame (the same columns as ``groups.csv`` and
+        ``results.csv``): the same as ``to_pandas(wide=True)``."""
         return pd.DataFrame([self.statistics])
+
+    def to_pandas(self, *, per_seed: bool = False, wide: bool = False) -> pd.DataFrame:
+        """The long, tidy table: one row per split × metric (columns in the glossary, "The tidy
+        table"); ``per_seed=True``: one row per seed × split × metric; ``wide=True``: :meth:`to_frame`."""
+        check_shape(per_seed=per_seed, wide=wide)
+        if wide:
+            return self.to_frame()
+        return evaluation_long_table(self.statistics, self.runs, per_seed=per_seed)
+
+    def __repr__(self) -> str:
+        delta = self.statistics.get("delta_accuracy_mean")
+        shown = "—" if delta is None else f"{delta:+.3f}"
+        return (
+            f"EvaluationResult(model={self.model.get('name')!r}, "
+            f"shortcut={self.benchmark.get('shortcut')!r}, strength={self.benchmark.get('strength')}, "
+            f"seeds={len(self.seeds)}, delta_accuracy={shown})"
+        )
 
     @classmethod
     def load(cls, folder: str | Path) -> EvaluationResult:

@@ -8,8 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from shortcutlab.data.benchmark import MANIFEST
 from shortcutlab.data.existing_splits import EXISTING_SPLITS
 from shortcutlab.data.reading import results_with
@@ -21,6 +19,7 @@ from shortcutlab.reports.findings import maze_findings
 from shortcutlab.reports.html.collect import ReportInput, missing
 from shortcutlab.reports.html.document import Block, Facts, Paragraphs, Section, Table
 from shortcutlab.reports.tables import NOT_MEASURED, per_label_table, result_table, table_notes
+from shortcutlab.reports.tidy import delta_rows
 
 # The keys of an evaluation's results.json (cat, suite and explain folders hold other keys).
 EVALUATION_KEYS = ("benchmark", "model", "seeds", "vary", "statistics", "summary", "runs")
@@ -88,20 +87,12 @@ def _overview(result: EvaluationResult) -> Facts:
 def _delta_figures(result: EvaluationResult) -> list[Block]:
     """Δ with its interval per metric, at the benchmark's λ (none for split files whose λ is not
     recorded)."""
-    statistics = result.statistics
     if result.benchmark.get("strength") is None:
         return []
+    table = result.to_pandas()
     return [
         delta_block(
-            pd.DataFrame(
-                {
-                    "series": [statistics["shortcut"]],
-                    "strength": [statistics["strength"]],
-                    "delta": [statistics[f"delta_{metric}_mean"]],
-                    "low": [statistics[f"delta_{metric}_ci_low"]],
-                    "high": [statistics[f"delta_{metric}_ci_high"]],
-                }
-            ),
+            delta_rows(table, metric),
             metric,
             f"delta-{metric}",
             f"{METRICS.get(metric).title} drop Δ",

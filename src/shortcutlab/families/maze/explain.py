@@ -18,11 +18,14 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json
 from shortcutlab.errors import ConfigError
 from shortcutlab.explain import ExplainedRows, compare, explain_rows, summarize
 from shortcutlab.explain.shap_text import MASK_TOKEN, TextExplainer
+from shortcutlab.families.maze.explain_long import explain_long_table
 from shortcutlab.families.maze.explain_pictures import row_html, row_png
 from shortcutlab.families.maze.explain_source import (
     CueRows,
@@ -50,13 +53,30 @@ class ExplainedModel:
     summary: dict[str, Any]
 
 
-@dataclass
+@dataclass(repr=False)  # a short __repr__ below: the explained rows hold arrays
 class ExplainResult:
+    """What :func:`explain` computed: ``results`` (written as results.json), each method's
+    explained rows, the labels, the seconds per row and the folder written (if any)."""
+
     results: dict[str, Any]
     models: list[ExplainedModel]
     labels: tuple[Any, ...]
     seconds_per_row: dict[str, dict[str, float]] = field(default_factory=dict)
     out: Path | None = None
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The long, tidy table: one row per method × summary figure on the explained split
+        (columns in the glossary, "The tidy table"; the per-row figures stay in ``results``)."""
+        return explain_long_table(self.results)
+
+    def __repr__(self) -> str:
+        config = self.results["config"]
+        methods = ", ".join(m.method for m in self.models)
+        shown = f", out='{self.out}'" if self.out is not None else ""
+        return (
+            f"ExplainResult(model={config['model']!r}, split={config['split']!r}, "
+            f"rows={config['rows']}, methods=[{methods}]{shown})"
+        )
 
 
 def explain(

@@ -40,18 +40,20 @@ from shortcutlab.families.maze.mitigation_summary import (
     compare_with_erm,
     whole_test_reader,
 )
+from shortcutlab.families.maze.tidy_rows import flat_scores, group_long_table, seed_long_table
 from shortcutlab.metrics import METRICS, split_metric_names
 from shortcutlab.reports.html.document import Block
 from shortcutlab.reports.html.notebook import RunResultsView
 from shortcutlab.reports.mitigation_tables import table3, vs_erm_table
 from shortcutlab.reports.tables import SPLIT_TITLES, maze_table, table1
+from shortcutlab.reports.tidy import delta_rows
 
 GROUP = list(IDENTITY)
 FAMILY = "maze"  # the family of the store's group_statistics rows
 VS_ERM = "maze-vs-erm"  # ... and of a setting's comparisons of each mitigation with erm
 
 
-@dataclass
+@dataclass(repr=False)  # the short repr of RunResultsView
 class RunResults(RunResultsView):
     """Everything ``shortcutlab results`` shows, as DataFrames."""
 
@@ -145,22 +147,14 @@ class RunResults(RunResultsView):
         )
         return combined.iloc[order]
 
+    def long_table(self, *, per_seed: bool) -> pd.DataFrame:
+        return seed_long_table(self.cells) if per_seed else group_long_table(self.groups)
+
     def delta_frame(self, dataset: str, metric: str) -> pd.DataFrame:
-        """Rows for the Δ-vs-λ figure of one dataset: series (shortcut / model), λ, Δ and its interval."""
-        part = self.groups[self.groups["dataset"] == dataset]
-        shown = [c for c in ("model", "mitigation") if part[c].nunique() > 1]
-        return pd.DataFrame(
-            {
-                "series": [
-                    " / ".join([row["shortcut"], *(row[c] for c in shown)])
-                    for _, row in part.iterrows()
-                ],
-                "strength": part["strength"],
-                "delta": part[f"delta_{metric}_mean"],
-                "low": part[f"delta_{metric}_ci_low"],
-                "high": part[f"delta_{metric}_ci_high"],
-            }
-        )
+        """The Δ rows of one dataset and metric: the slice of :meth:`to_pandas` the Δ-vs-λ figure
+        plots (:func:`shortcutlab.reports.plots.delta_figure`)."""
+        table = self.to_pandas()
+        return delta_rows(table[table["dataset"] == dataset], metric)
 
 
 def load_maze_results(
@@ -249,24 +243,7 @@ def _flatten(frame: pd.DataFrame, spec: dict[str, Any]) -> pd.DataFrame:
         # Seeds that share a fit (a seed-independent fit on one build) are one measurement.
         row["fit_id"] = fit_id(record)
         row |= group_provenance(metrics)
-        for split in EVAL_SPLITS:
-            if split not in metrics["splits"]:
-                continue
-            values = metrics["splits"][split]
-            for metric in split_metric_names():
-                row[f"{split}_{metric}"] = values[metric]
-            row[f"{split}_invalid"] = values.get("invalid", 0)
-            for label, count in values.get("label_distribution", {}).items():
-                row[f"{split}_share:{label}"] = count / max(values["rows"], 1)
-            if "confidence" in values:
-                row[f"{split}_confidence"] = values["confidence"]["mean"]
-                row[f"{split}_confident_accuracy"] = values["confidence"]["accuracy"]
-                row[f"{split}_ece"] = values["confidence"]["ece"]
-        for key, value in (metrics.get("usage") or {}).items():
-            row[f"usage_{key}"] = value
-        for metric in split_metric_names():
-            row[f"delta_{metric}"] = metrics["delta"][metric]
-        row["mcnemar_p"] = metrics["mcnemar"]["p_value"]
+        row |= flat_scores(metrics)
         rows.append(row)
     cells = pd.DataFrame(rows)
     # Spec order for datasets, models and shortcuts; strongest λ first; seeds ascending.

@@ -49,6 +49,7 @@ from shortcutlab.families.mps.summary import (
     FitPair,
     apply_mps_holm,
     mps_group_statistics,
+    mps_long_table,
     worst_group_accuracy,
 )
 from shortcutlab.reports.html.document import Block
@@ -58,7 +59,7 @@ SPLIT_TITLES = {"imbalanced": "Imbalanced", "balanced": "Balanced", "test": "Tes
 FAMILY = "mps"  # the family of the store's group_statistics rows
 
 
-@dataclass
+@dataclass(repr=False)  # the short repr of RunResultsView
 class MpsRunResults(RunResultsView):
     """Everything ``shortcutlab results`` shows for an MPS run, as DataFrames."""
 
@@ -76,6 +77,9 @@ class MpsRunResults(RunResultsView):
         from shortcutlab.families.mps.report import table_blocks
 
         return table_blocks(self)
+
+    def long_table(self, *, per_seed: bool) -> pd.DataFrame:
+        return mps_long_table(self.cells if per_seed else self.groups, per_seed=per_seed)
 
     def gap_table(self) -> pd.DataFrame:
         """Tables 2/3 of the paper: δ, Δ (and ζ) per dataset, a block per model."""

@@ -36,6 +36,7 @@ from shortcutlab.metrics import (
     fit_metric_names,
     percentile_interval,
 )
+from shortcutlab.reports.tidy import CELL_COLUMNS, Measure, long_table
 
 MPS_IDENTITY = ("dataset", "attribute", "model", "mitigation")
 #: The metrics of the cross-testing table (A.7 Table 9), in its column order.
@@ -151,3 +152,39 @@ def worst_group_accuracy(
     used = [g["accuracy"] for g in groups.values() if g["rows"] >= min_size]
     smallest = min(g["rows"] for g in groups.values())
     return (min(used) if used else math.nan), len(used), smallest
+
+
+def mps_long_table(wide: pd.DataFrame, *, per_seed: bool = False) -> pd.DataFrame:
+    """The long table (:mod:`shortcutlab.reports.tidy`) of MPS group rows, or of cell rows with
+    ``per_seed``: on the attribute's test set, each fit's metrics (``trained_on`` names the
+    fit's training split), then δ, Δ and ζ, which compare the two fits (``trained_on`` empty)."""
+    stat = "" if per_seed else "_mean"
+    measures = [
+        Measure(
+            "test",
+            metric,
+            f"{metric}_{fit}{stat}",
+            std=None if per_seed else f"{metric}_{fit}_std",
+            n=None if per_seed else "test_rows",
+            keys={"trained_on": fit},
+        )
+        for metric in fit_metric_names()
+        for fit in ("imbalanced", "balanced")
+    ]
+    for gap in GAPS:
+        figures = (
+            {}
+            if per_seed
+            else {
+                "std": f"{gap}_std",
+                "ci_low": f"{gap}_ci_low",
+                "ci_high": f"{gap}_ci_high",
+                "p": f"p_{gap}" if gap in TESTED else None,
+                "p_adjusted": f"p_{gap}_holm" if gap in STARRED else None,
+                "significant": f"significant_{gap}" if gap in STARRED else None,
+                "n": "test_rows",
+            }
+        )
+        measures.append(Measure("test", gap, f"{gap}{stat}", **figures))
+    identity = (*CELL_COLUMNS, "attribute", *(("seed",) if per_seed else ()))
+    return long_table(wide, measures, identity=identity, keys=("trained_on",))

@@ -32,6 +32,7 @@ from shortcutlab.families.suite.folder import (
     normalise_label,
     read_suite,
 )
+from shortcutlab.families.suite.long_table import suite_long_table
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.proportions import two_proportion_z_test
 from shortcutlab.models import MODELS, make_model
@@ -48,12 +49,21 @@ from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
 
 
-@dataclass
+@dataclass(repr=False)  # a short __repr__ below
 class SuiteEvaluation:
     """What ``suite evaluate`` computed: a JSON-ready record (``results``) for results.json."""
 
     results: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The long, tidy table: one row per strategy × set × metric (``split`` names the set;
+        columns in the glossary, "The tidy table")."""
+        return suite_long_table(self.results)
+
+    def __repr__(self) -> str:
+        sets = ", ".join(f"{n}={rows:,}" for n, rows in self.results["suite"]["sets"].items())
+        return f"SuiteEvaluation(model={self.results['model']['name']!r}, sets=({sets}))"
 
 
 @dataclass

@@ -15,6 +15,7 @@ import pandas as pd
 from shortcutlab.html_table import notebook_view
 from shortcutlab.reports.html.document import Block, Facts, Paragraphs, Table
 from shortcutlab.reports.html.render import render_block
+from shortcutlab.reports.tidy import check_shape
 
 SHOWN_BLOCKS = (Facts, Table, Paragraphs)
 
@@ -33,12 +34,32 @@ class RunResultsView:
         """The table blocks of the run's report section (figures and rows left out)."""
         raise NotImplementedError
 
-    def to_pandas(self) -> pd.DataFrame:
-        """The tidy table ``shortcutlab results --format csv`` prints (a copy): one row per group
-        of the run (dataset × model × shortcut × λ, or dataset × attribute × model), its
-        statistics as columns."""
-        groups: pd.DataFrame = self.groups  # type: ignore[attr-defined]
-        return groups.copy()
+    def long_table(self, *, per_seed: bool) -> pd.DataFrame:
+        """The family's long table (:mod:`shortcutlab.reports.tidy`) of its groups or seeds."""
+        raise NotImplementedError
+
+    def to_pandas(self, *, per_seed: bool = False, wide: bool = False) -> pd.DataFrame:
+        """The long, tidy table: one row per group × split × metric (columns in the glossary,
+        "The tidy table"); ``per_seed=True``: one row per seed × split × metric.
+
+        ``wide=True`` gives the wide table instead, one row per group with its statistics as
+        columns: the table ``shortcutlab results --format csv`` prints (a copy of ``groups``).
+        """
+        check_shape(per_seed=per_seed, wide=wide)
+        if wide:
+            groups: pd.DataFrame = self.groups  # type: ignore[attr-defined]
+            return groups.copy()
+        table = self.long_table(per_seed=per_seed)
+        if not self.spec.get("mitigations"):  # type: ignore[attr-defined]
+            table["mitigation"] = None  # none was asked for: the plain fit is no named method
+        return table
+
+    def __repr__(self) -> str:
+        run: Any = self
+        return (
+            f"{type(self).__name__}(family={run.family!r}, folder='{run.run_dir}', "
+            f"cells={len(run.cells)}, groups={len(run.groups)})"
+        )
 
     def _repr_html_(self) -> str:
         run: Any = self

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.families.audit.report.examples import candidate_examples
+from shortcutlab.families.audit.report.long_table import audit_long_table
 from shortcutlab.families.audit.report.part_names import shown_detail, shown_name
 from shortcutlab.families.audit.report.record import AUDIT_KIND, AUDIT_VERSION, AuditRecord
 from shortcutlab.families.audit.report.sections import record_sections, record_title
@@ -27,7 +28,7 @@ from shortcutlab.families.audit.triage.groups import TRIAGE_COLUMNS
 from shortcutlab.reports.html.notebook import blocks_view
 
 
-@dataclass
+@dataclass(repr=False)  # a short __repr__ below
 class AuditResult:
     """The scan, the measurement (when a model was given) and the record written as audit.json."""
 
@@ -36,6 +37,30 @@ class AuditResult:
     record: AuditRecord
     #: With --fix: the recommended repair of each candidate (families/audit/repair/stage.py).
     repairs: list[Any] = field(default_factory=list)
+
+    def to_pandas(self, *, wide: bool = False) -> pd.DataFrame:
+        """The long, tidy table: one row per candidate × split × metric (columns in the
+        glossary, "The tidy table"); ``wide=True``: a copy of :attr:`table`, one row per
+        candidate with its figures as columns."""
+        if wide:
+            return self.table.copy()
+        model = (self.record.get("measurement") or {}).get("model")
+        return audit_long_table(
+            self.table,
+            dataset=self._train_path(),
+            model=model if model is None or isinstance(model, str) else type(model).__name__,
+        )
+
+    def _train_path(self) -> str | None:
+        """The training file read (None for a table passed in memory)."""
+        return (self.record["data"].get("train") or {}).get("path")
+
+    def __repr__(self) -> str:
+        return (
+            f"AuditResult(train={self._train_path() or 'in memory'!r}, "
+            f"rows={self.record['data']['rows']}, candidates={self.record['candidates_total']}, "
+            f"significant={self.record['significant_total']}, repairs={len(self.repairs)})"
+        )
 
     def _repr_html_(self) -> str:
         """The notebook view: the facts and tables of the audit's report sections."""
