@@ -30,7 +30,7 @@ _LAZY = {
     "Benchmark": "shortcutlab.data.benchmark",
     "audit_dataset": "shortcutlab.families.audit.api",
     "CatConfig": "shortcutlab.families.cat.run",
-    "EvaluationResult": "shortcutlab.families.maze.evaluate",
+    "EvaluationResult": "shortcutlab.families.maze.evaluation_result",
     "InputOptions": "shortcutlab.data.options",
     "LabelSpace": "shortcutlab.data",
     "MODELS": "shortcutlab.models",
@@ -69,11 +69,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.families.audit.api import audit_dataset
     from shortcutlab.families.cat.run import CatConfig, run_cat
     from shortcutlab.families.maze.build import build_maze_benchmark
-    from shortcutlab.families.maze.evaluate import (
-        EvaluationResult,
-        evaluate_benchmark,
-        evaluate_splits,
-    )
+    from shortcutlab.families.maze.evaluate import evaluate_benchmark, evaluate_splits
+    from shortcutlab.families.maze.evaluation_result import EvaluationResult
     from shortcutlab.families.maze.explain import explain
     from shortcutlab.families.mps.build import build_mps_benchmark
     from shortcutlab.families.suite.build import build_suite_benchmark

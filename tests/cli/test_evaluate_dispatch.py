@@ -103,3 +103,13 @@ def test_split_files_saved_as_they_are_are_evaluated_by_evaluate(corpus_files, t
     result = invoke("evaluate", tmp_path / "saved", "--seeds", 1, "--bootstrap", 100)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "saved" / "results" / "tfidf-logreg" / "results.json").is_file()
+
+
+def test_evaluate_benchmark_in_python_names_evaluate_suite_for_a_suite_build(suite):
+    from shortcutlab import ConfigError, evaluate_benchmark
+
+    with pytest.raises(ConfigError) as refused:
+        evaluate_benchmark(suite, seeds=1, bootstrap=100)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "'shortcut-suite' build" in message and "evaluate_suite(folder, model=...)" in message

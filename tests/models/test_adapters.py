@@ -155,16 +155,17 @@ def test_a_grid_runs_a_saved_pipeline_named_in_its_spec(tmp_path):
         "name": "sklearn-grid",
         "data": {"builtin": "reviews", "train_size": 300, "test_size": 200},
         "shortcuts": ["single-term"],
-        "strengths": [1.0],
+        "strengths": [1.0, 0.5],
         "models": [{"name": "sklearn", "id": "pipe", "path": "pipe.joblib"}],
         "seeds": [0],
         "bootstrap": 100,
     }
     (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
-    report = run_experiment(tmp_path / "spec.yaml", tmp_path / "run", jobs=1)
-    assert (report.failed, report.done) == (0, 1), report.errors
-    table = load_results(tmp_path / "run").to_pandas()
-    assert table["model"].tolist() == ["pipe"]
+    report = run_experiment(tmp_path / "spec.yaml", tmp_path / "run", jobs=2)  # spawned workers
+    assert (report.failed, report.done) == (0, 2), report.errors
+    table = load_results(tmp_path / "run").to_pandas(wide=True)
+    assert table["model"].tolist() == ["pipe", "pipe"]
+    assert sorted(table["strength"]) == [0.5, 1.0]
 
 
 def test_the_audit_measures_a_fitted_pipeline_as_its_saved_file(bench, tmp_path):

@@ -89,7 +89,7 @@ def evaluated_benchmark(result: Any) -> str:
 def results_line(written: Path) -> str:
     """The closing line: every file the evaluation wrote, in the order it wrote them."""
     # Imported here: the evaluation (scipy, the models) has loaded it already; list does not need it.
-    from shortcutlab.families.maze.evaluate import RESULT_FILES
+    from shortcutlab.families.maze.evaluation_result import RESULT_FILES
 
     return "Results: " + ", ".join(str(p) for p in files_written(written, RESULT_FILES))
 
