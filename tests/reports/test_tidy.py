@@ -15,7 +15,9 @@ from tests.reports.tidy_columns import assert_explained
 @pytest.fixture(scope="module")
 def evaluation():
     corpus = sl.generate_corpus(train_size=300, test_size=200)
-    bench = sl.build_maze_benchmark(corpus["train"], corpus["test"], strength=0.8)
+    bench = sl.build_maze_benchmark(
+        corpus["train"], corpus["test"], shortcut="single-term", strength=0.8
+    )
     return sl.evaluate_benchmark(bench, seeds=2, bootstrap=100)
 
 
