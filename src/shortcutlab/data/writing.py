@@ -214,8 +214,8 @@ def check_holds_no_input(out: Path, inputs: Iterable[str | Path]) -> None:
         source = Path(os.path.realpath(given))
         if source == target or target in source.parents:
             raise OutputExistsError(
-                f"The output folder '{out}' is or holds the input '{given}', which --overwrite would "
-                "delete. Choose another --out."
+                f"The output folder '{out}' is or holds the input '{given}', which "
+                f"{knob('overwrite', True)} would delete. Choose another {ended(knob('out'))}"
             )
 
 
