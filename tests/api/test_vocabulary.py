@@ -310,3 +310,14 @@ def test_a_counterfactual_refusal_names_default_label_in_the_callers_terms(tmp_p
         "cat", "--train", tmp_path / "pairs.csv", "--test", tmp_path / "pairs.csv",
         "--text-pair-col", "text_pair", "--default-label", "nonsense", "--out", tmp_path / "out",
     )  # fmt: skip
+
+
+def test_an_output_path_read_inside_a_grid_is_still_the_callers_option(tmp_path):
+    """``shortcutlab results RUN --out FILE`` reads the run as a grid; --out is the command's."""
+    from shortcutlab.data.writing import check_folder_path
+
+    (tmp_path / "afile").write_text("x")
+    with caller(CLI), caller(GRID), pytest.raises(OutputExistsError, match=r"with --out\.$"):
+        check_folder_path(tmp_path / "afile")
+    with caller(GRID), pytest.raises(OutputExistsError, match=r"with out=\.\.\.$"):
+        check_folder_path(tmp_path / "afile")
