@@ -113,6 +113,8 @@ class ShortcutlabWarning(UserWarning):
 # the Python API's keyword arguments. The CLI and the grid engine set it around their work.
 CLI, GRID, PYTHON = "cli", "grid", "python"
 _CALLER: contextvars.ContextVar[str] = contextvars.ContextVar("shortcutlab_caller", default=PYTHON)
+# Whose terms name a run's own settings (out, force, jobs) inside a grid: the grid's caller's.
+_RUNNER: contextvars.ContextVar[str] = contextvars.ContextVar("shortcutlab_runner", default=PYTHON)
 _SUBJECT: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "shortcutlab_subject", default=None
 )
@@ -120,11 +122,14 @@ _SUBJECT: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 
 @contextlib.contextmanager
 def caller(terms: str) -> Iterator[None]:
-    """Within the block, :func:`knob` names settings as ``terms`` (CLI, GRID or PYTHON) does."""
+    """Within the block, :func:`knob` names settings as ``terms`` (CLI, GRID or PYTHON) does; a
+    grid keeps its caller's terms for the settings of the run itself (``knob(..., run=True)``)."""
     token = _CALLER.set(terms)
+    runner = _RUNNER.set(_RUNNER.get() if terms == GRID else terms)
     try:
         yield
     finally:
+        _RUNNER.reset(runner)
         _CALLER.reset(token)
 
 
@@ -140,12 +145,19 @@ def subject(name: str) -> Iterator[None]:
 
 
 def knob(
-    key: str, value: Any = None, *, section: str | None = None, flag: str | None = None
+    key: str,
+    value: Any = None,
+    *,
+    section: str | None = None,
+    flag: str | None = None,
+    run: bool = False,
 ) -> str:
     """The setting ``key`` (set to ``value``) in the current caller's terms.
 
     ``section`` is the grid spec's mapping holding the key (``mps``); ``flag`` the command-line
     option when it is not ``--`` + the key with dashes. A switch set to True is its bare flag.
+    ``run`` marks a setting of the call that runs or reads a grid rather than a key of its spec
+    (``out``, ``force``, ``jobs``): inside a grid it is named as the grid's caller names it.
 
     Examples:
         >>> with caller(CLI):
@@ -159,8 +171,14 @@ def knob(
         >>> with caller(CLI):
         ...     knob("overwrite", True)
         '--overwrite'
+        >>> with caller(CLI), caller(GRID):
+        ...     knob("out", run=True), knob("force", True, run=True)
+        ('--out', '--force')
+        >>> with caller(GRID):
+        ...     knob("force", True, run=True)
+        'force=True'
     """
-    terms = _CALLER.get()
+    terms = callers_terms(run=run)
     if terms == CLI:
         option = flag or "--" + key.replace("_", "-")
         return option if value is None or value is True else f"{option} {value}"
@@ -168,6 +186,22 @@ def knob(
         setting = f"{key}: {'...' if value is None else value}"
         return f"{section}: {{{setting}}}" if section else setting
     return f"{key}=..." if value is None else f"{key}={value!r}"
+
+
+def callers_terms(*, run: bool = False) -> str:
+    """CLI, GRID or PYTHON: whose terms a message names settings in (``run``: see :func:`knob`)."""
+    return _RUNNER.get() if run and _CALLER.get() == GRID else _CALLER.get()
+
+
+def spelled(cli: str, python: str) -> str:
+    """What a message advises doing, as the caller does it: ``cli`` (a command) on the command
+    line, ``python`` (a call) from Python; inside a grid, as the grid's caller does it.
+
+    Examples:
+        >>> spelled("'shortcutlab split DATA'", "load_table(data)")
+        'load_table(data)'
+    """
+    return cli if callers_terms(run=True) == CLI else python
 
 
 def warn(message: str) -> None:
@@ -185,21 +219,22 @@ def warn(message: str) -> None:
     warnings.warn(message, ShortcutlabWarning, stacklevel=level)
 
 
-# What a user can do about an OSError their machine caused, by errno. An errno not listed here
-# (EBADF, EINVAL, ...) points at a bug in this package and keeps its traceback.
+# What a user can do about an OSError their machine caused, by errno; {out} and {jobs} become
+# the settings in the caller's terms (knob). An errno not listed here (EBADF, EINVAL, ...) points
+# at a bug in this package and keeps its traceback.
 OS_ERROR_ADVICE = {
-    errno.ENOSPC: "The disk is full: free space on it, or choose an --out on another disk.",
-    errno.EDQUOT: "The disk quota is used up: free space within it, or choose another --out.",
-    errno.EFBIG: "The file grew past what this file system allows: choose another --out.",
-    errno.EROFS: "That file system is read-only: choose an --out on a writable disk.",
-    errno.EACCES: "Fix the permissions (ls -l, chmod), or choose another path or --out.",
-    errno.EPERM: "Fix the permissions (ls -l, chmod), or choose another path or --out.",
+    errno.ENOSPC: "The disk is full: free space on it, or point {out} at another disk.",
+    errno.EDQUOT: "The disk quota is used up: free space within it, or choose another {out}.",
+    errno.EFBIG: "The file grew past what this file system allows: choose another {out}.",
+    errno.EROFS: "That file system is read-only: point {out} at a writable disk.",
+    errno.EACCES: "Fix the permissions (ls -l, chmod), or choose another path or {out}.",
+    errno.EPERM: "Fix the permissions (ls -l, chmod), or choose another path or {out}.",
     errno.ENOENT: "Check that the path exists (it may have been moved or deleted meanwhile).",
     errno.ENOTDIR: "A part of the path is a file, not a folder: check the path.",
     errno.EISDIR: "The path is a folder where a file was expected: pass a file.",
-    errno.EBUSY: "The path is in use (a mount point or the current folder): choose another --out.",
+    errno.EBUSY: "The path is in use (a mount point or the current folder): choose another {out}.",
     errno.EIO: "The disk failed to read or write: check the device, then run the command again.",
-    errno.EMFILE: "Too many files are open: raise the limit (ulimit -n) or use fewer --jobs.",
+    errno.EMFILE: "Too many files are open: raise the limit (ulimit -n) or lower {jobs}.",
     errno.ENFILE: "Too many files are open on this machine: close some, then run again.",
     errno.ENAMETOOLONG: "The path is too long for this file system: choose a shorter one.",
     errno.ELOOP: "The path's symbolic links form a loop: fix them or choose another path.",
@@ -213,6 +248,7 @@ def os_error_message(error: OSError) -> str | None:
     advice = OS_ERROR_ADVICE.get(error.errno) if error.errno is not None else None
     if advice is None:
         return None
+    advice = advice.format(out=knob("out", run=True), jobs=knob("jobs", run=True))
     name = errno.errorcode.get(error.errno, str(error.errno))
     reason = error.strerror or os.strerror(error.errno)
     if error.filename is None:  # pyarrow and plain writes: the message may hold the path itself

@@ -5,13 +5,24 @@ the caller's parameters (Python keywords from Python, options from the command l
 from __future__ import annotations
 
 import dataclasses
+import errno
 import inspect
+import re
 
 import pandas as pd
 import pytest
 
 import shortcutlab
-from shortcutlab.errors import ConfigError, DataError, OutputExistsError
+from shortcutlab.errors import (
+    CLI,
+    GRID,
+    ConfigError,
+    DataError,
+    InputFileError,
+    OutputExistsError,
+    caller,
+    os_error_message,
+)
 from tests.cli.refusals import assert_refused
 
 COLUMN_KEYWORDS = ("text_col", "label_col", "text_pair_col")
@@ -201,3 +212,119 @@ def test_a_function_that_takes_a_model_takes_its_parameters_as_params():
             ]  # the old keyword is refused before any of them is read
             with pytest.raises(ConfigError, match=r"'model_params' is now 'params'"):
                 getattr(shortcutlab, name)(*[None] * len(required), model_params={"C": 1.0})
+
+
+# --- Every refusal mechanism names the caller's settings ------------------------------------
+# One message per shared mechanism, from Python and from the command line.
+
+
+def test_a_run_names_its_own_settings_in_the_callers_terms_inside_the_grid(tmp_path):
+    """out/force are no spec keys: inside the grid (spec keys) they stay the caller's words."""
+    from tests.cli.refusals import TINY_GRID
+
+    (tmp_path / "spec.yaml").write_text(TINY_GRID)
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "mine.txt").write_text("keep")
+    with pytest.raises(
+        OutputExistsError, match=r"is not a run folder\. Choose another out=\.\.\.$"
+    ):
+        shortcutlab.run_experiment(tmp_path / "spec.yaml", tmp_path / "taken")
+    assert_refused(
+        tmp_path, "is not empty and is not a run folder. Choose another --out.",
+        "run", tmp_path / "spec.yaml", "--out", tmp_path / "taken",
+    )  # fmt: skip
+
+
+def test_advice_to_run_a_command_names_the_callers_way_to_run_it(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputFileError, match=r"Run run_experiment\(spec, out='.*empty'\) first\.$"):
+        shortcutlab.load_results(tmp_path / "empty")
+    assert_refused(
+        tmp_path, f"Run 'shortcutlab run SPEC --out {tmp_path / 'empty'}' first.",
+        "results", tmp_path / "empty",
+    )  # fmt: skip
+
+
+def test_the_machines_refusals_advise_the_callers_output_setting():
+    full = OSError(errno.ENOSPC, "No space left on device", "/data/run")
+    assert os_error_message(full).endswith("free space on it, or point out=... at another disk.")
+    with caller(CLI), caller(GRID):  # shortcutlab run: the grid's caller is the command line
+        assert os_error_message(full).endswith("or point --out at another disk.")
+
+
+def test_an_mps_plan_refusal_names_the_mps_settings(tmp_path):
+    from tests.conftest import THREE, negation_rows
+
+    negation_rows(THREE, seed=2).to_csv(tmp_path / "pool.csv", index=False)
+    fix = "keep more values with {} or {}"
+    with pytest.raises(DataError, match=re.escape(fix.format("values=...", "top_values=..."))):
+        shortcutlab.build_mps_benchmark(tmp_path / "pool.csv", values=["with_negation"])
+    assert_refused(
+        tmp_path, fix.format("--values", "--top-values."),
+        "build", "mps", "--train", tmp_path / "pool.csv", "--out", tmp_path / "out",
+        "--values", "with_negation",
+    )  # fmt: skip
+
+
+def test_a_suite_refusal_names_its_settings_in_the_callers_terms(tables):
+    with pytest.raises(ConfigError, match=r"is made from data: pass train=\.\.\.\.$"):
+        shortcutlab.build_suite_benchmark(None, sets=["standard"])
+    fix = "{} applies to the paraphrase-overlap set; add it to {} or drop {}."
+    with pytest.raises(
+        ConfigError, match=re.escape(fix.format("paws=...", "sets=...", "paws=..."))
+    ):
+        shortcutlab.build_suite_benchmark(None, sets=["lexical-overlap"], paws="paws.tsv")
+    assert_refused(
+        tables, fix.format("--paws", "--sets", "--paws"),
+        "build", "suite", "--train", tables / "train.csv", "--sets", "lexical-overlap",
+        "--paws", "paws.tsv", "--out", tables / "out",
+    )  # fmt: skip
+
+
+def test_an_audit_refusal_names_alpha_in_the_callers_terms(tables):
+    with pytest.raises(
+        ConfigError, match=r"^alpha=\.\.\. must be in \(0, 1\), e\.g\. alpha=0\.05\."
+    ):
+        shortcutlab.audit_dataset(tables / "train.csv", text_col="sentence", alpha=2.0)
+    assert_refused(
+        tables, "--alpha must be in (0, 1), e.g. --alpha 0.05.",
+        "audit", tables / "train.csv", "--text-col", "sentence", "--alpha", "2",
+    )  # fmt: skip
+
+
+def test_missing_split_files_are_named_in_the_callers_terms(tables):
+    with pytest.raises(ConfigError, match=r"anti_test=\.\.\. is missing\."):
+        shortcutlab.load_splits(tables / "train.csv", tables / "test.csv", None)
+    assert_refused(
+        tables, "needs --train, --test and --anti-test; --anti-test is missing.",
+        "evaluate", "--train", tables / "train.csv", "--test", tables / "test.csv",
+        "--out", tables / "out",
+    )  # fmt: skip
+
+
+def test_a_counterfactual_refusal_names_default_label_in_the_callers_terms(tmp_path):
+    pairs = pd.DataFrame(
+        {"text": [f"a {i}" for i in range(40)], "text_pair": [f"b {i}" for i in range(40)]}
+    ).assign(label=["yes", "no"] * 20)
+    pairs.to_csv(tmp_path / "pairs.csv", index=False)
+    with pytest.raises(ConfigError, match=r"Pass default_label=\.\.\. with one of them\.$"):
+        shortcutlab.run_cat(
+            tmp_path / "pairs.csv", tmp_path / "pairs.csv", text_pair_col="text_pair",
+            config=shortcutlab.CatConfig(default_label="nonsense"),
+        )  # fmt: skip
+    assert_refused(
+        tmp_path, "Pass --default-label with one of them.",
+        "cat", "--train", tmp_path / "pairs.csv", "--test", tmp_path / "pairs.csv",
+        "--text-pair-col", "text_pair", "--default-label", "nonsense", "--out", tmp_path / "out",
+    )  # fmt: skip
+
+
+def test_an_output_path_read_inside_a_grid_is_still_the_callers_option(tmp_path):
+    """``shortcutlab results RUN --out FILE`` reads the run as a grid; --out is the command's."""
+    from shortcutlab.data.writing import check_folder_path
+
+    (tmp_path / "afile").write_text("x")
+    with caller(CLI), caller(GRID), pytest.raises(OutputExistsError, match=r"with --out\.$"):
+        check_folder_path(tmp_path / "afile")
+    with caller(GRID), pytest.raises(OutputExistsError, match=r"with out=\.\.\.$"):
+        check_folder_path(tmp_path / "afile")

@@ -97,7 +97,10 @@ def test_a_test_label_the_training_file_lacks_is_refused(tmp_path):
 
 
 def test_missing_files_are_named_with_their_option(tmp_path):
-    with pytest.raises(ConfigError, match="--anti-test is missing"):
+    with pytest.raises(
+        ConfigError,
+        match=r"needs train=\.\.\., test=\.\.\. and anti_test=\.\.\.; anti_test=\.\.\. is missing",
+    ):
         ExistingSplits(train=tmp_path / "a.csv", test=tmp_path / "b.csv").load()
     with pytest.raises(
         InputFileError, match=r"The train file '.*a.csv' \(train=\.\.\.\) does not exist"

@@ -201,5 +201,5 @@ def test_with_ray_tls_the_check_asks_for_a_tls_handshake(tmp_path, monkeypatch):
         check_reachable(f"127.0.0.1:{server.port}")
     assert str(refused.value) == (
         f"The server at 127.0.0.1:{server.port} is not a Ray cluster: it answered, but not in "
-        f"Ray's protocol (gRPC over TLS). {NOT_RAY_FIX}"
+        f"Ray's protocol (gRPC over TLS). {NOT_RAY_FIX.replace('--address', 'address=...')}"
     )

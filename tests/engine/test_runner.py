@@ -148,7 +148,10 @@ def test_failed_cells_are_recorded_and_the_grid_goes_on(tmp_path):
 def test_a_different_spec_is_refused_unless_forced(finished, tmp_path):
     out, _ = finished
     before = tree_state(out)
-    with pytest.raises(ConfigError, match="holds results of a different spec .* pass --force"):
+    with pytest.raises(
+        ConfigError,
+        match=r"holds results of a different spec .* Use another out=\.\.\., or pass force=True",
+    ):
         run_experiment(spec(seeds=[0, 1, 2]), out)
     assert tree_state(out) == before  # the shared run folder is left as it was
     copy = tmp_path / "copy"

@@ -94,7 +94,8 @@ def test_concept_correlation_refuses_schedule_options_it_cannot_honour(options, 
 
 def test_missing_or_bad_distractors():
     with pytest.raises(
-        DataError, match="needs distractor reviews for two aspects.*--distractor NAME=PATH"
+        DataError,
+        match=r"needs distractor reviews for two aspects.*Give them with distractors=\.\.\.,",
     ):
         make_shortcut("concept-occurrence").validate(LABELS)
     with pytest.raises(DataError, match="needs distractor reviews for one aspect"):

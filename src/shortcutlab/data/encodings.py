@@ -70,7 +70,7 @@ def check_first_line(head: bytes, *, encoding: str, path: Path) -> None:
         )
         raise EncodingError(
             f"'{path}' is not valid {encoding} in its first line (the header): {problem}. Pass "
-            f"--encoding with the file's real encoding, e.g. --encoding cp1252."
+            f"the file's real encoding, e.g. {knob('encoding', 'cp1252')}."
         ) from exc
 
 

@@ -117,9 +117,10 @@ class ExistingSplits:
         """Refuse a set of files that cannot make a benchmark: train, test and anti-test are needed."""
         missing = [name for name in ("train", "test", "anti_test") if getattr(self, name) is None]
         if missing:
-            flags = ", ".join("--" + name.replace("_", "-") for name in missing)
+            needed = [knob(name) for name in ("train", "test", "anti_test")]
+            flags = ", ".join(map(knob, missing))
             raise ConfigError(
-                f"Evaluating split files needs --train, --test and --anti-test; {flags} "
+                f"Evaluating split files needs {', '.join(needed[:2])} and {needed[2]}; {flags} "
                 f"{'is' if len(missing) == 1 else 'are'} missing. Name every file, or pass a "
                 "folder written by 'shortcutlab build maze' instead."
             )

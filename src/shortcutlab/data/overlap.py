@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from shortcutlab.data.column_names import TEXT, TEXT_PAIR
 from shortcutlab.data.columns import string_array
 from shortcutlab.data.loading import LoadedTable
-from shortcutlab.errors import DataError, warn
+from shortcutlab.errors import DataError, spelled, warn
 
 #: Texts lower-cased and collapsed per chunk (:func:`collapsed`).
 CHUNK_ROWS = 16_384
@@ -115,8 +115,7 @@ def check_test_overlap(train: LoadedTable, test: LoadedTable) -> None:
     if repeated > WARN_SHARE * total:
         warn(
             f"{repeated:,} of {total:,} test rows ({100 * repeated / total:.1f} %) repeat a "
-            f"training row ({same}); on them the test measures memory. 'shortcutlab audit "
-            "TRAIN --test TEST' lists them."
+            f"training row ({same}); on them the test measures memory. {_audit()} lists them."
         )
 
 
@@ -128,3 +127,8 @@ __all__ = [
     "row_keys",
     "table_keys",
 ]
+
+
+def _audit() -> str:
+    """The audit that lists the repeated rows, as the caller runs it."""
+    return spelled("'shortcutlab audit TRAIN --test TEST'", "audit_dataset(train, test=test)")

@@ -29,7 +29,7 @@ def require_text_pair(table: LoadedTable, what: str) -> None:
 
 def swapped_parts(table: LoadedTable) -> LoadedTable:
     """The same rows with ``text`` and ``text_pair`` exchanged (held in memory)."""
-    require_text_pair(table, "--inject-on text_pair")
+    require_text_pair(table, knob("inject_on", TEXT_PAIR))
     names = [
         {TEXT: TEXT_PAIR, TEXT_PAIR: TEXT}.get(name, name) for name in table.table.column_names
     ]

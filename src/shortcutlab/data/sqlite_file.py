@@ -13,16 +13,17 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from shortcutlab.errors import InputFileError, ShortcutlabError, StorageError
+from shortcutlab.errors import InputFileError, ShortcutlabError, StorageError, knob
 
-# SQLite's primary result codes (the name before any '_' extension) a user's file or disk causes.
+# SQLite's primary result codes (the name before any '_' extension) a user's file or disk causes;
+# {out} in an advice or a store's recovery becomes the output setting in the caller's terms.
 DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 STORAGE = {
     "SQLITE_FULL": "The disk is full: free space on it, then run the command again.",
     "SQLITE_IOERR": "The disk failed to read or write (or is full): check it, then run again.",
-    "SQLITE_READONLY": "It cannot be written: fix its permissions, or choose another --out.",
+    "SQLITE_READONLY": "It cannot be written: fix its permissions, or choose another {out}.",
     "SQLITE_CANTOPEN": "It cannot be opened: check the folder exists and its permissions.",
-    "SQLITE_PERM": "It cannot be opened: fix its permissions, or choose another --out.",
+    "SQLITE_PERM": "It cannot be opened: fix its permissions, or choose another {out}.",
     "SQLITE_BUSY": "Another process holds it: wait for that one to finish, or stop it.",
     "SQLITE_LOCKED": "Another process holds it: wait for that one to finish, or stop it.",
 }
@@ -37,10 +38,17 @@ def database_error(
     where = f"'{path}'" if path is not None else "A SQLite database"
     if primary in DAMAGED:
         state = "is damaged" if primary == "SQLITE_CORRUPT" else "is damaged or not a database"
-        return InputFileError(f"{where} {state}: {error} [{primary}]. {recovery}{_salvage(path)}")
+        return InputFileError(
+            f"{where} {state}: {error} [{primary}]. {_advice(recovery)}{_salvage(path)}"
+        )
     if primary in STORAGE:
-        return StorageError(f"{where}: {error} [{primary}]. {STORAGE[primary]}")
+        return StorageError(f"{where}: {error} [{primary}]. {_advice(STORAGE[primary])}")
     return None
+
+
+def _advice(text: str) -> str:
+    """``text`` with its ``{out}`` named as the caller names the output folder (:func:`knob`)."""
+    return text.format(out=knob("out", run=True))
 
 
 def _salvage(path: str | Path | None) -> str:
@@ -123,8 +131,8 @@ class CheckedConnection(sqlite3.Connection, _Translating):
 
 def connect(path: str | Path, *, recovery: str, **options: Any) -> CheckedConnection:
     """Open ``path`` (``sqlite3.connect``'s ``options``); ``recovery`` ends a damaged file's
-    message with what to do, e.g. "Run the spec again into a new --out" (no final stop: the
-    salvage command follows)."""
+    message with what to do, e.g. "Run the spec again into a new {out}" (no final stop: the
+    salvage command follows; ``{out}`` names the output folder in the caller's terms)."""
     connection = sqlite3.connect(path, factory=CheckedConnection, **options)
     connection.recovery = recovery
     return connection
@@ -140,7 +148,7 @@ def check_intact(connection: CheckedConnection) -> None:
         lines = [line for text in report for line in text.splitlines() if "***" not in line]
         raise InputFileError(
             f"'{connection.path}' is damaged: {(lines or report)[0]} [SQLITE_CORRUPT]. "
-            f"{connection.recovery}{_salvage(connection.path)}"
+            f"{_advice(connection.recovery)}{_salvage(connection.path)}"
         )
 
 

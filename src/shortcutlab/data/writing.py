@@ -174,12 +174,12 @@ def check_output_dir(out: Path, *, overwrite: bool, inputs: Iterable[str | Path]
     if target == Path.cwd().resolve() or target in Path.cwd().resolve().parents:
         raise OutputExistsError(
             f"The output folder '{out}' is the working folder or holds it, and a folder in use "
-            f"cannot be replaced. Choose a new folder, e.g. {knob('out', './results')}."
+            f"cannot be replaced. Choose a new folder, e.g. {knob('out', './results', run=True)}."
         )
     if any(out.iterdir()) and not overwrite:
         raise OutputExistsError(
             f"The output folder '{out}' exists and is not empty. Choose another "
-            f"{knob('out')} or pass {knob('overwrite', True)}."
+            f"{knob('out', run=True)} or pass {knob('overwrite', True, run=True)}."
         )
     if overwrite:
         check_holds_no_input(out, inputs)
@@ -189,7 +189,7 @@ def check_folder_path(out: str | Path) -> None:
     """Refuse an output folder path that is a file, or lies below one (:func:`check_no_file_above`)."""
     if os.path.exists(out) and not os.path.isdir(out):  # a link to nothing is written through
         raise OutputExistsError(
-            f"The output path '{out}' is a file. Choose a folder path with {ended(knob('out'))}"
+            f"The output path '{out}' is a file. Choose a folder path with {ended(knob('out', run=True))}"
         )
     check_no_file_above(out)
 
@@ -214,8 +214,8 @@ def check_holds_no_input(out: Path, inputs: Iterable[str | Path]) -> None:
         source = Path(os.path.realpath(given))
         if source == target or target in source.parents:
             raise OutputExistsError(
-                f"The output folder '{out}' is or holds the input '{given}', which --overwrite would "
-                "delete. Choose another --out."
+                f"The output folder '{out}' is or holds the input '{given}', which "
+                f"{knob('overwrite', True, run=True)} would delete. Choose another {ended(knob('out', run=True))}"
             )
 
 

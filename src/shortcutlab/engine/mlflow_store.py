@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from shortcutlab.errors import ConfigError, one_line
+from shortcutlab.errors import ConfigError, knob, one_line
 
 #: How long a tracking server gets to answer before the run is refused (MLFLOW_HTTP_REQUEST_TIMEOUT,
 #: when set, instead).
@@ -32,7 +32,9 @@ def open_store(uri: str | None) -> Any:
     try:
         from mlflow.tracking import MlflowClient, get_tracking_uri
     except ImportError as exc:
-        raise ConfigError(f"--track mlflow needs MLflow. Install it with: {INSTALL}.") from exc
+        raise ConfigError(
+            f"{knob('track', 'mlflow', run=True)} needs MLflow. Install it with: {INSTALL}."
+        ) from exc
     from mlflow.store.db.db_types import DATABASE_ENGINES
     from mlflow.store.tracking.rest_store import RestStore
 

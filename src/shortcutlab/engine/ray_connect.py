@@ -24,7 +24,7 @@ import ssl
 import time
 from typing import Any
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.params import quoted
 
 ADDRESS_FORMS = "HOST:PORT, ray://HOST:PORT or auto"
@@ -53,10 +53,14 @@ ANSWER_SECONDS = 5.0
 # an empty SETTINGS frame (RFC 9113 section 3.4), and the server's first frame is a SETTINGS frame.
 _HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 _FRAME_HEADER, _SETTINGS = 9, 4
-_FIX = (
-    "Check --address (a head's GCS port, 6379 unless 'ray start --port' said otherwise, or "
-    "ray://HOST:10001 for Ray Client)."
-)
+
+
+def _fix() -> str:
+    """What to check when an address does not answer as Ray does."""
+    return (
+        f"Check {knob('address', run=True)} (a head's GCS port, 6379 unless 'ray start --port' "
+        "said otherwise, or ray://HOST:10001 for Ray Client)."
+    )
 
 
 def check_reachable(address: str, timeout: float = ANSWER_SECONDS) -> None:
@@ -71,18 +75,19 @@ def check_reachable(address: str, timeout: float = ANSWER_SECONDS) -> None:
             answered = _answers_as_ray(connection, host_port[0], deadline)
     except OSError as exc:
         raise ConfigError(
-            f"Cannot reach the Ray cluster at {address} ({exc.strerror or exc}). Check --address, or start a "
-            f"cluster with 'ray start --head', or drop --address to use a local Ray instance."
+            f"Cannot reach the Ray cluster at {address} ({exc.strerror or exc}). Check "
+            f"{knob('address', run=True)}, or start a cluster with 'ray start --head', or drop "
+            f"{knob('address', run=True)} to use a local Ray instance."
         ) from exc
     if answered is None:
         raise ConfigError(
             f"The server at {address} is not a Ray cluster: it gave a Ray client no answer within "
-            f"{timeout:g} s. {_FIX}"
+            f"{timeout:g} s. {_fix()}"
         )
     if not answered:
         raise ConfigError(
             f"The server at {address} is not a Ray cluster: it answered, but not in Ray's "
-            f"protocol (gRPC{' over TLS' if _tls() else ''}). {_FIX}"
+            f"protocol (gRPC{' over TLS' if _tls() else ''}). {_fix()}"
         )
 
 

@@ -40,7 +40,7 @@ from shortcutlab.engine.tracking import (
     stored_cells_to_track,
 )
 from shortcutlab.engine.worker import GridTask, TaskOutcome
-from shortcutlab.errors import OutputExistsError, ShortcutlabError
+from shortcutlab.errors import OutputExistsError, ShortcutlabError, ended, knob
 from shortcutlab.models import make_model
 from shortcutlab.models.base import check_pair_support
 
@@ -193,7 +193,8 @@ def check_run_dir(out: Path) -> None:
     if out.is_dir() and any(p.name != LOCK_FILE for p in out.iterdir()):
         if not (out / DATABASE).exists():
             raise OutputExistsError(
-                f"'{out}' is not empty and is not a run folder. Choose another --out."
+                f"'{out}' is not empty and is not a run folder. Choose another "
+                f"{ended(knob('out', run=True))}"
             )
 
 

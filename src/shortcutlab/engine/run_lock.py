@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from shortcutlab.data.partials import process_alive
-from shortcutlab.errors import FolderInUseError, warn
+from shortcutlab.errors import FolderInUseError, ended, knob, warn
 
 #: What flock answers on a file system without locks (some network and FUSE mounts).
 NO_LOCKS = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS})
@@ -115,7 +115,8 @@ def in_use_message(folder: Path, holder: dict[str, Any], *, reading: bool) -> st
         todo = (
             "Wait until that run finishes (or stop it), then read its results."
             if reading
-            else "Wait until it finishes (or stop it) and run again to resume, or use another --out."
+            else "Wait until it finishes (or stop it) and run again to resume, or use another "
+            f"{ended(knob('out', run=True))}"
         )
     return f"The run folder '{folder}' is in use: a run holds its lock ({who}). {todo}"
 

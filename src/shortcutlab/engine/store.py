@@ -31,10 +31,10 @@ from shortcutlab._version import __version__
 from shortcutlab.data.sqlite_file import WriteTransaction, check_intact, connect
 from shortcutlab.engine.run_lock import check_not_in_use
 from shortcutlab.engine.stored_groups import StoredGroup, plain_number
-from shortcutlab.errors import ConfigError, DataError, InputFileError
+from shortcutlab.errors import ConfigError, DataError, InputFileError, knob, spelled
 
 DATABASE = "results.sqlite"
-RECOVERY = "Its results cannot be trusted: run the spec again into a new --out"
+RECOVERY = "Its results cannot be trusted: run the spec again into a new {out}"
 SPEC_COPY = "spec.resolved.json"  # the resolved spec beside the store, readable without SQLite
 
 SCHEMA = """
@@ -82,6 +82,12 @@ CREATE TABLE IF NOT EXISTS group_statistics (
     PRIMARY KEY (family, group_key)
 );
 """
+
+
+def run_command(out: str | Path) -> str:
+    """How the caller runs a spec into the run folder ``out``: ``shortcutlab run`` on the command
+    line, ``run_experiment`` in Python."""
+    return spelled(f"'shortcutlab run SPEC --out {out}'", f"run_experiment(spec, out={str(out)!r})")
 
 
 @dataclass
@@ -136,7 +142,7 @@ class ResultStore:
             self.connection.close()
             raise InputFileError(
                 f"'{self.path}' is not a readable results database ({error}). Point at the "
-                f"{DATABASE} that 'shortcutlab run' wrote, or run the spec again into a new --out."
+                f"{DATABASE} that a run wrote, or run the spec again into a new {knob('out', run=True)}."
             ) from None
         except BaseException:
             self.connection.close()
@@ -167,7 +173,8 @@ class ResultStore:
         path = Path(run_dir) / DATABASE
         if not path.exists():
             raise InputFileError(
-                f"'{run_dir}' is not a run folder: it has no {DATABASE}. Run 'shortcutlab run SPEC --out {run_dir}' first."
+                f"'{run_dir}' is not a run folder: it has no {DATABASE}. Run "
+                f"{run_command(run_dir)} first."
             )
         return cls(path, create=False)
 
@@ -200,8 +207,9 @@ class ResultStore:
         if stored is not None and stored != fingerprint and not force and self.finished():
             name = json.loads(self.meta("spec") or "{}").get("name", "?")
             raise ConfigError(
-                f"The run folder '{self.path.parent}' holds results of a different spec ('{name}'). Use another "
-                f"--out, or pass --force to run this spec there (the finished cells it shares are kept)."
+                f"The run folder '{self.path.parent}' holds results of a different spec ('{name}'). "
+                f"Use another {knob('out', run=True)}, or pass {knob('force', True, run=True)} to run "
+                "this spec there (the finished cells it shares are kept)."
             )
 
     def write_spec(self, resolved: dict[str, Any], fingerprint: str, cell_ids: list[str]) -> None:

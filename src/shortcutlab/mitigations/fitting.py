@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.mitigations.base import MitigationContext, TrainingRows
 from shortcutlab.models.base import TextClassifier
 
@@ -59,5 +59,5 @@ def missing_held_out(method: str) -> ConfigError:
     """The error for a held-out method on a benchmark without a validation split."""
     return ConfigError(
         f"The {method} mitigation refits on held-out rows, but the benchmark has no validation "
-        "split. Rebuild it with --val-size (e.g. 0.2) or set val_size in the spec."
+        f"split. Rebuild it with {knob('val_size', 0.2)}."
     )

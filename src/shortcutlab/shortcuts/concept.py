@@ -18,7 +18,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from shortcutlab.data.labels import Label, LabelSpace
-from shortcutlab.errors import LISTED_NAMES, ConfigError, DataError, listed
+from shortcutlab.errors import (
+    CLI,
+    LISTED_NAMES,
+    ConfigError,
+    DataError,
+    callers_terms,
+    knob,
+    listed,
+)
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.base import (
     TEST_ROLE,
@@ -71,10 +79,15 @@ def _as_mapping(
 
 
 def _no_distractors(shortcut: str, needed: str) -> DataError:
+    given = (
+        "--distractor NAME=PATH (and --test-distractor NAME=PATH)"
+        if callers_terms() == CLI
+        else knob("distractors")
+    )
     return DataError(
         f"The {shortcut} shortcut needs distractor reviews for {needed}. Give them with "
-        f"--distractor NAME=PATH (and --test-distractor NAME=PATH), or use data with "
-        f"NAME_text/NAME_label columns such as the corpus from 'shortcutlab generate'."
+        f"{given}, or use data with NAME_text/NAME_label columns such as the corpus from "
+        "'shortcutlab generate'."
     )
 
 

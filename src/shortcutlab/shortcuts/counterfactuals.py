@@ -65,20 +65,20 @@ def resolve_default_label(labels: Sequence[Any], given: str | None = None) -> An
                 raise ConfigError(
                     f"The default label preset '{given}' means "
                     f"{' / '.join(DEFAULT_LABEL_PRESETS[given])}, which is not among the labels "
-                    f"({label_list}). Pass --default-label with one of the labels."
+                    f"({label_list}). Pass {knob('default_label')} with one of the labels."
                 )
             return found
         if given in by_text:
             return by_text[given]
         raise ConfigError(
             f"The default label '{given}' is not among the labels ({label_list}) nor a preset "
-            f"({presets}). Pass --default-label with one of them."
+            f"({presets}). Pass {knob('default_label')} with one of them."
         )
     matches = [name for name in DEFAULT_LABEL_PRESETS if _preset_matches(name, labels)]
     if len(matches) != 1:
         raise ConfigError(
             f"Cannot infer the counterfactual default label from the labels ({label_list}). Pass "
-            f"--default-label with one of the labels or a preset ({presets})."
+            f"{knob('default_label')} with one of the labels or a preset ({presets})."
         )
     return _preset_label(matches[0], labels)
 
@@ -201,7 +201,7 @@ def write_check(
     """
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 1:
         raise ConfigError(
-            f"--export-check expects a whole number >= 1. Got {quoted(size)} instead."
+            f"{knob('export_check')} expects a whole number >= 1. Got {quoted(size)} instead."
         )
     rows = np.sort(np.random.default_rng(seed).permutation(kept)[:size])
     sample = counterfactual_frame(frame, donors, rows, replace)

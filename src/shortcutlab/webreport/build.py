@@ -17,9 +17,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from shortcutlab.engine.store import DATABASE, ResultStore
+from shortcutlab.engine.store import DATABASE, ResultStore, run_command
 from shortcutlab.engine.stored_figures import figures_kept_on_success
-from shortcutlab.errors import GRID, ConfigError, DataError, InputFileError, caller
+from shortcutlab.errors import GRID, ConfigError, DataError, InputFileError, caller, knob
 from shortcutlab.families import FAMILIES, family, load_results, run_family
 from shortcutlab.registry import Registry
 from shortcutlab.reports.html.collect import ReportInput, slug
@@ -45,7 +45,7 @@ def build_report(path: str | Path, include: Sequence[str | Path] = ()) -> Report
     for extra in include:
         folders += [
             f
-            for f in _discover(_folder(Path(extra), "--include folder"), required=True)
+            for f in _discover(_folder(Path(extra), f"{knob('include')} folder"), required=True)
             if f not in folders
         ]
     inputs = [found for folder in folders for found in _inputs(folder)]
@@ -144,7 +144,7 @@ def _results(folder: Path) -> Any:
             store.spec_cells()
         except DataError:
             raise DataError(
-                f"'{folder}' has no finished cells: run 'shortcutlab run SPEC --out {folder}' first."
+                f"'{folder}' has no finished cells: run {run_command(folder)} first."
             ) from None
     return load_results(folder)
 

@@ -140,7 +140,7 @@ def test_too_few_rows_after_the_hold_out_says_the_hold_out_took_them():
     measure = MeasureConfig(model="tfidf-logreg", holdout=0.2)
     message = (
         r"Too few training rows per label for any test after holding out 20 % of the rows to "
-        r"measure the model: 'rare' has 9; .* lower --holdout or give a --test table\.$"
+        r"measure the model: 'rare' has 9; .* lower holdout=\.\.\. or give a test=\.\.\. table\.$"
     )
     with pytest.raises(DataError, match=message):
         run_audit(table(texts, labels), scan_config=SCAN, measure=measure)

@@ -10,7 +10,7 @@ import pyarrow as pa
 from shortcutlab.data.columns import bool_array, empty_values
 from shortcutlab.data.labels import normalize_label_array
 from shortcutlab.data.loading import LABEL, TEXT, LoadedTable, load_table
-from shortcutlab.errors import ShortcutlabWarning
+from shortcutlab.errors import CLI, GRID, ShortcutlabWarning, callers_terms, knob
 from shortcutlab.shortcuts.concept import Distractor, DistractorPool
 
 TEXT_SUFFIX, LABEL_SUFFIX = "_text", "_label"
@@ -84,9 +84,19 @@ def distractor_from_files(
     if test_path is None:
         warnings.warn(
             f"No test file for distractor '{name}': test splits draw from the training pool "
-            f"'{train_path}'. Pass --test-distractor {name}=PATH to keep them disjoint.",
+            f"'{train_path}'. Pass {_test_file(name)} to keep them disjoint.",
             ShortcutlabWarning,
             stacklevel=2,
         )
         return Distractor(name, train_pool, train_pool)
     return Distractor(name, train_pool, pool(test_path))
+
+
+def _test_file(name: str) -> str:
+    """The test file of the distractor ``name`` as the caller gives it."""
+    terms = callers_terms()
+    if terms == CLI:
+        return f"--test-distractor {name}=PATH"
+    if terms == GRID:
+        return f"distractors: {{{name}: {{test: PATH}}}}"
+    return knob("test_path")

@@ -130,7 +130,7 @@ def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) 
     if benchmark_id is None and len(builds) > 1:
         raise ConfigError(
             f"The run holds {len(builds)} benchmarks for {model_id} seed {seed}; name one with "
-            f"--benchmark: {listed(builds)}."
+            f"{knob('benchmark')}: {listed(builds)}."
         )
     chosen = benchmark_id or builds[0]
     cell_id = cells[cells["benchmark_id"] == chosen]["cell_id"].iloc[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, ended, knob
 from shortcutlab.params import quoted
 
 
@@ -50,7 +50,7 @@ def stratified_holdout(ranks: np.ndarray, val_size: float, rng: np.random.Genera
     if size > room.sum():
         raise ConfigError(
             f"The 'val_size' parameter asks for {size} validation rows, but only {int(room.sum())} can "
-            f"be held out while keeping every label in training. Lower --val-size."
+            f"be held out while keeping every label in training. Lower {ended(knob('val_size'))}"
         )
     ideal = size * counts / n
     take = np.minimum(np.floor(ideal).astype(np.int64), room)

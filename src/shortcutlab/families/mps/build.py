@@ -347,8 +347,8 @@ def _check_test_labels(test: LoadedTable, labels: LabelSpace) -> None:
     if missing:
         raise DataError(
             f"The test table has no rows of label(s) {listed(missing)}, so its test set cannot "
-            f"be label-balanced. Add rows of every label, or leave out --test to draw the test set "
-            f"from the pool."
+            f"be label-balanced. Add rows of every label, or leave out {knob('test')} to draw the "
+            "test set from the pool."
         )
 
 

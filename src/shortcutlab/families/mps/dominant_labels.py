@@ -86,15 +86,15 @@ def matched_caps(
             else "the groups' sizes allow no such mix"
         )
         raise DataError(
-            f"{_mps('label_mix', MATCHED)} needs group sizes whose union holds every label "
+            f"{mps_knob('label_mix', MATCHED)} needs group sizes whose union holds every label "
             f"equally often, and {reason} (rows per value and label: {counts}). Use "
-            f"{_mps('label_mix', PAPER)}, or tie every label to a group with "
-            f"{_mps('dominant')} / {_mps('dominant_labels')}."
+            f"{mps_knob('label_mix', PAPER)}, or tie every label to a group with "
+            f"{mps_knob('dominant')} / {mps_knob('dominant_labels')}."
         )
     dropped = [kept[g] for g in np.flatnonzero(matched == 0).tolist()]
     if dropped:
         warn(
-            f"{_mps('label_mix', MATCHED)} leaves the groups {listed(dropped, show=repr)} out "
+            f"{mps_knob('label_mix', MATCHED)} leaves the groups {listed(dropped, show=repr)} out "
             f"of the training sets: no uniform label mix can use them.",
         )
     return matched
@@ -112,9 +112,9 @@ def warn_label_mix(
     balanced_shares = balanced.sum(axis=0) / balanced.sum()
     top = int(np.argmax(np.abs(shares - balanced_shares)))
     fix = (
-        f"{_mps('label_mix', MATCHED)} sizes the groups so both sets hold the labels equally often."
+        f"{mps_knob('label_mix', MATCHED)} sizes the groups so both sets hold the labels equally often."
         if label_mix == PAPER
-        else f"Balanced cannot even out every group; {_mps('size', 'even')} as well keeps both "
+        else f"Balanced cannot even out every group; {mps_knob('size', 'even')} as well keeps both "
         "uniform."
     )
     warn(
@@ -139,11 +139,11 @@ def warn_unbalanced(
         warn(
             f"Balanced is as skewed as Imbalanced in the group {quoted(kept[group])} (too few "
             f"rows of label {quoted(scarce)} there), so that group does not tell the two apart. "
-            f"A smaller {_mps('size')} leaves room to even it out.",
+            f"A smaller {mps_knob('size')} leaves room to even it out.",
         )
 
 
-def _mps(key: str, value: object = None) -> str:
+def mps_knob(key: str, value: object = None) -> str:
     """An MPS build option as the caller sets it: ``--label-mix matched`` or
     ``mps: {label_mix: matched}``."""
     return knob(key, value, section="mps")

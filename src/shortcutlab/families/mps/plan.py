@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.data.labels import LabelSpace
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import ConfigError, DataError, ended, listed
 from shortcutlab.families.mps.dominant_labels import (
     MANY_LABELS,
     MATCHED,
@@ -20,6 +20,7 @@ from shortcutlab.families.mps.dominant_labels import (
     counts_text,
     dominant_label_sets,
     matched_caps,
+    mps_knob,
     warn_label_mix,
     warn_unbalanced,
 )
@@ -78,7 +79,7 @@ def kept_values(
     if isinstance(values, str):
         raise ConfigError(
             f"The 'values' parameter must be a list of attribute values. Got the string {quoted(values)}; "
-            f"pass [{quoted(values)}] or use --values A,B."
+            f"pass [{quoted(values)}] (a list of one value)."
         )
     if values is not None:
         kept = [str(v) for v in values]
@@ -106,7 +107,7 @@ def kept_values(
         raise DataError(
             f"Every kept row is in one attribute group (values found, rows: {found}); MPS needs "
             f"two or more groups to tie to different labels. Choose another attribute or keep more "
-            f"values with --values / --top-values."
+            f"values with {mps_knob('values')} or {ended(mps_knob('top_values'))}"
         )
     return kept
 
@@ -150,7 +151,7 @@ def held_out_per_label(
         f"{label} {n}" for label, n in zip(labels.values, per_label_available.tolist(), strict=True)
     )
     rarest = int(per_label_available.min())
-    flag = "--" + parameter.replace("_", "-")
+    flag = ended(mps_knob(parameter))
     if size is None or (optional and size == 0):
         if optional:
             return 0
@@ -179,13 +180,13 @@ def held_out_per_label(
     if per_label < 1:
         raise ConfigError(
             f"The {quoted(parameter)} parameter gives {quoted(size)}, less than one row for each of the "
-            f"{n_labels} labels. Raise {flag}."
+            f"{n_labels} labels. Raise {flag}"
         )
     if per_label > rarest:
         raise DataError(
             f"The {quoted(parameter)} parameter asks for {per_label} rows of every label, but there are "
             f"only {available} distinct texts per label with a kept value; the largest feasible "
-            f"size is {rarest * n_labels}. Lower {flag}."
+            f"size is {rarest * n_labels}. Lower {flag}"
         )
     return per_label
 
@@ -217,8 +218,8 @@ def redistribute(
     if share <= Fraction(largest, n_labels):
         raise ConfigError(
             f"The 'dominance' parameter ({float(share):g}) must exceed {largest}/{n_labels}, the "
-            f"share {largest} of {n_labels} labels have with no imbalance at all. Raise --dominance "
-            f"or use smaller dominant sets."
+            f"share {largest} of {n_labels} labels have with no imbalance at all. Raise "
+            f"{mps_knob('dominance')} or use smaller dominant sets."
         )
     maxima = np.array(
         [largest_group_size(available[g], sets[s], share) for g, s in enumerate(assigned)],
@@ -230,7 +231,7 @@ def redistribute(
         raise DataError(
             f"Too few rows to reach dominance {float(share):g}: the group {quoted(empty)} has no rows of "
             f"its dominant label(s) (rows per value and label: {counts}). Map it to another label "
-            f"with --dominant or leave the value out with --values."
+            f"with {mps_knob('dominant')} or leave the value out with {ended(mps_knob('values'))}"
         )
     caps = maxima
     if size == EVEN:
@@ -240,8 +241,8 @@ def redistribute(
             empty = kept[int(np.argmin(caps))]
             raise DataError(
                 f"size='even' needs every label in every group, and the group {quoted(empty)} lacks "
-                f"one (rows per value and label: {counts}). Leave that value out with --values, "
-                f"or give --size as a number."
+                f"one (rows per value and label: {counts}). Leave that value out with {mps_knob('values')}, "
+                f"or give {mps_knob('size')} as a number."
             )
     if label_mix == MATCHED:
         caps = matched_caps(caps, available, sets, assigned, share, kept, labels, counts)
@@ -282,6 +283,6 @@ def _sizes_within(
         raise DataError(
             f"Too few rows to reach dominance {float(share):g} with {size} rows: the largest "
             f"feasible size is {int(caps.sum())} (rows per value and label: {counts}). Lower "
-            f"--size or --dominance."
+            f"{mps_knob('size')} or {ended(mps_knob('dominance'))}"
         )
     return capped_proportional(int(size), caps, caps)

@@ -24,7 +24,7 @@ from shortcutlab.data.benchmark import check_build_start, save_splits
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, LoadedTable
 from shortcutlab.data.options import InputOptions, reading_options
 from shortcutlab.data.parts import require_text_pair
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import ConfigError, DataError, knob, listed
 from shortcutlab.families.suite import DEFAULT_SIZE, FAMILY
 from shortcutlab.families.suite.extended import load_paws, paraphrase_overlap_set
 from shortcutlab.families.suite.hans import (
@@ -126,7 +126,7 @@ def build_suite_benchmark(
     labels = [] if table is None else sorted(set(table.index.column(LABEL).to_pylist()), key=str)
     needs_data = [s for s in requested if s not in HEURISTIC_SETS]
     if table is None and needs_data:
-        raise ConfigError(f"The {needs_data[0]} set is made from data: pass --train.")
+        raise ConfigError(f"The {needs_data[0]} set is made from data: pass {knob('train')}.")
     _check_inputs(requested, table, labels)
     sources = SetSources(
         table=table,
@@ -171,7 +171,8 @@ def _check_arguments(
         )
     if paws is not None and "paraphrase-overlap" not in requested:
         raise ConfigError(
-            "--paws applies to the paraphrase-overlap set; add it to --sets or drop --paws."
+            f"{knob('paws')} applies to the paraphrase-overlap set; add it to {knob('sets')} or "
+            f"drop {knob('paws')}."
         )
 
 

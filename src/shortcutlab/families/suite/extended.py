@@ -22,7 +22,7 @@ import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR, load_table
 from shortcutlab.data.reading import detect_format, read_file
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, knob
 from shortcutlab.families.suite.sets import SOURCE_ROW_ID, standard_set
 from shortcutlab.params import quoted
 
@@ -94,7 +94,7 @@ def paraphrase_overlap_set(
                 f"The paraphrase-overlap set needs {size} label-balanced pairs with word overlap "
                 f">= {min_overlap} outside the standard set, but the data has only "
                 f"{int(counts.min())} of label {quoted(str(counts.idxmin()))}. Pass a PAWS file with "
-                f"--paws or a smaller --size."
+                f"{knob('paws')} or a smaller {knob('size')}."
             )
     missing = [label for label in labels if label not in set(scored[LABEL])]
     if missing:

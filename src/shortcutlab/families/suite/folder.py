@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from shortcutlab.data.loading import load_table
-from shortcutlab.errors import DataError, listed
+from shortcutlab.errors import DataError, listed, spelled
 from shortcutlab.names import check_name
 
 STANDARD = "standard"
@@ -59,18 +59,20 @@ def normalise_label(value: Any) -> str:
     return NON_ENTAILMENT if name in ("not-entailment", "non-entailment") else name
 
 
+def _build() -> str:
+    """How the caller builds a Suite folder."""
+    return spelled("shortcutlab build suite --out DIR", "build_suite_benchmark(..., out=DIR)")
+
+
 def read_suite(folder: str | Path, sets: list[str] | None = None) -> SuiteFolder:
     """The manifest and the set tables of ``folder`` (all sets, or those named in ``sets``)."""
     path = Path(folder)
     manifest_path = path / "manifest.json"
     if not path.is_dir():
-        raise DataError(
-            f"The Suite folder '{path}' does not exist. Build one with shortcutlab build suite --out DIR."
-        )
+        raise DataError(f"The Suite folder '{path}' does not exist. Build one with {_build()}.")
     if not manifest_path.is_file():
         raise DataError(
-            f"The Suite folder '{path}' has no manifest.json. Pass a folder written by "
-            "shortcutlab build suite --out DIR."
+            f"The Suite folder '{path}' has no manifest.json. Pass a folder written by {_build()}."
         )
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
-from shortcutlab.errors import LISTED_NAMES, DataError, InputFileError, listed
+from shortcutlab.errors import LISTED_NAMES, DataError, InputFileError, knob, listed
 from shortcutlab.families.suite.hans_templates import HEURISTICS, Words
 from shortcutlab.families.suite.sets import balanced_counts, draw_balanced
 
@@ -61,7 +61,9 @@ def read_hans_file(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame
     heuristic subcase template``) as ``text, text_pair, label, heuristic, subcase`` rows."""
     path = Path(path)
     if not path.is_file():
-        raise InputFileError(f"The HANS file '{path}' does not exist. Check the --hans path.")
+        raise InputFileError(
+            f"The HANS file '{path}' does not exist. Check the {knob('hans')} path."
+        )
     try:
         raw = pd.read_csv(
             path,
@@ -121,7 +123,7 @@ def sample_heuristic_set(
     def shortfall(subcase: str, count: int, available: int) -> DataError:
         return DataError(
             f"The HANS file {source} has {available} rows of sub-case {subcase}, fewer than the "
-            f"{count} a balanced {heuristic} set of {size} needs. Pass a smaller --size."
+            f"{count} a balanced {heuristic} set of {size} needs. Pass a smaller {knob('size')}."
         )
 
     picked = rng.permutation(draw_balanced(rows[SUBCASE], subcases, size, rng, shortfall))

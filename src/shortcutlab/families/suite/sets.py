@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, TEXT_PAIR
-from shortcutlab.errors import DataError
+from shortcutlab.errors import DataError, knob
 from shortcutlab.params import quoted
 from shortcutlab.shortcuts.rewriters import Rewriter
 from shortcutlab.shortcuts.tautology import (
@@ -69,7 +69,7 @@ def standard_set(
     def shortfall(label: Any, count: int, available: int) -> DataError:
         return DataError(
             f"The {name} set needs {count} rows labelled {quoted(str(label))} for a balanced sample of "
-            f"{size}, but the data has {available}. Pass a smaller --size (at most "
+            f"{size}, but the data has {available}. Pass a smaller {knob('size')} (at most "
             f"{_largest_size(table, labels)})."
         )
 

@@ -21,7 +21,7 @@ from typing import Any
 from markupsafe import Markup
 
 from shortcutlab.data.writing import check_no_file_above, follow_umask
-from shortcutlab.errors import OutputExistsError, naming_path
+from shortcutlab.errors import OutputExistsError, ended, knob, naming_path
 from shortcutlab.html_table import jinja_environment, table_block_html
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
@@ -55,7 +55,8 @@ def write_report_html(report: Report, path: str | Path) -> Path:
         )
     except OSError as error:
         raise OutputExistsError(
-            f"Cannot write the report to '{path}': {error.strerror}. Choose a writable --out."
+            f"Cannot write the report to '{path}': {error.strerror}. Choose a writable "
+            f"{ended(knob('out', run=True))}"
         ) from None
     try:
         with naming_path(path), os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:

@@ -31,11 +31,15 @@ from shortcutlab.data.columns import int_array, numpy_of, string_array
 from shortcutlab.data.loading import LABEL, ROW_ID, TEXT, LoadedTable
 from shortcutlab.data.reading import read_file
 from shortcutlab.errors import (
+    CLI,
+    GRID,
     LISTED_NAMES,
     ConfigError,
     DataError,
     EncodingError,
     InputFileError,
+    callers_terms,
+    knob,
     listed,
 )
 from shortcutlab.params import check_choice, quoted
@@ -255,8 +259,7 @@ def _read_table(path: Path, encoding: str) -> tuple[pd.DataFrame, str]:
         raise EncodingError(
             f"The rewrite file '{path}' is not valid {encoding}: {where.group() if where else exc}. "
             "If it is latin-1 (as the Shortcut Maze release's GoEmotions formal/ files are), pass "
-            "--rewrite-encoding latin-1 (-o encoding=latin-1; in a grid spec, encoding: latin-1 "
-            "in the shortcut's entry)."
+            f"{_latin1()}."
         ) from exc
     except (DataError, InputFileError) as exc:
         raise DataError(f"The rewrite file '{path}' is not a well-formed table: {exc}") from exc
@@ -353,3 +356,13 @@ def _same_label(file_label: str, data_label: Any) -> bool:
 def _excerpt(text: str, width: int = 40) -> str:
     flat = " ".join(str(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "\u2026"
+
+
+def _latin1() -> str:
+    """The rewrite file's encoding set to latin-1, as the caller sets it."""
+    terms = callers_terms()
+    if terms == CLI:
+        return "--rewrite-encoding latin-1 (-o encoding=latin-1)"
+    if terms == GRID:
+        return "encoding: latin-1 in the shortcut's entry"
+    return knob("shortcut_options", {"encoding": "latin-1"})

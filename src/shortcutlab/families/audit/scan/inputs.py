@@ -20,7 +20,7 @@ from shortcutlab.attributes.words import spaced_normalised
 from shortcutlab.data.column_names import LABEL, ROW_ID, TEXT, TEXT_PAIR
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.pairs import TextInput, join_inputs
-from shortcutlab.errors import LISTED_NAMES, DataError, listed
+from shortcutlab.errors import LISTED_NAMES, DataError, ended, knob, listed
 from shortcutlab.families.audit.scan.memory import release_freed_memory
 
 #: The parts of a row an audit scans: ``text`` and, for paired data, ``text_pair``.
@@ -210,9 +210,10 @@ def inputs_from_table(
     if missing:
         there = [c for c in table.column_names if c not in (ROW_ID, TEXT, TEXT_PAIR, LABEL)]
         fix = (
-            f"Its other columns: {listed(there, limit=LISTED_NAMES)}. Name one of them with --meta-col."
+            f"Its other columns: {listed(there, limit=LISTED_NAMES)}. Name one of them with "
+            f"{ended(_metadata())}"
             if there
-            else "It has no column besides the text and the label; leave out --meta-col."
+            else f"It has no column besides the text and the label; leave out {ended(_metadata())}"
         )
         raise DataError(
             f"The {role} table has no metadata column {listed(missing, show=repr)}. {fix}"
@@ -249,3 +250,8 @@ def _text_column(column: pa.ChunkedArray) -> Texts:
     ):
         return column.to_pandas().astype(str).tolist()
     return column
+
+
+def _metadata() -> str:
+    """The audit's metadata columns as the caller names them (one ``--meta-col`` per column)."""
+    return knob("metadata", flag="--meta-col")

@@ -32,7 +32,7 @@ import pandas as pd
 from shortcutlab.attributes.lexical import text_array
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.overlap import collapsed, row_keys
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, ended, knob
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.text_slices import SLICE_ROWS
 from shortcutlab.params import quoted
@@ -155,7 +155,7 @@ def find_leakage(
     if test is not None and test.paired != train.paired:
         raise DataError(
             "The test table and the training table must both be pairs or both single texts; "
-            "load both with the same --text-pair-col."
+            f"load both with the same {ended(knob('text_pair_col'))}"
         )
     copies = _Copies(key_hashes(train))
     conflicts = _train_conflicts(copies.mixed_label_groups(train.ranks), train.ranks)

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, ended, knob
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.leakage import normalised_texts
 from shortcutlab.metrics.attentiveness import wilson_interval
@@ -49,7 +49,7 @@ def partial_input_baselines(
     if evaluation is not None and not evaluation.paired:
         raise DataError(
             "The evaluation table has one text per row but the training table has pairs; "
-            "load both with the same --text-pair-col."
+            f"load both with the same {ended(knob('text_pair_col'))}"
         )
     if evaluation is None:
         _check_folds(folds, train)

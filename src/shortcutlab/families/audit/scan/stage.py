@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import ConfigError, DataError, knob, listed
 from shortcutlab.families.audit.scan.candidates import SCAN_COLUMNS, FeatureSet
 from shortcutlab.families.audit.scan.features import FeatureConfig, FeaturePlan, fit_features
 from shortcutlab.families.audit.scan.inputs import AuditInputs
@@ -56,7 +56,9 @@ class ScanConfig:
     def check(self) -> None:
         check_choice("correction", self.correction, CORRECTIONS)
         if not 0 < self.alpha < 1:
-            raise ConfigError(f"--alpha must be in (0, 1), e.g. 0.05. Got {self.alpha}.")
+            raise ConfigError(
+                f"{knob('alpha')} must be in (0, 1), e.g. {knob('alpha', 0.05)}. Got {self.alpha}."
+            )
         if not 0 < self.leakage_threshold <= 1:
             raise ConfigError(
                 f"The near-duplicate threshold must be in (0, 1], e.g. 0.8. Got {self.leakage_threshold}."
@@ -107,7 +109,9 @@ def check_label_counts(
         if held_out is not None:
             share = round(held_out * 100, 1)
             after = f" after holding out {share:g} % of the rows to measure the model"
-            fix = "Add rows, drop the label, lower --holdout or give a --test table."
+            fix = (
+                f"Add rows, drop the label, lower {knob('holdout')} or give a {knob('test')} table."
+            )
         raise DataError(
             f"Too few {role} rows per label for any test{after}: {counted}; an audit needs at "
             f"least {MIN_ROWS_PER_LABEL} rows of every label. {fix}"
