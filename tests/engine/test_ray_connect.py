@@ -77,7 +77,10 @@ def test_any_other_address_is_refused_before_anything_is_written(address, tmp_pa
 
 
 def test_jobs_with_an_address_is_refused(tmp_path):
-    with pytest.raises(ConfigError, match="^--jobs sets the CPUs of a new local Ray instance;"):
+    with pytest.raises(
+        ConfigError,
+        match=r"^jobs=\.\.\. sets the CPUs of a new local Ray instance;.* Drop jobs=\.\.\. or address=\.\.\.$",
+    ):
         run_experiment(parse_spec(SMALL), tmp_path / "run", executor="ray", jobs=2, address="auto")
     assert not (tmp_path / "run").exists()
 

@@ -16,7 +16,7 @@ from typing import Any
 from shortcutlab.engine.pool import check_jobs, check_workers_can_start, worker_pool
 from shortcutlab.engine.ray_connect import check_address, check_reachable, connect
 from shortcutlab.engine.worker import GridTask, TaskOutcome, run_task, run_task_adding
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, ended, knob
 from shortcutlab.registry import Registry, user_entries
 
 OnOutcome = Callable[[TaskOutcome], None]
@@ -51,7 +51,7 @@ class LocalExecutor(Executor):
         check_jobs(jobs)
         if address:
             raise ConfigError(
-                "--address is for the ray executor; the local executor runs on this machine."
+                f"{knob('address', run=True)} is for the ray executor; the local executor runs on this machine."
             )
         self.jobs = jobs
 
@@ -98,8 +98,9 @@ class RayExecutor(Executor):
             check_address(address)
             if jobs is not None:
                 raise ConfigError(
-                    "--jobs sets the CPUs of a new local Ray instance; a cluster at --address "
-                    "runs as many tasks as its CPUs allow. Drop --jobs or --address."
+                    f"{knob('jobs', run=True)} sets the CPUs of a new local Ray instance; a cluster at "
+                    f"{knob('address', run=True)} runs as many tasks as its CPUs allow. Drop "
+                    + ended(f"{knob('jobs', run=True)} or {knob('address', run=True)}")
                 )
         self.jobs = jobs
         self.address = address

@@ -20,7 +20,7 @@ import numpy as np
 
 from shortcutlab.data.labels import check_case_distinct
 from shortcutlab.data.pairs import TextInput, is_paired, split_inputs
-from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, listed
+from shortcutlab.errors import ConfigError, DataError, ShortcutlabWarning, knob, listed
 from shortcutlab.models.base import TextClassifier, check_sample_weight, check_training_data
 from shortcutlab.models.prompts import (
     PAIR_RATIONALE_PROMPT,
@@ -176,7 +176,7 @@ class LLMPrompt(TextClassifier):
         if self.task_ in ("nli", "paraphrase") and not self.paired_:
             raise ConfigError(
                 f"The llm-prompt task {quoted(self.task_)} needs paired inputs (text and text_pair) but the "
-                "data has one text per row. Use task=classification or name --text-pair-col."
+                f"data has one text per row. Use task=classification or name {knob('text_pair_col')}."
             )
         source, marker = self._template(self.names_, self.task_)
         class_ids = self.names_ == [str(i) for i in range(n_classes)]

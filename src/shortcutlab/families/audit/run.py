@@ -16,7 +16,7 @@ import pandas as pd
 from shortcutlab.data.labels import LabelSpace
 from shortcutlab.data.loading import LoadedTable
 from shortcutlab.data.options import ReadingOptions
-from shortcutlab.errors import ConfigError, DataError
+from shortcutlab.errors import ConfigError, DataError, knob
 from shortcutlab.families.audit.reliance.predictor import Predictor, load_predictor
 from shortcutlab.families.audit.repair.config import FixConfig
 from shortcutlab.families.audit.report.audit_record import AuditResult, build_record
@@ -55,9 +55,11 @@ class MeasureConfig:
 
     def check(self) -> None:
         if self.top < 1:
-            raise ConfigError(f"--measure-top must be a whole number >= 1. Got {self.top}.")
+            raise ConfigError(f"{knob('measure_top')} must be a whole number >= 1. Got {self.top}.")
         if not 0 < self.holdout < 1:
-            raise ConfigError(f"--holdout must be a share in (0, 1), e.g. 0.2. Got {self.holdout}.")
+            raise ConfigError(
+                f"{knob('holdout')} must be a share in (0, 1), e.g. 0.2. Got {self.holdout}."
+            )
         if self.n_resamples < 100:
             raise ConfigError(
                 f"The bootstrap needs at least 100 resamples (default 1000). Got {self.n_resamples}."
@@ -93,7 +95,7 @@ def holdout_split(inputs: AuditInputs, share: float, seed: int) -> tuple[AuditIn
         )
     except ValueError as error:  # a label too rare to stratify
         raise DataError(
-            f"Cannot hold out {share:.0%} of the rows per label ({error}); give a --test table."
+            f"Cannot hold out {share:.0%} of the rows per label ({error}); give a {knob('test')} table."
         ) from error
     return inputs.select(np.sort(kept)), inputs.select(np.sort(held))
 

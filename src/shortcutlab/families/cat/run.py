@@ -149,7 +149,7 @@ def run_cat(
             raise DataError(
                 f"CAT needs at least two test rows whose prediction is not the default label "
                 f"'{default}'; the model predicted another label for {len(kept)} of "
-                f"{len(test)} rows. Check --default-label or train a stronger model."
+                f"{len(test)} rows. Check {knob('default_label')} or train a stronger model."
             )
         counterfactual, unique = score_counterfactuals(model, test, donors, kept, config.replace)
         naive_predicted = predicted_labels(

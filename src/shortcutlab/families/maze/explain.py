@@ -22,7 +22,7 @@ import pandas as pd
 
 from shortcutlab.data.benchmark import Benchmark
 from shortcutlab.data.writing import atomic_output_dir, check_output_dir, write_json
-from shortcutlab.errors import ConfigError
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.explain import ExplainedRows, compare, explain_rows, summarize
 from shortcutlab.explain.shap_text import MASK_TOKEN, TextExplainer
 from shortcutlab.families.maze.explain_long import explain_long_table
@@ -171,7 +171,10 @@ def _method_contexts(
     if mitigation is not None and mitigation != ERM:
         methods.append(make_mitigation(mitigation, mitigation_params))
     elif mitigation_params:
-        raise ConfigError("--mitigation-param needs --mitigation naming a method other than erm.")
+        raise ConfigError(
+            f"{knob('mitigation_params', flag='--mitigation-param')} needs {knob('mitigation')} "
+            "naming a method other than erm."
+        )
     contexts: list[tuple[Mitigation, MitigationContext]] = []
     for method in methods:
         method.check_backend(found.model)

@@ -22,7 +22,7 @@ import pandas as pd
 from shortcutlab.data import LabelSpace, load_table
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.engine.cell import predicted_labels
-from shortcutlab.errors import ConfigError, DataError, listed
+from shortcutlab.errors import CLI, ConfigError, DataError, callers_terms, knob, listed
 from shortcutlab.families.suite.explanations import ErrorJudge, explanation_scores
 from shortcutlab.families.suite.folder import (
     ENTAILMENT,
@@ -107,7 +107,7 @@ def evaluate_suite(
     if train is None:
         fitted_on = "the standard set's rows" if suite.has_standard else "the sets' rows"
         notes.append(
-            f"No --train: {label} was fitted on {fitted_on}, which zero-shot prompts never show; "
+            f"No {knob('train')}: {label} was fitted on {fitted_on}, which zero-shot prompts never show; "
             f"the labels are those rows' ({listed(space.values)})."
         )
     if not suite.has_standard:
@@ -140,7 +140,9 @@ def evaluate_suite(
         if embed is None:
             notes.append("SFS needs a sentence encoder: not computed (—).")
         if nli_scorer is None:
-            notes.append("ICS and EQS need an NLI model (--nli-model): not computed (—).")
+            notes.append(
+                f"ICS and EQS need an NLI model ({knob('nli_scorer', flag='--nli-model')}): not computed (—)."
+            )
     results = {
         "tool": tool_record(),
         "suite": {"path": str(suite.path), "sets": {n: len(f) for n, f in suite.sets.items()}},
@@ -185,14 +187,14 @@ def _check_strategies(model: str, strategies: Sequence[str] | None) -> list[str 
             # A fitted function learns nothing either, but is no prompted model.
             prompted = " and ".join(n for n in MODELS.having("learns", False) if n != "function")
             raise ConfigError(
-                f"--strategy applies to the {prompted} model only; the {model} model has no prompting strategies. Leave it out."
+                f"{knob('strategies', flag='--strategy')} applies to the {prompted} model only; the {model} model has no prompting strategies. Leave it out."
             )
         return [None]
     chosen = list(strategies or ["zero-shot"])
     for strategy in chosen:
         if strategy not in STRATEGIES:
             raise ConfigError(
-                f"The --strategy option takes {', '.join(STRATEGIES)}. Got {quoted(strategy)} instead."
+                f"{knob('strategies', flag='--strategy')} takes {', '.join(STRATEGIES)}. Got {quoted(strategy)} instead."
             )
     return list(dict.fromkeys(chosen))
 
@@ -207,9 +209,15 @@ def _training_frame(
     if train is not None:
         frame = load_table(train, role="train", **options).frame
         if "text_pair" not in frame.columns:
+            # The CLI's --text-pair-col is a key of train_options in Python.
+            pair = (
+                "--text-pair-col"
+                if callers_terms() == CLI
+                else "train_options={'text_pair_col': ...}"
+            )
             raise DataError(
-                f"The --train table '{train}' has one text per row; the Suite's sets are premise/hypothesis pairs. "
-                "Name the second column with --text-pair-col."
+                f"The {knob('train')} table '{train}' has one text per row; the Suite's sets are "
+                f"premise/hypothesis pairs. Name the second column with {pair}."
             )
         return frame
     few_shot = [s for s in strategies if s is not None and s.startswith("few-shot")]
@@ -217,7 +225,7 @@ def _training_frame(
     if learns or few_shot:
         what = f"the {model} model" if learns else f"the {few_shot[0]} strategy"
         raise ConfigError(
-            f"{what[0].upper()}{what[1:]} learns from training rows; pass --train FILE (NLI pairs that are not in the Suite, e.g. the rest of MultiNLI)."
+            f"{what[0].upper()}{what[1:]} learns from training rows; pass {knob('train', 'FILE')} (NLI pairs that are not in the Suite, e.g. the rest of MultiNLI)."
         )
     if suite.has_standard:
         return suite.sets[STANDARD]
