@@ -99,8 +99,15 @@ def docstring_args(doc: str | None) -> dict[str, str]:
 class Registry(Generic[T]):
     """Maps names to components; string entries ``"pkg.module:Name"`` are imported lazily."""
 
-    def __init__(self, kind: str, *, capabilities: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        *,
+        capabilities: Mapping[str, Any] | None = None,
+        plural: str | None = None,
+    ) -> None:
         self.kind = kind
+        self.plural = plural or kind + "s"  # "families", not "familys"
         self._entries: dict[str, T | str] = {}
         self._defaults: dict[str, Any] = dict(capabilities or {})
         self._capabilities: dict[str, dict[str, Any]] = {}
@@ -293,7 +300,7 @@ class Registry(Generic[T]):
     def unknown_message(self, name: str) -> str:
         known = self.names()
         hint = did_you_mean(name, known, n=3)
-        return f"Unknown {self.kind} {quoted(name)}.{hint} Known {self.kind}s: {', '.join(known)}."
+        return f"Unknown {self.kind} {quoted(name)}.{hint} Known {self.plural}: {', '.join(known)}."
 
     def names(self) -> list[str]:
         return sorted(self._entries)

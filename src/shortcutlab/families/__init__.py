@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 FAMILIES: Registry[Family] = Registry(
     "family",
+    plural="families",
     capabilities={
         "build": False,  # has a `shortcutlab build` sub-command
         "attribute_groups": False,  # builds group rows by an annotated attribute
