@@ -46,6 +46,7 @@ from shortcutlab.models.saved_estimator import (
     load_estimator,
 )
 from shortcutlab.models.text_view import TextView, pipeline_views
+from shortcutlab.models.tfidf import one_blas_thread
 
 #: Keywords a duck-typed ``fit`` receives when its signature accepts them.
 FIT_KEYWORDS = ("n_classes", "validation", "seed")
@@ -168,7 +169,8 @@ class SklearnModel(TextClassifier):
         values = getattr(self, "_label_values", None) or tuple(range(n_classes))
         estimator = clone(self._template())
         estimator.set_params(**dict.fromkeys(self._seed_parameters(estimator), self.seed))
-        estimator.fit(estimator_inputs(texts), np.asarray(values)[labels])
+        with one_blas_thread():  # as the TF-IDF models: lbfgs on sparse rows ran 3x slower without
+            estimator.fit(estimator_inputs(texts), np.asarray(values)[labels])
         self.estimator_ = estimator
         self.paired_ = is_paired(texts)
         self.classes_ = LabelSpace(values).ranks(
@@ -182,7 +184,8 @@ class SklearnModel(TextClassifier):
         if not len(texts):  # scikit-learn refuses to transform no rows
             return np.zeros((0, self.n_classes_), dtype=np.float64)
         label = model_label(self.path or self.estimator)
-        probabilities = estimator_probabilities(self.estimator_, texts, label)
+        with one_blas_thread():
+            probabilities = estimator_probabilities(self.estimator_, texts, label)
         return expand_columns(probabilities, self.classes_, self.n_classes_)
 
     def text_view(self, part: str = "text") -> TextView | None:
