@@ -14,6 +14,7 @@ import yaml
 from sklearn.metrics import accuracy_score
 from sklearn.pipeline import Pipeline
 
+from tests.docs.page_examples import run_python_blocks
 from tools.doc_pages import fenced_blocks, parse_page
 
 PAGE = Path(__file__).parents[2] / "docs" / "how-to" / "your-own-model.md"
@@ -27,16 +28,8 @@ def page_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], 
         "transformers", reason="the page's checkpoint example needs the torch extra"
     )
     folder = tmp_path_factory.mktemp("own-model")
-    text = PAGE.read_text(encoding="utf-8")
-    namespace: dict[str, Any] = {}
-    results: list[Any] = []
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(folder)
-        patch.setenv("HF_HUB_OFFLINE", "1")  # the example builds its checkpoint: nothing downloads
-        for lines in fenced_blocks(text, "python"):
-            code = compile("\n".join(lines), str(PAGE), "exec")
-            exec(code, namespace)  # noqa: S102 - the page's own examples
-            results.append(namespace.get("result"))
+    # The example builds its checkpoint: nothing may download.
+    namespace, results = run_python_blocks(PAGE, folder, env={"HF_HUB_OFFLINE": "1"})
     return namespace, results, folder
 
 
