@@ -1,9 +1,12 @@
-"""The example notebook (docs/notebooks/quickstart.ipynb) runs from top to bottom with nbclient,
-so it cannot rot: no cell fails, and the views it shows hold the tables and numbers of what it
-built, ran and audited (read back here from the folders it wrote)."""
+"""The example notebooks run from top to bottom with nbclient, so they cannot rot: no cell fails.
+docs/notebooks/quickstart.ipynb's views hold the tables and numbers of what it built, ran and
+audited (read back here from the folders it wrote); docs/notebooks/your-data.ipynb goes from a
+DataFrame to a Δ-vs-λ plot through objects only, writing no file."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
 import sys
@@ -25,27 +28,38 @@ nbclient = pytest.importorskip("nbclient", reason="the test extra installs nbcli
 nbformat = pytest.importorskip("nbformat", reason="the test extra installs nbformat")
 pytest.importorskip("ipykernel", reason="the test extra installs ipykernel")
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "quickstart.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "docs" / "notebooks"
+NOTEBOOK = NOTEBOOKS / "quickstart.ipynb"
+OBJECTS_NOTEBOOK = NOTEBOOKS / "your-data.ipynb"
 KERNEL = "shortcutlab-tests"
 
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
-    """The notebook executed in a fresh folder (its working folder), and that folder."""
+    """The quick-start notebook executed in a fresh folder (its working folder), and that folder."""
+    return _execute(NOTEBOOK, tmp_path_factory.mktemp("notebook"))
+
+
+@pytest.fixture(scope="module")
+def executed_objects(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    """The objects-only notebook executed in a fresh folder, and that folder."""
+    return _execute(OBJECTS_NOTEBOOK, tmp_path_factory.mktemp("objects-notebook"))
+
+
+def _execute(path: Path, folder: Path) -> tuple[Any, Path]:
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
 
-    folder = tmp_path_factory.mktemp("notebook")
     # A kernelspec of our own that runs this interpreter: a user's or system 'python3' spec
     # could start another Python, without this checkout's shortcutlab.
-    spec = folder / "kernels" / KERNEL
+    spec = folder / ".kernels" / KERNEL
     spec.mkdir(parents=True)
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
     kernel = {"argv": argv, "display_name": KERNEL, "language": "python"}
     (spec / "kernel.json").write_text(json.dumps(kernel), encoding="utf-8")
-    specs = KernelSpecManager(kernel_dirs=[str(folder / "kernels")], ensure_native_kernel=False)
+    specs = KernelSpecManager(kernel_dirs=[str(folder / ".kernels")], ensure_native_kernel=False)
     manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=specs)
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
         notebook, km=manager, timeout=180, resources={"metadata": {"path": str(folder)}}
     )
@@ -77,15 +91,17 @@ def _view(notebook: Any, heading: str) -> View:
     return next(view for view in views if view.headings[0].startswith(heading))
 
 
-def test_the_notebook_is_stored_without_outputs():
-    stored = nbformat.read(NOTEBOOK, as_version=4)
+@pytest.mark.parametrize("path", [NOTEBOOK, OBJECTS_NOTEBOOK], ids=lambda path: path.name)
+def test_the_notebook_is_stored_without_outputs(path):
+    stored = nbformat.read(path, as_version=4)
     nbformat.validate(stored)
     code = [cell for cell in stored.cells if cell.cell_type == "code"]
     assert code and all(not c.outputs and c.execution_count is None for c in code)
 
 
-def test_every_cell_runs_without_an_error(executed):
-    notebook, _ = executed
+@pytest.mark.parametrize("run", ["executed", "executed_objects"])
+def test_every_cell_runs_without_an_error(run, request):
+    notebook, _ = request.getfixturevalue(run)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert all(cell.execution_count for cell in code)
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
@@ -131,3 +147,27 @@ def test_the_audit_view_ranks_the_injected_term_first(executed):
     first = candidates.column("candidate")["1"]
     assert first == "honestly" or first.startswith("discourse markers: honestly"), first
     assert view.loading == []
+
+
+def test_the_objects_notebook_writes_no_file(executed_objects):
+    _, folder = executed_objects
+    assert sorted(p.name for p in folder.iterdir()) == [".kernels"]  # only this test's kernelspec
+
+
+def test_the_objects_notebook_tabulates_one_delta_row_per_strength(executed_objects):
+    notebook, _ = executed_objects
+    (cell,) = [c for c in notebook.cells if c.cell_type == "code" and "to_pandas" in c.source]
+    (shown,) = [o["data"]["text/html"] for o in cell.outputs if "data" in o]
+    (drops,) = pd.read_html(io.StringIO(shown), index_col=0)
+    assert drops.columns.tolist() == ["strength", "estimate", "ci_low", "ci_high", "p_adjusted"]
+    assert drops["strength"].tolist() == [0.2, 0.6, 1.0]
+    assert (drops["ci_low"] <= drops["estimate"]).all()
+    assert (drops["estimate"] <= drops["ci_high"]).all()
+
+
+def test_the_objects_notebook_draws_its_figure(executed_objects):
+    notebook, _ = executed_objects
+    (cell,) = [c for c in notebook.cells if c.cell_type == "code" and "errorbar" in c.source]
+    images = [o["data"]["image/png"] for o in cell.outputs if "image/png" in o.get("data", {})]
+    assert len(images) == 1
+    assert base64.b64decode(images[0]).startswith(b"\x89PNG")

@@ -23,9 +23,11 @@ from shortcutlab.families import load_results, run_experiment
 from shortcutlab.families.audit.api import audit_dataset
 from shortcutlab.families.maze.build import build_maze_benchmark
 from shortcutlab.families.maze.evaluate import evaluate_benchmark
+from shortcutlab.models import MODELS
 from shortcutlab.models.adapters import model_label, resolve_model
 from tests.cli.refusals import assert_refused, invoke
 from tests.models.duck_model import WordCountModel
+from tests.registration import registered_for
 
 FITS: list[object] = []  # what the counting estimators below saw, in fit order
 
@@ -100,6 +102,15 @@ def test_a_plain_class_and_its_object_run_without_registration(bench):
     predicted = by_hand.predict_proba(bench["test"]["text"].tolist()).argmax(axis=1)
     expected = accuracy_score(labels.ranks(bench["test"]["label"]), predicted)
     assert from_class.runs[0]["splits"]["test"]["accuracy"] == expected
+
+
+def test_a_registered_plain_class_runs_by_name_as_it_runs_unregistered(bench):
+    with registered_for(MODELS, "word-counts", WordCountModel):
+        by_name = evaluate_benchmark(bench, model="word-counts", seeds=2, bootstrap=100)
+    direct = evaluate_benchmark(bench, model=WordCountModel, seeds=2, bootstrap=100)
+    assert by_name.runs[0]["splits"] == direct.runs[0]["splits"]
+    assert by_name.statistics["model"] == "word-counts"
+    assert set(by_name.to_pandas()["distinct_fits"]) == {1}  # no seed: fitted once for both
 
 
 def test_a_function_is_refused_by_evaluate_in_one_line(bench):

@@ -30,9 +30,11 @@ def make_model(
     predict_proba, a fitted predict_proba function).
 
     ``seed`` overrides the model's own ``seed`` parameter when it has one. A model that needs torch
-    is refused, naming the extra to install, where torch is missing.
+    is refused, naming the extra to install, where torch is missing. A registered class that is
+    no :class:`TextClassifier` (a plain class with fit and predict_proba) runs as an unregistered
+    one does, under its registered name.
     """
-    from shortcutlab.models.adapters import resolve_model
+    from shortcutlab.models.adapters import ObjectModel, resolve_model
 
     name, params = resolve_model(model, params)
     if MODELS.capabilities(name)["torch"]:
@@ -40,7 +42,12 @@ def make_model(
     params = dict(params or {})
     if seed is not None and "seed" in MODELS.parameters(name):
         params["seed"] = seed
-    return MODELS.create(name, params)
+    made = MODELS.create(name, params)
+    if isinstance(made, TextClassifier):
+        return made
+    adapted = ObjectModel(model=made, seed=0 if seed is None else seed)
+    adapted.name = name  # its registered capabilities and its name in messages
+    return adapted
 
 
 __all__ = ["MODELS", "TextClassifier", "make_model", "model_options"]

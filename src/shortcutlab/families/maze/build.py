@@ -96,9 +96,12 @@ def build_maze_benchmark(
             ``NAME_text``/``NAME_label`` columns.
         inject_on: ``"text"`` or ``"text_pair"``: the part that carries the cue (e.g. a
             tautology on the NLI hypothesis, Shortcut Suite 4.1); the other part is left alone.
-        text_col, label_col, text_pair_col, encoding, on_empty: how the input tables are read
-            (default: columns ``text`` and ``label``, UTF-8, empty rows dropped); or all of them,
-            and where to write, in ``inputs`` (giving both is refused).
+        text_col: the column holding the text (default ``text``). The five reading settings
+            can instead all be given, with where to write, in ``inputs`` (giving both is refused).
+        label_col: the column holding the label (default ``label``).
+        text_pair_col: the second text column, for paired inputs.
+        encoding: the encoding of the files read (default UTF-8).
+        on_empty: rows with an empty text or label: ``"drop"`` them (the default) or ``"error"``.
         inputs: the columns and encoding of the input tables, and where to write: with
             ``inputs.out`` the splits and ``manifest.json`` go straight into that folder
             (atomically, in ``inputs.fmt``), row chunk by row chunk, instead of being held in

@@ -114,9 +114,12 @@ def build_mps_benchmark(
         labels: the label order (default: numeric order, else sorted text).
         annotate_on: ``"text"`` or ``"text_pair"``: which text the attribute reads (the
             hypothesis of an NLI pair, say); both texts stay in the splits.
-        text_col, label_col, text_pair_col, encoding, on_empty: how the input tables are read
-            (default: columns ``text`` and ``label``, UTF-8, empty rows dropped); or all of them,
-            and where to write, in ``inputs`` (giving both is refused).
+        text_col: the column holding the text (default ``text``). The five reading settings
+            can instead all be given, with where to write, in ``inputs`` (giving both is refused).
+        label_col: the column holding the label (default ``label``).
+        text_pair_col: the second text column, for paired inputs.
+        encoding: the encoding of the files read (default UTF-8).
+        on_empty: rows with an empty text or label: ``"drop"`` them (the default) or ``"error"``.
         inputs: the input tables' columns and encoding; with ``inputs.out`` the splits and
             ``manifest.json`` are written into that folder (atomically, in ``inputs.fmt``).
 
