@@ -45,6 +45,8 @@ def explain_long_table(results: Mapping[str, Any]) -> pd.DataFrame:
                 "dataset": results.get("source", {}).get("path"),
                 "model": config["model"] if isinstance(config["model"], str) else None,
                 "mitigation": method if asked else None,
+                "shortcut": results.get("source", {}).get("shortcut"),
+                "strength": results.get("source", {}).get("strength"),
                 "rows": summary["rows"],
                 "mean_abs_shap_cue": shap["cue"],
                 "mean_abs_shap_others": shap["others"],

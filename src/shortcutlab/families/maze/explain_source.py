@@ -101,10 +101,15 @@ def _from_benchmark(
     name, resolved = resolve_model(model, params)
     refuse_fitted_function(name)
     MODELS.get(name)  # an unknown name fails here, with the close matches and the list
-    record: dict[str, Any] = {"kind": "benchmark"}
+    record: dict[str, Any] = {"kind": "benchmark", **_cell_of(benchmark)}
     if benchmark.path is not None:
         record["path"] = str(benchmark.path)
     return ExplainSource(benchmark, name, resolved, seed, record)
+
+
+def _cell_of(benchmark: Benchmark) -> dict[str, Any]:
+    """The shortcut and λ the explained build carries (what the long table names its rows by)."""
+    return {"shortcut": benchmark.shortcut or None, "strength": benchmark.strength}
 
 
 def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) -> ExplainSource:
@@ -143,8 +148,10 @@ def _from_run(folder: Path, model_id: str, seed: int, benchmark_id: str | None) 
         "seed": seed,
         "cell_id": cell_id,
     }
+    benchmark = Benchmark.load(folder / BENCHMARKS / chosen)
+    record.update(_cell_of(benchmark))
     return ExplainSource(
-        Benchmark.load(folder / BENCHMARKS / chosen),
+        benchmark,
         config["model"]["name"],
         dict(config["model"]["params"]),
         int(config["seed"]),
