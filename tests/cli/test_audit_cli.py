@@ -88,7 +88,7 @@ def test_a_saved_pipeline_is_measured_as_model_path(train_csv, tmp_path):
     rows = _csv_rows((out / "audit.csv").read_text(encoding="utf-8"))
     assert rows[0]["delta"] and float(rows[0]["aligned_accuracy"]) > 0.5
     assert rows[1]["delta"] == ""
-    assert f"Reliance: {saved} on a stratified held-out 20%" in result.stdout
+    assert f"Reliance: {saved.name} on a stratified held-out 20%" in result.stdout
     # the pipeline's own TfidfVectorizer reads the word: it is visible, and a test ran
     assert rows[0]["visible"] == "True" and rows[0]["relied_on"] in {"True", "False"}
 
@@ -152,17 +152,18 @@ def test_the_report_renders_an_audit_folder(tmp_path):
 def _refusal_cases(folder: Path, train: Path) -> list[tuple[tuple[object, ...], str]]:
     texts, labels = planted(30, seed=2, shares={"neg": 0.8, "pos": 0.2})
     scarce = _write_csv(folder / "scarce.csv", text=texts, label=labels)
-    unfitted = folder / "unfitted.joblib"
-    joblib.dump(
-        Pipeline([("tfidf", TfidfVectorizer()), ("logreg", LogisticRegression())]), unfitted
-    )
+    vectorizer = folder / "vectorizer.joblib"  # saved, but not a classifier
+    joblib.dump(TfidfVectorizer(), vectorizer)
     return [
         ((train, "--meta-col", "source"), "no metadata column 'source'"),
         ((train, "--model", "nosuch"), "Unknown model 'nosuch'. Known models: "),
-        ((train, "--model", unfitted), "is not fitted; call fit(...) before joblib.dump"),
+        (
+            (train, "--model", vectorizer),
+            "(TfidfVectorizer) has no predict_proba; save a classifier",
+        ),
         ((scarce,), "an audit needs at least 10 rows of every label"),
         ((train, "--correction", "xyz"), "must be one of 'bh', 'holm'. Got 'xyz'"),
-        ((train, "--alpha", "2"), "--alpha must be in (0, 1), e.g. 0.05. Got 2.0."),
+        ((train, "--alpha", "2"), "--alpha must be in (0, 1), e.g. --alpha 0.05. Got 2.0."),
         ((folder / "missing.csv",), "missing.csv"),
         (
             (train, "--format", "xml"),

@@ -135,7 +135,7 @@ def test_help_names_what_each_option_takes_and_the_choices_are_the_accepted_valu
 
     evaluate = invoke("evaluate", "--help").stdout
     assert [_option_line(evaluate, flag) for flag in ("--seeds", "--out", "--param", "--model")] == [
-        "--seeds INTEGER", "--out PATH", "-p, --param KEY=VALUE", "--model NAME",
+        "--seeds INTEGER", "--out PATH", "-p, --param KEY=VALUE", "--model NAME|FILE",
     ]  # fmt: skip
     assert _option_line(evaluate, "--vary") == f"--vary {choices(VARY)}"
     assert _option_line(evaluate, "--format") == f"--format {choices(TABLE_FORMATS)}"

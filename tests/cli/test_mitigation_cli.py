@@ -37,7 +37,8 @@ def write(folder, *, model="tfidf-logreg", mitigations="[erm, test-downsample]",
         (
             {"model": "transformer"},
             "The test-downsample mitigation does not support the transformer model. Models "
-            "it supports: bow-mlp, majority, sentence-encoder, tfidf-logreg, tfidf-svm.",
+            "it supports: bow-mlp, majority, object, sentence-encoder, sklearn, tfidf-logreg, "
+            "tfidf-svm.",
             True,
         ),
         (

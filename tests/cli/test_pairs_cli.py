@@ -75,7 +75,7 @@ def test_a_one_text_model_on_paired_data_is_refused_before_fitting(pair_files):
     message = (
         f"The {TOY} model reads one text per row, but the data has paired inputs "
         "(text and text_pair). Models that read pairs: bow-mlp, llm-prompt, majority, "
-        "sentence-encoder, tfidf-logreg, tfidf-svm, transformer."
+        "sentence-encoder, sklearn, tfidf-logreg, tfidf-svm, transformer."
     )
     (pair_files / "spec.yaml").write_text(
         "name: pairs\ndatasets:\n  - {name: nli, train: train.tsv, test: test.tsv, labels: [non-entailment, entailment]}\n"

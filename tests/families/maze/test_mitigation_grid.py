@@ -112,8 +112,8 @@ def test_an_added_mitigation_only_adds_cells(registered):
         (
             {"mitigations": ["erm", "test-downsample"], "models": [{"name": "transformer"}]},
             "mitigations[1] (test-downsample): The test-downsample mitigation does not support "
-            "the transformer model. Models it supports: bow-mlp, majority, sentence-encoder, "
-            "tfidf-logreg, tfidf-svm.",
+            "the transformer model. Models it supports: bow-mlp, majority, object, "
+            "sentence-encoder, sklearn, tfidf-logreg, tfidf-svm.",
         ),
         (
             {"mitigations": ["test-downsample"], "group_labels": "validation"},
