@@ -45,7 +45,7 @@ def evaluation(
     say.print(
         f"{result.model['name']} on {evaluated_benchmark(result)}, "
         f"seeds {result.seeds[0]}..{result.seeds[-1]}, "
-        f"vary {result.vary} ({_count(result.model['fits'], 'distinct fit')} of "
+        f"vary {result.vary} ({_fits(result)} of "
         f"{_count(len(bench['build_seeds']), 'build')}, {elapsed:.1f}s)",
         markup=False,
     )
@@ -100,6 +100,16 @@ def files_written(folder: Path, order: tuple[str, ...] = ()) -> list[Path]:
     names = sorted(p.name for p in folder.iterdir())
     ordered = [n for n in order if n in names] + [n for n in names if n not in order]
     return [folder / name for name in ordered]
+
+
+def _fits(result: Any) -> str:
+    """The fits made, and how many predicted differently (seeds whose fits agree row for row
+    are one measurement: the statistics count those)."""
+    made = result.model["fits"]
+    distinct = result.statistics.get("distinct_fits", made)
+    if made == distinct:
+        return _count(made, "distinct fit")
+    return f"{_count(made, 'fit')}, {distinct} distinct"
 
 
 def _count(n: int, noun: str) -> str:

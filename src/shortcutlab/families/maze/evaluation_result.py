@@ -18,6 +18,13 @@ from shortcutlab.reports.findings import maze_findings
 from shortcutlab.reports.tidy import check_shape
 
 RESULT_FILES = ("results.json", "results.csv", "predictions.csv")
+
+
+def holds_results_only(out: Path) -> bool:
+    """Whether ``out`` holds an earlier evaluation's files and nothing else (a rerun replaces them)."""
+    return out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
+
+
 PREDICTION_SPLITS = ("test", "anti_test")
 
 
@@ -94,8 +101,7 @@ class EvaluationResult:
         of the benchmark's own build: seed, split, row_id, predicted label, its probability) into
         ``out`` (atomically)."""
         out = Path(out)
-        replace_own = out.is_dir() and {p.name for p in out.iterdir()} <= set(RESULT_FILES)
-        with atomic_output_dir(out, overwrite=overwrite or replace_own) as tmp:
+        with atomic_output_dir(out, overwrite=overwrite or holds_results_only(out)) as tmp:
             write_json(tmp / "results.json", self.to_json())
             write_table(self.to_frame(), tmp / "results.csv", for_people=True)
             if self.row_predictions is not None:
