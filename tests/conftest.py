@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping
+import shutil
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from filelock import FileLock
 from hypothesis import HealthCheck, settings
 
 from shortcutlab.attributes import Annotation, Attribute
@@ -72,15 +77,52 @@ def corpus() -> dict[str, pd.DataFrame]:
     return generate_corpus(train_size=600, test_size=400, seed=7)
 
 
-@pytest.fixture(scope="session")
-def quick_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
-    """``shortcutlab demo --no-mps`` on 300/200 rows, one seed, one job: the folder and the
-    command's result, run once for the tests that only read what it printed and wrote."""
-    from tests.cli.refusals import invoke
+@dataclass(frozen=True)
+class Printed:
+    """What a CLI command printed and how it ended (a ``click`` ``Result``'s fields that tests read)."""
 
-    out = tmp_path_factory.mktemp("quick-demo") / "demo"
-    arguments = ("--train-size", 300, "--test-size", 200, "--seeds", 1, "--jobs", 1, "--no-mps")
-    return out, invoke("demo", "--out", out, *arguments)
+    exit_code: int
+    stdout: str
+    stderr: str
+    output: str
+
+
+def once_per_run(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder ``name``, filled by ``make(folder)`` once per test run: the xdist workers share
+    it (the first fills it under a lock, the others wait, then read it: pytest-xdist's documented
+    way to share a session fixture). Tests only read it."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    folder = root / name
+    with FileLock(root / f"{name}.lock"):
+        if not (root / f"{name}.done").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            (root / f"{name}.done").touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def quick_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Printed]:
+    """``shortcutlab demo`` on 300/200 rows, one seed, one job: the folder and what the command
+    printed, run once per test run for the tests that only read what it printed and wrote."""
+
+    def run(folder: Path) -> None:
+        from tests.cli.refusals import invoke
+
+        arguments = ("--train-size", 300, "--test-size", 200, "--seeds", 1, "--jobs", 1)
+        ran = invoke("demo", "--out", folder / "demo", *arguments)
+        output = ran.output
+        if ran.exc_info is not None and not isinstance(ran.exception, SystemExit):
+            output += "".join(traceback.format_exception(*ran.exc_info))  # for the failure message
+        printed = Printed(ran.exit_code, ran.stdout, ran.stderr, output)
+        (folder / "printed.json").write_text(json.dumps(asdict(printed)), encoding="utf-8")
+
+    folder = once_per_run(tmp_path_factory, "quick-demo", run)
+    printed = json.loads((folder / "printed.json").read_text(encoding="utf-8"))
+    return folder / "demo", Printed(**printed)
 
 
 @pytest.fixture

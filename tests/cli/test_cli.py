@@ -114,23 +114,11 @@ def test_concept_shortcut_with_distractor_files(tmp_path, corpus):
 
 
 @pytest.mark.slow
-def test_demo_command(tmp_path):
-    result = invoke(
-        "demo",
-        "--out",
-        tmp_path / "d",
-        "--train-size",
-        300,
-        "--test-size",
-        200,
-        "--seeds",
-        1,
-        "--jobs",
-        1,
-    )
+def test_demo_command(quick_demo):
+    out, result = quick_demo  # shortcutlab demo --train-size 300 --test-size 200 --seeds 1 --jobs 1
     assert result.exit_code == 0, result.output
     assert "Accuracy by training strength" in result.stdout
-    assert (tmp_path / "d" / "delta_vs_strength_accuracy.png").exists()
+    assert (out / "delta_vs_strength_accuracy.png").exists()
     assert "concept-occurrence" in result.stdout and "…" not in result.stdout  # names whole
     # The MPS grid's warnings come after every table, name their build and the grid's spec key
     # (the demo has no --label-mix), and say where that spec is.

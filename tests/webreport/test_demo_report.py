@@ -5,33 +5,29 @@ from __future__ import annotations
 
 import hashlib
 
+import pandas as pd
 import pytest
 
-from shortcutlab.demo import run_demo
 from shortcutlab.demo.pipeline import run_demo as run_demo_pipeline
 from shortcutlab.errors import ConfigError
-from shortcutlab.webreport.build import write_html_report
-
-SMALL = {
-    "train_size": 300,
-    "test_size": 200,
-    "shortcuts": ("single-term", "register"),
-    "strengths": (1.0, 0.6),
-    "seeds": 1,
-    "jobs": 1,
-    "mps": False,
-}
+from tests.cli.refusals import invoke
 
 
-def test_the_report_is_written_with_the_demo_and_reads_back_the_same(tmp_path):
-    result = run_demo(tmp_path / "demo", **SMALL)
-    page = result.out / "report.html"
-    again = write_html_report(result.out, tmp_path / "again.html")
-    assert page.read_bytes() == again.read_bytes()  # no temporary folder name, no clock time
+@pytest.mark.slow
+def test_the_report_is_written_with_the_demo_and_reads_back_the_same(quick_demo, tmp_path):
+    out, ran = quick_demo  # shortcutlab demo (shortcutlab.demo.run_demo) on 300/200 rows
+    assert ran.exit_code == 0, ran.output
+    page = out / "report.html"
+    again = invoke("report", out, "--out", tmp_path / "again.html")
+    assert again.exit_code == 0, again.output
+    # No temporary folder name, no clock time: what `shortcutlab report` writes for the folder.
+    assert page.read_bytes() == (tmp_path / "again.html").read_bytes()
     text = page.read_text(encoding="utf-8")
-    train_hash = hashlib.sha256((result.out / "corpus" / "train.csv").read_bytes()).hexdigest()
+    train_hash = hashlib.sha256((out / "corpus" / "train.csv").read_bytes()).hexdigest()
     assert f"<dt>corpus/train.csv</dt>\n<dd>{train_hash}</dd>" in text
-    delta = result.groups.iloc[0]["delta_accuracy_mean"]  # single-term at λ = 1
+    first = pd.read_csv(out / "summary.csv").iloc[0]
+    assert (first["shortcut"], first["strength"]) == ("single-term", 1.0)
+    delta = first["delta_accuracy_mean"]
     assert f'<td class="num">{delta:.3f}' in text
     assert 'id="table9-accuracy"' in text and 'id="delta-accuracy"' in text
 
@@ -42,7 +38,15 @@ def test_a_failing_after_hook_leaves_nothing(tmp_path):
         raise ConfigError("refused")
 
     # One cell is enough: the hook runs after the last one, whatever their number.
-    one_cell = {**SMALL, "shortcuts": ("single-term",), "strengths": (1.0,)}
+    one_cell = {
+        "train_size": 300,
+        "test_size": 200,
+        "shortcuts": ("single-term",),
+        "strengths": (1.0,),
+        "seeds": 1,
+        "jobs": 1,
+        "mps": False,
+    }
     with pytest.raises(ConfigError, match="refused"):
         run_demo_pipeline(tmp_path / "demo", after=refuse, **one_cell)
     assert list(tmp_path.iterdir()) == []
