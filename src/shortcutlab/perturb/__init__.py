@@ -37,6 +37,18 @@ PERTURBATIONS.add("case-title", "shortcutlab.perturb.case:TitleCase")
 PERTURBATIONS.add("typos-keyboard", "shortcutlab.perturb.typos:KeyboardTypos")
 PERTURBATIONS.add("typos-swap", "shortcutlab.perturb.typos:CharSwap")
 PERTURBATIONS.add("typos-ocr", "shortcutlab.perturb.typos:OcrTypos")
+PERTURBATIONS.add("punctuation-add", "shortcutlab.perturb.spacing:AddPunctuation")
+PERTURBATIONS.add("punctuation-strip", "shortcutlab.perturb.spacing:StripPunctuation")
+PERTURBATIONS.add("whitespace-spaces", "shortcutlab.perturb.spacing:ExtraSpaces")
+PERTURBATIONS.add("whitespace-newlines", "shortcutlab.perturb.spacing:Newlines")
+PERTURBATIONS.add("whitespace-tabs", "shortcutlab.perturb.spacing:Tabs")
+PERTURBATIONS.add("contractions-expand", "shortcutlab.perturb.swaps:ExpandContractions")
+PERTURBATIONS.add("contractions-contract", "shortcutlab.perturb.swaps:Contract")
+PERTURBATIONS.add("spelling-american", "shortcutlab.perturb.swaps:Americanize")
+PERTURBATIONS.add("spelling-british", "shortcutlab.perturb.swaps:Britishize")
+PERTURBATIONS.add("gender-swap", "shortcutlab.perturb.swaps:GenderSwap")
+PERTURBATIONS.add("names-swap", "shortcutlab.perturb.swaps:NameSwap")
+PERTURBATIONS.add("locations-swap", "shortcutlab.perturb.swaps:LocationSwap")
 
 
 def make_perturbation(name: str, params: Mapping[str, Any] | None = None) -> Perturbation:
