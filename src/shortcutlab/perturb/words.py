@@ -8,7 +8,7 @@ replace ("Colour" -> "Color", "COLOUR" -> "COLOR").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib import resources
 
@@ -81,6 +81,24 @@ def in_case_of(source: str, replacement: str) -> str:
     return replacement
 
 
+#: A replacement callback: (row, k, the row's k-th match) -> its replacement (None: keep it).
+Replacer = Callable[[int, int, "re.Match[str]"], "str | None"]
+
+
+def rewrite_matches(pattern: re.Pattern[str], texts: Sequence[str], replace: Replacer) -> list[str]:
+    """Each text with its k-th match of ``pattern`` in row r replaced by ``replace(r, k, match)``."""
+    out = []
+    for row, text in enumerate(texts):
+        counter = iter(range(len(text) + 1))
+
+        def one(match: re.Match[str], row: int = row, counter: Iterator[int] = counter) -> str:
+            new = replace(row, next(counter), match)
+            return match[0] if new is None else new
+
+        out.append(pattern.sub(one, text))
+    return out
+
+
 class PhraseTable:
     """Finds whole-word occurrences of a list of phrases and rewrites them by a callback.
 
@@ -94,21 +112,9 @@ class PhraseTable:
         flags = 0 if case_sensitive else re.IGNORECASE
         self.pattern = re.compile(f"{_BEFORE}{trie_pattern(keys)}{_AFTER}{followed_by}", flags)
 
-    def rewrite(
-        self, texts: Sequence[str], replace: Callable[[int, int, re.Match[str]], str | None]
-    ) -> list[str]:
-        """Each text with its k-th match in row r replaced by ``replace(r, k, match)`` (None keeps
-        the match as it was)."""
-        out = []
-        for row, text in enumerate(texts):
-            counter = iter(range(len(text) + 1))
-
-            def one(match: re.Match[str], row: int = row, counter=counter) -> str:
-                new = replace(row, next(counter), match)
-                return match[0] if new is None else new
-
-            out.append(self.pattern.sub(one, text))
-        return out
+    def rewrite(self, texts: Sequence[str], replace: Replacer) -> list[str]:
+        """:func:`rewrite_matches` of this table's pattern."""
+        return rewrite_matches(self.pattern, texts, replace)
 
     def mapped(self, texts: Sequence[str], mapping: Mapping[str, str]) -> list[str]:
         """Each match replaced by ``mapping[folded(match)]`` in the match's case."""
