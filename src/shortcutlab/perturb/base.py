@@ -81,6 +81,9 @@ class Perturbation(ABC):
 
     name: ClassVar[str]
 
+    def __init__(self) -> None:  # noqa: B027 - a perturbation may have no parameters
+        """A perturbation without parameters (its registry line then lists none)."""
+
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, for manifests and run records (scikit-learn style)."""
         parameters = inspect.signature(type(self).__init__).parameters.values()

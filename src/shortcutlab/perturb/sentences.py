@@ -41,9 +41,15 @@ class _IrrelevantSentence(Perturbation):
         pool = self.pool()
         picks = (uniforms(key, np.arange(len(texts))) * len(pool)).astype(np.int64).tolist()
         if self.at_start:
-            out = [f"{pool[p]} {text}" if text else pool[p] for p, text in zip(picks, texts)]
+            out = [
+                f"{pool[p]} {text}" if text else pool[p]
+                for p, text in zip(picks, texts, strict=True)
+            ]
         else:
-            out = [f"{text} {pool[p]}" if text else pool[p] for p, text in zip(picks, texts)]
+            out = [
+                f"{text} {pool[p]}" if text else pool[p]
+                for p, text in zip(picks, texts, strict=True)
+            ]
         return Perturbed.compared(texts, out)
 
     def provenance(self) -> dict[str, str]:
