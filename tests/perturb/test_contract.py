@@ -145,6 +145,8 @@ EDITORS = [
     if PERTURBATIONS.capabilities(n)["kind"] == "INV" and n not in INSERTERS
     and not n.startswith("case-")
 ]  # fmt: skip
+# Casing changes letters only: text of digits, marks and uncased letters has nothing to change.
+CASELESS = st.text(alphabet=st.sampled_from("_7!? \u4e2d\u0627"), max_size=12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -155,6 +157,14 @@ def test_inv_classes_never_touch_rows_with_nothing_to_change(texts, seed):
         out = perturb(name, texts, labels, label_values=VALUES, seed=seed)
         assert out.texts == texts, name
         assert not out.changed.any(), name
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(CASELESS, min_size=1, max_size=6))
+def test_case_classes_never_touch_rows_without_cased_letters(texts):
+    for name in ("case-upper", "case-lower", "case-title"):
+        out = perturb(name, texts, np.zeros(len(texts), dtype=int), label_values=VALUES, seed=0)
+        assert out.texts == texts and not out.changed.any(), name
 
 
 @settings(max_examples=40, deadline=None)

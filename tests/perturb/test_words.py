@@ -50,6 +50,20 @@ def test_names_swap_within_their_list_consistently_per_row():
     assert given.texts == ["Eve and Dan."]
 
 
+def test_any_case_swaps_names_in_lower_cased_data_keeping_their_case():
+    out = run(
+        "names-swap",
+        ["mary met james. MARY left."],
+        any_case=True,
+        names=[["Mary", "Ann"], ["James", "Bob"]],
+    )
+    assert out.texts == ["ann met bob. ANN left."]
+    assert run("locations-swap", ["paris"], places=[["Paris", "Rome"]]).texts == ["paris"]
+    assert run("locations-swap", ["paris"], places=[["Paris", "Rome"]], any_case=True).texts == [
+        "rome"
+    ]
+
+
 def test_locations_swap_countries_for_countries_and_cities_for_cities():
     from shortcutlab.perturb.words import word_list
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from shortcutlab.params import parameter, refuse
+from shortcutlab.params import check_bool, parameter, refuse
 from shortcutlab.perturb.base import Perturbation, Perturbed, TextwisePerturbation
 from shortcutlab.perturb.words import (
     PhraseTable,
@@ -136,35 +136,47 @@ class GenderSwap(Perturbation):
 
 class _PoolSwap(Perturbation):
     """Each distinct listed name in a row replaced by another name of the same pool, the same name
-    by the same replacement throughout the row, two names never by the same one."""
+    by the same replacement throughout the row, two names never by the same one. Names match as
+    written unless ``any_case`` (for lower-cased data), where the replacement takes the case of
+    the name it replaces."""
+
+    any_case: bool
 
     @abstractmethod
     def pools(self) -> Mapping[str, tuple[str, ...]]:
         """Pool name -> the names swapped within it."""
 
     def check(self, label_values: Sequence[Any]) -> None:
+        check_bool(self.name, "any_case", self.any_case)
         self.pools()
 
     def perturbed(
         self, texts: list[str], labels: np.ndarray, label_values: Sequence[Any], key: np.uint64
     ) -> Perturbed:
-        key = int(key)
-        pool_of = {name: pool for pool in self.pools().values() for name in pool}
-        table = PhraseTable(pool_of, case_sensitive=True)
+        seed_key = int(key)
+        # The key a name is known by: folded when any case matches, else as written.
+        key_of = folded if self.any_case else (lambda name: " ".join(name.split()))
+        pool_of = {key_of(name): pool for pool in self.pools().values() for name in pool}
+        table = PhraseTable(pool_of, case_sensitive=not self.any_case)
         chosen: dict[int, dict[str, str]] = {}
 
         def swap(row: int, _k: int, match: re.Match[str]) -> str:
             seen = chosen.setdefault(row, {})
-            name = " ".join(match[0].split())
+            name = key_of(match[0])
             if name not in seen:
                 pool = pool_of[name]
-                taken = {name, *seen.values()}
-                start = int(uniform_at(key, row, len(seen)) * len(pool))
+                taken = {name, *map(key_of, seen.values())}
+                start = int(uniform_at(seed_key, row, len(seen)) * len(pool))
                 free = [pool[(start + i) % len(pool)] for i in range(len(pool))]
-                seen[name] = next((n for n in free if n not in taken), name)
-            return seen[name]
+                seen[name] = next((n for n in free if key_of(n) not in taken), name)
+            return _written_like(match[0], seen[name]) if self.any_case else seen[name]
 
         return Perturbed.compared(texts, table.rewrite(texts, swap))
+
+
+def _written_like(source: str, name: str) -> str:
+    """``name`` in lower case where ``source`` is, else in the case :func:`in_case_of` gives."""
+    return name.lower() if source.islower() else in_case_of(source, name)
 
 
 def _given_pools(parameter_name: str, pools: Any, owner: str) -> dict[str, tuple[str, ...]]:
@@ -188,12 +200,16 @@ class NameSwap(_PoolSwap):
 
     Args:
         names: Lists of names to swap within (default: the packaged women's and men's lists).
+        any_case: Match names in any case ("mary" too), for lower-cased data.
     """
 
     name = "names-swap"
 
-    def __init__(self, names: Sequence[Sequence[str]] | None = None) -> None:
+    def __init__(
+        self, names: Sequence[Sequence[str]] | None = None, any_case: bool = False
+    ) -> None:
         self.names = names
+        self.any_case = any_case
 
     def pools(self) -> Mapping[str, tuple[str, ...]]:
         if self.names is None:
@@ -210,12 +226,16 @@ class LocationSwap(_PoolSwap):
 
     Args:
         places: Lists of places to swap within (default: the packaged countries and cities).
+        any_case: Match places in any case ("paris" too), for lower-cased data.
     """
 
     name = "locations-swap"
 
-    def __init__(self, places: Sequence[Sequence[str]] | None = None) -> None:
+    def __init__(
+        self, places: Sequence[Sequence[str]] | None = None, any_case: bool = False
+    ) -> None:
         self.places = places
+        self.any_case = any_case
 
     def pools(self) -> Mapping[str, tuple[str, ...]]:
         if self.places is None:
