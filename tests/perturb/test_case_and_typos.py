@@ -92,3 +92,14 @@ def test_bad_rate_and_seed_are_refused_in_one_line():
         match=r"^The 'seed' parameter of case-upper must be a non-negative integer\. Got -1 instead\.$",
     ):
         run("case-upper", seed=-1)
+
+
+def test_the_scalar_draw_is_the_vector_draw():
+    from shortcutlab.perturb.base import stream_key, uniforms
+    from shortcutlab.perturb.words import uniform_at
+
+    key = stream_key(7, "names-swap")
+    rows, slots = np.array([0, 3, 9, 2**40]), np.array([0, 5, 1, 7])
+    assert uniforms(key, rows, slots).tolist() == [
+        uniform_at(int(key), int(r), int(s)) for r, s in zip(rows, slots, strict=True)
+    ]
