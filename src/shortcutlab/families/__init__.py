@@ -1,12 +1,13 @@
 """The protocols shortcutlab runs, one subpackage each, and the one registry that finds them.
 
-==========  ================================================================================
-``maze``    Shortcut Maze (Zhou et al.): a cue injected with strength λ; train / test / anti-test
-``mps``     MPS: labels redistributed around an attribute; imbalanced / balanced / test
-``cat``     Counterfactual Attentiveness Test (Elazar et al.) for paired inputs
-``suite``   Shortcut Suite (Yuan et al.): NLI test sets with one shortcut each
-``audit``   latent shortcuts in a user's own data, and a model's measured reliance on them
-==========  ================================================================================
+==============  ================================================================================
+``maze``        Shortcut Maze (Zhou et al.): a cue injected with strength λ; train / test / anti-test
+``mps``         MPS: labels redistributed around an attribute; imbalanced / balanced / test
+``cat``         Counterfactual Attentiveness Test (Elazar et al.) for paired inputs
+``suite``       Shortcut Suite (Yuan et al.): NLI test sets with one shortcut each
+``audit``       latent shortcuts in a user's own data, and a model's measured reliance on them
+``robustness``  a test set perturbed by named classes (INV / DIR): accuracy drop and flips per class
+==============  ================================================================================
 
 A family's package holds its build, spec, cells, results, tables and report sections, and an
 instance of :class:`~shortcutlab.engine.family.Family` registered below. Its capabilities are
@@ -61,6 +62,7 @@ FAMILIES.add(
 FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", counterfactuals=True, command=True)
 FAMILIES.add("suite", "shortcutlab.families.suite:FAMILY", build=True, command=True)
 FAMILIES.add("audit", "shortcutlab.families.audit:FAMILY", command=True)
+FAMILIES.add("robustness", "shortcutlab.families.robustness:FAMILY", build=True, command=True)
 
 
 def grid_families() -> list[str]:
