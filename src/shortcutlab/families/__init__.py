@@ -88,7 +88,7 @@ def family_of(thing: Any) -> Family:
         >>> family_of(object())
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.ConfigError: object objects name no family: they have no 'family' attribute naming one of audit, cat, maze, mps, robustness, suite. Pass a spec or results object that shortcutlab made.
+        shortcutlab.errors.ConfigError: object objects name no family: they have no 'family' attribute naming one of audit, cat, maze, mps, robustness and 1 more. Pass a spec or results object that shortcutlab made.
     """
     name = getattr(thing, "family", None)
     if not isinstance(name, str):
@@ -149,7 +149,7 @@ def stored_family(spec: Mapping[str, Any]) -> str:
         >>> stored_family({"family": None})
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.DataError: The run's stored spec names the family None, which is not one of audit, cat, maze, mps, robustness, suite (a spec without the key is Maze's). Restore the spec.json the run wrote.
+        shortcutlab.errors.DataError: The run's stored spec names the family None, which is not one of audit, cat, maze, mps, robustness and 1 more (a spec without the key is Maze's). Restore the spec.json the run wrote.
     """
     name = spec.get("family", DEFAULT_FAMILY)
     if not isinstance(name, str) or name not in FAMILIES.names():
