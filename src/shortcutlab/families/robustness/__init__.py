@@ -24,4 +24,13 @@ FAMILY = Family(
     manifest_kind="robustness",
     evaluator="shortcutlab.families.robustness.evaluate:evaluate_robustness",
     evaluate_command="robustness evaluate",
+    spec_parser="shortcutlab.families.robustness.spec:parse_robustness_spec",
+    planner="shortcutlab.families.robustness.runner:plan_robustness_run",
+    runner="shortcutlab.families.robustness.runner:run_robustness_experiment",
+    plan_columns=(("dataset", "benchmark.dataset.name"), ("perturbation", "benchmark.label")),
+    results_loader="shortcutlab.families.robustness.results:load_robustness_results",
+    results_text="shortcutlab.families.robustness.results:results_text",
+    results_tables="shortcutlab.families.robustness.results:results_tables",
+    results_writer="shortcutlab.families.robustness.results:write_results",
+    report_sections="shortcutlab.families.robustness.results:report_sections",
 )

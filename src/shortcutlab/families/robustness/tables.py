@@ -54,7 +54,7 @@ def _measures(name: str) -> list[Measure]:
 
 
 def long_table_of(
-    classes: pd.DataFrame, *, dataset: Any, model: Any, extra: dict[str, Any] | None = None
+    classes: pd.DataFrame, *, dataset: Any, model: Any, seed: int | None = None
 ) -> pd.DataFrame:
     """One row per class × metric: ``split`` names the class, ``kind`` is INV or DIR (a wide
     row holds its own class's figures only, so ``long_table`` writes that class's measures)."""
@@ -63,10 +63,11 @@ def long_table_of(
         name = record["perturbation"]
         figures = {f"{name}:{key}": value for key, value in record.items()}
         wide.append(
-            {"dataset": dataset, "model": model, "kind": record["kind"], **(extra or {}), **figures}
+            {"dataset": dataset, "model": model, "kind": record["kind"], "seed": seed, **figures}
         )
         measures += _measures(name)
-    table = long_table(wide, measures, identity=ROBUSTNESS_IDENTITY)
+    identity = ROBUSTNESS_IDENTITY if seed is None else (*ROBUSTNESS_IDENTITY, "seed")
+    table = long_table(wide, measures, identity=identity)
     table = table.dropna(subset=["estimate"]).reset_index(drop=True)
     table["interval"] = table["interval"].where(table["ci_low"].notna(), None)
     return table
