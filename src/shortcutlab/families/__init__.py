@@ -191,7 +191,7 @@ def load_spec(path: str | Path) -> Any:
         >>> load_spec(spec_file)
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.ConfigError: The 'family' key in spec.yaml must be one of 'cat', 'maze', 'mps'. Got 'mazz' instead. Did you mean 'maze'?
+        shortcutlab.errors.ConfigError: The 'family' key in spec.yaml must be one of 'cat', 'maze', 'mps', 'robustness'. Got 'mazz' instead. Did you mean 'maze'?
     """
     from shortcutlab.engine.spec_entries import read_spec_file
 

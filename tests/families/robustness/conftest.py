@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from shortcutlab import generate_corpus
@@ -46,22 +45,19 @@ def negate_class():
     PERTURBATIONS.remove(NEGATE)
 
 
-@pytest.fixture(scope="session")
-def binary_reviews() -> dict[str, pd.DataFrame]:
-    """300 train and 120 test reviews labelled neg / pos."""
+def write_review_files(folder: Path) -> dict[str, Path]:
+    """300 train and 120 test reviews labelled neg / pos, written to ``folder/data``."""
     corpus = generate_corpus(train_size=300, test_size=120, levels=4, seed=3)
-    return {
-        name: frame[["text", "label"]].assign(label=np.where(frame["label"] >= 3, "pos", "neg"))
-        for name, frame in corpus.items()
-    }
+    data = folder / "data"
+    data.mkdir()
+    paths = {}
+    for name, frame in corpus.items():
+        paths[name] = data / f"{name}.csv"
+        binary = frame[["text", "label"]].assign(label=np.where(frame["label"] >= 3, "pos", "neg"))
+        binary.to_csv(paths[name], index=False)
+    return paths
 
 
 @pytest.fixture
-def review_files(tmp_path: Path, binary_reviews: dict[str, pd.DataFrame]) -> dict[str, Path]:
-    data = tmp_path / "data"
-    data.mkdir()
-    paths = {}
-    for name, frame in binary_reviews.items():
-        paths[name] = data / f"{name}.csv"
-        frame.to_csv(paths[name], index=False)
-    return paths
+def review_files(tmp_path: Path) -> dict[str, Path]:
+    return write_review_files(tmp_path)

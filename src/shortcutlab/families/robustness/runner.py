@@ -164,6 +164,7 @@ def run_robustness_experiment(
                     test,
                     train=train,
                     perturbations=spec.perturbations,
+                    labels=build.dataset.labels,
                     seed=build.seed,
                     inputs=InputOptions(out=root / build.id, overwrite=True),
                 )
