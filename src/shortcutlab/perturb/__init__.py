@@ -37,11 +37,49 @@ PERTURBATIONS.add("case-title", "shortcutlab.perturb.case:TitleCase")
 PERTURBATIONS.add("typos-keyboard", "shortcutlab.perturb.typos:KeyboardTypos")
 PERTURBATIONS.add("typos-swap", "shortcutlab.perturb.typos:CharSwap")
 PERTURBATIONS.add("typos-ocr", "shortcutlab.perturb.typos:OcrTypos")
+PERTURBATIONS.add("punctuation-add", "shortcutlab.perturb.spacing:AddPunctuation")
+PERTURBATIONS.add("punctuation-strip", "shortcutlab.perturb.spacing:StripPunctuation")
+PERTURBATIONS.add("whitespace-spaces", "shortcutlab.perturb.spacing:ExtraSpaces")
+PERTURBATIONS.add("whitespace-newlines", "shortcutlab.perturb.spacing:Newlines")
+PERTURBATIONS.add("whitespace-tabs", "shortcutlab.perturb.spacing:Tabs")
+PERTURBATIONS.add("contractions-expand", "shortcutlab.perturb.swaps:ExpandContractions")
+PERTURBATIONS.add("contractions-contract", "shortcutlab.perturb.swaps:Contract")
+PERTURBATIONS.add("spelling-american", "shortcutlab.perturb.swaps:Americanize")
+PERTURBATIONS.add("spelling-british", "shortcutlab.perturb.swaps:Britishize")
+PERTURBATIONS.add("gender-swap", "shortcutlab.perturb.swaps:GenderSwap")
+PERTURBATIONS.add("names-swap", "shortcutlab.perturb.swaps:NameSwap")
+PERTURBATIONS.add("locations-swap", "shortcutlab.perturb.swaps:LocationSwap")
+PERTURBATIONS.add("numbers-to-words", "shortcutlab.perturb.numbers:NumbersToWords")
+PERTURBATIONS.add("number-change", "shortcutlab.perturb.numbers:NumberChange")
+PERTURBATIONS.add("sentence-prefix", "shortcutlab.perturb.sentences:PrefixSentence")
+PERTURBATIONS.add("sentence-suffix", "shortcutlab.perturb.sentences:SuffixSentence")
+PERTURBATIONS.add("negation-add", "shortcutlab.perturb.negation:AddNegation", kind="DIR")
+PERTURBATIONS.add("negation-remove", "shortcutlab.perturb.negation:RemoveNegation", kind="DIR")
+PERTURBATIONS.add("shortcut-insert", "shortcutlab.perturb.shortcut_insert:ShortcutInsert")
+
+#: ``shortcut:NAME`` names ``shortcut-insert`` with ``shortcut=NAME`` (a Maze cue as a class).
+SHORTCUT_PREFIX = "shortcut:"
+
+
+def perturbation_names() -> list[str]:
+    """Every name :func:`perturb` takes: the registered classes, then ``shortcut:NAME`` for each
+    registered shortcut that inserts its cue."""
+    from shortcutlab.perturb.shortcut_insert import inserting_shortcuts
+
+    return [*PERTURBATIONS.names(), *(SHORTCUT_PREFIX + name for name in inserting_shortcuts())]
+
+
+def resolve(name: str, params: Mapping[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """The registered class and parameters a name stands for (``shortcut:NAME`` ->
+    ``shortcut-insert`` with ``shortcut=NAME``)."""
+    if isinstance(name, str) and name.startswith(SHORTCUT_PREFIX):
+        return "shortcut-insert", {**dict(params or {}), "shortcut": name[len(SHORTCUT_PREFIX) :]}
+    return name, dict(params or {})
 
 
 def make_perturbation(name: str, params: Mapping[str, Any] | None = None) -> Perturbation:
     """Instantiate the perturbation ``name`` with ``params`` mapped 1:1 onto its constructor."""
-    return PERTURBATIONS.create(name, params)
+    return PERTURBATIONS.create(*resolve(name, params))
 
 
 def perturb(
@@ -67,6 +105,9 @@ __all__ = [
     "PERTURBATION_KINDS",
     "Perturbation",
     "Perturbed",
+    "SHORTCUT_PREFIX",
     "make_perturbation",
     "perturb",
+    "perturbation_names",
+    "resolve",
 ]

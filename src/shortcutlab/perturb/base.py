@@ -81,6 +81,9 @@ class Perturbation(ABC):
 
     name: ClassVar[str]
 
+    def __init__(self) -> None:  # noqa: B027 - a perturbation may have no parameters
+        """A perturbation without parameters (its registry line then lists none)."""
+
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters, for manifests and run records (scikit-learn style)."""
         parameters = inspect.signature(type(self).__init__).parameters.values()
@@ -95,7 +98,10 @@ class Perturbation(ABC):
         params = json.dumps(self.get_params(), sort_keys=True, default=repr)
         return stream_key(seed, f"{self.name}:{params}")
 
-    @abstractmethod
+    def check(self, label_values: Sequence[Any]) -> None:  # noqa: B027 - optional hook
+        """Raise a ConfigError naming the bad parameter before any text is touched (constructors
+        only store their parameters, like scikit-learn's)."""
+
     def apply(
         self,
         texts: Sequence[str],
@@ -105,6 +111,15 @@ class Perturbation(ABC):
         seed: int,
     ) -> Perturbed:
         """The perturbed texts of these rows (``labels``: their label ranks into ``label_values``)."""
+        self.check(label_values)
+        key = self.key(seed)
+        return self.perturbed(list(texts), np.asarray(labels), label_values, key)
+
+    @abstractmethod
+    def perturbed(
+        self, texts: list[str], labels: np.ndarray, label_values: Sequence[Any], key: np.uint64
+    ) -> Perturbed:
+        """:meth:`apply` after the checks, with the random stream ``key`` of this seed."""
 
     def provenance(self) -> dict[str, str]:
         """What produced the output: the library and its version, and any word list's source."""
@@ -118,13 +133,7 @@ class TextwisePerturbation(Perturbation):
     def edit(self, text: str) -> str:
         """The perturbed text."""
 
-    def apply(
-        self,
-        texts: Sequence[str],
-        labels: np.ndarray,
-        *,
-        label_values: Sequence[Any],
-        seed: int,
+    def perturbed(
+        self, texts: list[str], labels: np.ndarray, label_values: Sequence[Any], key: np.uint64
     ) -> Perturbed:
-        self.key(seed)  # refuses a bad seed like every other perturbation
         return Perturbed.compared(texts, [self.edit(text) for text in texts])

@@ -34,11 +34,16 @@ class CodePoints:
         starts = np.cumsum(lengths) - lengths
         return cls(codes, lengths, rows, np.arange(len(codes)) - np.repeat(starts, lengths))
 
-    def texts(self, codes: np.ndarray) -> list[str]:
-        """The texts spelt by ``codes`` (same lengths as these)."""
+    def texts(self, codes: np.ndarray, lengths: np.ndarray | None = None) -> list[str]:
+        """The texts spelt by ``codes``, ``lengths`` characters each (default: these lengths)."""
         joined = codes.astype(np.uint32).tobytes().decode(_ENCODING, _ERRORS)
-        ends = np.cumsum(self.lengths).tolist()
+        ends = np.cumsum(self.lengths if lengths is None else lengths).tolist()
         return [joined[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+
+    def repeated(self, repeats: np.ndarray) -> list[str]:
+        """The texts with each character written ``repeats`` times (0 deletes it)."""
+        lengths = np.bincount(self.rows, weights=repeats, minlength=len(self.lengths))
+        return self.texts(np.repeat(self.codes, repeats), lengths.astype(np.int64))
 
 
 def chosen(draws: np.ndarray, rows: np.ndarray, rate: float) -> np.ndarray:

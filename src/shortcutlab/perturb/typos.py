@@ -56,18 +56,15 @@ class _CharNoise(Perturbation):
     a candidate."""
 
     def __init__(self, rate: float = 0.03) -> None:
-        check_fraction(self.name, "rate", rate)
         self.rate = rate
 
-    def apply(
-        self,
-        texts: Sequence[str],
-        labels: np.ndarray,
-        *,
-        label_values: Sequence[Any],
-        seed: int,
+    def check(self, label_values: Sequence[Any]) -> None:
+        check_fraction(self.name, "rate", self.rate)
+
+    def perturbed(
+        self, texts: list[str], labels: np.ndarray, label_values: Sequence[Any], key: np.uint64
     ) -> Perturbed:
-        return Perturbed.compared(texts, self.noised(list(texts), self.key(seed)))
+        return Perturbed.compared(texts, self.noised(texts, key))
 
     @abstractmethod
     def noised(self, texts: list[str], key: np.uint64) -> list[str]:
