@@ -85,19 +85,19 @@ def test_the_drop_and_flips_equal_a_plain_computation_on_the_written_rows(review
     assert drop["kind"] == "INV" and drop["model"] == "tfidf-logreg"
 
 
-def test_a_dir_class_reports_the_moves_to_the_expected_label_against_chance(
-    review_files, negate_class, tmp_path
-):
+def test_a_dir_class_reports_the_moves_to_the_expected_label_against_chance(review_files, tmp_path):
+    negate_class = "negation-add"
     out = tmp_path / "bench"
     build_robustness_benchmark(
         review_files["test"],
         train=review_files["train"],
-        perturbations={negate_class: {"source": "pos", "target": "neg"}},
+        perturbations={negate_class: {"expect": "flip"}},
         labels=LABELS,
         inputs=InputOptions(out=out),
     )
     written = pd.read_csv(out / f"{negate_class}.csv")
-    assert set(written["label"]) == {"neg"}  # the label the prediction should move to
+    source = pd.read_csv(out / "test.csv").set_index("row_id").loc[written["row_id"], "label"]
+    assert (written["label"].to_numpy() != source.to_numpy()).all()  # moved to the other label
     row = evaluate_robustness(out, bootstrap=200).classes.iloc[0]
     plain = by_hand(review_files, out, negate_class)
     eligible = plain["before"] != plain["target"]
@@ -155,11 +155,17 @@ def test_evaluate_dispatches_a_robustness_folder_and_writes_its_tables(review_fi
     assert record["classes"][0]["rows"] == classes["rows"].iloc[0]
 
 
-def test_refusals_are_one_line_and_write_nothing(review_files, negate_class, tmp_path):
+def test_refusals_are_one_line_and_write_nothing(review_files, tmp_path):
     base = ["build", "robustness", "--test", review_files["test"], "--labels", "neg,pos"]
     base += ["--out", tmp_path / "out"]
     assert_refused(tmp_path, "'typos-swapp'", *base, "--perturbation", "typos-swapp")
-    assert_refused(tmp_path, "needs a label mapping", *base, "--perturbation", negate_class)
+    assert_refused(
+        tmp_path,
+        "The 'expect' parameter of negation-add must map each label",
+        *base,
+        "--perturbation",
+        "negation-add",
+    )
     assert_refused(
         tmp_path,
         "--perturbation-option names the class 'case-upper', which no --perturbation applies",
