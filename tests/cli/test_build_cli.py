@@ -72,7 +72,7 @@ def test_the_old_default_maze_form_and_an_unknown_family_name_the_sub_commands(
 ):
     message = (
         "'build' takes the family first now: 'shortcutlab build FAMILY ...' with FAMILY one of "
-        "maze, mps, suite (Maze was the default: 'shortcutlab build maze ...')."
+        "maze, mps, robustness, suite (Maze was the default: 'shortcutlab build maze ...')."
     )
     assert_refused(
         tmp_path, message,
