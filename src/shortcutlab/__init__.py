@@ -38,9 +38,11 @@ _LAZY = {
     "TextClassifier": "shortcutlab.models",
     "build_maze_benchmark": "shortcutlab.families.maze.build",
     "build_mps_benchmark": "shortcutlab.families.mps.build",
+    "build_robustness_benchmark": "shortcutlab.families.robustness.build",
     "build_suite_benchmark": "shortcutlab.families.suite.build",
     "cat_augment": "shortcutlab.shortcuts.counterfactuals",
     "evaluate_benchmark": "shortcutlab.families.maze.evaluate",
+    "evaluate_robustness": "shortcutlab.families.robustness.evaluate",
     "evaluate_splits": "shortcutlab.families.maze.evaluate",
     "evaluate_suite": "shortcutlab.families.suite.evaluate",
     "explain": "shortcutlab.families.maze.explain",
@@ -73,6 +75,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.families.maze.evaluation_result import EvaluationResult
     from shortcutlab.families.maze.explain import explain
     from shortcutlab.families.mps.build import build_mps_benchmark
+    from shortcutlab.families.robustness.build import build_robustness_benchmark
+    from shortcutlab.families.robustness.evaluate import evaluate_robustness
     from shortcutlab.families.suite.build import build_suite_benchmark
     from shortcutlab.families.suite.evaluate import evaluate_suite
     from shortcutlab.models import MODELS, TextClassifier, make_model
@@ -103,9 +107,11 @@ __all__ = [
     "audit_dataset",
     "build_maze_benchmark",
     "build_mps_benchmark",
+    "build_robustness_benchmark",
     "build_suite_benchmark",
     "cat_augment",
     "evaluate_benchmark",
+    "evaluate_robustness",
     "evaluate_splits",
     "evaluate_suite",
     "explain",

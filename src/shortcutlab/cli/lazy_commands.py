@@ -24,6 +24,7 @@ _OTHER_COMMANDS: dict[str, tuple[str, ...]] = {
         "shortcutlab.cli.build_maze",
         "shortcutlab.cli.build_mps",
         "shortcutlab.cli.build_suite",
+        "shortcutlab.cli.build_robustness",
     ),
     "demo": ("shortcutlab.cli.benchmarks",),
     "evaluate": ("shortcutlab.cli.benchmarks",),
