@@ -46,7 +46,7 @@ def parse_perturbations(
         >>> parse_perturbations("case-upper, case-lower")
         {'case-upper': {}, 'case-lower': {}}
     """
-    from shortcutlab.perturb import PERTURBATIONS
+    from shortcutlab.perturb import PERTURBATIONS, perturbation_names, resolve
 
     if isinstance(perturbations, str):
         perturbations = [p.strip() for p in perturbations.split(",") if p.strip()]
@@ -64,10 +64,10 @@ def parse_perturbations(
     if not chosen:
         raise ConfigError(
             f"{knob('perturbations')} names no perturbation class. Give at least one of "
-            f"{listed(PERTURBATIONS.names())}."
+            f"{listed(perturbation_names())}."
         )
     for name in chosen:
-        PERTURBATIONS.get(name)  # an unknown name: one line with the close matches
+        PERTURBATIONS.get(resolve(name)[0])  # an unknown name: one line with the close matches
         if name in (ORIGINAL, TRAIN):
             raise ConfigError(f"A perturbation class may not be named {quoted(name)}.")
     return chosen
@@ -147,9 +147,9 @@ def perturbed_split(
     """The rows of ``frame`` that class ``name`` changed (their ``row_id`` kept; for a DIR class
     the label is the one the prediction should move to, and rows without one are left out) and
     the manifest's record of the class."""
-    from shortcutlab.perturb import PERTURBATIONS, make_perturbation
+    from shortcutlab.perturb import PERTURBATIONS, make_perturbation, resolve
 
-    kind = PERTURBATIONS.capabilities(name)["kind"]
+    kind = PERTURBATIONS.capabilities(resolve(name)[0])["kind"]
     instance = make_perturbation(name, params)
     ranks = space.ranks(frame[LABEL], where="the test table")
     done = instance.apply(frame[TEXT].tolist(), ranks, label_values=list(space.values), seed=seed)
