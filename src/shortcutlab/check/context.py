@@ -1,0 +1,44 @@
+"""What every requirement of one check shares: the suite's data (read once) and the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from shortcutlab.data.labels import LabelSpace
+from shortcutlab.data.loading import LABEL, LoadedTable
+from shortcutlab.engine.spec_entries import DatasetSpec
+
+
+@dataclass
+class CheckContext:
+    """The suite's dataset, the model as a (registry name, params) pair, and the settings every
+    measurement uses (``seeds`` fits, ``bootstrap`` resamples, ``seed`` for builds)."""
+
+    dataset: DatasetSpec
+    model: str
+    params: dict[str, Any]
+    model_label: str
+    seeds: int = 1
+    bootstrap: int = 1000
+    seed: int = 0
+    _tables: tuple[LoadedTable, LoadedTable] | None = field(default=None, repr=False)
+
+    def tables(self) -> tuple[LoadedTable, LoadedTable]:
+        """The train and test tables, read (or generated) on first use."""
+        if self._tables is None:
+            from shortcutlab.engine.run_folder import dataset_tables
+
+            train, test = dataset_tables(self.dataset)
+            assert test is not None  # a suite's data always has a test side
+            self._tables = (train, test)
+        return self._tables
+
+    def labels(self) -> LabelSpace:
+        train = self.tables()[0]
+        return LabelSpace.infer(
+            train.frame[LABEL].tolist(), given=self.dataset.labels, source="the suite's data"
+        )
+
+    def label_list(self) -> list[Any] | None:
+        return list(self.dataset.labels) if self.dataset.labels else None
