@@ -30,6 +30,7 @@ _LAZY = {
     "Benchmark": "shortcutlab.data.benchmark",
     "audit_dataset": "shortcutlab.families.audit.api",
     "CatConfig": "shortcutlab.families.cat.run",
+    "CheckResult": "shortcutlab.check",
     "EvaluationResult": "shortcutlab.families.maze.evaluation_result",
     "InputOptions": "shortcutlab.data.options",
     "LabelSpace": "shortcutlab.data",
@@ -40,6 +41,7 @@ _LAZY = {
     "build_mps_benchmark": "shortcutlab.families.mps.build",
     "build_suite_benchmark": "shortcutlab.families.suite.build",
     "cat_augment": "shortcutlab.shortcuts.counterfactuals",
+    "check": "shortcutlab.check",
     "evaluate_benchmark": "shortcutlab.families.maze.evaluate",
     "evaluate_splits": "shortcutlab.families.maze.evaluate",
     "evaluate_suite": "shortcutlab.families.suite.evaluate",
@@ -59,6 +61,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
+    from shortcutlab.check import CheckResult, check
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.data.benchmark import Benchmark
@@ -89,6 +92,7 @@ __all__ = [
     "Benchmark",
     "CatConfig",
     "CellsFailedError",
+    "CheckResult",
     "ConfigError",
     "DataError",
     "EvaluationResult",
@@ -105,6 +109,7 @@ __all__ = [
     "build_mps_benchmark",
     "build_suite_benchmark",
     "cat_augment",
+    "check",
     "evaluate_benchmark",
     "evaluate_splits",
     "evaluate_suite",

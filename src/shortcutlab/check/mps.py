@@ -18,9 +18,10 @@ import numpy as np
 from shortcutlab.check.context import CheckContext
 from shortcutlab.check.kinds import Outcome, bound_text, entry_block, judge_at_most
 from shortcutlab.check.maze import threshold
-from shortcutlab.params import check_keys, non_empty_string, refuse, spec_key
+from shortcutlab.families.mps.dominant_labels import LABEL_MIXES
+from shortcutlab.params import check_keys, choice, non_empty_string, refuse, spec_key
 
-BLOCK_KEYS = ("attribute", "dominance")
+BLOCK_KEYS = ("attribute", "dominance", "label_mix")
 FITS = ("imbalanced", "balanced")
 
 
@@ -30,6 +31,7 @@ class MpsRequirement:
     attribute: str
     dominance: float | None
     max_delta: float
+    label_mix: str = "paper"
 
     kind = "mps"
     thresholds = ("max_delta",)
@@ -53,6 +55,9 @@ class MpsRequirement:
             attribute=attribute,
             dominance=None if dominance is None else threshold(block, "dominance", f"{where}: mps"),
             max_delta=threshold(entry, "max_delta", where),
+            label_mix=choice(
+                block.get("label_mix", "paper"), LABEL_MIXES, f"{where}: mps: label_mix"
+            ),
         )
 
     def describe(self) -> str:
@@ -62,6 +67,8 @@ class MpsRequirement:
         block: dict[str, Any] = {"attribute": self.attribute}
         if self.dominance is not None:
             block["dominance"] = self.dominance
+        if self.label_mix != "paper":
+            block["label_mix"] = self.label_mix
         return {"id": self.id, "mps": block, "max_delta": self.max_delta}
 
     def measure(self, context: CheckContext) -> Outcome:
@@ -76,6 +83,7 @@ class MpsRequirement:
             test,
             attribute=self.attribute,
             dominance=self.dominance,
+            label_mix=self.label_mix,
             seed=context.seed,
             labels=context.label_list(),
         )

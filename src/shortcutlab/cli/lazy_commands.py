@@ -25,6 +25,7 @@ _OTHER_COMMANDS: dict[str, tuple[str, ...]] = {
         "shortcutlab.cli.build_mps",
         "shortcutlab.cli.build_suite",
     ),
+    "check": ("shortcutlab.cli.check",),
     "demo": ("shortcutlab.cli.benchmarks",),
     "evaluate": ("shortcutlab.cli.benchmarks",),
     "explain": ("shortcutlab.cli.explain",),
