@@ -112,24 +112,27 @@ class AuditRequirement:
 
 
 def audit_table(context: CheckContext, measure_top: int) -> pd.DataFrame:
-    """The audit's ranked candidate table for the suite's data and the model."""
+    """The audit's ranked candidate table for the suite's data and the model: files are read as
+    ``shortcutlab audit DATA --test TEST`` reads them, so a suite saved by it measures the same."""
     from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
     from shortcutlab.families.audit.api import audit_dataset
 
-    train, test = context.tables()
-    columns = [c for c in (TEXT, TEXT_PAIR, LABEL) if c in train.column_names()]
-    text_pair = TEXT_PAIR if TEXT_PAIR in columns else None
-    result = audit_dataset(
-        train.frame[columns],
-        test.frame[columns],
-        text_pair_col=text_pair,
+    dataset = context.dataset
+    keywords: dict[str, Any] = dict(
         labels=context.label_list(),
         model=context.model,
         params=context.params,
         measure_top=measure_top,
         seed=context.seed,
     )
-    return result.table
+    if dataset.builtin is None and dataset.split_by is None:
+        train, test = (dataset.resolve(p or "") for p in (dataset.train, dataset.test))
+        return audit_dataset(train, test, inputs=dataset.inputs, **keywords).table
+    tables = context.tables()
+    columns = [c for c in (TEXT, TEXT_PAIR, LABEL) if c in tables[0].column_names()]
+    pair = TEXT_PAIR if TEXT_PAIR in columns else None
+    frames = [table.frame[columns] for table in tables]
+    return audit_dataset(*frames, text_pair_col=pair, **keywords).table
 
 
 def _names(names: Any) -> str:

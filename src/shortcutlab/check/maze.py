@@ -15,10 +15,17 @@ from typing import Any
 from shortcutlab.check.context import CheckContext
 from shortcutlab.check.kinds import Outcome, bound_text, entry_block, judge_at_most
 from shortcutlab.families.maze.spec import ShortcutSpec, shortcut_entry
-from shortcutlab.params import check_keys, is_finite_number, refuse, spec_key, unit_interval
+from shortcutlab.params import (
+    check_keys,
+    is_finite_number,
+    refuse,
+    spec_key,
+    unit_interval,
+    val_size,
+)
 from shortcutlab.shortcuts import SHORTCUTS
 
-BLOCK_KEYS = ("shortcut", "strength", "test_strength")
+BLOCK_KEYS = ("shortcut", "strength", "test_strength", "val_size")
 THRESHOLDS = ("max_delta",)
 
 
@@ -39,6 +46,7 @@ class MazeRequirement:
     strength: float
     test_strength: float
     max_delta: float
+    val_size: float = 0  # rows held out of training, as a grid's val_size (a saved suite keeps it)
 
     kind = "maze"
     thresholds = THRESHOLDS
@@ -57,6 +65,7 @@ class MazeRequirement:
                 block.get("test_strength", 1.0), f"{where}: maze: test_strength"
             ),
             max_delta=threshold(entry, "max_delta", where),
+            val_size=val_size(block.get("val_size", 0), f"{where}: maze: val_size"),
         )
 
     def describe(self) -> str:
@@ -71,6 +80,8 @@ class MazeRequirement:
         block = {"shortcut": shortcut, "strength": self.strength}
         if self.test_strength != 1.0:
             block["test_strength"] = self.test_strength
+        if self.val_size:
+            block["val_size"] = self.val_size
         return {"id": self.id, "maze": block, "max_delta": self.max_delta}
 
     def measure(self, context: CheckContext) -> Outcome:
@@ -86,7 +97,7 @@ class MazeRequirement:
             strength=self.strength,
             test_strength=self.test_strength,
             seed=context.seed,
-            val_size=0,
+            val_size=self.val_size,
             labels=context.label_list(),
         )
         result = evaluate_benchmark(

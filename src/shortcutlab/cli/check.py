@@ -70,11 +70,14 @@ def check_command(
         if junit_xml is not None:
             write_text_atomically(junit_xml, junit_text(result), option="junit_xml")
     console = messages(fmt)
-    show(
-        fmt,
-        [Section(result.table(), title=f"{result.suite}: {result.model}")],
-        tidy=result.to_pandas(),
-    )
+    table = result.table()
+    if fmt == "table":  # rich reads "[term=frankly]" as markup: shown as written
+        from rich.markup import escape
+
+        table = table.apply(
+            lambda column: column.map(lambda v: escape(v) if isinstance(v, str) else v)
+        )
+    show(fmt, [Section(table, title=f"{result.suite}: {result.model}")], tidy=result.to_pandas())
     print_warnings(console, held)
     console.print(result.summary(), markup=False)
     if junit_xml is not None:
