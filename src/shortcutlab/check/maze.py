@@ -14,6 +14,7 @@ from typing import Any
 
 from shortcutlab.check.context import CheckContext
 from shortcutlab.check.kinds import Outcome, bound_text, entry_block, judge_at_most
+from shortcutlab.errors import ConfigError
 from shortcutlab.families.maze.spec import ShortcutSpec, shortcut_entry
 from shortcutlab.params import (
     check_keys,
@@ -32,7 +33,7 @@ THRESHOLDS = ("max_delta",)
 def threshold(entry: dict[str, Any], key: str, where: str) -> float:
     """A requirement's threshold: a finite number (a drop may be negative, a rate is in [0, 1])."""
     if key not in entry:
-        raise refuse(spec_key(f"{where}: {key}"), "a number (the threshold)", None)
+        raise ConfigError(f"{where} has no '{key}'; give its threshold, e.g. {key}: 0.05.")
     value = entry[key]
     if not is_finite_number(value):
         raise refuse(spec_key(f"{where}: {key}"), "a finite number", value)

@@ -43,7 +43,7 @@ def rounded_up(value: float) -> float:
 def check_margin(margin: Any) -> float:
     if not is_finite_number(margin) or margin < 0:
         raise ConfigError(
-            f"{knob('margin')} must be a number >= 0, e.g. 0.02. Got {quoted(margin)}."
+            f"{knob('margin', run=True)} must be a number >= 0, e.g. 0.02. Got {quoted(margin)}."
         )
     return float(margin)
 
