@@ -50,7 +50,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
-    ("components", ("models", "shortcuts", "attributes", "explain")),
+    # Perturbations reuse the shortcuts' cue insertion (a Maze cue as a perturbation).
+    ("components", ("models", "shortcuts", "perturb", "attributes", "explain")),
     ("builders", ("corpus", "reports")),
     # Mitigations train models on a benchmark's splits; the engine runs them in grids.
     ("training methods", ("mitigations",)),
