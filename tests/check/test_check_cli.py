@@ -252,3 +252,32 @@ def test_results_save_suite_refuses_a_negative_margin(tmp_path: Path) -> None:
         "--margin",
         "-0.1",
     )
+
+
+def test_robustness_requirements_judge_the_drop_and_the_pass_rate(tmp_path: Path) -> None:
+    suite = write(
+        tmp_path,
+        DATA
+        + """requirements:
+  - {id: upper, robustness: {perturbation: case-upper}, min_pass_rate: 0.9}
+  - {id: typos, robustness: {perturbation: typos-keyboard}, max_drop: -0.5}
+""",
+    )
+    result = invoke("check", suite, "--format", "csv", "--junit-xml", tmp_path / "j.xml")
+    assert result.exit_code == 1, result.output
+    table = pd.read_csv(pd.io.common.StringIO(result.stdout)).set_index("id")
+    # TF-IDF lower-cases: upper-casing moves no prediction, so the exact interval's lower end
+    # for n changed rows, all kept, is 0.025 ** (1 / n), above 0.9 for n >= 36.
+    assert table.loc["upper", "figure"] == 1.0 and table.loc["upper", "verdict"] == "pass"
+    assert table.loc["typos", "verdict"] == "fail"  # no drop is below -0.5
+    cases = ET.parse(tmp_path / "j.xml").getroot().findall("testsuite/testcase")
+    assert [c.get("classname") for c in cases] == ["robustness", "robustness"]
+
+
+def test_a_dir_class_takes_a_pass_rate_not_a_drop(tmp_path: Path) -> None:
+    suite = write(
+        tmp_path,
+        DATA + "requirements:\n  - {id: n, robustness: "
+        "{perturbation: negation-add}, max_drop: 0.1}\n",
+    )
+    assert_refused(tmp_path, "negation-add is a DIR class", "check", suite)

@@ -23,6 +23,7 @@ class CheckContext:
     bootstrap: int = 1000
     seed: int = 0
     _tables: tuple[LoadedTable, LoadedTable] | None = field(default=None, repr=False)
+    _fitted: Any = field(default=None, repr=False)
 
     def tables(self) -> tuple[LoadedTable, LoadedTable]:
         """The train and test tables, read (or generated) on first use."""
@@ -42,3 +43,22 @@ class CheckContext:
 
     def label_list(self) -> list[Any] | None:
         return list(self.dataset.labels) if self.dataset.labels else None
+
+    def predict(self, inputs: list[Any]) -> Any:
+        """Label ranks predicted for ``inputs`` by the model fitted (once, seed 0) on the
+        suite's training rows: the robustness requirements share that one fit."""
+        from shortcutlab.data.pairs import model_inputs
+        from shortcutlab.engine.cell import predicted_labels
+        from shortcutlab.models import make_model
+
+        if self._fitted is None:
+            train = self.tables()[0]
+            labels = self.labels()
+            model = make_model(self.model, self.params, seed=0)
+            model.fit(
+                model_inputs(train.frame),
+                labels.ranks(train.frame[LABEL], where="The training split"),
+                n_classes=len(labels),
+            )
+            self._fitted = model
+        return predicted_labels(self._fitted.predict_proba(inputs))
