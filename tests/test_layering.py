@@ -60,8 +60,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("families", ("families",)),
     # Pages for people: the HTML report reads run folders and annotation summaries; the app serves.
     ("pages", ("annotate", "webreport")),
-    # The demo runs two families and writes their report.
-    ("applications", ("demo", "export")),
+    # The demo runs two families and writes their report; check gates a model on several families.
+    ("applications", ("demo", "export", "check")),
     ("interface", ("cli", "__main__", "__init__")),
 )
 # Directions the docs rely on beyond the layer order (the same layer would allow them).

@@ -30,6 +30,7 @@ _LAZY = {
     "Benchmark": "shortcutlab.data.benchmark",
     "audit_dataset": "shortcutlab.families.audit.api",
     "CatConfig": "shortcutlab.families.cat.run",
+    "CheckResult": "shortcutlab.check",
     "EvaluationResult": "shortcutlab.families.maze.evaluation_result",
     "InputOptions": "shortcutlab.data.options",
     "LabelSpace": "shortcutlab.data",
@@ -41,6 +42,7 @@ _LAZY = {
     "build_robustness_benchmark": "shortcutlab.families.robustness.build",
     "build_suite_benchmark": "shortcutlab.families.suite.build",
     "cat_augment": "shortcutlab.shortcuts.counterfactuals",
+    "check": "shortcutlab.check",
     "evaluate_benchmark": "shortcutlab.families.maze.evaluate",
     "evaluate_robustness": "shortcutlab.families.robustness.evaluate",
     "evaluate_splits": "shortcutlab.families.maze.evaluate",
@@ -61,6 +63,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
+    from shortcutlab.check import CheckResult, check
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.data.benchmark import Benchmark
@@ -93,6 +96,7 @@ __all__ = [
     "Benchmark",
     "CatConfig",
     "CellsFailedError",
+    "CheckResult",
     "ConfigError",
     "DataError",
     "EvaluationResult",
@@ -110,6 +114,7 @@ __all__ = [
     "build_robustness_benchmark",
     "build_suite_benchmark",
     "cat_augment",
+    "check",
     "evaluate_benchmark",
     "evaluate_robustness",
     "evaluate_splits",

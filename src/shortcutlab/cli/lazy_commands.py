@@ -26,6 +26,7 @@ _OTHER_COMMANDS: dict[str, tuple[str, ...]] = {
         "shortcutlab.cli.build_suite",
         "shortcutlab.cli.build_robustness",
     ),
+    "check": ("shortcutlab.cli.check",),
     "demo": ("shortcutlab.cli.benchmarks",),
     "evaluate": ("shortcutlab.cli.benchmarks",),
     "explain": ("shortcutlab.cli.explain",),
