@@ -10,16 +10,19 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.families.robustness.statistics import with_holm
-from shortcutlab.families.robustness.tables import class_frame, long_table_of, write_tables
+from shortcutlab.families.robustness.statistics import ADJUSTED, with_holm
+from shortcutlab.families.robustness.tables import (
+    CLASS_NOTE,
+    class_frame,
+    long_table_of,
+    write_tables,
+)
 from shortcutlab.reports.html.document import Section, Table
 from shortcutlab.reports.tables import render, tidy_text
 
 FIT = ["dataset", "model", "seed"]
 NOTE = (
-    "Per fit (dataset, model, seed), on each class's changed rows: drop = original − perturbed "
-    "accuracy with a 95 % paired bootstrap interval; McNemar's exact p, Holm-adjusted over the "
-    "classes; DIR: the share moved to the expected label, one-sided exact binomial p against 1/K."
+    f"One table per fit (dataset, model, seed); Holm adjusts over that fit's classes. {CLASS_NOTE}"
 )
 
 
@@ -58,7 +61,9 @@ def load_robustness_results(
     frame = pd.DataFrame(rows)
     adjusted = [
         pd.DataFrame(
-            with_holm(group.drop(columns="p_mcnemar_holm", errors="ignore").to_dict("records"))
+            with_holm(
+                group.drop(columns=list(ADJUSTED.values()), errors="ignore").to_dict("records")
+            )
         )
         for _, group in frame.groupby(FIT, sort=False)
     ]
