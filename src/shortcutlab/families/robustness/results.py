@@ -50,7 +50,7 @@ class RobustnessResults:
 def load_robustness_results(
     run_dir: Path, store: Any, spec: Any, *, bootstrap: int | None = None
 ) -> RobustnessResults:
-    cells = store.spec_cells()
+    cells = _spec_order(store.spec_cells(), spec)
     rows, flipped = [], []
     for cell in cells.itertuples():
         metrics = dict(cell.metrics)
@@ -68,6 +68,19 @@ def load_robustness_results(
         for _, group in frame.groupby(FIT, sort=False)
     ]
     return RobustnessResults(pd.concat(adjusted, ignore_index=True), pd.DataFrame(flipped))
+
+
+def _spec_order(cells: pd.DataFrame, spec: Any) -> pd.DataFrame:
+    """The cells in the spec's order (datasets, models, seeds ascending, classes), whatever order
+    the workers finished them in: a run on Ray or one resumed after a kill shows the same tables."""
+    rank = {
+        "_dataset": cells["dataset"].map({d["name"]: i for i, d in enumerate(spec["datasets"])}),
+        "_model": cells["model"].map({m["id"]: i for i, m in enumerate(spec["models"])}),
+        "_seed": cells["seed"],
+        "_class": cells["shortcut"].map({name: i for i, name in enumerate(spec["perturbations"])}),
+    }
+    order = cells.assign(**rank).sort_values(list(rank), kind="stable").index
+    return cells.loc[order]
 
 
 def shown_frame(results: RobustnessResults) -> pd.DataFrame:
