@@ -236,21 +236,3 @@ def test_refusals_are_one_line_and_write_nothing(review_files, tmp_path):
         inputs=InputOptions(out=bench),
     )
     assert_refused(tmp_path, "has no train split", "evaluate", bench)
-
-
-def test_export_to_hf_holds_each_class_as_a_split(review_files, tmp_path):
-    datasets = pytest.importorskip("datasets")
-    bench = tmp_path / "bench"
-    build_robustness_benchmark(
-        review_files["test"],
-        perturbations="case-upper",
-        labels=LABELS,
-        inputs=InputOptions(out=bench),
-    )
-    done = runner.invoke(app, ["export", str(bench), "--to", "hf", "--out", str(tmp_path / "hf")])
-    assert done.exit_code == 0, done.output
-    exported = datasets.load_from_disk(str(tmp_path / "hf"))
-    written = pd.read_csv(bench / "case-upper.csv")
-    upper = exported["case_upper"].to_pandas()
-    assert upper["text"].tolist() == written["text"].tolist()
-    assert upper["row_id"].tolist() == written["row_id"].tolist()
