@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from shortcutlab.metrics import holm, mcnemar_exact
+from shortcutlab.metrics.proportions import binomial_interval
 from shortcutlab.metrics.resampling import percentile_interval, resampled_means
 
 
@@ -90,13 +91,12 @@ def direction_statistics(
     up, moved = int((gain > 0).sum()), int((gain != 0).sum())
     figures: dict[str, Any] = {"direction_rows": moved}
     if moved:
-        test = binomtest(up, moved, 0.5, alternative="two-sided")
-        interval = test.proportion_ci(confidence_level=0.95, method="exact")
+        low, high = binomial_interval(up, moved)
         figures |= {
             "toward_expected": up / moved,
-            "toward_expected_ci_low": float(interval.low),
-            "toward_expected_ci_high": float(interval.high),
-            "p_toward_expected": float(test.pvalue),
+            "toward_expected_ci_low": low,
+            "toward_expected_ci_high": high,
+            "p_toward_expected": float(binomtest(up, moved, 0.5, alternative="two-sided").pvalue),
         }
     was, now = before[rows].argmax(axis=1), after[rows].argmax(axis=1)
     eligible = was != expected

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.reports.tidy import CELL_COLUMNS, Measure, long_table
+from shortcutlab.reports.tidy import CELL_COLUMNS, EXACT_INTERVAL, Measure, long_table
 
 #: The long table's identifying columns: every cell's, and the class's kind (INV or DIR).
 ROBUSTNESS_IDENTITY = (*CELL_COLUMNS, "kind")
@@ -28,8 +28,6 @@ CLASS_COLUMNS = {
     "sign p (Holm)": "p_toward_expected_holm",
     "label moved to expected": "moved_to_expected",
 }
-#: The ``interval`` of ``toward_expected``: a binomial share's exact interval, not a bootstrap.
-EXACT_INTERVAL = "exact (Clopper–Pearson) over rows"
 #: What the per-class table's figures are, under it wherever it is shown.
 CLASS_NOTE = (
     "Per class, on the rows it changed: drop = original − perturbed accuracy, 95 % paired "
