@@ -20,12 +20,6 @@ robustness_app = typer.Typer(
 )
 app.add_typer(robustness_app, name="robustness")
 
-CLASS_NOTE = (
-    "Drop: accuracy on the original rows minus on their perturbed rows (changed rows only), "
-    "95 % paired bootstrap interval; McNemar's exact p, Holm-adjusted over the classes. DIR: the "
-    "share of rows moved to the expected label, one-sided exact binomial p against 1/K."
-)
-
 
 @robustness_app.command(name="evaluate")
 def evaluate_command(
@@ -55,10 +49,10 @@ def evaluate_command(
     fmt: FormatOption = "table",
 ) -> None:
     """Fit the model once, predict the original and every class's perturbed rows, and print each
-    class's accuracy drop, flip rate and (DIR) moves to the expected label."""
+    class's accuracy drop, flip rate and (DIR) how often the expected label's probability rose."""
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.families.robustness.evaluate import evaluate_robustness
-    from shortcutlab.families.robustness.tables import class_frame
+    from shortcutlab.families.robustness.tables import CLASS_NOTE, class_frame
 
     with user_errors():
         check_format(fmt)

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from shortcutlab import InputOptions, build_robustness_benchmark, evaluate_robustness
 from shortcutlab.cli.app import app
+from shortcutlab.families.robustness.statistics import with_holm
 from shortcutlab.metrics import holm, mcnemar_exact
 from shortcutlab.models import make_model
 from tests.cli.refusals import assert_refused
@@ -31,12 +32,15 @@ def by_hand(files: dict[str, Path], bench_dir: Path, name: str) -> dict[str, flo
     model = make_model("tfidf-logreg", seed=0)
     model.fit(train["text"].tolist(), (train["label"] == "pos").astype(int).to_numpy(), n_classes=2)
     source = test.iloc[perturbed["row_id"].to_numpy()]  # row ids are the test rows' positions
-    before = np.asarray(model.predict_proba(source["text"].tolist())).argmax(axis=1)
-    after = np.asarray(model.predict_proba(perturbed["text"].tolist())).argmax(axis=1)
+    proba_before = np.asarray(model.predict_proba(source["text"].tolist()), dtype=np.float32)
+    proba_after = np.asarray(model.predict_proba(perturbed["text"].tolist()), dtype=np.float32)
+    before, after = proba_before.argmax(axis=1), proba_after.argmax(axis=1)
     gold = (source["label"] == "pos").astype(int).to_numpy()
     target = (perturbed["label"] == "pos").astype(int).to_numpy()
     right_before, right_after = before == gold, after == target
     return {
+        "proba_before": proba_before,
+        "proba_after": proba_after,
         "before": before,
         "after": after,
         "target": target,
@@ -85,28 +89,68 @@ def test_the_drop_and_flips_equal_a_plain_computation_on_the_written_rows(review
     assert drop["kind"] == "INV" and drop["model"] == "tfidf-logreg"
 
 
-def test_a_dir_class_reports_the_moves_to_the_expected_label_against_chance(review_files, tmp_path):
+def test_a_dir_class_reports_how_often_the_expected_labels_probability_rose(review_files, tmp_path):
     negate_class = "negation-add"
     out = tmp_path / "bench"
     build_robustness_benchmark(
         review_files["test"],
         train=review_files["train"],
-        perturbations={negate_class: {"expect": "flip"}},
+        perturbations={negate_class: {"expect": "flip"}, "case-upper": {}},
         labels=LABELS,
         inputs=InputOptions(out=out),
     )
     written = pd.read_csv(out / f"{negate_class}.csv")
     source = pd.read_csv(out / "test.csv").set_index("row_id").loc[written["row_id"], "label"]
     assert (written["label"].to_numpy() != source.to_numpy()).all()  # moved to the other label
-    row = evaluate_robustness(out, bootstrap=200).classes.iloc[0]
+    result = evaluate_robustness(out, bootstrap=200)
+    row = result.classes.set_index("perturbation").loc[negate_class]
     plain = by_hand(review_files, out, negate_class)
+    rows = np.arange(len(plain["target"]))
+    # float32, as the engine keeps the probabilities
+    gain = plain["proba_after"][rows, plain["target"]].astype(float) - plain["proba_before"][
+        rows, plain["target"]
+    ].astype(float)
+    up, changed = int((gain > 0).sum()), int((gain != 0).sum())
+    assert changed > 0
+    assert row["kind"] == "DIR"
+    assert row["direction_rows"] == changed
+    assert row["toward_expected"] == pytest.approx(up / changed)
+    sign_test = binomtest(up, changed, 0.5)  # two-sided
+    assert row["p_toward_expected"] == pytest.approx(sign_test.pvalue)
+    assert row["p_toward_expected_holm"] == pytest.approx(sign_test.pvalue)  # the one DIR class
+    interval = sign_test.proportion_ci(method="exact")
+    assert row["toward_expected_ci_low"] == pytest.approx(interval.low)
+    assert row["toward_expected_ci_high"] == pytest.approx(interval.high)
     eligible = plain["before"] != plain["target"]
     moved = int((eligible & (plain["after"] == plain["target"])).sum())
-    assert row["kind"] == "DIR"
     assert row["expected_rows"] == int(eligible.sum())
     assert row["moved_to_expected"] == pytest.approx(moved / eligible.sum())
-    p = binomtest(moved, int(eligible.sum()), 0.5, alternative="greater").pvalue
-    assert row["p_expected"] == pytest.approx(p)
+    assert pd.isna(result.classes.set_index("perturbation").loc["case-upper", "toward_expected"])
+
+    tidy = result.to_pandas()
+    assert_explained(tidy)
+    toward = tidy[tidy["metric"] == "toward_expected"]
+    assert toward["split"].tolist() == [negate_class]  # INV classes have none
+    assert toward["estimate"].iloc[0] == pytest.approx(up / changed)
+    assert toward["p"].iloc[0] == pytest.approx(sign_test.pvalue)
+    assert toward["n"].iloc[0] == changed
+    assert toward["interval"].iloc[0] == "exact (Clopper–Pearson) over rows"
+    switched = tidy[tidy["metric"] == "moved_to_expected"].iloc[0]
+    assert switched["estimate"] == pytest.approx(moved / eligible.sum())
+    assert pd.isna(switched["p"])
+
+
+def test_holm_adjusts_the_sign_tests_over_the_dir_classes_only():
+    classes = [
+        {"perturbation": "a", "p_mcnemar": 0.01, "p_toward_expected": 0.02},
+        {"perturbation": "b", "p_mcnemar": 0.04},
+        {"perturbation": "c", "p_mcnemar": 0.03, "p_toward_expected": 0.03},
+    ]
+    adjusted = with_holm(classes)
+    assert [c["p_mcnemar_holm"] for c in adjusted] == pytest.approx(
+        holm([0.01, 0.04, 0.03]).tolist()
+    )
+    assert [c.get("p_toward_expected_holm") for c in adjusted] == pytest.approx([0.04, None, 0.04])
 
 
 def test_a_rebuild_is_byte_identical_and_the_manifest_records_each_class(review_files, tmp_path):
@@ -175,6 +219,15 @@ def test_refusals_are_one_line_and_write_nothing(review_files, tmp_path):
         "--perturbation-option",
         "case-upper.x=1",
     )
+    lower = tmp_path / "lower.csv"
+    pd.read_csv(review_files["test"]).assign(text=lambda f: f["text"].str.lower()).to_csv(lower)
+    assert_refused(
+        tmp_path,
+        "The perturbation 'case-lower' changed none of the 120 test rows, so it measures "
+        "nothing; leave it out of the perturbations.",
+        *["build", "robustness", "--test", lower, "--labels", "neg,pos", "--out"],
+        *[tmp_path / "out", "--perturbation", "case-upper", "--perturbation", "case-lower"],
+    )
     bench = tmp_path / "bench"
     build_robustness_benchmark(
         review_files["test"],
@@ -183,21 +236,3 @@ def test_refusals_are_one_line_and_write_nothing(review_files, tmp_path):
         inputs=InputOptions(out=bench),
     )
     assert_refused(tmp_path, "has no train split", "evaluate", bench)
-
-
-def test_export_to_hf_holds_each_class_as_a_split(review_files, tmp_path):
-    datasets = pytest.importorskip("datasets")
-    bench = tmp_path / "bench"
-    build_robustness_benchmark(
-        review_files["test"],
-        perturbations="case-upper",
-        labels=LABELS,
-        inputs=InputOptions(out=bench),
-    )
-    done = runner.invoke(app, ["export", str(bench), "--to", "hf", "--out", str(tmp_path / "hf")])
-    assert done.exit_code == 0, done.output
-    exported = datasets.load_from_disk(str(tmp_path / "hf"))
-    written = pd.read_csv(bench / "case-upper.csv")
-    upper = exported["case_upper"].to_pandas()
-    assert upper["text"].tolist() == written["text"].tolist()
-    assert upper["row_id"].tolist() == written["row_id"].tolist()

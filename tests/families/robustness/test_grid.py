@@ -61,3 +61,36 @@ def test_a_grid_runs_resumes_and_matches_one_build_evaluations(review_files, tmp
     assert reported.exit_code == 0, reported.output
     page = (run / "report.html").read_text(encoding="utf-8")
     assert "Perturbation robustness" in page and "Rows whose prediction flipped" in page
+
+
+@pytest.mark.slow
+def test_a_grid_on_ray_tracked_in_mlflow_shows_what_the_local_run_shows(
+    review_files, tmp_path, monkeypatch
+):
+    pytest.importorskip("ray")
+    mlflow = pytest.importorskip("mlflow")
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    spec, uri = write_spec(tmp_path, review_files), (tmp_path / "mlruns").as_uri()
+    tables = {}
+    for name, extra in {
+        "local": ["--jobs", "1"],
+        "ray": ["--executor", "ray", "--jobs", "2", "--track", f"mlflow:{uri}"],
+    }.items():
+        done = runner.invoke(app, ["run", str(spec), "--out", str(tmp_path / name), *extra])
+        assert done.exit_code == 0, done.output
+        tidy = runner.invoke(app, ["results", str(tmp_path / name), "--format", "csv"])
+        tables[name] = tidy.stdout
+    assert tables["ray"] == tables["local"]  # in spec order, whichever worker finished first
+    table = pd.read_csv(io.StringIO(tables["local"]))
+    drops = table[table["metric"] == "accuracy_drop"]
+    mlflow.set_tracking_uri(uri)
+    try:
+        logged = mlflow.search_runs(experiment_names=["rgrid"])
+    finally:
+        mlflow.set_tracking_uri(None)
+    assert len(logged) == len(drops) == 8
+    key = ["params.model", "params.seed", "params.shortcut"]  # the store's column for the class
+    logged = logged.assign(**{"params.seed": logged["params.seed"].astype(int)}).sort_values(key)
+    drops = drops.sort_values(["model", "seed", "split"])
+    assert logged["params.shortcut"].tolist() == drops["split"].tolist()
+    assert logged["metrics.drop"].tolist() == pytest.approx(drops["estimate"].tolist())

@@ -163,6 +163,12 @@ def perturbed_split(
         values = np.asarray(space.values, dtype=object)
         perturbed[LABEL] = np.where(expected >= 0, values[np.maximum(expected, 0)], frame[LABEL])
     rows = perturbed[keep].reset_index(drop=True)
+    if rows.empty:  # a class on no rows measures nothing, and an empty split cannot be read back
+        raise DataError(
+            f"The perturbation {quoted(name)} changed none of the {len(frame)} test rows"
+            + (" that have an expected label" if kind == "DIR" else "")
+            + ", so it measures nothing; leave it out of the perturbations."
+        )
     if frame[ROW_ID].duplicated().any():
         raise DataError("The test table repeats a row_id; perturbed rows are paired by it.")
     record = {

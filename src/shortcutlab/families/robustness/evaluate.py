@@ -23,7 +23,11 @@ from shortcutlab.engine.cell import fit_predict_frames, predicted_labels
 from shortcutlab.errors import ConfigError, DataError, knob
 from shortcutlab.families.robustness import FAMILY
 from shortcutlab.families.robustness.build import ORIGINAL, TRAIN
-from shortcutlab.families.robustness.statistics import class_statistics, with_holm
+from shortcutlab.families.robustness.statistics import (
+    class_statistics,
+    direction_statistics,
+    with_holm,
+)
 from shortcutlab.families.robustness.tables import long_table_of, write_tables
 from shortcutlab.models.adapters import model_label, refuse_fitted_function, resolve_model
 from shortcutlab.params import quoted
@@ -48,8 +52,10 @@ FLIPPED_COLUMNS = (
 class RobustnessEvaluation:
     """What evaluating a model on a robustness build measured: ``classes`` (one row per class:
     accuracy original and perturbed, the drop with its interval, McNemar p and its Holm
-    adjustment, flip rate and, for DIR, ``moved_to_expected`` with its p) and ``flipped`` (the
-    changed rows whose prediction changed)."""
+    adjustment, flip rate and, for DIR, ``toward_expected``, the share of rows whose expected
+    label's probability went up, with its interval, sign-test p and its Holm adjustment, and
+    ``moved_to_expected``, the share whose label switched to it) and ``flipped`` (the changed
+    rows whose prediction changed)."""
 
     classes: pd.DataFrame
     flipped: pd.DataFrame
@@ -114,10 +120,11 @@ def evaluate_robustness(
     classes = list(bench.manifest.get("perturbations", {}))
     tests = {ORIGINAL: bench[ORIGINAL], **{name: bench[name] for name in classes}}
     fitted = fit_predict_frames(fitting, TRAIN, tests, model, params, seed)
-    predicted = {name: predicted_labels(p) for name, p in fitted.probabilities.items()}
     rows, flipped = [], []
     for name in classes:
-        figures, flips = measure_class(bench, name, predicted, bootstrap=bootstrap, seed=seed)
+        figures, flips = measure_class(
+            bench, name, fitted.probabilities, bootstrap=bootstrap, seed=seed
+        )
         rows.append(figures)
         flipped.append(flips)
     info = {
@@ -130,6 +137,9 @@ def evaluate_robustness(
         "labels": bench.labels.to_json(),
     }
     frame = pd.DataFrame(with_holm(rows))
+    for count in ("direction_rows", "expected_rows"):  # DIR only: whole numbers, empty for INV
+        if count in frame:
+            frame[count] = frame[count].astype("Int64")
     flips_frame = pd.concat(flipped, ignore_index=True) if flipped else pd.DataFrame()
     return RobustnessEvaluation(frame, flips_frame.reindex(columns=FLIPPED_COLUMNS), info)
 
@@ -137,12 +147,13 @@ def evaluate_robustness(
 def measure_class(
     bench: Benchmark,
     name: str,
-    predicted: Mapping[str, np.ndarray],
+    probabilities: Mapping[str, np.ndarray],
     *,
     bootstrap: int,
     seed: int,
 ) -> tuple[dict[str, Any], pd.DataFrame]:
-    """One class's figures and its flipped rows, from the predictions of every split."""
+    """One class's figures and its flipped rows, from the probabilities the model gave the
+    original rows and the class's rows."""
     record = bench.manifest["perturbations"][name]
     original, perturbed = bench[ORIGINAL], bench[name]
     position = pd.Series(np.arange(len(original)), index=original[ROW_ID].to_numpy())
@@ -155,18 +166,26 @@ def measure_class(
     labels = bench.labels
     truth_original = labels.ranks(original[LABEL])[source]
     truth_perturbed = labels.ranks(perturbed[LABEL])
-    pred_original, pred_perturbed = predicted[ORIGINAL][source], predicted[name]
+    proba_original, proba_perturbed = probabilities[ORIGINAL][source], probabilities[name]
+    pred_original, pred_perturbed = (
+        predicted_labels(proba_original),
+        predicted_labels(proba_perturbed),
+    )
     direction = record["kind"] == "DIR"
     figures = class_statistics(
         truth_original=truth_original,
         truth_perturbed=truth_perturbed,
         pred_original=pred_original,
         pred_perturbed=pred_perturbed,
-        n_classes=len(labels),
         n_resamples=bootstrap,
         seed=seed,
-        expected=truth_perturbed if direction else None,
     )
+    if direction and len(source):
+        figures |= direction_statistics(
+            proba_original=proba_original,
+            proba_perturbed=proba_perturbed,
+            expected=truth_perturbed,
+        )
     figures = {"perturbation": name, "kind": record["kind"], **figures}
     changed = pred_original != pred_perturbed
     values = np.asarray(labels.values, dtype=object)

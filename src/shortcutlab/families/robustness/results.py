@@ -10,16 +10,19 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.families.robustness.statistics import with_holm
-from shortcutlab.families.robustness.tables import class_frame, long_table_of, write_tables
+from shortcutlab.families.robustness.statistics import ADJUSTED, with_holm
+from shortcutlab.families.robustness.tables import (
+    CLASS_NOTE,
+    class_frame,
+    long_table_of,
+    write_tables,
+)
 from shortcutlab.reports.html.document import Section, Table
 from shortcutlab.reports.tables import render, tidy_text
 
 FIT = ["dataset", "model", "seed"]
 NOTE = (
-    "Per fit (dataset, model, seed), on each class's changed rows: drop = original − perturbed "
-    "accuracy with a 95 % paired bootstrap interval; McNemar's exact p, Holm-adjusted over the "
-    "classes; DIR: the share moved to the expected label, one-sided exact binomial p against 1/K."
+    f"One table per fit (dataset, model, seed); Holm adjusts over that fit's classes. {CLASS_NOTE}"
 )
 
 
@@ -47,7 +50,7 @@ class RobustnessResults:
 def load_robustness_results(
     run_dir: Path, store: Any, spec: Any, *, bootstrap: int | None = None
 ) -> RobustnessResults:
-    cells = store.spec_cells()
+    cells = _spec_order(store.spec_cells(), spec)
     rows, flipped = [], []
     for cell in cells.itertuples():
         metrics = dict(cell.metrics)
@@ -58,11 +61,26 @@ def load_robustness_results(
     frame = pd.DataFrame(rows)
     adjusted = [
         pd.DataFrame(
-            with_holm(group.drop(columns="p_mcnemar_holm", errors="ignore").to_dict("records"))
+            with_holm(
+                group.drop(columns=list(ADJUSTED.values()), errors="ignore").to_dict("records")
+            )
         )
         for _, group in frame.groupby(FIT, sort=False)
     ]
     return RobustnessResults(pd.concat(adjusted, ignore_index=True), pd.DataFrame(flipped))
+
+
+def _spec_order(cells: pd.DataFrame, spec: Any) -> pd.DataFrame:
+    """The cells in the spec's order (datasets, models, seeds ascending, classes), whatever order
+    the workers finished them in: a run on Ray or one resumed after a kill shows the same tables."""
+    rank = {
+        "_dataset": cells["dataset"].map({d["name"]: i for i, d in enumerate(spec["datasets"])}),
+        "_model": cells["model"].map({m["id"]: i for i, m in enumerate(spec["models"])}),
+        "_seed": cells["seed"],
+        "_class": cells["shortcut"].map({name: i for i, name in enumerate(spec["perturbations"])}),
+    }
+    order = cells.assign(**rank).sort_values(list(rank), kind="stable").index
+    return cells.loc[order]
 
 
 def shown_frame(results: RobustnessResults) -> pd.DataFrame:

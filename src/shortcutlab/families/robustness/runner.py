@@ -15,7 +15,7 @@ import numpy as np
 from shortcutlab.data.benchmark import MANIFEST, Benchmark
 from shortcutlab.data.options import InputOptions
 from shortcutlab.engine import run_folder
-from shortcutlab.engine.cell import fit_predict_frames, predicted_labels
+from shortcutlab.engine.cell import fit_predict_frames
 from shortcutlab.engine.spec_entries import DatasetSpec, ModelSpec
 from shortcutlab.engine.spec_identity import canonical_hash
 from shortcutlab.engine.store import ResultStore
@@ -102,9 +102,10 @@ class RobustnessTask:
             fitted = fit_predict_frames(
                 bench, TRAIN, tests, self.model_name, self.model_params, self.fit_seed
             )
-            predicted = {name: predicted_labels(p) for name, p in fitted.probabilities.items()}
             measured = [
-                measure_class(bench, name, predicted, bootstrap=self.bootstrap, seed=self.fit_seed)
+                measure_class(
+                    bench, name, fitted.probabilities, bootstrap=self.bootstrap, seed=self.fit_seed
+                )
                 for name in self.classes
             ]
         except Exception as exc:  # noqa: BLE001 - recorded as a failed cell
