@@ -6,6 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -281,3 +282,71 @@ def test_a_dir_class_takes_a_pass_rate_not_a_drop(tmp_path: Path) -> None:
         "{perturbation: negation-add}, max_drop: 0.1}\n",
     )
     assert_refused(tmp_path, "negation-add is a DIR class", "check", suite)
+
+
+def test_robustness_figures_equal_a_plain_computation(tmp_path: Path) -> None:
+    """INV: the share of changed rows whose prediction stays; the drop; DIR: CheckList's direction
+    rule (of the rows where the expected label's probability changed, the share where it rose),
+    each recomputed here from a model fitted by hand, with its exact interval."""
+    from scipy.stats import binomtest
+
+    from shortcutlab.models import make_model
+    from shortcutlab.perturb import perturb
+
+    corpus = generate_corpus(train_size=400, test_size=200)
+    tables = {}
+    for split, frame in corpus.items():
+        binary = frame[frame["label"] != 3].assign(
+            label=lambda f: f["label"].map(lambda v: "pos" if v > 3 else "neg")
+        )[["text", "label"]]
+        binary.to_csv(tmp_path / f"{split}.csv", index=False)
+        tables[split] = binary
+    negation = "{perturbation: negation-add, params: {expect: flip}}"
+    suite = write(
+        tmp_path,
+        f"data: {{train: {tmp_path / 'train.csv'}, test: {tmp_path / 'test.csv'}, "
+        "labels: [neg, pos]}\n"
+        "requirements:\n"
+        "  - {id: kept, robustness: {perturbation: typos-keyboard}, min_pass_rate: 0.5}\n"
+        "  - {id: drop, robustness: {perturbation: typos-keyboard}, max_drop: 0.5}\n"
+        f"  - {{id: toward, robustness: {negation}, min_pass_rate: 0.5}}\n",
+    )
+    result = invoke("check", suite, "--format", "csv")
+    assert result.exit_code in (0, 1), result.output
+    table = pd.read_csv(pd.io.common.StringIO(result.stdout)).set_index("id")
+
+    train, test = tables["train"], tables["test"]
+    model = make_model("tfidf-logreg", seed=0)
+    model.fit(train["text"].tolist(), (train["label"] == "pos").astype(int).to_numpy(), n_classes=2)
+    texts, gold = test["text"].tolist(), (test["label"] == "pos").astype(int).to_numpy()
+
+    def probabilities(rows: list[str]):
+        return np.asarray(model.predict_proba(rows), dtype=np.float32)  # as the engine keeps them
+
+    def expect_share(name: str, k: int, n: int) -> None:
+        interval = binomtest(k, n).proportion_ci(method="exact")
+        assert table.loc[name, "figure"] == pytest.approx(k / n)
+        assert table.loc[name, "ci_low"] == pytest.approx(interval.low)
+        assert table.loc[name, "ci_high"] == pytest.approx(interval.high)
+
+    typos = perturb("typos-keyboard", texts, gold, label_values=["neg", "pos"], seed=0)
+    rows = np.flatnonzero(typos.changed)
+    before = probabilities([texts[i] for i in rows]).argmax(axis=1)
+    after = probabilities([typos.texts[i] for i in rows]).argmax(axis=1)
+    expect_share("kept", int((before == after).sum()), len(rows))
+    drop = np.mean(before == gold[rows]) - np.mean(after == gold[rows])
+    assert table.loc["drop", "figure"] == pytest.approx(drop, abs=1e-12)
+    assert table.loc["drop", "ci_low"] <= drop <= table.loc["drop", "ci_high"]
+
+    negated = perturb(
+        "negation-add", texts, gold, label_values=["neg", "pos"], seed=0, params={"expect": "flip"}
+    )
+    rows = np.flatnonzero(negated.changed & (negated.expected >= 0))
+    target = negated.expected[rows]
+    at = np.arange(len(rows))
+    gain = probabilities([negated.texts[i] for i in rows])[at, target].astype(float) - (
+        probabilities([texts[i] for i in rows])[at, target].astype(float)
+    )
+    assert (gain != 0).sum() > 0
+    expect_share("toward", int((gain > 0).sum()), int((gain != 0).sum()))
+    assert f"moved on {int((gain != 0).sum())} of them" in table.loc["toward", "notes"]

@@ -44,11 +44,13 @@ class CheckContext:
     def label_list(self) -> list[Any] | None:
         return list(self.dataset.labels) if self.dataset.labels else None
 
-    def predict(self, inputs: list[Any]) -> Any:
-        """Label ranks predicted for ``inputs`` by the model fitted (once, seed 0) on the
-        suite's training rows: the robustness requirements share that one fit."""
+    def probabilities(self, inputs: list[Any]) -> Any:
+        """Label probabilities (rows × labels, float32 as the engine keeps them) for ``inputs`` from
+        the model fitted (once, seed 0) on the suite's training rows: the robustness requirements
+        share that one fit."""
+        import numpy as np
+
         from shortcutlab.data.pairs import model_inputs
-        from shortcutlab.engine.cell import predicted_labels
         from shortcutlab.models import make_model
 
         if self._fitted is None:
@@ -61,4 +63,4 @@ class CheckContext:
                 n_classes=len(labels),
             )
             self._fitted = model
-        return predicted_labels(self._fitted.predict_proba(inputs))
+        return np.asarray(self._fitted.predict_proba(inputs), dtype=np.float32)

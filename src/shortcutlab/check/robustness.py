@@ -3,10 +3,13 @@
 ``{robustness: {perturbation: typos-keyboard}, max_drop: 0.02}`` or ``min_pass_rate: 0.95``:
 the test rows are perturbed by the named class (:func:`shortcutlab.perturb.perturb`, seeded,
 paired to their source rows by position); the model, fitted once on the suite's training rows,
-predicts both. On the rows the class changed: the drop (accuracy original - perturbed) with its
-95 % paired bootstrap interval, judged on its upper end; or the pass rate (INV: the prediction
-stays; DIR: it moves to the label the class expects) with its exact binomial 95 % interval,
-judged on its lower end. A DIR class takes ``min_pass_rate`` only.
+predicts both. The figures are the robustness family's
+(:func:`shortcutlab.families.robustness.statistics.paired_statistics`), on the rows the class
+changed: the drop (accuracy original - perturbed) with its 95 % paired bootstrap interval,
+judged on its upper end; or the pass rate
+with its exact (Clopper–Pearson) 95 % interval, judged on its lower end. INV: the share of rows
+whose prediction stays (1 − flip rate). DIR (``min_pass_rate`` only): CheckList's direction
+rule, the share of rows whose expected label's probability went up, of those where it changed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,14 @@ from typing import Any
 import numpy as np
 
 from shortcutlab.check.context import CheckContext
-from shortcutlab.check.kinds import Outcome, bound_text, entry_block, judge_at_least, judge_at_most
+from shortcutlab.check.kinds import (
+    INCONCLUSIVE,
+    Outcome,
+    bound_text,
+    entry_block,
+    judge_at_least,
+    judge_at_most,
+)
 from shortcutlab.check.maze import threshold
 from shortcutlab.errors import ConfigError, DataError
 from shortcutlab.params import check_keys, non_empty_string, refuse, spec_key
@@ -93,7 +103,7 @@ class RobustnessRequirement:
     def measure(self, context: CheckContext) -> Outcome:
         from shortcutlab.data.loading import LABEL, TEXT, TEXT_PAIR
         from shortcutlab.engine.summary import BOOTSTRAP_SEED
-        from shortcutlab.metrics.significance import bootstrap_delta
+        from shortcutlab.families.robustness.statistics import paired_statistics
         from shortcutlab.perturb import perturb
 
         test = context.tables()[1]
@@ -113,41 +123,64 @@ class RobustnessRequirement:
             seed=context.seed,
             params=self.params,
         )
-        rows = np.flatnonzero(edited.changed)
+        direction = edited.expected is not None
+        # As the robustness build does: a DIR class measures the changed rows with an expected label
+        measured = edited.changed & (edited.expected >= 0) if direction else edited.changed
+        rows = np.flatnonzero(measured)
         if not len(rows):
             raise DataError(
-                f"The perturbation {self.perturbation} changed none of the {len(texts)} test rows, "
-                f"so requirement '{self.id}' measures nothing; choose a class that applies."
+                f"The perturbation {self.perturbation} changed none of the {len(texts)} test rows"
+                f"{' that have an expected label' if direction else ''}, so requirement "
+                f"'{self.id}' measures nothing; choose a class that applies."
             )
-        before = context.predict([texts[i] for i in rows])
-        after = context.predict([edited.texts[i] for i in rows])
-        notes = (f"{len(rows)} of {len(texts)} test rows changed.",)
+        figures = paired_statistics(
+            truth_original=truth[rows],
+            truth_perturbed=edited.expected[rows] if direction else truth[rows],
+            proba_original=context.probabilities([texts[i] for i in rows]),
+            proba_perturbed=context.probabilities([edited.texts[i] for i in rows]),
+            direction=direction,
+            n_resamples=context.bootstrap,
+            seed=BOOTSTRAP_SEED,
+        )
+        return self._judged(figures, f"{len(rows)} of {len(texts)} test rows changed.", direction)
+
+    def _judged(self, figures: dict[str, Any], note: str, direction: bool) -> Outcome:
+        """The outcome from the robustness family's figures of the changed rows: the drop, the
+        share kept (1 − flip rate) or, for DIR, the share moving toward the expected label."""
+        judged = {"id": self.id, "kind": self.kind, "requirement": self.describe()}
         if self.max_drop is not None:
-            point = float(np.mean(before == truth[rows]) - np.mean(after == truth[rows]))
-            low, high = bootstrap_delta(
-                y_true=truth[rows],
-                pred_a=before[None, :],
-                pred_b=after[None, :],
-                n_classes=len(labels),
-                n_resamples=context.bootstrap,
-                seed=BOOTSTRAP_SEED,
-            )["accuracy"]
+            point, low, high = (figures[k] for k in ("drop", "drop_ci_low", "drop_ci_high"))
             verdict = judge_at_most(point, high, self.max_drop)
             bound = bound_text("upper", high, self.max_drop)
-        else:
-            passed = after == before if edited.expected is None else after == edited.expected[rows]
-            point, (low, high) = _rate(passed)
+        elif not direction:
+            point = 1 - figures["flip_rate"]
+            low, high = 1 - figures["flip_rate_ci_high"], 1 - figures["flip_rate_ci_low"]
             verdict = judge_at_least(point, low, float(self.min_pass_rate or 0))
             bound = bound_text("lower", low, float(self.min_pass_rate or 0))
+        elif "toward_expected" not in figures:  # no expected label's probability moved at all
+            return Outcome(
+                **judged,
+                figure=None,
+                interval=None,
+                bound="not measured: the expected label's probability moved on no changed row",
+                verdict=INCONCLUSIVE,
+                notes=(note,),
+            )
+        else:
+            point = figures["toward_expected"]
+            low, high = figures["toward_expected_ci_low"], figures["toward_expected_ci_high"]
+            verdict = judge_at_least(point, low, float(self.min_pass_rate or 0))
+            bound = bound_text("lower", low, float(self.min_pass_rate or 0))
+            note += (
+                f" The expected label's probability moved on {figures['direction_rows']} of them."
+            )
         return Outcome(
-            id=self.id,
-            kind=self.kind,
-            requirement=self.describe(),
-            figure=point,
+            **judged,
+            figure=float(point),
             interval=(float(low), float(high)),
             bound=bound,
             verdict=verdict,
-            notes=notes,
+            notes=(note,),
         )
 
 
@@ -155,12 +188,3 @@ def _params(value: Any, where: str) -> dict[str, Any] | None:
     if value is not None and not isinstance(value, dict):
         raise refuse(spec_key(where), "a mapping of the class's parameters", value)
     return value
-
-
-def _rate(passed: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """The share of True and its exact (Clopper–Pearson) 95 % interval."""
-    from scipy.stats import binomtest
-
-    k, n = int(passed.sum()), len(passed)
-    interval = binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
-    return k / n, (float(interval.low), float(interval.high))

@@ -74,6 +74,10 @@ def test_the_drop_and_flips_equal_a_plain_computation_on_the_written_rows(review
             plain["accuracy_original"] - plain["accuracy_perturbed"], abs=1e-12
         )
         assert row["drop_ci_low"] <= row["drop"] <= row["drop_ci_high"]
+        flips = binomtest(int(row["flips"]), len(plain["before"])).proportion_ci(method="exact")
+        assert (row["flip_rate_ci_low"], row["flip_rate_ci_high"]) == pytest.approx(
+            (flips.low, flips.high)
+        )
     adjusted = holm([expected[n]["p_mcnemar"] for n in classes.index])
     assert classes["p_mcnemar_holm"].tolist() == pytest.approx(adjusted.tolist(), abs=1e-12)
     flips = result.flipped[result.flipped["perturbation"] == "typos-swap"]

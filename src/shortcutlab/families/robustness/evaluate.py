@@ -23,11 +23,7 @@ from shortcutlab.engine.cell import fit_predict_frames, predicted_labels
 from shortcutlab.errors import ConfigError, DataError, knob
 from shortcutlab.families.robustness import FAMILY
 from shortcutlab.families.robustness.build import ORIGINAL, TRAIN
-from shortcutlab.families.robustness.statistics import (
-    class_statistics,
-    direction_statistics,
-    with_holm,
-)
+from shortcutlab.families.robustness.statistics import paired_statistics, with_holm
 from shortcutlab.families.robustness.tables import long_table_of, write_tables
 from shortcutlab.models.adapters import model_label, refuse_fitted_function, resolve_model
 from shortcutlab.params import quoted
@@ -172,20 +168,15 @@ def measure_class(
         predicted_labels(proba_perturbed),
     )
     direction = record["kind"] == "DIR"
-    figures = class_statistics(
+    figures = paired_statistics(
         truth_original=truth_original,
         truth_perturbed=truth_perturbed,
-        pred_original=pred_original,
-        pred_perturbed=pred_perturbed,
+        proba_original=proba_original,
+        proba_perturbed=proba_perturbed,
+        direction=direction,
         n_resamples=bootstrap,
         seed=seed,
     )
-    if direction and len(source):
-        figures |= direction_statistics(
-            proba_original=proba_original,
-            proba_perturbed=proba_perturbed,
-            expected=truth_perturbed,
-        )
     figures = {"perturbation": name, "kind": record["kind"], **figures}
     changed = pred_original != pred_perturbed
     values = np.asarray(labels.values, dtype=object)

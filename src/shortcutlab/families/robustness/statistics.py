@@ -3,7 +3,9 @@
 - accuracy on the original and on the perturbed rows, and the drop (original − perturbed) with a
   95 % paired percentile bootstrap interval (the rows' per-row drops resampled together) and an
   exact McNemar p on the paired correctness; Holm-adjusted over the build's classes;
-- the flip rate: the share of rows whose prediction changed;
+- the flip rate: the share of rows whose prediction changed, with an exact 95 %
+  (Clopper–Pearson) interval (``shortcutlab check`` judges an INV class's pass rate, the share
+  kept, as 1 − flip rate);
 - for a DIR class, CheckList's directional expectation (Ribeiro et al. 2020, section 2): the
   probability of the expected label should go up. Of the rows where that probability changed,
   the share where it went up, with an exact 95 % (Clopper–Pearson) interval and an exact
@@ -64,6 +66,39 @@ def class_statistics(
         "flips": int((np.asarray(pred_original) != np.asarray(pred_perturbed)).sum()),
     }
     figures["flip_rate"] = figures["flips"] / rows
+    figures["flip_rate_ci_low"], figures["flip_rate_ci_high"] = binomial_interval(
+        figures["flips"], rows
+    )
+    return figures
+
+
+def paired_statistics(
+    *,
+    truth_original: np.ndarray,
+    truth_perturbed: np.ndarray,
+    proba_original: np.ndarray,
+    proba_perturbed: np.ndarray,
+    direction: bool,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """A class's figures from the paired probabilities (rows × labels) of its changed rows:
+    :func:`class_statistics` on the predicted labels and, for a DIR class (``direction``, whose
+    ``truth_perturbed`` is the expected label), :func:`direction_statistics`."""
+    from shortcutlab.engine.cell import predicted_labels
+
+    figures = class_statistics(
+        truth_original=truth_original,
+        truth_perturbed=truth_perturbed,
+        pred_original=predicted_labels(proba_original),
+        pred_perturbed=predicted_labels(proba_perturbed),
+        n_resamples=n_resamples,
+        seed=seed,
+    )
+    if direction and len(truth_perturbed):
+        figures |= direction_statistics(
+            proba_original=proba_original, proba_perturbed=proba_perturbed, expected=truth_perturbed
+        )
     return figures
 
 

@@ -53,7 +53,14 @@ def _measures(name: str) -> list[Measure]:
             p_adjusted=f"{name}:p_mcnemar_holm",
             n=f"{name}:rows",
         ),
-        Measure(name, "flip_rate", f"{name}:flip_rate", n=f"{name}:rows"),
+        Measure(
+            name,
+            "flip_rate",
+            f"{name}:flip_rate",
+            ci_low=f"{name}:flip_rate_ci_low",
+            ci_high=f"{name}:flip_rate_ci_high",
+            n=f"{name}:rows",
+        ),
         Measure(
             name,
             "toward_expected",
@@ -85,7 +92,7 @@ def long_table_of(
     table = long_table(wide, measures, identity=identity)
     table = table.dropna(subset=["estimate"]).reset_index(drop=True)
     table["interval"] = table["interval"].where(table["ci_low"].notna(), None)
-    table.loc[table["metric"] == "toward_expected", "interval"] = EXACT_INTERVAL
+    table.loc[table["metric"].isin(["toward_expected", "flip_rate"]), "interval"] = EXACT_INTERVAL
     return table
 
 
