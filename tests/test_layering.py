@@ -50,7 +50,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("data", ("data",)),
     ("clients and pure functions", ("llm", "metrics")),
-    ("components", ("models", "shortcuts", "attributes", "explain")),
+    # Perturbations reuse the shortcuts' cue insertion (a Maze cue as a perturbation).
+    ("components", ("models", "shortcuts", "perturb", "attributes", "explain")),
     ("builders", ("corpus", "reports")),
     # Mitigations train models on a benchmark's splits; the engine runs them in grids.
     ("training methods", ("mitigations",)),
@@ -59,8 +60,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("families", ("families",)),
     # Pages for people: the HTML report reads run folders and annotation summaries; the app serves.
     ("pages", ("annotate", "webreport")),
-    # The demo runs two families and writes their report.
-    ("applications", ("demo", "export")),
+    # The demo runs two families and writes their report; check gates a model on several families.
+    ("applications", ("demo", "export", "check")),
     ("interface", ("cli", "__main__", "__init__")),
 )
 # Directions the docs rely on beyond the layer order (the same layer would allow them).

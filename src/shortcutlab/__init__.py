@@ -30,6 +30,7 @@ _LAZY = {
     "Benchmark": "shortcutlab.data.benchmark",
     "audit_dataset": "shortcutlab.families.audit.api",
     "CatConfig": "shortcutlab.families.cat.run",
+    "CheckResult": "shortcutlab.check",
     "EvaluationResult": "shortcutlab.families.maze.evaluation_result",
     "InputOptions": "shortcutlab.data.options",
     "LabelSpace": "shortcutlab.data",
@@ -38,9 +39,12 @@ _LAZY = {
     "TextClassifier": "shortcutlab.models",
     "build_maze_benchmark": "shortcutlab.families.maze.build",
     "build_mps_benchmark": "shortcutlab.families.mps.build",
+    "build_robustness_benchmark": "shortcutlab.families.robustness.build",
     "build_suite_benchmark": "shortcutlab.families.suite.build",
     "cat_augment": "shortcutlab.shortcuts.counterfactuals",
+    "check": "shortcutlab.check",
     "evaluate_benchmark": "shortcutlab.families.maze.evaluate",
+    "evaluate_robustness": "shortcutlab.families.robustness.evaluate",
     "evaluate_splits": "shortcutlab.families.maze.evaluate",
     "evaluate_suite": "shortcutlab.families.suite.evaluate",
     "explain": "shortcutlab.families.maze.explain",
@@ -59,6 +63,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
+    from shortcutlab.check import CheckResult, check
     from shortcutlab.corpus import generate_corpus
     from shortcutlab.data import LabelSpace, load_table
     from shortcutlab.data.benchmark import Benchmark
@@ -73,6 +78,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from shortcutlab.families.maze.evaluation_result import EvaluationResult
     from shortcutlab.families.maze.explain import explain
     from shortcutlab.families.mps.build import build_mps_benchmark
+    from shortcutlab.families.robustness.build import build_robustness_benchmark
+    from shortcutlab.families.robustness.evaluate import evaluate_robustness
     from shortcutlab.families.suite.build import build_suite_benchmark
     from shortcutlab.families.suite.evaluate import evaluate_suite
     from shortcutlab.models import MODELS, TextClassifier, make_model
@@ -89,6 +96,7 @@ __all__ = [
     "Benchmark",
     "CatConfig",
     "CellsFailedError",
+    "CheckResult",
     "ConfigError",
     "DataError",
     "EvaluationResult",
@@ -103,9 +111,12 @@ __all__ = [
     "audit_dataset",
     "build_maze_benchmark",
     "build_mps_benchmark",
+    "build_robustness_benchmark",
     "build_suite_benchmark",
     "cat_augment",
+    "check",
     "evaluate_benchmark",
+    "evaluate_robustness",
     "evaluate_splits",
     "evaluate_suite",
     "explain",

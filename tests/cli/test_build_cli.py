@@ -20,6 +20,7 @@ OWN_OPTIONS = {
     "maze": ("--shortcut", "--strength", "--test-strength", "--val-size", "--inject-on"),
     "mps": ("--attribute", "--dominance", "--label-mix", "--validation-size", "--annotate-on"),
     "suite": ("--sets", "--rewriter", "--hans", "--paws", "--min-overlap"),
+    "robustness": ("--perturbation", "--perturbation-option"),
 }
 
 
@@ -42,7 +43,7 @@ def test_build_help_lists_each_family_with_its_registry_summary():
     listing = " ".join(result.stdout.split("Commands:")[1].split())
     for name in BUILDS:
         assert f"{name} {FAMILIES.get(name).summary}" in listing
-    assert set(BUILDS) == {"maze", "mps", "suite"} == set(OWN_OPTIONS)
+    assert set(BUILDS) == {"maze", "mps", "robustness", "suite"} == set(OWN_OPTIONS)
 
 
 @pytest.mark.parametrize("family", BUILDS)
@@ -72,7 +73,7 @@ def test_the_old_default_maze_form_and_an_unknown_family_name_the_sub_commands(
 ):
     message = (
         "'build' takes the family first now: 'shortcutlab build FAMILY ...' with FAMILY one of "
-        "maze, mps, suite (Maze was the default: 'shortcutlab build maze ...')."
+        "maze, mps, robustness, suite (Maze was the default: 'shortcutlab build maze ...')."
     )
     assert_refused(
         tmp_path, message,
@@ -101,7 +102,8 @@ def test_a_missing_or_malformed_option_is_one_line(tmp_path, corpus_files):
 def test_an_option_of_two_other_builds_names_both(tmp_path, corpus_files):
     assert_refused(
         tmp_path,
-        "--labels is an option of 'shortcutlab build maze or mps', not of 'build suite'. Drop "
+        "--labels is an option of 'shortcutlab build maze or mps or robustness', not of 'build "
+        "suite'. Drop "
         "it, or run 'shortcutlab build maze'.",
         "build", "suite", "--train", corpus_files["train"], "--sets", "standard",
         "--labels", "1,2", "--out", tmp_path / "out",

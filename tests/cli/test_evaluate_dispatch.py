@@ -76,7 +76,7 @@ def test_a_folder_of_no_known_kind_is_refused(tmp_path, manifest, named):
     assert_refused(
         tmp_path,
         f"'{tmp_path / 'bench' / 'manifest.json'}' names {named}: evaluate reads the builds of "
-        "'shortcutlab build maze|suite' (shortcut-maze, shortcut-suite). Pass a folder one of "
+        "'shortcutlab build maze|robustness|suite' (shortcut-maze, robustness, shortcut-suite). Pass a folder one of "
         "them wrote, or restore the manifest.json it wrote.",
         "evaluate", tmp_path / "bench",
     )  # fmt: skip

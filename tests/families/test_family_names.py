@@ -12,7 +12,7 @@ from shortcutlab.errors import ConfigError, DataError, UnknownComponentError
 from shortcutlab.families import DEFAULT_FAMILY, family_of, parse_spec, stored_family
 from tests.cli.refusals import TINY_GRID
 
-KNOWN = "audit, cat, maze, mps, suite"
+KNOWN = "audit, cat, maze, mps, robustness and 1 more"
 
 
 def test_the_documented_default_is_maze_for_a_spec_without_the_key():

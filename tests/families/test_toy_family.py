@@ -284,7 +284,7 @@ def test_without_its_registry_line_the_toy_spec_is_refused(reviews, tmp_path):
     refused = CliRunner().invoke(app, ["run", str(spec), "--out", str(tmp_path / "run")])
     assert refused.exit_code == 2
     assert (
-        "The 'family' key in toy.yaml must be one of 'cat', 'maze', 'mps'. Got 'toy'"
+        "The 'family' key in toy.yaml must be one of 'cat', 'maze', 'mps', 'robustness'. Got 'toy'"
         in refused.stderr
     )
     assert not (tmp_path / "run").exists()

@@ -103,3 +103,22 @@ def test_result_reprs_are_one_short_line(evaluation):
     assert repr(evaluation).startswith(
         "EvaluationResult(model='tfidf-logreg', shortcut='single-term'"
     )
+
+
+def test_an_audit_with_a_model_gives_each_candidates_flip_rates_with_exact_intervals():
+    corpus = sl.generate_corpus(train_size=300, test_size=200)
+    result = sl.audit_dataset(corpus["train"], corpus["test"], model="tfidf-logreg")
+    table = result.to_pandas()
+    assert_explained(table)
+    flips = table[table["metric"] == "insertion_flip_rate"]
+    assert len(flips) > 0
+    wide = result.table.set_index("candidate")
+    for row in flips.itertuples():
+        measured = wide.loc[row.candidate]
+        assert (row.estimate, row.ci_low, row.ci_high, row.n) == (
+            measured["insertion_changed"],
+            measured["insertion_changed_low"],
+            measured["insertion_changed_high"],
+            measured["insertion_rows"],
+        )
+        assert row.interval == "exact (Clopper–Pearson) over rows"

@@ -82,7 +82,6 @@ def evaluate(
     from shortcutlab.data.writing import check_output_dir
     from shortcutlab.engine.replicates import VARY
     from shortcutlab.families.maze.evaluate import evaluate_benchmark
-    from shortcutlab.families.maze.evaluation_result import holds_results_only
     from shortcutlab.models.adapters import model_label
     from shortcutlab.params import check_choice
 
@@ -91,8 +90,7 @@ def evaluate(
         check_choice("vary", vary, VARY)
         # A saved estimator's results go under its file's stem (results/pipe for pipe.joblib).
         target = results_folder(benchmark, splits, out, Path(model_label(model)).stem)
-        # Before the fit, not after it; an earlier evaluation's own files are replaced, as save does.
-        check_output_dir(target, overwrite=overwrite or holds_results_only(target))
+        check_output_dir(target, overwrite=overwrite)  # before the fit; earlier results are kept
         started = time.perf_counter()
         result = evaluate_benchmark(
             benchmark if benchmark is not None else splits.load(),

@@ -14,7 +14,8 @@ from shortcutlab.cli.console import out_console, user_errors
 @app.command()
 def export(
     benchmark: Annotated[
-        Path, typer.Argument(help="A folder written by 'shortcutlab build maze|mps|suite'.")
+        Path,
+        typer.Argument(help="A folder written by 'shortcutlab build maze|mps|robustness|suite'."),
     ],
     to: Annotated[
         str,

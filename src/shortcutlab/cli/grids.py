@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -123,6 +123,18 @@ def results(
         int | None, typer.Option(help="Bootstrap resamples (default: the spec's).")
     ] = None,
     details: Details = False,
+    save_suite: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-suite",
+            help="Also write a check suite (YAML) of a Maze run: one requirement per shortcut × λ, "
+            "Δ at most the measured upper 95 % bound + --margin ('shortcutlab check').",
+            metavar="FILE",
+        ),
+    ] = None,
+    margin: Annotated[
+        float, typer.Option(help="Added to each measured bound in --save-suite's thresholds.")
+    ] = 0.02,
 ) -> None:
     """Print a run's tables and write its figures: for a Maze run Table 1 and Table 9 (or the tidy
     statistics) and the Δ-vs-λ figures, with mitigations Table 3 (Test / Anti / Δ per mitigation)
@@ -132,8 +144,15 @@ def results(
 
     with user_errors(), caller(GRID):  # a run's notes name its spec's keys
         check_format(fmt)
+        if save_suite is not None:
+            from shortcutlab.check.saved import check_margin
+            from shortcutlab.data.writing import check_no_file_above
+
+            check_margin(margin)
+            check_no_file_above(save_suite)
         loaded = load_results(run_dir, bootstrap=bootstrap)
         family = family_of(loaded)
+        suite_text = _suite_text(loaded, margin) if save_suite is not None else None
         files = "md" if fmt == "table" else fmt  # --out writes text files: Markdown for table
         sections = family.results_sections(loaded, metric) if fmt == "table" else []
         text = "" if sections else family.results_as_text(loaded, files, metric, details=details)
@@ -145,11 +164,17 @@ def results(
                 lambda folder: family.write_figures(loaded, folder), run_dir / "figures"
             )
         )
+        if save_suite is not None and suite_text is not None:
+            from shortcutlab.data.writing import write_text_atomically
+
+            write_text_atomically(save_suite, suite_text, option="save_suite")
     if sections:
         shown = [Section(t, title, notes if details else ()) for title, t, notes in sections]
         show(fmt, shown)
     plain(out_console, text)
     findings(fmt, found)
+    if save_suite is not None:
+        err_console.print(f"Wrote the suite {save_suite}", markup=False)
     if written:
         err_console.print(
             f"Wrote {len(written)} files to {out or run_dir / 'figures'}", markup=False
@@ -188,3 +213,16 @@ def _umask() -> int:
     mask = os.umask(0)  # the CLI's main thread: no other thread creates files meanwhile
     os.umask(mask)
     return mask
+
+
+def _suite_text(loaded: Any, margin: float) -> str:
+    """The check suite of a run (a Maze run's; another family's is refused in one line)."""
+    from shortcutlab.check.saved import maze_run_suite, suite_yaml
+    from shortcutlab.errors import ConfigError
+
+    if loaded.family != "maze":
+        raise ConfigError(
+            f"--save-suite writes the suite of a Maze run; this is a {loaded.family} run. Write "
+            "its requirements by hand (docs/how-to/check-in-ci.md)."
+        )
+    return suite_yaml(maze_run_suite(loaded, margin))

@@ -163,6 +163,36 @@ def write_json(path: Path, payload: Any) -> Path:
     return path
 
 
+def write_text_atomically(path: str | Path, text: str, *, option: str = "out") -> Path:
+    """Write ``text`` to the file ``path`` through a temporary file beside it and one rename, so
+    the file is whole or untouched; ``option`` names the setting that chose the path."""
+    path = Path(path)
+    check_no_file_above(path)
+    if path.is_dir():
+        raise OutputExistsError(
+            f"'{path}' is a folder; {knob(option, run=True)} names a file. Choose a file path."
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=PARTIAL_SUFFIX, dir=path.parent
+        )
+    except OSError as error:
+        raise OutputExistsError(
+            f"Cannot write '{path}': {error.strerror}. Choose a writable "
+            f"{ended(knob(option, run=True))}"
+        ) from None
+    try:
+        with naming_path(path), os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        follow_umask(Path(temporary))  # shared like any written file, not private like mkstemp's
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
 def check_output_dir(out: Path, *, overwrite: bool, inputs: Iterable[str | Path] = ()) -> None:
     """Refuse a destination that is an existing file or a non-empty folder (unless overwriting),
     the working folder or one above it (a folder in use cannot be replaced), and, when

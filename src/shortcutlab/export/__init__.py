@@ -53,7 +53,7 @@ def export_benchmark(
     a failed export leaves nothing); with ``push_to_hub``, upload it to that Hub repository.
 
     Args:
-        benchmark: a folder written by ``shortcutlab build maze|mps|suite``.
+        benchmark: a folder written by ``shortcutlab build maze|mps|robustness|suite``.
         to: the export target (see :data:`EXPORT_TARGETS`).
         out: the output folder; it must not exist or be empty, unless ``overwrite``.
         license: the license named in the dataset card (an SPDX id or "other"/"unknown").

@@ -90,7 +90,10 @@ def write_lm_eval(
         task = f"{group}_{split_name(split)}"
         data_file = f"data/{split_name(split)}.jsonl"
         _write_rows(folder / data_file, benchmark, split, model)
-        (folder / f"{task}.yaml").write_text(_task_yaml(task, data_file, model), encoding="utf-8")
+        metadata = {"version": 1, **_perturbation_of(benchmark, split)}
+        (folder / f"{task}.yaml").write_text(
+            _task_yaml(task, data_file, model, metadata), encoding="utf-8"
+        )
         tasks.append(task)
     group_config = {
         "group": group,
@@ -100,7 +103,25 @@ def write_lm_eval(
     }
     (folder / f"{group}.yaml").write_text(_dump(group_config), encoding="utf-8")
     (folder / f"{LOADER}.py").write_text(LOADER_SOURCE, encoding="utf-8")
-    (folder / "README.md").write_text(_readme(group, tasks, license), encoding="utf-8")
+    readme = _readme(group, tasks, license) + (PAIRED if benchmark.kind == "robustness" else "")
+    (folder / "README.md").write_text(readme, encoding="utf-8")
+
+
+#: The README's note for a robustness build: its class tasks hold the changed rows only.
+PAIRED = (
+    "\nEach perturbation class is a task holding only the rows it changed; `row_id` pairs each\n"
+    "with its original row in the test task. The accuracy drop is the test task's exact_match on\n"
+    "those row_ids minus the class task's (run with --log_samples and join on doc.row_id); a DIR\n"
+    "class's label is the label its rows should move to (task metadata: perturbation_kind).\n"
+)
+
+
+def _perturbation_of(benchmark: BenchmarkFolder, split: str) -> dict[str, Any]:
+    """A robustness class's name and kind (INV or DIR) for its task's metadata; {} otherwise."""
+    record = benchmark.manifest.get("perturbations", {}).get(split)
+    if benchmark.kind != "robustness" or record is None:
+        return {}
+    return {"perturbation": split, "perturbation_kind": record["kind"], "pairs_with": "test"}
 
 
 def _prompting(benchmark: BenchmarkFolder, params: Mapping[str, Any]) -> LLMPrompt:
@@ -130,7 +151,7 @@ def _write_rows(path: Path, benchmark: BenchmarkFolder, split: str, model: LLMPr
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def _task_yaml(task: str, data_file: str, model: LLMPrompt) -> str:
+def _task_yaml(task: str, data_file: str, model: LLMPrompt, metadata: dict[str, Any]) -> str:
     split = data_file.rpartition("/")[2].removesuffix(".jsonl")
     config = {
         "task": task,
@@ -167,7 +188,7 @@ def _task_yaml(task: str, data_file: str, model: LLMPrompt) -> str:
                 "ignore_case": True,
             }
         ],
-        "metadata": {"version": 1},
+        "metadata": metadata,
     }
     # lm-eval's own YAML tag: import load() from the module beside this file.
     return f"custom_dataset: !function {LOADER}.load\n" + _dump(config)

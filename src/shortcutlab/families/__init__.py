@@ -1,12 +1,13 @@
 """The protocols shortcutlab runs, one subpackage each, and the one registry that finds them.
 
-==========  ================================================================================
-``maze``    Shortcut Maze (Zhou et al.): a cue injected with strength λ; train / test / anti-test
-``mps``     MPS: labels redistributed around an attribute; imbalanced / balanced / test
-``cat``     Counterfactual Attentiveness Test (Elazar et al.) for paired inputs
-``suite``   Shortcut Suite (Yuan et al.): NLI test sets with one shortcut each
-``audit``   latent shortcuts in a user's own data, and a model's measured reliance on them
-==========  ================================================================================
+==============  ================================================================================
+``maze``        Shortcut Maze (Zhou et al.): a cue injected with strength λ; train / test / anti-test
+``mps``         MPS: labels redistributed around an attribute; imbalanced / balanced / test
+``cat``         Counterfactual Attentiveness Test (Elazar et al.) for paired inputs
+``suite``       Shortcut Suite (Yuan et al.): NLI test sets with one shortcut each
+``audit``       latent shortcuts in a user's own data, and a model's measured reliance on them
+``robustness``  a test set perturbed by named classes (INV / DIR): accuracy drop and flips per class
+==============  ================================================================================
 
 A family's package holds its build, spec, cells, results, tables and report sections, and an
 instance of :class:`~shortcutlab.engine.family.Family` registered below. Its capabilities are
@@ -61,6 +62,7 @@ FAMILIES.add(
 FAMILIES.add("cat", "shortcutlab.families.cat:FAMILY", counterfactuals=True, command=True)
 FAMILIES.add("suite", "shortcutlab.families.suite:FAMILY", build=True, command=True)
 FAMILIES.add("audit", "shortcutlab.families.audit:FAMILY", command=True)
+FAMILIES.add("robustness", "shortcutlab.families.robustness:FAMILY", build=True, command=True)
 
 
 def grid_families() -> list[str]:
@@ -86,7 +88,7 @@ def family_of(thing: Any) -> Family:
         >>> family_of(object())
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.ConfigError: object objects name no family: they have no 'family' attribute naming one of audit, cat, maze, mps, suite. Pass a spec or results object that shortcutlab made.
+        shortcutlab.errors.ConfigError: object objects name no family: they have no 'family' attribute naming one of audit, cat, maze, mps, robustness and 1 more. Pass a spec or results object that shortcutlab made.
     """
     name = getattr(thing, "family", None)
     if not isinstance(name, str):
@@ -147,7 +149,7 @@ def stored_family(spec: Mapping[str, Any]) -> str:
         >>> stored_family({"family": None})
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.DataError: The run's stored spec names the family None, which is not one of audit, cat, maze, mps, suite (a spec without the key is Maze's). Restore the spec.json the run wrote.
+        shortcutlab.errors.DataError: The run's stored spec names the family None, which is not one of audit, cat, maze, mps, robustness and 1 more (a spec without the key is Maze's). Restore the spec.json the run wrote.
     """
     name = spec.get("family", DEFAULT_FAMILY)
     if not isinstance(name, str) or name not in FAMILIES.names():
@@ -189,7 +191,7 @@ def load_spec(path: str | Path) -> Any:
         >>> load_spec(spec_file)
         Traceback (most recent call last):
         ...
-        shortcutlab.errors.ConfigError: The 'family' key in spec.yaml must be one of 'cat', 'maze', 'mps'. Got 'mazz' instead. Did you mean 'maze'?
+        shortcutlab.errors.ConfigError: The 'family' key in spec.yaml must be one of 'cat', 'maze', 'mps', 'robustness'. Got 'mazz' instead. Did you mean 'maze'?
     """
     from shortcutlab.engine.spec_entries import read_spec_file
 

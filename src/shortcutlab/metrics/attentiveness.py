@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from shortcutlab.metrics.proportions import binomial_interval
+
 
 def attentiveness(*, original: np.ndarray, counterfactual: np.ndarray) -> float:
     """Share of rows whose counterfactual prediction differs from the original prediction.
@@ -78,9 +80,4 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> li
         >>> [round(v, 4) for v in wilson_interval(80, 100)]
         [0.7112, 0.8666]
     """
-    if trials <= 0:
-        raise ValueError("wilson_interval needs at least one trial.")
-    from scipy.stats import binomtest  # only here: importing scipy.stats costs 0.5 s
-
-    interval = binomtest(successes, trials).proportion_ci(confidence, method="wilson")
-    return [float(interval.low), float(interval.high)]
+    return binomial_interval(successes, trials, method="wilson", confidence=confidence)

@@ -122,3 +122,22 @@ def bootstrap_mean_difference(
     return bootstrap_means(a, n_resamples=n_resamples, seed=seed_a) - bootstrap_means(
         b, n_resamples=n_resamples, seed=seed_b
     )
+
+
+def binomial_interval(
+    successes: int, trials: int, *, method: str = "exact", confidence: float = 0.95
+) -> list[float]:
+    """A share's interval as scipy's ``binomtest(...).proportion_ci`` gives it: ``exact``
+    (Clopper–Pearson, matching the exact binomial test: a flip rate, a sign test's share) or
+    ``wilson``.
+
+    Examples:
+        >>> [round(v, 4) for v in binomial_interval(3, 10)]
+        [0.0667, 0.6525]
+    """
+    if trials <= 0:
+        raise ValueError("binomial_interval needs at least one trial.")
+    from scipy.stats import binomtest  # only here: importing scipy.stats costs 0.5 s
+
+    interval = binomtest(successes, trials).proportion_ci(confidence, method=method)
+    return [float(interval.low), float(interval.high)]

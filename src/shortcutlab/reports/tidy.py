@@ -44,6 +44,9 @@ INTERVALS = {
     "rows,fits": "bootstrap over rows and fits",
     "rows": "bootstrap over rows only (one fit: fit variance not included)",
 }
+#: The ``interval`` of a binomial share given with its exact interval, not a bootstrap (a flip
+#: rate, a sign test's share).
+EXACT_INTERVAL = "exact (Clopper–Pearson) over rows"
 #: The split of Δ rows: test − anti-test on the paired rows (Maze).
 DELTA = "delta"
 #: Figures that describe the whole cell, copied onto each of its long rows.

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
+from scipy.stats import binomtest
 
 from shortcutlab.families.audit.reliance.measure import MeasureSpec, measure_candidates
 from shortcutlab.families.audit.scan.candidates import Candidate
@@ -37,6 +39,13 @@ def test_reliance_comes_from_the_counterfactual_tests_and_unseen_words_get_none(
     assert zebra["insertion_accuracy_before"] == 1.0 and zebra["insertion_accuracy_after"] == 0.0
     assert apple["visible"] is True and apple["relied_on"] is False
     assert apple["removal_changed"] == 0.0 and apple["insertion_changed"] == 0.0
+    # each flip rate (the invariance figure) comes with its exact (Clopper–Pearson) interval
+    for figures, test in [(zebra, "insertion"), (apple, "removal"), (apple, "insertion")]:
+        flips = round(figures[f"{test}_changed"] * figures[f"{test}_rows"])
+        interval = binomtest(flips, figures[f"{test}_rows"]).proportion_ci(method="exact")
+        assert figures[f"{test}_changed_low"] == pytest.approx(interval.low)
+        assert figures[f"{test}_changed_high"] == pytest.approx(interval.high)
+    assert zebra["insertion_changed_low"] < 1.0 == zebra["insertion_changed_high"]
     # "a" is in every row, but the model's tokenizer drops it: no reliance figure at all
     assert one_letter["visible"] is False and one_letter["relied_on"] is None
     assert one_letter["removal_rows"] is None and one_letter["insertion_rows"] is None

@@ -183,6 +183,7 @@ def test_the_ranked_table_is_compact_with_every_column_folded_below(triaged):
     assert list(rows) == [c["candidate"] for c in record["candidates"]]  # by rank
     written = {c["candidate"]: c for c in record["candidates"]}
     frankly, good = rows["frankly"], written["good"]
+    frankly_written = written["frankly"]
     assert [frankly[c] for c in ("#", "group", "label", "support", "relied on")] == [
         str(written["frankly"]["rank"]),
         "Likely shortcut",
@@ -204,8 +205,19 @@ def test_the_ranked_table_is_compact_with_every_column_folded_below(triaged):
     assert folded.index('id="audit-candidates-all"') < folded.index("</details>")
     every = page.tables["audit-candidates-all"][0]
     assert every[:5] == ["#", "group", "candidate", "kind", "label"]
-    assert {"p", "drift p adj.", "removal changed", "insertion changed", "Δ p adj."} <= set(every)
+    assert {
+        "p",
+        "drift p adj.",
+        "removal flips [95 %]",
+        "insertion flips [95 %]",
+        "Δ p adj.",
+    } <= set(every)
     assert _rows(page, "audit-candidates-all", "candidate")["frankly"]["kind"] == "token"
+    # the invariance figures beside reliance: the flip rates with their exact intervals
+    shown = _rows(page, "audit-candidates-all", "candidate")["frankly"]
+    for test in ("removal", "insertion"):
+        figures = [frankly_written[f"{test}_changed{end}"] for end in ("", "_low", "_high")]
+        assert shown[f"{test} flips [95 %]"] == "{:.3f} [{:.3f}, {:.3f}]".format(*figures)
 
 
 def test_an_audit_without_triage_says_so_and_keeps_the_old_layout(folders):

@@ -52,7 +52,7 @@ def test_options_reach_the_resolved_spec():
         ),
         (
             {"family": "mazz"},
-            "The 'family' key in spec must be one of 'cat', 'maze', 'mps'. Got 'mazz' instead. "
+            "The 'family' key in spec must be one of 'cat', 'maze', 'mps', 'robustness'. Got 'mazz' instead. "
             "Did you mean 'maze'?",
         ),
         (

@@ -330,3 +330,22 @@ def test_without_standard_or_train_the_labels_are_the_sets(suite, train_file, tm
     assert (
         "the labels are those rows' (entailment, non-entailment)" in (out / "tables.md").read_text()
     )
+
+
+def test_a_suite_build_object_is_scored_as_its_folder_is(train_file, tmp_path):
+    from shortcutlab import InputOptions, build_suite_benchmark
+    from shortcutlab.families.suite.build import SuiteBuild
+    from tests.families.suite.suite_helpers import nli_frame
+
+    options = dict(text_col="premise", text_pair_col="hypothesis")
+    written = build_suite_benchmark(
+        nli_frame(), sets="standard,position", size=90,
+        inputs=InputOptions(**options, out=tmp_path / "suite"),
+    )  # fmt: skip
+    in_memory = SuiteBuild(sets=written.sets, manifest=written.manifest)  # never written
+    scores = [
+        evaluate_suite(source, model="tfidf-logreg", train=train_file).results["strategies"]
+        for source in (tmp_path / "suite", written, in_memory)
+    ]
+    assert scores[0] == scores[1] == scores[2]
+    assert "position" in str(scores[0])  # the sets were scored

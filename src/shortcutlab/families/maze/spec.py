@@ -188,7 +188,7 @@ def parse_maze_spec(
     datasets = parse_datasets(raw, source, base)
 
     shortcuts = [
-        _shortcut(entry, f"{source}: shortcuts[{i}]", SHORTCUTS, base)
+        shortcut_entry(entry, f"{source}: shortcuts[{i}]", SHORTCUTS, base)
         for i, entry in enumerate(as_list(raw["shortcuts"], f"{source}: shortcuts"))
     ]
     unique([canonical_hash(s.resolved()) for s in shortcuts], f"{source}: shortcuts", "entry")
@@ -247,7 +247,8 @@ def _test_strength(value: Any, where: str) -> float | str:
     return unit_interval(value, where)
 
 
-def _shortcut(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec:
+def shortcut_entry(entry: Any, where: str, registry: Any, base: Path) -> ShortcutSpec:
+    """A ``shortcuts`` entry (a name, or a mapping with 'name' and its options), checked."""
     entry, name = named_entry(
         entry, where, registry, "a shortcut name or a mapping with 'name' and its options"
     )

@@ -23,6 +23,7 @@ from shortcutlab.data import LabelSpace, load_table
 from shortcutlab.data.pairs import model_inputs
 from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.errors import CLI, ConfigError, DataError, callers_terms, knob, listed
+from shortcutlab.families.suite.build import SuiteBuild
 from shortcutlab.families.suite.explanations import ErrorJudge, explanation_scores
 from shortcutlab.families.suite.folder import (
     ENTAILMENT,
@@ -74,8 +75,24 @@ class _Predictions:
     confidence: np.ndarray | None = None
 
 
+def _suite_of(source: SuiteBuild | str | Path, sets: list[str] | None) -> SuiteFolder:
+    """The sets to score: a build object's (read back from its folder when it was written) or
+    a folder's."""
+    if not isinstance(source, SuiteBuild):
+        return read_suite(source, sets)
+    if source.path is not None:
+        return read_suite(source.path, sets)
+    unknown = [s for s in sets or () if s not in source.sets]
+    if unknown:
+        raise DataError(
+            f"The Suite build has no set(s) {listed(unknown)}. Sets: {listed(source.sets)}."
+        )
+    chosen = {name: source.sets[name] for name in (sets or source.sets)}
+    return SuiteFolder(Path("."), dict(source.manifest), chosen)
+
+
 def evaluate_suite(
-    folder: str | Path,
+    folder: SuiteBuild | str | Path,
     *,
     model: Any = "llm-prompt",  # the CLI's default too
     params: Mapping[str, Any] | None = None,
@@ -99,7 +116,7 @@ def evaluate_suite(
     label = model_label(model, params)
     model, model_params = resolve_model(model, params)
     refuse_fitted_function(model)
-    suite = read_suite(folder, list(sets) if sets is not None else None)
+    suite = _suite_of(folder, list(sets) if sets is not None else None)
     strategies = _check_strategies(model, strategies)
     train_frame = _training_frame(suite, model, strategies, train, train_options or {})
     space = _label_space(train_frame, suite)

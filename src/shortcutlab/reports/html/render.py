@@ -10,9 +10,7 @@ Autoescape is on: data never becomes markup, except :attr:`Figure.svg`, which ou
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import tempfile
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -20,8 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from shortcutlab.data.writing import check_no_file_above, follow_umask
-from shortcutlab.errors import OutputExistsError, ended, knob, naming_path
+from shortcutlab.data.writing import write_text_atomically
 from shortcutlab.html_table import jinja_environment, table_block_html
 from shortcutlab.reports.html.document import Figure, Report, Table
 from shortcutlab.reports.html.svg import scoped_ids
@@ -45,28 +42,7 @@ def render_report(report: Report) -> str:
 
 def write_report_html(report: Report, path: str | Path) -> Path:
     """Write the page to ``path`` atomically (a temporary file beside it, then a rename)."""
-    path = Path(path)
-    check_no_file_above(path)
-    text = render_report(report)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".partial", dir=path.parent
-        )
-    except OSError as error:
-        raise OutputExistsError(
-            f"Cannot write the report to '{path}': {error.strerror}. Choose a writable "
-            f"{ended(knob('out', run=True))}"
-        ) from None
-    try:
-        with naming_path(path), os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        follow_umask(Path(temporary))  # a report is meant to be shared, not private like mkstemp's
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomically(path, render_report(report))
 
 
 def block_template(block: Any) -> str:

@@ -19,7 +19,7 @@ from shortcutlab.families.audit.scan.candidates import Phrases
 from shortcutlab.families.audit.scan.inputs import AuditInputs
 from shortcutlab.families.audit.scan.seeds import derived_seed
 from shortcutlab.metrics import mcnemar_exact
-from shortcutlab.metrics.proportions import bootstrap_means
+from shortcutlab.metrics.proportions import binomial_interval, bootstrap_means
 from shortcutlab.metrics.resampling import percentile_interval
 from shortcutlab.models.text_view import TextView
 from shortcutlab.shortcuts.phrases_in_text import insert_phrases, phrase_pattern, remove_phrase
@@ -140,7 +140,8 @@ def edit_figures(
     n_resamples: int,
     seed: int,
 ) -> dict:
-    """``<test>_rows``, the share of their predictions the edit changed, accuracy before and
+    """``<test>_rows``, the share of their predictions the edit changed (the invariance figure,
+    a flip rate, with its exact 95 % interval), accuracy before and
     after, the mean shift of p(candidate's label) with a 95 % bootstrap, the exact McNemar p on
     the paired correctness (``<test>_p``: does the edit cost or gain accuracy?) and on the paired
     "predicts the candidate's label" (``<test>_label_p``: does it move predictions to or from
@@ -154,8 +155,12 @@ def edit_figures(
     right_after = after.argmax(axis=1) == truth
     shift = after[:, label] - before[:, label]
     low, high = percentile_interval(bootstrap_means(shift, n_resamples=n_resamples, seed=seed))
+    flips = int(np.sum(before.argmax(axis=1) != after.argmax(axis=1)))
+    flips_low, flips_high = binomial_interval(flips, len(rows))
     return out | {
-        f"{test}_changed": float(np.mean(before.argmax(axis=1) != after.argmax(axis=1))),
+        f"{test}_changed": flips / len(rows),
+        f"{test}_changed_low": flips_low,
+        f"{test}_changed_high": flips_high,
         f"{test}_accuracy_before": float(right_before.mean()),
         f"{test}_accuracy_after": float(right_after.mean()),
         f"{test}_label_shift": float(shift.mean()),

@@ -4,7 +4,7 @@ one definition of its columns and cell texts (a dash where the audit left a valu
 The compact table is what fits a screen: group (when the audit has a triage), candidate, label,
 support, lift, p adj., and with a measured model "relied on" and Δ. ``full=True`` adds the
 columns a reader looks up: kind, p(label|c), p, the drift columns (with a test table), the
-reliance p and the counterfactual tests' changed shares, Δ's p.
+reliance p and the counterfactual tests' flip rates (invariance) with their intervals, Δ's p.
 
 Examples:
     >>> record = {
@@ -113,7 +113,7 @@ def _columns(record: Mapping[str, Any], *, full: bool) -> list[str]:
     if "test" in ((record.get("data") or {}).get("rows") or {}):
         columns += ["test lift", "drift p adj."]
     if record.get("measurement"):
-        columns += ["relied on", "reliance p adj.", "removal changed", "insertion changed"]
+        columns += ["relied on", "reliance p adj.", *INVARIANCE_COLUMNS]
         columns += ["Δ [95 %]", "Δ p adj."]
     return columns if full else [c for c in columns if c in COMPACT_COLUMNS]
 
@@ -137,12 +137,24 @@ def _row(c: Mapping[str, Any], names: Mapping[str, str] | None) -> dict[str, str
         "drift p adj.": _p(c.get("drift_p_adjusted")),
         "relied on": RELIED_ON_CELLS.get(shown or "", NOT_MEASURED),
         "reliance p adj.": _p(c.get("reliance_p_adjusted")),
-        "removal changed": NOT_MEASURED if unseen else _number(c.get("removal_changed"), 3),
-        "insertion changed": NOT_MEASURED if unseen else _number(c.get("insertion_changed"), 3),
+        **{
+            f"{test} flips [95 %]": NOT_MEASURED
+            if unseen
+            else interval_text(*_flips(c, test), sign=False) or NOT_MEASURED
+            for test in ("removal", "insertion")
+        },
         "Δ [95 %]": interval_text(c.get("delta"), c.get("delta_low"), c.get("delta_high"))
         or NOT_MEASURED,
         "Δ p adj.": _p(c.get("delta_p_adjusted")),
     }
+
+
+#: The invariance figures: the counterfactual edits' flip rates, beside the reliance verdict.
+INVARIANCE_COLUMNS = ("removal flips [95 %]", "insertion flips [95 %]")
+
+
+def _flips(c: Mapping[str, Any], test: str) -> tuple[Any, Any, Any]:
+    return c.get(f"{test}_changed"), c.get(f"{test}_changed_low"), c.get(f"{test}_changed_high")
 
 
 def candidate_table_notes(record: Mapping[str, Any], *, full: bool = False) -> list[str]:
@@ -178,7 +190,8 @@ def candidate_table_notes(record: Mapping[str, Any], *, full: bool = False) -> l
             notes.append(
                 "reliance p adj.: the smallest p of the counterfactual tests pointing the "
                 "candidate's way, adjusted over the measured candidates; removal / insertion "
-                "changed: share of the edited rows whose predicted label changed."
+                "flips (invariance): share of the edited rows whose predicted label changed, "
+                "exact 95 % interval."
             )
     return notes
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.reports.tidy import CELL_COLUMNS, Measure, long_table
+from shortcutlab.reports.tidy import CELL_COLUMNS, EXACT_INTERVAL, Measure, long_table
 
 AUDIT_IDENTITY = (*CELL_COLUMNS, "candidate", "label")
 AUDIT_MEASURES = (
@@ -53,6 +53,17 @@ AUDIT_MEASURES = (
         )
         for edit in ("removal", "insertion")
     ),
+    *(
+        Measure(
+            "test",
+            f"{edit}_flip_rate",
+            f"{edit}_changed",
+            ci_low=f"{edit}_changed_low",
+            ci_high=f"{edit}_changed_high",
+            n=f"{edit}_rows",
+        )
+        for edit in ("removal", "insertion")
+    ),
     Measure(
         "anti_test",
         "accuracy_gap",
@@ -69,4 +80,5 @@ def audit_long_table(table: pd.DataFrame, *, dataset: Any, model: Any) -> pd.Dat
     such as a model's without one, are left out)."""
     ranked = table[table["rank"].notna()].assign(dataset=dataset, model=model)
     long = long_table(ranked, AUDIT_MEASURES, identity=AUDIT_IDENTITY)
+    long.loc[long["metric"].str.endswith("_flip_rate"), "interval"] = EXACT_INTERVAL
     return long.dropna(subset=["estimate"]).reset_index(drop=True)

@@ -50,7 +50,8 @@ def measurement_blocks(
                 "figure then); a dash where no counterfactual edit applies (attributes, surface "
                 "properties, word lists, metadata values). A row counts as having an n-gram only "
                 "where its words are adjacent in the model's own tokens.",
-                "changed: share of the edited rows whose predicted label changed; shift: mean "
+                "flips (invariance): share of the edited rows whose predicted label changed, "
+                "exact 95 % interval; shift: mean "
                 "change of p(candidate's label), 95 % bootstrap.",
                 "aligned: rows where the candidate agrees with the gold label (present on its "
                 "label, absent on the others); conflicting: the other rows. Association Δ: "
@@ -114,7 +115,12 @@ def _test_cells(c: Mapping[str, Any], test: str) -> dict[str, Any]:
     """One counterfactual test's rows, changed share, accuracy before → after, shift, adjusted p."""
     return {
         f"{test} rows": optional(c.get(f"{test}_rows")),
-        f"{test} changed": number(c.get(f"{test}_changed"), 3),
+        f"{test} flips [95 %]": interval_text(
+            c.get(f"{test}_changed"),
+            c.get(f"{test}_changed_low"),
+            c.get(f"{test}_changed_high"),
+            sign=False,
+        ),
         f"{test} acc. before → after": before_after(
             c.get(f"{test}_accuracy_before"), c.get(f"{test}_accuracy_after")
         ),

@@ -87,7 +87,9 @@ MEASURE_COLUMNS = (
     "conflicting_ece",
     "calibration_gap",  # conflicting_ece - aligned_ece
     "removal_rows",  # rows where the token/n-gram occurs and was removed (token kinds only)
-    "removal_changed",  # share of those whose predicted label changed
+    "removal_changed",  # invariance: share of those whose predicted label changed (flip rate)
+    "removal_changed_low",  # exact (Clopper–Pearson) 95 % interval of the flip rate
+    "removal_changed_high",
     "removal_accuracy_before",
     "removal_accuracy_after",
     "removal_label_shift",  # mean change of p(candidate label) after removal
@@ -99,6 +101,8 @@ MEASURE_COLUMNS = (
     "removal_label_p_adjusted",
     "insertion_rows",  # rows of the other labels without it, the candidate inserted (<= 500)
     "insertion_changed",
+    "insertion_changed_low",  # exact (Clopper–Pearson) 95 % interval of the flip rate
+    "insertion_changed_high",
     "insertion_accuracy_before",
     "insertion_accuracy_after",
     "insertion_label_shift",  # mean change of p(candidate label) after insertion
