@@ -10,17 +10,19 @@ from typing import Any
 
 import pandas as pd
 
+from shortcutlab.families.robustness.explorer import flipped_explorer
+from shortcutlab.families.robustness.runner import FLIPPED_KEPT
 from shortcutlab.families.robustness.statistics import ADJUSTED, with_holm
 from shortcutlab.families.robustness.tables import (
     CLASS_NOTE,
+    FIT,
     class_frame,
     long_table_of,
     write_tables,
 )
-from shortcutlab.reports.html.document import Section, Table
+from shortcutlab.reports.html.document import Block, Section, Table
 from shortcutlab.reports.tables import render, tidy_text
 
-FIT = ["dataset", "model", "seed"]
 NOTE = (
     f"One table per fit (dataset, model, seed); Holm adjusts over that fit's classes. {CLASS_NOTE}"
 )
@@ -111,10 +113,10 @@ def write_results(results: RobustnessResults, out: Path, fmt: str) -> list[Path]
 
 
 def report_sections(found: Any) -> list[Section]:
-    """The run's per-class table and its flipped rows (the first ones each cell kept)."""
+    """The run's per-class table and its flipped rows (the first ones each cell kept) in the
+    report's row explorer, filterable by perturbation class."""
     results = found.results
-    flipped = results.flipped
-    blocks = [
+    blocks: list[Block] = [
         Table(
             name="robustness-classes",
             title="Per perturbation class",
@@ -122,14 +124,9 @@ def report_sections(found: Any) -> list[Section]:
             notes=[NOTE],
         )
     ]
-    if not flipped.empty:
-        blocks.append(
-            Table(
-                name="robustness-flipped",
-                title="Rows whose prediction flipped",
-                frame=flipped.set_index([*FIT, "perturbation"]),
-            )
-        )
+    explorer = flipped_explorer(results.classes, results.flipped, FLIPPED_KEPT)
+    if explorer is not None:
+        blocks.append(explorer)
     return [
         Section(
             id="robustness",

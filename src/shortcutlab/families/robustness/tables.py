@@ -11,6 +11,8 @@ import pandas as pd
 
 from shortcutlab.reports.tidy import CELL_COLUMNS, EXACT_INTERVAL, Measure, long_table
 
+#: The columns naming one fit of a run (a model fitted once on one build).
+FIT = ["dataset", "model", "seed"]
 #: The long table's identifying columns: every cell's, and the class's kind (INV or DIR).
 ROBUSTNESS_IDENTITY = (*CELL_COLUMNS, "kind")
 #: The per-class table's columns (title -> figure), in order.

@@ -75,6 +75,7 @@ class ExplorerRow:
     test_confidence: float | None = None  # the probability of the predicted label
     anti_confidence: float | None = None
     change: str = ""  # "broke" (right on test, wrong on anti), "fixed", "changed" (both wrong)
+    group: str = ""  # what the explorer's group filter picks by (a perturbation class); "" for none
 
 
 @dataclass
@@ -97,6 +98,9 @@ class RowExplorer:
     title: str
     cells: list[ExplorerCell]
     notes: list[str] = field(default_factory=list)
+    sides: tuple[str, str] = ("test", "anti-test")  # what the two texts of a row are called
+    group_name: str = ""  # names the rows' groups (e.g. "perturbation class")
+    groups: list[str] = field(default_factory=list)  # the group filter's choices; [] hides it
 
 
 @dataclass

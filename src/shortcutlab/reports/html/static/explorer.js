@@ -1,5 +1,6 @@
 // The row explorer (templates/blocks/row_explorer.html.j2): pick a cell, filter its changed
-// pairs by text / row id / label and by kind of change, sort by a column, the cue marked.
+// pairs by text / row id / label, by kind of change and by group (where the rows have groups),
+// sort by a column, the cue marked.
 // Data come from the block's JSON script tag; every text reaches the page through textContent.
 (function () {
   "use strict";
@@ -48,16 +49,17 @@
 
   function matches(row, needle) {
     if (!needle) return true;
-    return [row.row_id, row.label, row.test_prediction, row.anti_prediction, row.test_text, row.anti_text]
+    return [row.row_id, row.label, row.group, row.test_prediction, row.anti_prediction, row.test_text, row.anti_text]
       .some((value) => value.toLowerCase().includes(needle));
   }
 
-  function tableRow(row) {
+  function tableRow(row, grouped) {
     const tr = element("tr", "explorer-row change-" + row.change);
     tr.dataset.rowId = row.row_id;
     tr.appendChild(element("td", "explorer-id", row.row_id));
     tr.appendChild(element("td", "explorer-label", row.label));
     tr.appendChild(element("td", "explorer-change-kind", row.change));
+    if (grouped) tr.appendChild(element("td", "explorer-group-name", row.group));
     tr.appendChild(markedText(row.test_text, row.test_spans));
     tr.appendChild(element("td", "explorer-prediction", row.test_prediction));
     tr.appendChild(element("td", "explorer-confidence", confidence(row.test_confidence)));
@@ -78,6 +80,7 @@
     const picker = container.querySelector("select.explorer-cell");
     const filter = container.querySelector("input.explorer-filter");
     const changeKind = container.querySelector("select.explorer-change");
+    const group = container.querySelector("select.explorer-group"); // null: the rows have none
     const headers = Array.from(container.querySelectorAll("th[data-sort]"));
     const headerCount = container.querySelectorAll("thead th").length;
     const order = { key: null, descending: false };
@@ -87,15 +90,21 @@
       if (!cell) return;
       const needle = filter.value.trim().toLowerCase();
       const wanted = changeKind.value;
+      const wantedGroup = group ? group.value : "";
       const shown = cell.rows
         .map((row, index) => ({ row: row, index: index }))
-        .filter((item) => (!wanted || item.row.change === wanted) && matches(item.row, needle));
+        .filter(
+          (item) =>
+            (!wanted || item.row.change === wanted) &&
+            (!wantedGroup || item.row.group === wantedGroup) &&
+            matches(item.row, needle),
+        );
       if (order.key) {
         const sign = order.descending ? -1 : 1;
         shown.sort((a, b) => sign * compare(order.key, a.row, b.row) || a.index - b.index);
       }
       const body = container.querySelector("tbody");
-      body.replaceChildren(...shown.map((item) => tableRow(item.row)));
+      body.replaceChildren(...shown.map((item) => tableRow(item.row, group !== null)));
       if (!shown.length) {
         const empty = element("td", "", emptyMessage(cell));
         empty.colSpan = headerCount;
@@ -129,6 +138,7 @@
     picker.addEventListener("change", draw);
     filter.addEventListener("input", draw);
     changeKind.addEventListener("change", draw);
+    if (group) group.addEventListener("change", draw);
     draw();
   }
 
