@@ -1,20 +1,17 @@
 """Suites written from measurements: what was measured, with a margin, as requirements.
 
-A Maze run gives one ``maze`` requirement per shortcut × λ whose ``max_delta`` is the measured
-upper end of Δ's interval plus ``margin`` (rounded up), built as the run built it (its build
-seed, val_size and seeds), so a check of the same model on the same data passes and a model that
-leans on a cue more than measured fails. An audit gives an ``audit`` requirement: the likely
+A run's suite (:mod:`.run_suites`) holds its measured bounds plus a margin, so a check of the
+same model on the same data passes and one that leans on a cue more than measured fails. An
+audit gives an ``audit`` requirement: the likely
 shortcuts the model was measured not to rely on must stay so (or, where it relies on none,
 ``no_relied_on_shortcuts``).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -40,6 +37,17 @@ def rounded_up(value: float) -> float:
     return math.ceil(round(value * scale, 6)) / scale
 
 
+def rounded_down(value: float) -> float:
+    """``value`` rounded down to :data:`DECIMALS` decimals (a floor the measurement meets).
+
+    Examples:
+        >>> rounded_down(0.9178), rounded_down(0.91)
+        (0.917, 0.91)
+    """
+    scale = 10**DECIMALS
+    return math.floor(round(value * scale, 6)) / scale
+
+
 def check_margin(margin: Any) -> float:
     if not is_finite_number(margin) or margin < 0:
         raise ConfigError(
@@ -52,82 +60,6 @@ def requirement_id(*parts: Any) -> str:
     """A requirement id from its parts: ``single-term-term-frankly-l0.8``."""
     text = "-".join(str(p) for p in parts if p not in (None, "")).replace("-", " ")
     return _UNSAFE_NAME.sub("-", text).strip("-.")[:100] or "requirement"
-
-
-def maze_run_suite(results: Any, margin: float) -> dict[str, Any]:
-    """The suite of a Maze run (``load_results``): its data and one maze requirement per
-    shortcut × λ of its one model (erm rows)."""
-    from shortcutlab.families.maze.spec import ShortcutSpec
-
-    margin = check_margin(margin)
-    spec = results.spec
-    groups = results.groups
-    groups = groups[groups["mitigation"].fillna("erm") == "erm"]
-    for column, what in (("dataset", "datasets"), ("model", "models")):
-        found = sorted(groups[column].dropna().astype(str).unique())
-        if len(found) != 1:
-            raise ConfigError(
-                f"A suite checks one model on one dataset, and this run has {len(found)} {what} "
-                f"({listed(found)}); run the grid with one, or write the suite by hand."
-            )
-    shortcuts = {s.label: s for s in (ShortcutSpec.from_resolved(e) for e in spec["shortcuts"])}
-    requirements = []
-    for row in groups.sort_values(["shortcut", "strength"]).itertuples():
-        high = row.delta_accuracy_ci_high
-        if high is None or pd.isna(high):
-            continue
-        shortcut = shortcuts[row.shortcut]
-        block: dict[str, Any] = {
-            "shortcut": {"name": shortcut.name, **shortcut.options}
-            if shortcut.options
-            else shortcut.name,
-            "strength": float(row.strength),
-        }
-        if spec.get("test_strength", 1.0) != 1.0:
-            block["test_strength"] = spec["test_strength"]
-        if spec.get("val_size"):
-            block["val_size"] = spec["val_size"]
-        requirements.append(
-            {
-                "id": requirement_id(row.shortcut, f"l{row.strength:g}"),
-                "maze": block,
-                "max_delta": rounded_up(float(high) + margin),
-            }
-        )
-    if not requirements:
-        raise ConfigError(f"The run '{results.run_dir}' has no measured Δ yet; run it first.")
-    seeds = spec.get("seeds") or [0]
-    suite: dict[str, Any] = {
-        "name": requirement_id(spec.get("name", "check")),
-        "data": _run_data(results),
-    }
-    if seeds != [0]:
-        if seeds != list(range(len(seeds))):
-            raise ConfigError(
-                f"A suite fits seeds 0..N-1, and this run used {listed(seeds)}; run the grid with "
-                "seeds 0..N-1 to save its suite."
-            )
-        suite["seeds"] = len(seeds)
-    suite["bootstrap"] = spec.get("bootstrap", 1000)
-    suite["seed"] = spec.get("build_seed", 0)
-    return suite | {"requirements": requirements}
-
-
-def _run_data(results: Any) -> dict[str, Any]:
-    """The run's dataset as a suite's data entry: a built-in as its generator settings, files by
-    the paths its builds read (absolute, so the suite is read from anywhere)."""
-    dataset = dict(results.spec["datasets"][0])
-    dataset.pop("sha256", None)
-    entry = {k: v for k, v in dataset.items() if v is not None}
-    if "builtin" in entry:
-        return entry
-    for manifest in sorted(Path(results.run_dir, "benchmarks").glob("*/manifest.json")):
-        inputs = json.loads(manifest.read_text(encoding="utf-8")).get("inputs") or {}
-        paths = {role: (inputs.get(role) or {}).get("path") for role in ("train", "test")}
-        if all(paths.values()):
-            entry.update({role: str(Path(p).resolve()) for role, p in paths.items()})
-            break
-    return entry
 
 
 def audit_suite(
