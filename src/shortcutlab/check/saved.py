@@ -2,9 +2,8 @@
 
 A run's suite (:mod:`.run_suites`) holds its measured bounds plus a margin, so a check of the
 same model on the same data passes and one that leans on a cue more than measured fails. An
-audit gives an ``audit`` requirement: the likely
-shortcuts the model was measured not to rely on must stay so (or, where it relies on none,
-``no_relied_on_shortcuts``).
+audit gives an ``audit`` requirement: no likely shortcut relied on beyond those relied on when it
+was saved (``accepted``, a baseline).
 """
 
 from __future__ import annotations
@@ -21,9 +20,6 @@ from shortcutlab.params import is_finite_number, quoted
 
 DECIMALS = 3  # thresholds are written rounded up to this many decimals
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._]+")
-#: Audit candidates whose names list their members ("discourse markers: a, b (+2)"), which
-#: change with the data, so a saved list would not find them again.
-UNSTABLE_NAME_KINDS = ("style",)
 
 
 def rounded_up(value: float) -> float:
@@ -65,9 +61,11 @@ def requirement_id(*parts: Any) -> str:
 def audit_suite(
     table: pd.DataFrame, data: Mapping[str, Any], *, name: str = "audit", measure_top: int = 10
 ) -> dict[str, Any]:
-    """The suite of an audit with a model (its ranked table): ``no_relied_on_shortcuts`` when no
-    likely shortcut is relied on, else the likely shortcuts measured as not relied on."""
-    from shortcutlab.check.audit import LIKELY_SHORTCUT
+    """The suite of an audit with a model (its ranked table): ``no_relied_on_shortcuts``, with
+    the likely shortcuts relied on now as ``accepted``, those not measured as
+    ``accepted_unmeasured`` and styles by word class as ``accepted_styles``: a baseline, so the
+    same model on the same data passes and one newly relying on a likely shortcut fails."""
+    from shortcutlab.check.audit import LIKELY_SHORTCUT, STYLE, style_class
 
     if "relied_on" not in table.columns or table["relied_on"].isna().all():
         raise ConfigError(
@@ -77,18 +75,16 @@ def audit_suite(
         (table["group"] == LIKELY_SHORTCUT) & table["significant"].fillna(False).astype(bool)
     ]
     relied = likely["relied_on"].fillna(False).astype(bool)
-    block: dict[str, Any]
-    if not relied.any():
-        block = {"no_relied_on_shortcuts": True}
-    else:
-        kept = likely[(likely["relied_on"] == False) & ~likely["kind"].isin(UNSTABLE_NAME_KINDS)]  # noqa: E712
-        if kept.empty:
-            raise ConfigError(
-                "The model relies on every likely shortcut the audit measured "
-                f"({listed(likely.loc[relied, 'candidate'].tolist())}), so no audit requirement "
-                "would pass; repair the model first (shortcutlab audit --fix)."
-            )
-        block = {"not_relied_on": [str(c) for c in kept["candidate"]]}
+    unmeasured = likely["relied_on"].isna()
+    styles = likely["kind"] == STYLE
+    block: dict[str, Any] = {"no_relied_on_shortcuts": True}
+    for key, rows in (("accepted", relied), ("accepted_unmeasured", unmeasured)):
+        if (rows & ~styles).any():
+            block[key] = [str(c) for c in likely.loc[rows & ~styles, "candidate"]]
+    # A style's name lists its markers, which change with the data: it is accepted by class.
+    if (styles & (relied | unmeasured)).any():
+        chosen = likely.loc[styles & (relied | unmeasured), "candidate"]
+        block["accepted_styles"] = sorted({style_class(c) for c in chosen})
     if measure_top != 10:
         block["measure_top"] = measure_top
     return {
@@ -98,8 +94,24 @@ def audit_suite(
     }
 
 
+#: Comments written above a suite's keys: why a baseline is there and how it ends.
+SUITE_COMMENTS = {
+    "accepted": "relied on when this suite was saved: accepted until removed from this list",
+    "accepted_styles": "styles (by word class) relied on when saved: accepted until removed",
+    "accepted_unmeasured": "not measured when saved: not inconclusive, but fail if relied on",
+}
+
+
 def suite_yaml(suite: Mapping[str, Any]) -> str:
-    """The suite as YAML text, in its keys' order."""
+    """The suite as YAML text, in its keys' order, with :data:`SUITE_COMMENTS` above their keys."""
     import yaml
 
-    return yaml.safe_dump(dict(suite), sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.safe_dump(dict(suite), sort_keys=False, allow_unicode=True, width=100)
+    lines = []
+    for line in text.splitlines():
+        key = line.strip().split(":", 1)[0]
+        if line.strip().endswith(":") and key in SUITE_COMMENTS:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(f"{indent}# {SUITE_COMMENTS[key]}")
+        lines.append(line)
+    return "\n".join(lines) + "\n"
