@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from shortcutlab.errors import ConfigError, knob, listed
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.params import is_finite_number, quoted
 
 DECIMALS = 3  # thresholds are written rounded up to this many decimals
