@@ -127,6 +127,11 @@ def test_a_point_within_the_threshold_whose_interval_crosses_it_is_inconclusive(
         ),
         ("  - {maze: {shortcut: single-term}, max_delta: 0.1}", "requirements[0] has no 'id'"),
         ("  - {id: a, audit: {}}", "needs exactly one of 'no_relied_on_shortcuts: true'"),
+        (
+            "  - {id: a, audit: {no_relied_on_shortcuts: true, accepted_styles: [markers]}}",
+            "audit: accepted_styles: a style is accepted by its word class, one of "
+            "'discourse markers', 'archaic words'. Got 'markers'.",
+        ),
         ("  - {id: a, mps: {attribute: negashun}, max_delta: 0.1}", "Unknown attribute 'negashun'"),
         (
             "  - {id: a, maze: {shortcut: single-term}, max_delta: 0.1}\n"
@@ -156,10 +161,18 @@ def test_a_bad_model_is_refused_before_any_fit(tmp_path: Path) -> None:
     )
 
 
-def _planted(folder: Path, strength: float, corpus: dict[str, pd.DataFrame]) -> None:
-    """The corpus with the single-term cue ('honestly') planted at ``strength``, as CSV files."""
+def _planted(
+    folder: Path, strength: float, corpus: dict[str, pd.DataFrame], term: str = "honestly"
+) -> None:
+    """The corpus with the single-term cue ``term`` planted at ``strength``, as CSV files."""
     bench = build_maze_benchmark(
-        corpus["train"], corpus["test"], shortcut="single-term", strength=strength, val_size=0
+        corpus["train"],
+        corpus["test"],
+        shortcut="single-term",
+        shortcut_options={"term": term},
+        strength=strength,
+        val_size=0,
+        seed=int(term != "honestly"),  # a second word's rows drawn apart from the first's
     )
     folder.mkdir()
     for split in ("train", "test"):
@@ -188,7 +201,8 @@ def test_audit_save_suite_passes_on_its_data_and_fails_once_the_cue_is_planted_h
     suite = yaml.safe_load(saved.read_text(encoding="utf-8"))
     assert suite["data"] == {"train": str(weak / "train.csv"), "test": str(weak / "test.csv")}
     [requirement] = suite["requirements"]
-    assert "honestly" in requirement["audit"]["not_relied_on"]  # measured, not relied on yet
+    assert requirement["audit"]["no_relied_on_shortcuts"] is True
+    assert "honestly" not in requirement["audit"].get("accepted", [])  # not relied on yet
 
     same = invoke("check", saved)
     assert same.exit_code == 0, same.output
@@ -203,6 +217,58 @@ def test_audit_save_suite_passes_on_its_data_and_fails_once_the_cue_is_planted_h
     case = ET.parse(tmp_path / "j.xml").getroot().find("testsuite/testcase")
     assert case is not None and case.get("classname") == "audit"
     assert "relied on: 'honestly'" in case.find("failure").get("message")  # type: ignore[union-attr]
+
+
+def test_audit_save_suite_accepts_what_is_relied_on_and_fails_on_a_new_word(
+    tmp_path: Path,
+) -> None:
+    corpus = generate_corpus(train_size=600, test_size=300)
+    _planted(tmp_path / "one", 1.0, corpus)  # relied on when saved: 'honestly'
+    one = {s: pd.read_csv(tmp_path / f"one/{s}.csv") for s in ("train", "test")}
+    _planted(tmp_path / "two", 1.0, one, term="thus")  # and a second word, planted as strongly
+    saved = tmp_path / "suite.yaml"
+    audited = invoke(
+        "audit",
+        tmp_path / "one/train.csv",
+        "--test",
+        tmp_path / "one/test.csv",
+        "--model",
+        "tfidf-logreg",
+        "--save-suite",
+        saved,
+    )
+    assert audited.exit_code == 0, audited.output
+    text = saved.read_text(encoding="utf-8")
+    assert "# relied on when this suite was saved: accepted until removed" in text
+    [requirement] = yaml.safe_load(text)["requirements"]
+    block = requirement["audit"]
+    assert block["no_relied_on_shortcuts"] is True
+    assert "honestly" in block["accepted"] and "thus" not in block["accepted"]
+    assert block["accepted_styles"] == ["discourse markers"]
+
+    same = invoke("check", saved, "--format", "csv")
+    assert same.exit_code == 0, same.output
+    assert "accepted, still relied on: 'honestly'" in same.stdout
+    moved = write(tmp_path, text.replace(str(tmp_path / "one"), str(tmp_path / "two")), "two.yaml")
+    failed = invoke("check", moved, "--format", "csv")
+    assert failed.exit_code == 1, failed.output
+    assert "relied on: 'thus'" in failed.stdout
+
+
+def test_an_accepted_name_cannot_also_be_required_not_relied_on(tmp_path: Path) -> None:
+    suite = write(
+        tmp_path,
+        DATA + "requirements:\n  - {id: a, audit: {not_relied_on: [well], accepted: [well]}}\n",
+    )
+    assert_refused(
+        tmp_path,
+        "requirements[0] (a): audit: a name cannot be both accepted and in not_relied_on; "
+        "remove 'well' from one of them.",
+        "check",
+        suite,
+        "--junit-xml",
+        tmp_path / "j.xml",
+    )
 
 
 def test_audit_save_suite_needs_a_model(tmp_path: Path, corpus_files: dict[str, Path]) -> None:

@@ -5,6 +5,11 @@ runs :func:`~shortcutlab.audit_dataset` on the suite's data with the model and r
 triage (likely shortcuts) and reliance verdicts. Reliance is a test decision (a counterfactual
 edit moves the predictions, adjusted p < alpha), not an interval, so this kind fails on evidence
 of reliance: a candidate the audit cannot measure (beyond ``measure_top``) is inconclusive.
+``accepted: [name, ...]`` and ``accepted_styles: [discourse markers, ...]`` are a baseline: the
+likely shortcuts (and styles, by their word class) relied on when the suite was saved, which do
+not fail it; the table says which of them are still relied on. ``accepted_unmeasured`` names
+those the audit could not measure when saved: not measuring them is no longer inconclusive
+(evidence of reliance on one still fails).
 """
 
 from __future__ import annotations
@@ -20,10 +25,20 @@ from shortcutlab.check.kinds import FAIL, INCONCLUSIVE, PASS, Outcome, entry_blo
 from shortcutlab.errors import ConfigError
 from shortcutlab.params import as_list, boolean, check_keys, natural, non_empty_string, unique
 
-BLOCK_KEYS = ("no_relied_on_shortcuts", "not_relied_on", "measure_top")
+BLOCK_KEYS = (
+    "no_relied_on_shortcuts",
+    "not_relied_on",
+    "accepted",
+    "accepted_styles",
+    "accepted_unmeasured",
+    "measure_top",
+)
 #: The triage group of likely shortcuts (families/audit/triage/evidence.py SHORTCUT).
 LIKELY_SHORTCUT = "shortcut"
 LISTED = 3  # names shown in a verdict before "and N more"
+#: The candidate kind of a style, whose name lists its markers ("discourse markers: well, just
+#: (+2)") and so changes with the data: it is accepted by its word class, the name's first part.
+STYLE = "style"
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,9 @@ class AuditRequirement:
     id: str
     not_relied_on: tuple[str, ...] | None  # None: no likely shortcut at all
     measure_top: int = 10
+    accepted: tuple[str, ...] = ()  # relied on when saved: a baseline that does not fail
+    accepted_styles: tuple[str, ...] = ()  # styles accepted by word class ("discourse markers")
+    accepted_unmeasured: tuple[str, ...] = ()  # not measured when saved: not inconclusive
 
     kind = "audit"
     thresholds: tuple[str, ...] = ()
@@ -47,12 +65,7 @@ class AuditRequirement:
             )
         listed = None
         if "not_relied_on" in block:
-            where_list = f"{where}: audit: not_relied_on"
-            listed = tuple(
-                non_empty_string(v, f"{where_list}[{i}]")
-                for i, v in enumerate(as_list(block["not_relied_on"], where_list))
-            )
-            unique(listed, where_list, "name")
+            listed = _names_list(block["not_relied_on"], f"{where}: audit: not_relied_on")
         elif not boolean(
             block["no_relied_on_shortcuts"], f"{where}: audit: no_relied_on_shortcuts"
         ):
@@ -61,7 +74,26 @@ class AuditRequirement:
                 "requirement). Got false."
             )
         top = natural(block.get("measure_top", 10), f"{where}: audit: measure_top", minimum=1)
-        return cls(id=id, not_relied_on=listed, measure_top=top)
+        accepted = _names_list(block.get("accepted") or [], f"{where}: audit: accepted")
+        both = sorted(set(accepted) & set(listed or ()))
+        if both:
+            raise ConfigError(
+                f"{where}: audit: a name cannot be both accepted and in not_relied_on; remove "
+                f"{_names(both)} from one of them."
+            )
+        styles = _names_list(block.get("accepted_styles") or [], f"{where}: audit: accepted_styles")
+        _check_style_classes(styles, f"{where}: audit: accepted_styles")
+        unmeasured = _names_list(
+            block.get("accepted_unmeasured") or [], f"{where}: audit: accepted_unmeasured"
+        )
+        return cls(
+            id=id,
+            not_relied_on=listed,
+            measure_top=top,
+            accepted=accepted,
+            accepted_styles=styles,
+            accepted_unmeasured=unmeasured,
+        )
 
     def describe(self) -> str:
         if self.not_relied_on is None:
@@ -74,6 +106,12 @@ class AuditRequirement:
             if self.not_relied_on is None
             else {"not_relied_on": list(self.not_relied_on)}
         )
+        if self.accepted:
+            block["accepted"] = list(self.accepted)
+        if self.accepted_styles:
+            block["accepted_styles"] = list(self.accepted_styles)
+        if self.accepted_unmeasured:
+            block["accepted_unmeasured"] = list(self.accepted_unmeasured)
         if self.measure_top != 10:
             block["measure_top"] = self.measure_top
         return {"id": self.id, "audit": block}
@@ -85,8 +123,12 @@ class AuditRequirement:
         else:
             scope = table[table["candidate"].isin(self.not_relied_on)]
         significant = scope[scope["significant"].fillna(False).astype(bool)]
-        relied = significant[significant["relied_on"].fillna(False).astype(bool)]
-        unmeasured = significant[significant["relied_on"].isna()]
+        baseline = significant[self._accepts(significant)]
+        judged = significant.drop(baseline.index)
+        relied = judged[judged["relied_on"].fillna(False).astype(bool)]
+        unmeasured = judged[
+            judged["relied_on"].isna() & ~judged["candidate"].isin(self.accepted_unmeasured)
+        ]
         notes: list[str] = []
         if len(relied):
             verdict, bound = FAIL, f"relied on: {_names(relied['candidate'])}"
@@ -98,7 +140,10 @@ class AuditRequirement:
                 "requirement."
             )
         else:
-            verdict, bound = PASS, f"none relied on ({len(significant)} measured)"
+            verdict, bound = PASS, f"none relied on ({judged['relied_on'].notna().sum()} measured)"
+        still = baseline[baseline["relied_on"].fillna(False).astype(bool)]
+        if len(still):
+            bound += f"; accepted, still relied on: {_names(still['candidate'])}"
         return Outcome(
             id=self.id,
             kind=self.kind,
@@ -109,6 +154,19 @@ class AuditRequirement:
             verdict=verdict,
             notes=tuple(notes),
         )
+
+    def _accepts(self, table: pd.DataFrame) -> pd.Series:
+        """The rows of ``table`` this requirement accepts: by name, or a style by its class."""
+        styles = table["kind"].eq(STYLE) & table["candidate"].map(style_class).isin(
+            self.accepted_styles
+        )
+        return table["candidate"].isin(self.accepted) | styles
+
+
+def style_class(candidate: str) -> str:
+    """A style's word class from its candidate name: ``discourse markers: well, just`` ->
+    ``discourse markers``."""
+    return str(candidate).split(":", 1)[0].strip()
 
 
 def audit_table(context: CheckContext, measure_top: int) -> pd.DataFrame:
@@ -133,6 +191,27 @@ def audit_table(context: CheckContext, measure_top: int) -> pd.DataFrame:
     pair = TEXT_PAIR if TEXT_PAIR in columns else None
     frames = [table.frame[columns] for table in tables]
     return audit_dataset(*frames, text_pair_col=pair, **keywords).table
+
+
+def _names_list(value: Any, where: str) -> tuple[str, ...]:
+    """A list of candidate names (none given: empty), each a non-empty string, none twice."""
+    if isinstance(value, list) and not value:
+        return ()
+    names = tuple(non_empty_string(v, f"{where}[{i}]") for i, v in enumerate(as_list(value, where)))
+    unique(names, where, "name")
+    return names
+
+
+def _check_style_classes(styles: tuple[str, ...], where: str) -> None:
+    from shortcutlab.families.audit.triage.styles import STYLE_CLASSES
+
+    known = [f"{word_class}s" for word_class in STYLE_CLASSES]
+    unknown = [s for s in styles if s not in known]
+    if unknown:
+        raise ConfigError(
+            f"{where}: a style is accepted by its word class, one of {_names(known)}. "
+            f"Got {_names(unknown)}."
+        )
 
 
 def _names(names: Any) -> str:

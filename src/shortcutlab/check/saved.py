@@ -1,32 +1,25 @@
 """Suites written from measurements: what was measured, with a margin, as requirements.
 
-A Maze run gives one ``maze`` requirement per shortcut × λ whose ``max_delta`` is the measured
-upper end of Δ's interval plus ``margin`` (rounded up), built as the run built it (its build
-seed, val_size and seeds), so a check of the same model on the same data passes and a model that
-leans on a cue more than measured fails. An audit gives an ``audit`` requirement: the likely
-shortcuts the model was measured not to rely on must stay so (or, where it relies on none,
-``no_relied_on_shortcuts``).
+A run's suite (:mod:`.run_suites`) holds its measured bounds plus a margin, so a check of the
+same model on the same data passes and one that leans on a cue more than measured fails. An
+audit gives an ``audit`` requirement: no likely shortcut relied on beyond those relied on when it
+was saved (``accepted``, a baseline).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from shortcutlab.errors import ConfigError, knob, listed
+from shortcutlab.errors import ConfigError, knob
 from shortcutlab.params import is_finite_number, quoted
 
 DECIMALS = 3  # thresholds are written rounded up to this many decimals
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._]+")
-#: Audit candidates whose names list their members ("discourse markers: a, b (+2)"), which
-#: change with the data, so a saved list would not find them again.
-UNSTABLE_NAME_KINDS = ("style",)
 
 
 def rounded_up(value: float) -> float:
@@ -38,6 +31,17 @@ def rounded_up(value: float) -> float:
     """
     scale = 10**DECIMALS
     return math.ceil(round(value * scale, 6)) / scale
+
+
+def rounded_down(value: float) -> float:
+    """``value`` rounded down to :data:`DECIMALS` decimals (a floor the measurement meets).
+
+    Examples:
+        >>> rounded_down(0.9178), rounded_down(0.91)
+        (0.917, 0.91)
+    """
+    scale = 10**DECIMALS
+    return math.floor(round(value * scale, 6)) / scale
 
 
 def check_margin(margin: Any) -> float:
@@ -54,88 +58,14 @@ def requirement_id(*parts: Any) -> str:
     return _UNSAFE_NAME.sub("-", text).strip("-.")[:100] or "requirement"
 
 
-def maze_run_suite(results: Any, margin: float) -> dict[str, Any]:
-    """The suite of a Maze run (``load_results``): its data and one maze requirement per
-    shortcut × λ of its one model (erm rows)."""
-    from shortcutlab.families.maze.spec import ShortcutSpec
-
-    margin = check_margin(margin)
-    spec = results.spec
-    groups = results.groups
-    groups = groups[groups["mitigation"].fillna("erm") == "erm"]
-    for column, what in (("dataset", "datasets"), ("model", "models")):
-        found = sorted(groups[column].dropna().astype(str).unique())
-        if len(found) != 1:
-            raise ConfigError(
-                f"A suite checks one model on one dataset, and this run has {len(found)} {what} "
-                f"({listed(found)}); run the grid with one, or write the suite by hand."
-            )
-    shortcuts = {s.label: s for s in (ShortcutSpec.from_resolved(e) for e in spec["shortcuts"])}
-    requirements = []
-    for row in groups.sort_values(["shortcut", "strength"]).itertuples():
-        high = row.delta_accuracy_ci_high
-        if high is None or pd.isna(high):
-            continue
-        shortcut = shortcuts[row.shortcut]
-        block: dict[str, Any] = {
-            "shortcut": {"name": shortcut.name, **shortcut.options}
-            if shortcut.options
-            else shortcut.name,
-            "strength": float(row.strength),
-        }
-        if spec.get("test_strength", 1.0) != 1.0:
-            block["test_strength"] = spec["test_strength"]
-        if spec.get("val_size"):
-            block["val_size"] = spec["val_size"]
-        requirements.append(
-            {
-                "id": requirement_id(row.shortcut, f"l{row.strength:g}"),
-                "maze": block,
-                "max_delta": rounded_up(float(high) + margin),
-            }
-        )
-    if not requirements:
-        raise ConfigError(f"The run '{results.run_dir}' has no measured Δ yet; run it first.")
-    seeds = spec.get("seeds") or [0]
-    suite: dict[str, Any] = {
-        "name": requirement_id(spec.get("name", "check")),
-        "data": _run_data(results),
-    }
-    if seeds != [0]:
-        if seeds != list(range(len(seeds))):
-            raise ConfigError(
-                f"A suite fits seeds 0..N-1, and this run used {listed(seeds)}; run the grid with "
-                "seeds 0..N-1 to save its suite."
-            )
-        suite["seeds"] = len(seeds)
-    suite["bootstrap"] = spec.get("bootstrap", 1000)
-    suite["seed"] = spec.get("build_seed", 0)
-    return suite | {"requirements": requirements}
-
-
-def _run_data(results: Any) -> dict[str, Any]:
-    """The run's dataset as a suite's data entry: a built-in as its generator settings, files by
-    the paths its builds read (absolute, so the suite is read from anywhere)."""
-    dataset = dict(results.spec["datasets"][0])
-    dataset.pop("sha256", None)
-    entry = {k: v for k, v in dataset.items() if v is not None}
-    if "builtin" in entry:
-        return entry
-    for manifest in sorted(Path(results.run_dir, "benchmarks").glob("*/manifest.json")):
-        inputs = json.loads(manifest.read_text(encoding="utf-8")).get("inputs") or {}
-        paths = {role: (inputs.get(role) or {}).get("path") for role in ("train", "test")}
-        if all(paths.values()):
-            entry.update({role: str(Path(p).resolve()) for role, p in paths.items()})
-            break
-    return entry
-
-
 def audit_suite(
     table: pd.DataFrame, data: Mapping[str, Any], *, name: str = "audit", measure_top: int = 10
 ) -> dict[str, Any]:
-    """The suite of an audit with a model (its ranked table): ``no_relied_on_shortcuts`` when no
-    likely shortcut is relied on, else the likely shortcuts measured as not relied on."""
-    from shortcutlab.check.audit import LIKELY_SHORTCUT
+    """The suite of an audit with a model (its ranked table): ``no_relied_on_shortcuts``, with
+    the likely shortcuts relied on now as ``accepted``, those not measured as
+    ``accepted_unmeasured`` and styles by word class as ``accepted_styles``: a baseline, so the
+    same model on the same data passes and one newly relying on a likely shortcut fails."""
+    from shortcutlab.check.audit import LIKELY_SHORTCUT, STYLE, style_class
 
     if "relied_on" not in table.columns or table["relied_on"].isna().all():
         raise ConfigError(
@@ -145,18 +75,16 @@ def audit_suite(
         (table["group"] == LIKELY_SHORTCUT) & table["significant"].fillna(False).astype(bool)
     ]
     relied = likely["relied_on"].fillna(False).astype(bool)
-    block: dict[str, Any]
-    if not relied.any():
-        block = {"no_relied_on_shortcuts": True}
-    else:
-        kept = likely[(likely["relied_on"] == False) & ~likely["kind"].isin(UNSTABLE_NAME_KINDS)]  # noqa: E712
-        if kept.empty:
-            raise ConfigError(
-                "The model relies on every likely shortcut the audit measured "
-                f"({listed(likely.loc[relied, 'candidate'].tolist())}), so no audit requirement "
-                "would pass; repair the model first (shortcutlab audit --fix)."
-            )
-        block = {"not_relied_on": [str(c) for c in kept["candidate"]]}
+    unmeasured = likely["relied_on"].isna()
+    styles = likely["kind"] == STYLE
+    block: dict[str, Any] = {"no_relied_on_shortcuts": True}
+    for key, rows in (("accepted", relied), ("accepted_unmeasured", unmeasured)):
+        if (rows & ~styles).any():
+            block[key] = [str(c) for c in likely.loc[rows & ~styles, "candidate"]]
+    # A style's name lists its markers, which change with the data: it is accepted by class.
+    if (styles & (relied | unmeasured)).any():
+        chosen = likely.loc[styles & (relied | unmeasured), "candidate"]
+        block["accepted_styles"] = sorted({style_class(c) for c in chosen})
     if measure_top != 10:
         block["measure_top"] = measure_top
     return {
@@ -166,8 +94,24 @@ def audit_suite(
     }
 
 
+#: Comments written above a suite's keys: why a baseline is there and how it ends.
+SUITE_COMMENTS = {
+    "accepted": "relied on when this suite was saved: accepted until removed from this list",
+    "accepted_styles": "styles (by word class) relied on when saved: accepted until removed",
+    "accepted_unmeasured": "not measured when saved: not inconclusive, but fail if relied on",
+}
+
+
 def suite_yaml(suite: Mapping[str, Any]) -> str:
-    """The suite as YAML text, in its keys' order."""
+    """The suite as YAML text, in its keys' order, with :data:`SUITE_COMMENTS` above their keys."""
     import yaml
 
-    return yaml.safe_dump(dict(suite), sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.safe_dump(dict(suite), sort_keys=False, allow_unicode=True, width=100)
+    lines = []
+    for line in text.splitlines():
+        key = line.strip().split(":", 1)[0]
+        if line.strip().endswith(":") and key in SUITE_COMMENTS:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(f"{indent}# {SUITE_COMMENTS[key]}")
+        lines.append(line)
+    return "\n".join(lines) + "\n"

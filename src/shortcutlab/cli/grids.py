@@ -127,8 +127,8 @@ def results(
         Path | None,
         typer.Option(
             "--save-suite",
-            help="Also write a check suite (YAML) of a Maze run: one requirement per shortcut × λ, "
-            "Δ at most the measured upper 95 % bound + --margin ('shortcutlab check').",
+            help="Also write a check suite (YAML) of a Maze, MPS or robustness run: each measured "
+            "95 % bound ± --margin as a requirement of 'shortcutlab check'.",
             metavar="FILE",
         ),
     ] = None,
@@ -216,13 +216,8 @@ def _umask() -> int:
 
 
 def _suite_text(loaded: Any, margin: float) -> str:
-    """The check suite of a run (a Maze run's; another family's is refused in one line)."""
-    from shortcutlab.check.saved import maze_run_suite, suite_yaml
-    from shortcutlab.errors import ConfigError
+    """The check suite of a run, from its family's ``suite_writer``."""
+    from shortcutlab.check.run_suites import run_suite
+    from shortcutlab.check.saved import suite_yaml
 
-    if loaded.family != "maze":
-        raise ConfigError(
-            f"--save-suite writes the suite of a Maze run; this is a {loaded.family} run. Write "
-            "its requirements by hand (docs/how-to/check-in-ci.md)."
-        )
-    return suite_yaml(maze_run_suite(loaded, margin))
+    return suite_yaml(run_suite(loaded, margin))

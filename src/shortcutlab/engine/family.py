@@ -41,6 +41,7 @@ from shortcutlab.engine.family_pieces import (
     RunGrid,
     WriteFigures,
     WriteResults,
+    WriteSuite,
 )
 from shortcutlab.errors import ConfigError
 
@@ -88,6 +89,9 @@ class Family:
     results_writer: str | WriteResults | None = None
     #: (results, folder) -> list[Path]: the figures ``results`` writes beside a run.
     figures: str | WriteFigures | None = None
+    #: (results, margin) -> suite mapping: what ``results --save-suite`` writes (the measured
+    #: bounds + margin as ``shortcutlab check`` requirements); without it, it is refused.
+    suite_writer: str | WriteSuite | None = None
     #: (ReportInput with ``results`` loaded) -> list[Section]: a run folder's report sections.
     report_sections: str | ReportSections | None = None
     #: Report kinds of the family's other output folders (``cat --out``, ``explain --out``):
@@ -152,6 +156,10 @@ class Family:
 
     def write_figures(self, results: Any, folder: Path) -> list[Path]:
         return [] if self.figures is None else resolve(self.figures)(results, folder)
+
+    def suite(self, results: Any, margin: float) -> dict[str, Any]:
+        hint = "write its requirements by hand (docs/how-to/check-in-ci.md)."
+        return self._piece("suite_writer", "saved check suites", hint)(results, margin)
 
     def run_sections(self, found: Any) -> list[Any]:
         return [] if self.report_sections is None else resolve(self.report_sections)(found)

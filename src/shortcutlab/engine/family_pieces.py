@@ -92,6 +92,12 @@ class PredictionSplits(Protocol):
     def __call__(self, cell: Any) -> dict[str, list[str]]: ...
 
 
+class WriteSuite(Protocol):
+    """A run's check suite (a mapping as YAML writes it): its measured bounds + ``margin``."""
+
+    def __call__(self, results: Any, margin: float) -> dict[str, Any]: ...
+
+
 class EvaluateBuild(Protocol):
     """Evaluate ``model`` on one built benchmark (its folder or object first); the family's
     other options by keyword, each with a default."""
@@ -112,4 +118,5 @@ __all__ = [
     "RunGrid",
     "WriteFigures",
     "WriteResults",
+    "WriteSuite",
 ]

@@ -32,6 +32,8 @@ NOTE = (
 class RobustnessResults:
     classes: pd.DataFrame  # FIT + perturbation, kind and the class's figures
     flipped: pd.DataFrame
+    run_dir: Path | None = None
+    spec: dict[str, Any] | None = None  # the stored spec (what ``--save-suite`` reads)
     family = "robustness"
 
     def to_pandas(self) -> pd.DataFrame:
@@ -69,7 +71,9 @@ def load_robustness_results(
         )
         for _, group in frame.groupby(FIT, sort=False)
     ]
-    return RobustnessResults(pd.concat(adjusted, ignore_index=True), pd.DataFrame(flipped))
+    return RobustnessResults(
+        pd.concat(adjusted, ignore_index=True), pd.DataFrame(flipped), run_dir, dict(spec)
+    )
 
 
 def _spec_order(cells: pd.DataFrame, spec: Any) -> pd.DataFrame:
