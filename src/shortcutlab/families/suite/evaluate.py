@@ -12,7 +12,7 @@ ICS / EQS / CFS (Table 4, section 4.2) and optionally the error types of wrong a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from shortcutlab.data.pairs import model_inputs
 from shortcutlab.engine.cell import predicted_labels
 from shortcutlab.errors import CLI, ConfigError, DataError, callers_terms, knob, listed
 from shortcutlab.families.suite.build import SuiteBuild
+from shortcutlab.families.suite.evaluation import SuiteEvaluation, save_suite_evaluation  # noqa: F401 - re-exported
 from shortcutlab.families.suite.explanations import ErrorJudge, explanation_scores
 from shortcutlab.families.suite.folder import (
     ENTAILMENT,
@@ -33,7 +34,6 @@ from shortcutlab.families.suite.folder import (
     normalise_label,
     read_suite,
 )
-from shortcutlab.families.suite.long_table import suite_long_table
 from shortcutlab.metrics import mcnemar_exact
 from shortcutlab.metrics.proportions import two_proportion_z_test
 from shortcutlab.models import MODELS, make_model
@@ -48,23 +48,6 @@ from shortcutlab.models.nli_scorers import NliScorer
 from shortcutlab.models.prompts import STRATEGIES
 from shortcutlab.params import quoted
 from shortcutlab.provenance import tool_record
-
-
-@dataclass(repr=False)  # a short __repr__ below
-class SuiteEvaluation:
-    """What ``suite evaluate`` computed: a JSON-ready record (``results``) for results.json."""
-
-    results: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-
-    def to_pandas(self) -> pd.DataFrame:
-        """The long, tidy table: one row per strategy × set × metric (``split`` names the set;
-        columns in the glossary, "The tidy table")."""
-        return suite_long_table(self.results)
-
-    def __repr__(self) -> str:
-        sets = ", ".join(f"{n}={rows:,}" for n, rows in self.results["suite"]["sets"].items())
-        return f"SuiteEvaluation(model={self.results['model']['name']!r}, sets=({sets}))"
 
 
 @dataclass
@@ -411,28 +394,4 @@ def _plain(value: Any) -> Any:
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
-    return value
-
-
-def save_suite_evaluation(
-    evaluation: SuiteEvaluation, out: str | Path, *, overwrite: bool = False
-) -> Path:
-    """Write ``results.json`` and ``tables.md`` into ``out`` atomically (all or nothing)."""
-    from shortcutlab.data.writing import atomic_output_dir, write_json
-    from shortcutlab.families.suite.tables import suite_markdown
-
-    with atomic_output_dir(out, overwrite=overwrite) as folder:
-        write_json(folder / "results.json", _finite(evaluation.results))
-        (folder / "tables.md").write_text(suite_markdown(evaluation.results), encoding="utf-8")
-    return Path(out)
-
-
-def _finite(value: Any) -> Any:
-    """NaN (a metric over no rows) becomes null, which JSON can hold."""
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    if isinstance(value, float) and np.isnan(value):
-        return None
     return value
