@@ -43,7 +43,7 @@ def test_version_and_list():
     table = pd.read_csv(io.StringIO(invoke("list", "--format", "csv").stdout))
     families = table.loc[table["kind"] == "family", "name"].tolist()
     metrics = table.loc[table["kind"] == "metric", "name"].tolist()
-    assert families == ["maze", "mps", "cat", "suite", "audit"]
+    assert families == ["maze", "mps", "cat", "suite", "audit", "robustness"]
     assert metrics == ["accuracy", "macro_f1"]
     assert set(table["name"]) <= set(" ".join(cells[1] for cells in rows).split())
 

@@ -103,7 +103,9 @@ def write_lm_eval(
     }
     (folder / f"{group}.yaml").write_text(_dump(group_config), encoding="utf-8")
     (folder / f"{LOADER}.py").write_text(LOADER_SOURCE, encoding="utf-8")
-    readme = _readme(group, tasks, license) + (PAIRED if benchmark.kind == "robustness" else "")
+    # A build whose manifest lists perturbation classes pairs their rows with the test task's.
+    paired = "perturbations" in benchmark.manifest
+    readme = _readme(group, tasks, license) + (PAIRED if paired else "")
     (folder / "README.md").write_text(readme, encoding="utf-8")
 
 
@@ -119,7 +121,7 @@ PAIRED = (
 def _perturbation_of(benchmark: BenchmarkFolder, split: str) -> dict[str, Any]:
     """A robustness class's name and kind (INV or DIR) for its task's metadata; {} otherwise."""
     record = benchmark.manifest.get("perturbations", {}).get(split)
-    if benchmark.kind != "robustness" or record is None:
+    if record is None:
         return {}
     return {"perturbation": split, "perturbation_kind": record["kind"], "pairs_with": "test"}
 
