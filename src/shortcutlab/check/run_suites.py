@@ -1,5 +1,5 @@
-"""The check suite of a grid run, for the families that can write one (``suite_writer`` on
-their :class:`~shortcutlab.engine.family.Family` record): the measured bounds plus ``margin``.
+"""The check suite of a grid run, for the families that can write one (:data:`SUITE_WRITERS`,
+keyed by family): the measured bounds plus ``margin``.
 
 Maze: one ``maze`` requirement per shortcut × λ, ``max_delta`` the upper end of Δ's interval +
 margin (rounded up), built as the run built it (build seed, val_size, seeds). Robustness: one
@@ -24,23 +24,31 @@ from shortcutlab.check.saved import (
     rounded_up,
 )
 from shortcutlab.errors import ConfigError, knob, listed
+from shortcutlab.registry import Registry
 
 HAND_WRITTEN = "write its requirements by hand (docs/how-to/check-in-ci.md)"
 
 
+#: The families whose runs can write a suite, each with its writer (``writer(results, margin)``).
+#: A registry here, not a piece of the Family record: check sits above the families.
+SUITE_WRITERS: Registry[Any] = Registry("suite writer")
+SUITE_WRITERS.add("maze", "shortcutlab.check.run_suites:maze_run_suite")
+SUITE_WRITERS.add("mps", "shortcutlab.check.run_suites:mps_run_suite")
+SUITE_WRITERS.add("robustness", "shortcutlab.check.run_suites:robustness_run_suite")
+
+
 def run_suite(results: Any, margin: float) -> dict[str, Any]:
-    """The suite of a run (``load_results``) from its family's ``suite_writer``; a family
-    without one is refused in one line naming those that have it."""
-    from shortcutlab.families import FAMILIES, family_of
+    """The suite of a run (``load_results``) from its family's writer (:data:`SUITE_WRITERS`);
+    a family without one is refused in one line naming those that have it."""
+    from shortcutlab.families import family_of
 
     family = family_of(results)
-    if family.suite_writer is None:
-        able = [n for n in FAMILIES.names() if FAMILIES.get(n).suite_writer is not None]
+    if family.name not in SUITE_WRITERS.names():
         raise ConfigError(
             f"{knob('save_suite')} writes the suite of a run of one of the families "
-            f"{listed(able)}; this is a {family.name} run, so {HAND_WRITTEN}."
+            f"{listed(SUITE_WRITERS.names())}; this is a {family.name} run, so {HAND_WRITTEN}."
         )
-    return family.suite(results, check_margin(margin))
+    return SUITE_WRITERS.get(family.name)(results, check_margin(margin))
 
 
 def _one_fit(frame: pd.DataFrame) -> None:

@@ -216,7 +216,7 @@ def _umask() -> int:
 
 
 def _suite_text(loaded: Any, margin: float) -> str:
-    """The check suite of a run, from its family's ``suite_writer``."""
+    """The check suite of a run, from its family's writer (check.run_suites.SUITE_WRITERS)."""
     from shortcutlab.check.run_suites import run_suite
     from shortcutlab.check.saved import suite_yaml
 

@@ -41,7 +41,6 @@ from shortcutlab.engine.family_pieces import (
     RunGrid,
     WriteFigures,
     WriteResults,
-    WriteSuite,
 )
 from shortcutlab.errors import ConfigError
 
@@ -91,7 +90,6 @@ class Family:
     figures: str | WriteFigures | None = None
     #: (results, margin) -> suite mapping: what ``results --save-suite`` writes (the measured
     #: bounds + margin as ``shortcutlab check`` requirements); without it, it is refused.
-    suite_writer: str | WriteSuite | None = None
     #: (ReportInput with ``results`` loaded) -> list[Section]: a run folder's report sections.
     report_sections: str | ReportSections | None = None
     #: Report kinds of the family's other output folders (``cat --out``, ``explain --out``):
@@ -156,10 +154,6 @@ class Family:
 
     def write_figures(self, results: Any, folder: Path) -> list[Path]:
         return [] if self.figures is None else resolve(self.figures)(results, folder)
-
-    def suite(self, results: Any, margin: float) -> dict[str, Any]:
-        hint = "write its requirements by hand (docs/how-to/check-in-ci.md)."
-        return self._piece("suite_writer", "saved check suites", hint)(results, margin)
 
     def run_sections(self, found: Any) -> list[Any]:
         return [] if self.report_sections is None else resolve(self.report_sections)(found)

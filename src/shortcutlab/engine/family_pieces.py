@@ -92,12 +92,6 @@ class PredictionSplits(Protocol):
     def __call__(self, cell: Any) -> dict[str, list[str]]: ...
 
 
-class WriteSuite(Protocol):
-    """A run's check suite (a mapping as YAML writes it): its measured bounds + ``margin``."""
-
-    def __call__(self, results: Any, margin: float) -> dict[str, Any]: ...
-
-
 class EvaluateBuild(Protocol):
     """Evaluate ``model`` on one built benchmark (its folder or object first); the family's
     other options by keyword, each with a default."""
@@ -118,5 +112,4 @@ __all__ = [
     "RunGrid",
     "WriteFigures",
     "WriteResults",
-    "WriteSuite",
 ]

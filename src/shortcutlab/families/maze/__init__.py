@@ -43,7 +43,6 @@ FAMILY = Family(
     results_findings="shortcutlab.families.maze.export:findings",
     results_writer="shortcutlab.families.maze.export:write",
     figures="shortcutlab.families.maze.export:figures",
-    suite_writer="shortcutlab.check.run_suites:maze_run_suite",
     report_sections="shortcutlab.families.maze.report:sections",
     output_collectors={
         "evaluation": "shortcutlab.families.maze.evaluation_report",

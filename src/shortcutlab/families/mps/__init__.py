@@ -36,7 +36,6 @@ FAMILY = Family(
     results_findings="shortcutlab.families.mps.export:findings",
     results_writer="shortcutlab.families.mps.export:write",
     figures="shortcutlab.families.mps.export:figures",
-    suite_writer="shortcutlab.check.run_suites:mps_run_suite",
     report_sections="shortcutlab.families.mps.report:sections",
     prediction_splits="shortcutlab.families.mps.cell:prediction_splits",
 )

@@ -32,6 +32,5 @@ FAMILY = Family(
     results_text="shortcutlab.families.robustness.results:results_text",
     results_tables="shortcutlab.families.robustness.results:results_tables",
     results_writer="shortcutlab.families.robustness.results:write_results",
-    suite_writer="shortcutlab.check.run_suites:robustness_run_suite",
     report_sections="shortcutlab.families.robustness.results:report_sections",
 )
