@@ -179,6 +179,23 @@ def _planted(
         bench[split][["text", "label"]].to_csv(folder / f"{split}.csv", index=False)
 
 
+def _saved_audit_suite(folder: Path, saved: Path) -> str:
+    """The text of the suite ``audit --model tfidf-logreg --save-suite`` saves from ``folder``'s
+    train.csv and test.csv."""
+    audited = invoke(
+        "audit",
+        folder / "train.csv",
+        "--test",
+        folder / "test.csv",
+        "--model",
+        "tfidf-logreg",
+        "--save-suite",
+        saved,
+    )
+    assert audited.exit_code == 0, audited.output
+    return saved.read_text(encoding="utf-8")
+
+
 def test_audit_save_suite_passes_on_its_data_and_fails_once_the_cue_is_planted_harder(
     tmp_path: Path,
 ) -> None:
@@ -187,18 +204,7 @@ def test_audit_save_suite_passes_on_its_data_and_fails_once_the_cue_is_planted_h
     _planted(tmp_path / "strong", 1.0, corpus)
     saved = tmp_path / "suite.yaml"
     weak = tmp_path / "weak"
-    audited = invoke(
-        "audit",
-        weak / "train.csv",
-        "--test",
-        weak / "test.csv",
-        "--model",
-        "tfidf-logreg",
-        "--save-suite",
-        saved,
-    )
-    assert audited.exit_code == 0, audited.output
-    suite = yaml.safe_load(saved.read_text(encoding="utf-8"))
+    suite = yaml.safe_load(_saved_audit_suite(weak, saved))
     assert suite["data"] == {"train": str(weak / "train.csv"), "test": str(weak / "test.csv")}
     [requirement] = suite["requirements"]
     assert requirement["audit"]["no_relied_on_shortcuts"] is True
@@ -227,18 +233,7 @@ def test_audit_save_suite_accepts_what_is_relied_on_and_fails_on_a_new_word(
     one = {s: pd.read_csv(tmp_path / f"one/{s}.csv") for s in ("train", "test")}
     _planted(tmp_path / "two", 1.0, one, term="thus")  # and a second word, planted as strongly
     saved = tmp_path / "suite.yaml"
-    audited = invoke(
-        "audit",
-        tmp_path / "one/train.csv",
-        "--test",
-        tmp_path / "one/test.csv",
-        "--model",
-        "tfidf-logreg",
-        "--save-suite",
-        saved,
-    )
-    assert audited.exit_code == 0, audited.output
-    text = saved.read_text(encoding="utf-8")
+    text = _saved_audit_suite(tmp_path / "one", saved)
     assert "# relied on when this suite was saved: accepted until removed" in text
     [requirement] = yaml.safe_load(text)["requirements"]
     block = requirement["audit"]
@@ -253,6 +248,30 @@ def test_audit_save_suite_accepts_what_is_relied_on_and_fails_on_a_new_word(
     failed = invoke("check", moved, "--format", "csv")
     assert failed.exit_code == 1, failed.output
     assert "relied on: 'thus'" in failed.stdout
+
+
+def test_audit_save_suite_accepts_readability_bins_by_name_when_the_data_moves_their_edges(
+    tmp_path: Path,
+) -> None:
+    corpus = generate_corpus(train_size=600, test_size=300)
+    _planted(tmp_path / "one", 1.0, corpus)
+    saved = tmp_path / "suite.yaml"
+    text = _saved_audit_suite(tmp_path / "one", saved)
+    block = yaml.safe_load(text)["requirements"][0]["audit"]
+    assert "readability" in block["accepted_unmeasured"]  # its bins, by the stable part
+    assert "(Flesch)" not in text  # no bin's edges saved
+    # A long plain sentence on every third row moves the readability quartiles' edges.
+    (tmp_path / "longer").mkdir()
+    for split in ("train", "test"):
+        frame = pd.read_csv(tmp_path / f"one/{split}.csv")
+        frame.loc[::3, "text"] += (
+            " The committee will reconvene after the extraordinarily comprehensive consultation."
+        )
+        frame.to_csv(tmp_path / f"longer/{split}.csv", index=False)
+    moved = write(tmp_path, text.replace(str(tmp_path / "one"), str(tmp_path / "longer")), "l.yaml")
+    checked = invoke("check", moved, "--format", "csv")
+    assert "readability" not in checked.stdout, checked.output
+    assert checked.exit_code == 0, checked.output
 
 
 def test_an_accepted_name_cannot_also_be_required_not_relied_on(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ of reliance: a candidate the audit cannot measure (beyond ``measure_top``) is in
 likely shortcuts (and styles, by their word class) relied on when the suite was saved, which do
 not fail it; the table says which of them are still relied on. ``accepted_unmeasured`` names
 those the audit could not measure when saved: not measuring them is no longer inconclusive
-(evidence of reliance on one still fails).
+(evidence of reliance on one still fails). A quantile bin's name holds edges fitted on the data
+("readability = ≤ 38.0 (Flesch)"), so a name also matches every bin of its stem
+(``readability``): the baseline survives data whose bins moved.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ LISTED = 3  # names shown in a verdict before "and N more"
 #: The candidate kind of a style, whose name lists its markers ("discourse markers: well, just
 #: (+2)") and so changes with the data: it is accepted by its word class, the name's first part.
 STYLE = "style"
+#: Kinds whose candidates may be quantile bins (length, sentences, readability; a numeric
+#: metadata column), named by edges fitted on the data: they match by their stem too.
+BINNED_KINDS = ("surface", "metadata")
 
 
 @dataclass(frozen=True)
@@ -121,14 +126,12 @@ class AuditRequirement:
         if self.not_relied_on is None:
             scope = table[table["group"] == LIKELY_SHORTCUT]
         else:
-            scope = table[table["candidate"].isin(self.not_relied_on)]
+            scope = table[named(table, self.not_relied_on)]
         significant = scope[scope["significant"].fillna(False).astype(bool)]
         baseline = significant[self._accepts(significant)]
         judged = significant.drop(baseline.index)
         relied = judged[judged["relied_on"].fillna(False).astype(bool)]
-        unmeasured = judged[
-            judged["relied_on"].isna() & ~judged["candidate"].isin(self.accepted_unmeasured)
-        ]
+        unmeasured = judged[judged["relied_on"].isna() & ~named(judged, self.accepted_unmeasured)]
         notes: list[str] = []
         if len(relied):
             verdict, bound = FAIL, f"relied on: {_names(relied['candidate'])}"
@@ -160,7 +163,22 @@ class AuditRequirement:
         styles = table["kind"].eq(STYLE) & table["candidate"].map(style_class).isin(
             self.accepted_styles
         )
-        return table["candidate"].isin(self.accepted) | styles
+        return named(table, self.accepted) | styles
+
+
+def stable_name(candidate: str, kind: str) -> str:
+    """The part of a candidate's name that its data does not change: a quantile bin's stem
+    (``readability = ≤ 38.0 (Flesch)`` -> ``readability``), else the whole name."""
+    from shortcutlab.families.audit.scan.surface import bin_stem
+
+    stem = bin_stem(str(candidate)) if kind in BINNED_KINDS else None
+    return stem or str(candidate)
+
+
+def named(table: pd.DataFrame, names: tuple[str, ...]) -> pd.Series:
+    """The rows of ``table`` that ``names`` list, by their whole name or their stable one."""
+    stable = [stable_name(c, k) for c, k in zip(table["candidate"], table["kind"], strict=True)]
+    return table["candidate"].isin(names) | pd.Series(stable, index=table.index).isin(names)
 
 
 def style_class(candidate: str) -> str:

@@ -65,7 +65,7 @@ def audit_suite(
     the likely shortcuts relied on now as ``accepted``, those not measured as
     ``accepted_unmeasured`` and styles by word class as ``accepted_styles``: a baseline, so the
     same model on the same data passes and one newly relying on a likely shortcut fails."""
-    from shortcutlab.check.audit import LIKELY_SHORTCUT, STYLE, style_class
+    from shortcutlab.check.audit import LIKELY_SHORTCUT, STYLE, stable_name, style_class
 
     if "relied_on" not in table.columns or table["relied_on"].isna().all():
         raise ConfigError(
@@ -80,7 +80,10 @@ def audit_suite(
     block: dict[str, Any] = {"no_relied_on_shortcuts": True}
     for key, rows in (("accepted", relied), ("accepted_unmeasured", unmeasured)):
         if (rows & ~styles).any():
-            block[key] = [str(c) for c in likely.loc[rows & ~styles, "candidate"]]
+            # A quantile bin's edges change with the data: it is saved by its stem, once.
+            chosen = likely.loc[rows & ~styles]
+            stable = map(stable_name, chosen["candidate"], chosen["kind"])
+            block[key] = list(dict.fromkeys(stable))
     # A style's name lists its markers, which change with the data: it is accepted by class.
     if (styles & (relied | unmeasured)).any():
         chosen = likely.loc[styles & (relied | unmeasured), "candidate"]

@@ -10,6 +10,7 @@ Every property but readability runs as an Arrow (RE2) kernel over the whole colu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,10 @@ PRESENCE = (
     ("upper-case", "has an upper-case word", r"(^|[^\p{L}])\p{Lu}{2,}($|[^\p{L}])"),
     ("lower-case-start", "starts lower-case", r"^\s*\p{Ll}"),
 )
+#: A quantile bin's candidate name as :meth:`QuantileBins.names` writes it ("length = 26–50
+#: words", "text_pair: readability = ≤ 38.0 (Flesch)"): its stem, then edges fitted on the data.
+_NUMBER = r"-?[\d.]+(e[+-]?\d+)?"
+_BIN_NAME = re.compile(rf"(?P<stem>.+?) = (≤ |> )?{_NUMBER}(–{_NUMBER})?( \S.*)?")
 _SENTENCE_END = r"[.!?\x{3002}\x{FF01}\x{FF1F}]+(\s|$)"
 #: Per text: word count, sentence count, Flesch reading ease (NaN without words).
 SurfaceMeasures = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -110,6 +115,20 @@ class QuantileBins:
 
     def config(self) -> dict[str, Any]:
         return {"edges": list(self.edges), "low": self.low, "high": self.high, "bins": self.names()}
+
+
+def bin_stem(name: str) -> str | None:
+    """The stable part of a quantile bin's name, which its edges (quantiles of the data) do
+    not change; None for a name that is no bin.
+
+    Examples:
+        >>> bin_stem("text_pair: readability = ≤ 38.0 (Flesch)")
+        'text_pair: readability'
+        >>> bin_stem("length = 26–50 words"), bin_stem("source = forum")
+        ('length', None)
+    """
+    matched = _BIN_NAME.fullmatch(name)
+    return matched["stem"] if matched else None
 
 
 @dataclass(frozen=True)
