@@ -203,6 +203,30 @@ def test_evaluate_dispatches_a_robustness_folder_and_writes_its_tables(review_fi
     assert record["classes"][0]["rows"] == classes["rows"].iloc[0]
 
 
+def test_a_class_that_changes_no_rows_correctness_gets_an_exact_bound_not_a_zero_interval(
+    review_files, tmp_path
+):
+    """tfidf-logreg lowercases, so upper case changes no prediction: every bootstrap resample's
+    drop is 0, and [0, 0] would be no measurement. The interval is ± the Clopper–Pearson upper
+    bound for 0 discordant pairs of n, 1 − 0.025^(1/n), and the tidy table says so."""
+    bench = tmp_path / "bench"
+    build_robustness_benchmark(
+        review_files["test"],
+        train=review_files["train"],
+        perturbations="case-upper",
+        labels=LABELS,
+        inputs=InputOptions(out=bench),
+    )
+    long = evaluate_robustness(bench, bootstrap=100).to_pandas()
+    drop = long[long["metric"] == "accuracy_drop"].iloc[0]
+    bound = 1 - 0.025 ** (1 / drop["n"])
+    assert drop["estimate"] == 0
+    assert (drop["ci_low"], drop["ci_high"]) == pytest.approx((-bound, bound))
+    assert drop["interval"].startswith("no pair discordant: ± the exact (Clopper–Pearson)")
+    flips = long[long["metric"] == "flip_rate"].iloc[0]
+    assert flips["ci_high"] == pytest.approx(bound)  # the same bound on the share that flipped
+
+
 def test_refusals_are_one_line_and_write_nothing(review_files, tmp_path):
     base = ["build", "robustness", "--test", review_files["test"], "--labels", "neg,pos"]
     base += ["--out", tmp_path / "out"]

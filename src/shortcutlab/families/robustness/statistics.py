@@ -2,7 +2,11 @@
 
 - accuracy on the original and on the perturbed rows, and the drop (original − perturbed) with a
   95 % paired percentile bootstrap interval (the rows' per-row drops resampled together) and an
-  exact McNemar p on the paired correctness; Holm-adjusted over the build's classes;
+  exact McNemar p on the paired correctness; Holm-adjusted over the build's classes. Where no
+  pair is discordant (right on one side, wrong on the other) every resample's drop is 0 and the
+  bootstrap's [0, 0] would claim a certainty the rows do not give; the interval is then ± the
+  exact 95 % upper bound on the share of discordant pairs (|drop| never exceeds that share), and
+  ``drop_interval`` says so;
 - the flip rate: the share of rows whose prediction changed, with an exact 95 %
   (Clopper–Pearson) interval (``shortcutlab check`` judges an INV class's pass rate, the share
   kept, as 1 − flip rate);
@@ -36,6 +40,13 @@ from shortcutlab.metrics import holm, mcnemar_exact
 from shortcutlab.metrics.proportions import binomial_interval
 from shortcutlab.metrics.resampling import percentile_interval, resampled_means
 
+#: How the drop's interval was made (``drop_interval``), in the words the tidy table's
+#: ``interval`` column gives.
+BOOTSTRAP_DROP = "paired bootstrap over rows"
+NO_DISCORDANT_DROP = (
+    "no pair discordant: ± the exact (Clopper–Pearson) 95 % upper bound on the discordant share"
+)
+
 
 def class_statistics(
     *,
@@ -54,14 +65,21 @@ def class_statistics(
     if rows == 0:
         return figures
     per_row_drop = right_original.astype(float) - right_perturbed.astype(float)
-    samples = resampled_means(per_row_drop, n_resamples=n_resamples, seed=seed)
-    low, high = percentile_interval(samples)
+    discordant = int(np.count_nonzero(per_row_drop))
+    if discordant:
+        samples = resampled_means(per_row_drop, n_resamples=n_resamples, seed=seed)
+        low, high = percentile_interval(samples)
+    else:  # the bootstrap has nothing to resample (module docstring)
+        bound = binomial_interval(0, rows)[1]
+        low, high = -bound, bound
     figures |= {
         "accuracy_original": float(right_original.mean()),
         "accuracy_perturbed": float(right_perturbed.mean()),
         "drop": float(per_row_drop.mean()),
         "drop_ci_low": low,
         "drop_ci_high": high,
+        "drop_interval": BOOTSTRAP_DROP if discordant else NO_DISCORDANT_DROP,
+        "discordant": discordant,
         "p_mcnemar": mcnemar_exact(correct_a=right_original, correct_b=right_perturbed)["p_value"],
         "flips": int((np.asarray(pred_original) != np.asarray(pred_perturbed)).sum()),
     }

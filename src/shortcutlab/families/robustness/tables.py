@@ -33,7 +33,8 @@ CLASS_COLUMNS = {
 #: What the per-class table's figures are, under it wherever it is shown.
 CLASS_NOTE = (
     "Per class, on the rows it changed: drop = original − perturbed accuracy, 95 % paired "
-    "bootstrap interval; McNemar's exact p, Holm-adjusted over the classes. DIR: toward expected "
+    "bootstrap interval (where no row's correctness changed, ± the exact 95 % upper bound on the "
+    "share that could); McNemar's exact p, Holm-adjusted over the classes. DIR: toward expected "
     "= of the rows where the expected label's probability changed, the share where it went up "
     "(exact 95 % interval; exact two-sided sign test against 0.5, Holm over the DIR classes); "
     "label moved to expected = of the rows not predicted as the expected label, the share whose "
@@ -95,6 +96,17 @@ def long_table_of(
     table = table.dropna(subset=["estimate"]).reset_index(drop=True)
     table["interval"] = table["interval"].where(table["ci_low"].notna(), None)
     table.loc[table["metric"].isin(["toward_expected", "flip_rate"]), "interval"] = EXACT_INTERVAL
+    drops = table["metric"].eq("accuracy_drop") & table["interval"].notna()
+    # A class without a discordant pair has an exact bound, not a bootstrap (statistics.py).
+    said = {
+        record["perturbation"]: record.get("drop_interval") for record in classes.to_dict("records")
+    }
+    table.loc[drops, "interval"] = [
+        said.get(split) if isinstance(said.get(split), str) else interval
+        for split, interval in zip(
+            table.loc[drops, "split"], table.loc[drops, "interval"], strict=True
+        )
+    ]
     return table
 
 
