@@ -8,6 +8,7 @@ single texts go through the plain vectorizer exactly as before pairs existed.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -165,6 +166,15 @@ def vocabulary_refused(model: Any, inputs: Sequence[TextInput]) -> Iterator[None
 def one_blas_thread():  # type: ignore[no-untyped-def]
     """lbfgs on sparse TF-IDF does small dense BLAS calls, where extra threads only add contention
     (measured: 2.8x slower with OpenBLAS's default threads on 2 cores; bench/demo_wall.py)."""
-    from threadpoolctl import threadpool_limits
+    return _blas_controller().limit(limits=1, user_api="blas")
 
-    return threadpool_limits(limits=1, user_api="blas")
+
+@functools.cache
+def _blas_controller():  # type: ignore[no-untyped-def]
+    """One scan of the process's BLAS libraries: ``threadpool_limits`` scans them again on every
+    call (about 4 ms per prediction batch; under cProfile 2.4 of the 35 s of a 20-row
+    ``explain``). The BLAS that scikit-learn's solvers use is numpy's and scipy's, loaded before
+    the first fit."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
