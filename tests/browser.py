@@ -3,12 +3,15 @@
 Nothing is downloaded: the binaries come from ``apt-get install chromium chromium-driver`` (what
 ``.ci/run`` does when it runs as root). Where either is missing the browser tests skip and say why.
 ``SHORTCUTLAB_CHROMIUM`` / ``SHORTCUTLAB_CHROMEDRIVER`` point at other binaries.
+``SHORTCUTLAB_CHROMIUM_PENDING`` names a file that appears once an install still under way has
+ended (``.ci/run`` installs the browser while the other tests run); a browser test waits for it.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,9 +26,23 @@ def _binary(variable: str, *names: str) -> str | None:
     return next((found for name in names if (found := shutil.which(name))), None)
 
 
+#: How long a browser test waits for an install under way (apt-get takes a minute or two).
+INSTALL_WAIT_S = 900
+
+
+def _wait_for_install() -> None:
+    pending = os.environ.get("SHORTCUTLAB_CHROMIUM_PENDING")
+    deadline = time.monotonic() + INSTALL_WAIT_S
+    while pending and not Path(pending).exists():
+        if time.monotonic() > deadline:
+            pytest.skip(f"the chromium install under way did not end within {INSTALL_WAIT_S} s")
+        time.sleep(1)
+
+
 def browser_or_skip() -> tuple[str, str]:
     """The chromium and chromedriver paths, or a skip naming what is missing and how to get it."""
     pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+    _wait_for_install()
     chromium = _binary("SHORTCUTLAB_CHROMIUM", "chromium", "chromium-browser")
     driver = _binary("SHORTCUTLAB_CHROMEDRIVER", "chromedriver")
     if chromium is None or driver is None:
