@@ -24,7 +24,7 @@ from shortcutlab.errors import (
     ShortcutlabError,
     ShortcutlabWarning,
 )
-from shortcutlab.lazy_exports import lazy_exports
+from shortcutlab.lazy_exports import keep_public_names, lazy_exports
 
 _LAZY = {
     "Benchmark": "shortcutlab.data.benchmark",
@@ -90,6 +90,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+keep_public_names(__name__, _LAZY)
 
 
 __all__ = [
