@@ -26,8 +26,14 @@ TEXTS = [
 ]
 LABELS = np.array([0, 1, 0, 1])
 VALUES = ["negative", "positive"]
-# What a DIR class needs to know; every other class runs with its defaults.
+# What a DIR class needs to know, and word-swap-mlm its model (the session's tiny checkpoint,
+# set by the fixture below); every other class runs with its defaults.
 PARAMS = {"negation-add": {"expect": "flip"}, "negation-remove": {"expect": "flip"}}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _mlm_model(tiny_mlm):
+    PARAMS["word-swap-mlm"] = {"model": str(tiny_mlm)}
 
 
 def run(name, texts=TEXTS, labels=LABELS, seed=0):
@@ -38,7 +44,8 @@ def test_every_name_declares_a_kind_and_what_it_needs():
     for name in PERTURBATIONS:
         capabilities = PERTURBATIONS.capabilities(name)
         assert capabilities["kind"] in PERTURBATION_KINDS
-        assert capabilities["needs"] == ""  # nothing registered needs a download yet
+    needing = [name for name in PERTURBATIONS if PERTURBATIONS.capabilities(name)["needs"]]
+    assert needing == ["word-swap-mlm"]  # the one optional class: a checkpoint on disk
     assert PERTURBATIONS.having("kind", "DIR") == ["negation-add", "negation-remove"]
     assert "shortcut:single-term" in perturbation_names()
     assert "shortcut:register" not in perturbation_names()
@@ -140,10 +147,11 @@ def test_unknown_names_and_parameters_are_refused_with_the_close_matches():
 # letters, spaces, punctuation, digits or listed words.
 NOTHING_TO_CHANGE = st.text(alphabet=st.sampled_from("_\u00e9\u00df\u4e2d"), max_size=12)
 INSERTERS = {"sentence-prefix", "sentence-suffix", "punctuation-add", "shortcut-insert"}
+# word-swap-mlm swaps any word of three letters ("ééé" too), listed or not.
 EDITORS = [
     n for n in PERTURBATIONS
     if PERTURBATIONS.capabilities(n)["kind"] == "INV" and n not in INSERTERS
-    and not n.startswith("case-")
+    and not n.startswith("case-") and n != "word-swap-mlm"
 ]  # fmt: skip
 # Casing changes letters only: text of digits, marks and uncased letters has nothing to change.
 CASELESS = st.text(alphabet=st.sampled_from("_7!? \u4e2d\u0627"), max_size=12)

@@ -56,6 +56,11 @@ PERTURBATIONS.add("sentence-suffix", "shortcutlab.perturb.sentences:SuffixSenten
 PERTURBATIONS.add("negation-add", "shortcutlab.perturb.negation:AddNegation", kind="DIR")
 PERTURBATIONS.add("negation-remove", "shortcutlab.perturb.negation:RemoveNegation", kind="DIR")
 PERTURBATIONS.add("shortcut-insert", "shortcutlab.perturb.shortcut_insert:ShortcutInsert")
+PERTURBATIONS.add(
+    "word-swap-mlm",
+    "shortcutlab.perturb.masked_lm:MaskedWordSwap",
+    needs="transformers and a fill-mask checkpoint saved on disk (model=FOLDER)",
+)
 
 #: ``shortcut:NAME`` names ``shortcut-insert`` with ``shortcut=NAME`` (a Maze cue as a class).
 SHORTCUT_PREFIX = "shortcut:"
