@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shortcutlab.cli.app import app
+from shortcutlab.cli.audit_suite import SaveSuite, check_save_suite, suite_data, write_suite
 from shortcutlab.cli.console import err_console, out_console, user_errors
 from shortcutlab.cli.dataclass_options import dataclass_options
 from shortcutlab.cli.options import (
@@ -262,16 +263,7 @@ def audit(
         ),
     ] = "table",
     details: Details = False,
-    save_suite: Annotated[
-        Path | None,
-        typer.Option(
-            "--save-suite",
-            help="Also write a check suite (YAML) from the reliance measured: the likely "
-            "shortcuts the model does not rely on must stay so ('shortcutlab check'). Needs "
-            "--model and --test.",
-            metavar="FILE",
-        ),
-    ] = None,
+    save_suite: SaveSuite = None,
 ) -> None:
     """Scan DATA for latent shortcuts (tokens, n-grams, attributes, surface properties, lexicons,
     metadata, partial inputs, leakage, drift), test each against the label prior with
@@ -283,7 +275,7 @@ def audit(
         check_format(fmt)
         _check_out(html, repair.fix, out)
         if save_suite is not None:
-            _check_save_suite(save_suite, measure.model, test)
+            check_save_suite(save_suite, measure.model, test)
         result = audit_dataset(
             data,
             test,
@@ -304,63 +296,13 @@ def audit(
         )
         report = _write_html(out) if html and out is not None else None
         if save_suite is not None:
-            suite_data = _suite_data(data, test, reading, parse_list(labels))
-            _write_suite(save_suite, result, suite_data, seed=seed, top=measure.measure_top)
+            data_entry = suite_data(data, test, reading, parse_list(labels))
+            write_suite(save_suite, result, data_entry, seed=seed, top=measure.measure_top)
     _print_result(result, fmt, top=top, out=out, details=details)
     if report is not None:
         messages(fmt).print(f"Wrote {report}", markup=False)
     if save_suite is not None:
         messages(fmt).print(f"Wrote the suite {save_suite}", markup=False)
-
-
-def _check_save_suite(path: Path, model: str | None, test: Path | None) -> None:
-    """--save-suite writes measured reliance of a model on a suite's train and test: refuse it
-    without them, before the audit runs."""
-    from shortcutlab.data.writing import check_no_file_above
-    from shortcutlab.errors import ConfigError
-
-    if model is None or test is None:
-        missing = "--model (the reliance it writes is a model's)" if model is None else "--test"
-        raise ConfigError(
-            f"--save-suite writes a check suite from the measured reliance; give {missing}."
-        )
-    check_no_file_above(path)
-
-
-def _suite_data(
-    data: Path, test: Path | None, reading: ReadingOptions, labels: list[str] | None
-) -> dict[str, Any]:
-    """The audit's inputs as a suite's data entry: absolute paths and the reading keys set."""
-    defaults = ReadingOptions()
-    entry: dict[str, Any] = {"train": str(data.resolve()), "test": str(Path(test or "").resolve())}
-    for key, name in (
-        ("text", "text_col"),
-        ("label", "label_col"),
-        ("text_pair", "text_pair_col"),
-        ("encoding", "encoding"),
-        ("on_empty", "on_empty"),
-    ):
-        if getattr(reading, name) != getattr(defaults, name):
-            entry[key] = getattr(reading, name)
-    if labels:
-        entry["labels"] = labels
-    return entry
-
-
-def _write_suite(path: Path, result: Any, data: dict[str, Any], *, seed: int, top: int) -> None:
-    from shortcutlab.check.saved import audit_suite, suite_yaml
-    from shortcutlab.data.writing import write_text_atomically
-
-    suite = audit_suite(
-        result.table, data, name=f"audit-{Path(data['train']).stem}", measure_top=top
-    )
-    if seed:
-        suite = {
-            **{k: v for k, v in suite.items() if k != "requirements"},
-            "seed": seed,
-            "requirements": suite["requirements"],
-        }
-    write_text_atomically(path, suite_yaml(suite), option="save_suite")
 
 
 def _print_tables(record: dict[str, Any], fmt: str, *, top: int, details: bool) -> None:
