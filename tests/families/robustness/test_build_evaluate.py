@@ -183,15 +183,20 @@ def test_a_rebuild_is_byte_identical_and_the_manifest_records_each_class(review_
     assert (paired["label"].to_numpy() == swapped["label"].to_numpy()).all()  # INV keeps labels
 
 
-def test_evaluate_dispatches_a_robustness_folder_and_writes_its_tables(review_files, tmp_path):
-    bench = tmp_path / "bench"
+def upper_case_build(files: dict[str, Path], bench: Path) -> Path:
+    """A robustness build of the test rows with case-upper alone."""
     build_robustness_benchmark(
-        review_files["test"],
-        train=review_files["train"],
+        files["test"],
+        train=files["train"],
         perturbations="case-upper",
         labels=LABELS,
         inputs=InputOptions(out=bench),
     )
+    return bench
+
+
+def test_evaluate_dispatches_a_robustness_folder_and_writes_its_tables(review_files, tmp_path):
+    bench = upper_case_build(review_files, tmp_path / "bench")
     done = runner.invoke(
         app, ["evaluate", str(bench), "--bootstrap", "100", "--out", str(tmp_path / "ev")]
     )
@@ -209,14 +214,7 @@ def test_a_class_that_changes_no_rows_correctness_gets_an_exact_bound_not_a_zero
     """tfidf-logreg lowercases, so upper case changes no prediction: every bootstrap resample's
     drop is 0, and [0, 0] would be no measurement. The interval is ± the Clopper–Pearson upper
     bound for 0 discordant pairs of n, 1 − 0.025^(1/n), and the tidy table says so."""
-    bench = tmp_path / "bench"
-    build_robustness_benchmark(
-        review_files["test"],
-        train=review_files["train"],
-        perturbations="case-upper",
-        labels=LABELS,
-        inputs=InputOptions(out=bench),
-    )
+    bench = upper_case_build(review_files, tmp_path / "bench")
     long = evaluate_robustness(bench, bootstrap=100).to_pandas()
     drop = long[long["metric"] == "accuracy_drop"].iloc[0]
     bound = 1 - 0.025 ** (1 / drop["n"])
